@@ -1,0 +1,45 @@
+// Lint: typescript-eslint's recommended rules plus the house rules from DESIGN.md
+// (data flows kube → informer → render; informer and sim use Node built-ins only).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeOnly = {
+  patterns: [
+    { group: ['@kubernetes/*', 'undici', 'ink', 'react', 'ora', 'cli-table3', 'yaml', '@oclif/*'], message: 'src/informer and src/sim use Node built-ins only' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['src/informer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['../commands/*', '../render/*', '../kube/*', '../sim/*', '../cli/*'], message: 'informer imports nothing from commands, render, kube or sim' }] }],
+    },
+  },
+  {
+    files: ['src/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['../informer/*', '../kube/*', '../render/*', '../commands/*', '../cli/*'], message: 'the sim shares no code with the client' }] }],
+    },
+  },
+  {
+    files: ['src/render/**/*.ts', 'src/render/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../commands/*', '../kube/*', '../sim/*'], message: 'render never does I/O beyond writing to its stream' }] }],
+    },
+  },
+  {
+    files: ['bin/**/*.js', 'scripts/**/*.js', 'bench/**/*.js', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly' } },
+  },
+);

@@ -1,0 +1,84 @@
+// Errors the informer core understands, each with a stable code. ListerWatcher implementations
+// throw these so the reflector can decide between re-watch, relist and backoff.
+import type { Status } from './types.js';
+
+export type KwatchErrorCode =
+  | 'STATUS' // the server answered with a Status (see .status)
+  | 'CONNECTION' // the server could not be reached, or the connection broke
+  | 'WATCH_DECODE' // a watch line was not a valid watch event
+  | 'STREAM_CUT'; // the stream ended in the middle of a line
+
+export class KwatchError extends Error {
+  constructor(
+    readonly code: KwatchErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A Status answer from the server: HTTP error bodies, or ERROR watch events. */
+export class StatusError extends KwatchError {
+  constructor(
+    readonly status: Status,
+    /** Seconds from a numeric Retry-After header, if the server sent one. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super('STATUS', status.message || `the server responded with status ${status.code}${status.reason ? ` (${status.reason})` : ''}`);
+  }
+  get httpCode(): number {
+    return this.status.code;
+  }
+  get reason(): string | undefined {
+    return this.status.reason;
+  }
+}
+
+/** client-go's IsResourceExpired / IsGone: reason Expired or Gone, or a 410 with an unknown reason. */
+export function isExpired(err: unknown): boolean {
+  if (!(err instanceof StatusError)) return false;
+  const r = err.reason;
+  if (r === 'Expired' || r === 'Gone') return true;
+  return err.httpCode === 410 && (!r || r === 'Unknown');
+}
+
+/** The 504 "Too large resource version" answer (cause ResourceVersionTooLarge). */
+export function isTooLargeResourceVersion(err: unknown): boolean {
+  if (!(err instanceof StatusError)) return false;
+  return (err.status.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge');
+}
+
+export function isTooManyRequests(err: unknown): boolean {
+  return err instanceof StatusError && (err.httpCode === 429 || err.reason === 'TooManyRequests');
+}
+
+export class ConnectionError extends KwatchError {
+  constructor(
+    message: string,
+    /** The system error code, e.g. ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
+    readonly sysCode?: string,
+    options?: { cause?: unknown },
+  ) {
+    super('CONNECTION', message, options);
+  }
+  get refused(): boolean {
+    return this.sysCode === 'ECONNREFUSED';
+  }
+}
+
+export class WatchDecodeError extends KwatchError {
+  constructor(
+    message: string,
+    readonly line: string,
+  ) {
+    super('WATCH_DECODE', message);
+  }
+}
+
+export class StreamCutError extends KwatchError {
+  constructor(readonly partialLine: string) {
+    super('STREAM_CUT', `the watch stream ended in the middle of an event (${partialLine.length} bytes of an unfinished line)`);
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Tests never touch the user's ~/.kube (test/setup.ts points HOME, KUBECONFIG, KUBECACHEDIR elsewhere).
+    setupFiles: ['test/setup.ts'],
+  },
+});
