@@ -1,0 +1,85 @@
+// The base of every kwatch command: global flags, the connection (kubeconfig or --sim), and error
+// reporting as one clear line with a non-zero exit code.
+import { Command, Errors } from '@oclif/core';
+import type { Connection } from '../kube/connection.js';
+import { Tracer } from '../informer/trace.js';
+import { describeError } from './error-message.js';
+import { parseDuration } from './duration.js';
+import { globalFlags, type GlobalFlags } from './flags.js';
+
+interface RunningSim {
+  url: string;
+  close(): Promise<void>;
+}
+
+export abstract class KwatchCommand extends Command {
+  static baseFlags = globalFlags;
+
+  private cleanups: (() => Promise<void>)[] = [];
+  /** Verbosity from -v, available to error reporting. */
+  protected verbosity = 0;
+
+  /** Registers work to run when the command ends, however it ends (last registered runs first). */
+  protected onCleanup(fn: () => Promise<void>): void {
+    this.cleanups.unshift(fn);
+  }
+
+  /**
+   * Connects to the cluster the flags name: an in-process simulated cluster with --sim, otherwise
+   * the kubeconfig (KUBECONFIG with several files honoured; --context/--cluster/--user overrides).
+   */
+  protected async connect(flags: GlobalFlags, opts: { tracer?: Tracer } = {}): Promise<Connection> {
+    this.verbosity = flags.v ?? 0;
+    const tracer = opts.tracer ?? new Tracer();
+    const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
+    const kube = await import('../kube/connection.js');
+    if (flags.sim) {
+      const sim = await this.startSim(flags);
+      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs });
+      this.onCleanup(() => conn.close());
+      return conn;
+    }
+    const conn = await kube.loadConnection({
+      kubeconfig: flags.kubeconfig,
+      context: flags.context,
+      cluster: flags.cluster,
+      user: flags.user,
+      namespace: flags.namespace,
+      requestTimeoutMs,
+      tracer,
+    });
+    this.onCleanup(() => conn.close());
+    return conn;
+  }
+
+  /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
+  protected async startSim(flags: GlobalFlags): Promise<RunningSim> {
+    const { startSimServer } = await import('../sim/server.js');
+    const churn = Number(flags['sim-churn']);
+    if (!Number.isFinite(churn) || churn < 0) throw new Errors.CLIError(`invalid --sim-churn "${flags['sim-churn']}": use a number of changes per second (0 = static)`);
+    const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
+    this.onCleanup(() => sim.close());
+    if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
+    return sim;
+  }
+
+  protected override async catch(err: Error & { exitCode?: number }): Promise<any> {
+    // oclif's own control flow (exit, help) passes through untouched.
+    if (err instanceof Errors.ExitError || (err as { code?: string }).code === 'EEXIT') throw err;
+    const report = describeError(err);
+    process.stderr.write(`error: ${report.message}\n`);
+    if (report.bug && this.verbosity >= 6 && err.stack) process.stderr.write(`${err.stack}\n`);
+    this.exit(report.exitCode);
+  }
+
+  protected override async finally(err: Error | undefined): Promise<any> {
+    for (const fn of this.cleanups.splice(0)) {
+      try {
+        await fn();
+      } catch {
+        // cleanup failures must not hide the command's own result
+      }
+    }
+    return super.finally(err);
+  }
+}

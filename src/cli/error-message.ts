@@ -1,0 +1,31 @@
+// Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
+import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { UserError } from './user-error.js';
+
+export interface ErrorReport {
+  message: string;
+  exitCode: number;
+  /** True when the error is a kwatch bug rather than something the user can fix. */
+  bug: boolean;
+}
+
+export function describeError(err: unknown): ErrorReport {
+  if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
+  if (err instanceof StatusError) {
+    const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
+    return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
+  }
+  if (err instanceof ConnectionError) {
+    return { message: `Unable to connect to the server: ${err.message} (check the server address in your kubeconfig, or try --sim)`, exitCode: 1, bug: false };
+  }
+  if (err instanceof KwatchError) return { message: err.message, exitCode: 1, bug: false };
+  if (err instanceof Error) {
+    // oclif parse errors and kube config errors carry a usable message and are the user's to fix.
+    const name = err.constructor?.name ?? '';
+    if (/^(KubeconfigError|CLIError|RequiredArgsError|FailedFlagValidationError|NonExistentFlagsError|UnexpectedArgsError)$/.test(name) || (err as { oclif?: unknown }).oclif) {
+      return { message: err.message, exitCode: 1, bug: false };
+    }
+    return { message: `internal error: ${err.message} (this is a kwatch bug; rerun with -v 6 to see the stack)`, exitCode: 2, bug: true };
+  }
+  return { message: `internal error: ${String(err)}`, exitCode: 2, bug: true };
+}

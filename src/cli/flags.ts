@@ -1,0 +1,43 @@
+// Global flags, defined once and spelled as kubectl spells them; every command gets them as baseFlags.
+import { Flags } from '@oclif/core';
+
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'ndjson', 'yaml', 'name'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const globalFlags = {
+  kubeconfig: Flags.string({ description: 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'GLOBAL' }),
+  context: Flags.string({ description: 'The name of the kubeconfig context to use.', helpGroup: 'GLOBAL' }),
+  cluster: Flags.string({ description: 'The name of the kubeconfig cluster to use.', helpGroup: 'GLOBAL' }),
+  user: Flags.string({ description: 'The name of the kubeconfig user to use.', helpGroup: 'GLOBAL' }),
+  namespace: Flags.string({ char: 'n', description: 'If present, the namespace scope for this request (default: the context\'s namespace).', helpGroup: 'GLOBAL' }),
+  'all-namespaces': Flags.boolean({ char: 'A', description: 'Across all namespaces.', default: false, helpGroup: 'GLOBAL' }),
+  selector: Flags.string({ char: 'l', description: 'Label selector to filter on, e.g. -l app=web,tier!=db.', helpGroup: 'GLOBAL' }),
+  'field-selector': Flags.string({ description: 'Field selector to filter on, e.g. --field-selector spec.nodeName=node-001.', helpGroup: 'GLOBAL' }),
+  'request-timeout': Flags.string({ description: 'How long to wait for a single server request (e.g. 5s, 1m; 0 = no timeout).', default: '0', helpGroup: 'GLOBAL' }),
+  output: Flags.string({ char: 'o', description: 'Output format: table|wide|json|ndjson|yaml|name (commands accept a subset).', helpGroup: 'GLOBAL' }),
+  v: Flags.integer({ char: 'v', description: 'Log level for diagnostics on stderr (0-9).', default: 0, helpGroup: 'GLOBAL' }),
+  sim: Flags.boolean({ description: 'Run against an embedded simulated cluster started in-process on a random loopback port (no kubeconfig needed).', default: false, helpGroup: 'GLOBAL' }),
+  'sim-pods': Flags.integer({ description: 'With --sim: number of pods to generate.', default: 30, helpGroup: 'SIM' }),
+  'sim-nodes': Flags.integer({ description: 'With --sim: number of nodes to generate.', default: 3, helpGroup: 'SIM' }),
+  'sim-churn': Flags.string({ description: 'With --sim: changes per second (0 = static cluster).', default: '2', helpGroup: 'SIM' }),
+  'sim-seed': Flags.integer({ description: 'With --sim: seed for the deterministic workload.', default: 1, helpGroup: 'SIM' }),
+};
+
+export type GlobalFlags = {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  'all-namespaces': boolean;
+  selector?: string;
+  'field-selector'?: string;
+  'request-timeout': string;
+  output?: string;
+  v: number;
+  sim: boolean;
+  'sim-pods': number;
+  'sim-nodes': number;
+  'sim-churn': string;
+  'sim-seed': number;
+};

@@ -1,0 +1,34 @@
+// The recording format written by `kwatch events --record` and read by `kwatch replay`: NDJSON,
+// one header line, then one line per thing the server sent, in arrival order. Versioned.
+import type { ListOptions, ListPage, Status, WatchEvent } from './types.js';
+
+export const RECORDING_KIND = 'KwatchRecording';
+export const RECORDING_FORMAT_VERSION = 1;
+
+/** First line of every recording. */
+export interface RecordingHeader {
+  kind: typeof RECORDING_KIND;
+  formatVersion: number;
+  kwatchVersion: string;
+  /** Server URL the recording was taken from. */
+  server: string;
+  /** What was watched: one entry per resource (events can watch several). */
+  resources: { group: string; version: string; resource: string; kind: string; namespaced: boolean; namespace?: string; labelSelector?: string; fieldSelector?: string }[];
+  /** RFC 3339 time the recording started. */
+  startTime: string;
+  /** True when Secret data and tokens were masked (the default). */
+  masked: boolean;
+}
+
+/**
+ * Body lines. `t` is milliseconds since startTime; `conn` numbers requests (a LIST page or a watch
+ * connection) so replay can rebuild connection boundaries; `res` indexes header.resources.
+ */
+export type RecordingEntry =
+  | { rec: 'list'; t: number; res: number; conn: number; options: ListOptions; page: ListPage; bytes?: number; ms?: number }
+  | { rec: 'watch-start'; t: number; res: number; conn: number; options: ListOptions }
+  | { rec: 'event'; t: number; res: number; conn: number; event: WatchEvent }
+  | { rec: 'watch-end'; t: number; res: number; conn: number; reason: 'eof' | 'error' | 'aborted'; error?: string }
+  | { rec: 'error'; t: number; res: number; conn: number; op: 'list' | 'watch'; options: ListOptions; status?: Status; message: string };
+
+export type RecordingLine = RecordingHeader | RecordingEntry;

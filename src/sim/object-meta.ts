@@ -1,0 +1,108 @@
+// Object hygiene on write: key order like Go's structs, names, generateName, uid, timestamps, defaults.
+import { randomUUID, randomInt } from 'node:crypto';
+import type { SimObject } from './api.js';
+import type { ResourceType } from './registry.js';
+import { invalid } from './status.js';
+
+const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+/** Returns the object with kind/apiVersion/metadata first and metadata fields in Go struct order (so stored JSON looks like kube's and metadata.resourceVersion precedes any nested one). */
+export function normalizeObject(type: ResourceType, obj: SimObject): SimObject {
+  const meta: Record<string, unknown> = {};
+  const src = obj.metadata ?? {};
+  for (const k of META_ORDER) if (src[k] !== undefined) meta[k] = src[k];
+  for (const k of Object.keys(src)) if (!(k in meta) && src[k] !== undefined) meta[k] = src[k];
+  const out: SimObject = { kind: type.kind, apiVersion: type.group ? `${type.group}/${type.version}` : type.version, metadata: meta as SimObject['metadata'] };
+  for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+/** RFC 3339 without fractional seconds, as metav1.Time serialises. */
+export function kubeTime(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** generateName + 5 random characters from the alphabet kube uses (no vowels, no look-alikes). */
+export function generateName(prefix: string): string {
+  let s = prefix;
+  for (let i = 0; i < 5; i++) s += NAME_CHARS[randomInt(NAME_CHARS.length)];
+  return s;
+}
+
+export function newUid(): string { return randomUUID(); }
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Validates metadata.name like kube's name validators (DNS-1123 label for namespaces, subdomain otherwise); throws 422. */
+export function validateName(type: ResourceType, name: string | undefined, generate: string | undefined): void {
+  const kind = type.kind, group = type.group;
+  if (!name) {
+    if (!generate) throw invalid(kind, group, '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
+    return;
+  }
+  if (type.resource === 'namespaces') {
+    if (name.length > 63 || !DNS1123_LABEL.test(name)) {
+      throw invalid(kind, group, name, [{ field: 'metadata.name', type: 'Invalid value', value: name, detail: `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')` }]);
+    }
+    return;
+  }
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    throw invalid(kind, group, name, [{ field: 'metadata.name', type: 'Invalid value', value: name, detail: `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')` }]);
+  }
+}
+
+/** Fills the defaults the real API server adds on create for the fields clients commonly read. */
+export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
+  if (type.group !== '') return;
+  if (type.resource === 'pods') {
+    const spec = (obj.spec ??= {}) as Record<string, unknown>;
+    spec.restartPolicy ??= 'Always';
+    spec.dnsPolicy ??= 'ClusterFirst';
+    spec.schedulerName ??= 'default-scheduler';
+    spec.terminationGracePeriodSeconds ??= 30;
+    spec.securityContext ??= {};
+    if (obj.status === undefined) obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
+  } else if (type.resource === 'namespaces') {
+    obj.spec ??= { finalizers: ['kubernetes'] };
+    obj.status ??= { phase: 'Active' };
+    const labels = (obj.metadata.labels ??= {});
+    labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;
+  } else if (type.resource === 'services') {
+    const spec = (obj.spec ??= {}) as Record<string, unknown>;
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    obj.status ??= { loadBalancer: {} };
+  } else if (type.resource === 'secrets') {
+    obj.type ??= 'Opaque';
+  }
+}
+
+/** Whether the type keeps metadata.generation (bumped on spec changes). */
+export function tracksGeneration(type: ResourceType): boolean {
+  return type.crd !== undefined || ['deployments', 'replicasets', 'customresourcedefinitions'].includes(type.resource);
+}
+
+/** Structural equality of JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** Deep copy of a JSON value. */
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
