@@ -1,0 +1,92 @@
+// Prints Kubernetes objects as kubectl does with -o json|yaml|name, plus ndjson and a NAME/AGE table.
+import { createRequire } from 'node:module';
+import type { KubeObject } from '../informer/types.js';
+import { formatColumns } from './columns.js';
+import { formatAge } from './format-units.js';
+
+export type ObjectOutput = 'json' | 'yaml' | 'name' | 'ndjson' | 'table';
+
+export interface PrintObjectsOptions {
+  output: ObjectOutput;
+  stream: { write(chunk: string): unknown };
+  /** Adds the NAMESPACE column to the table (-A). */
+  allNamespaces?: boolean;
+  /** Print one object bare instead of wrapped in a List (kubectl get NAME). Only with exactly one object. */
+  single?: boolean;
+  /** `-o name` prefix, e.g. `deployment.apps`; default: from each object's kind and apiVersion group. */
+  resource?: string;
+  /** For AGE. Default Date.now. */
+  now?: () => number;
+}
+
+/** Writes the objects; returns how many were printed (callers print "No resources found" on 0). */
+export function printObjects(objects: KubeObject[], opts: PrintObjectsOptions): number {
+  const { stream } = opts;
+  const doc = opts.single && objects.length === 1 ? objects[0] : listOf(objects);
+  switch (opts.output) {
+    case 'json':
+      stream.write(kubectlJSON(doc) + '\n');
+      break;
+    case 'yaml':
+      stream.write(kubectlYAML(doc));
+      break;
+    case 'ndjson':
+      for (const o of objects) stream.write(JSON.stringify(o) + '\n');
+      break;
+    case 'name':
+      for (const o of objects) stream.write(`${opts.resource ?? resourcePrefix(o)}/${o.metadata?.name ?? ''}\n`);
+      break;
+    case 'table':
+      if (objects.length > 0) stream.write(objectTable(objects, opts));
+      break;
+  }
+  return objects.length;
+}
+
+/** kubectl's list wrapper for several objects (`kubectl get pods -o json`). */
+export function listOf(items: KubeObject[]): Record<string, unknown> {
+  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+}
+
+/**
+ * JSON as kubectl writes it (Go's json.MarshalIndent of an unstructured object): map keys sorted,
+ * 4-space indent, and `<`, `>`, `&`, U+2028, U+2029 escaped as \u00XX like Go's encoder does.
+ */
+export function kubectlJSON(value: unknown): string {
+  return JSON.stringify(sortKeys(value), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** YAML as kubectl writes it: sorted keys, block sequences not indented under their key, no line folding. */
+export function kubectlYAML(value: unknown): string {
+  // yaml ships CommonJS: required lazily so only -o yaml pays for loading it.
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.stringify(sortKeys(value), { indentSeq: false, lineWidth: 0 });
+}
+
+/** `pod`, `deployment.apps`, `certificate.cert-manager.io`: lower-case kind, then the API group if any. */
+export function resourcePrefix(obj: KubeObject): string {
+  const kind = (obj.kind ?? '').toLowerCase();
+  const apiVersion = obj.apiVersion ?? '';
+  const slash = apiVersion.indexOf('/');
+  return slash > 0 ? `${kind}.${apiVersion.slice(0, slash)}` : kind;
+}
+
+function objectTable(objects: KubeObject[], opts: PrintObjectsOptions): string {
+  const now = (opts.now ?? Date.now)();
+  const headers = opts.allNamespaces ? ['NAMESPACE', 'NAME', 'AGE'] : ['NAME', 'AGE'];
+  const rows = objects.map((o) => {
+    const created = o.metadata?.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : NaN;
+    const age = Number.isNaN(created) ? '<unknown>' : formatAge(now - created);
+    const row = [o.metadata?.name ?? '', age];
+    return opts.allNamespaces ? [o.metadata?.namespace ?? '', ...row] : row;
+  });
+  return formatColumns(headers, rows);
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+  return out;
+}

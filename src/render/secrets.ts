@@ -1,0 +1,109 @@
+// Masks Secret values and credentials in objects before they are printed or recorded (--show-secrets reveals).
+
+export interface MaskOptions {
+  /** Return the input unchanged (--show-secrets). */
+  reveal?: boolean;
+}
+
+/** Field names whose string values are credentials, compared case-insensitively without `-`/`_`. */
+const CREDENTIAL_FIELDS = new Set([
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'bearer',
+  'bearertoken',
+  'password',
+  'passwd',
+  'clientkeydata',
+  'apikey',
+  'xapikey',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+]);
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * A copy of `value` with Secret `data`/`stringData` values replaced by `<masked N bytes>` (N = decoded
+ * size), credential fields (token, password, Authorization headers…) masked the same way (an
+ * `Authorization: Bearer x` keeps its scheme), and a Secret's last-applied annotation (which holds
+ * its data) masked whole. Walks nested values (lists, watch events, recordings). Never mutates the
+ * input: unchanged subtrees are shared, changed ones copied.
+ */
+export function maskSecrets<T>(value: T, opts: MaskOptions = {}): T {
+  if (opts.reveal) return value;
+  return mask(value) as T;
+}
+
+/** The placeholder for a secret value of `bytes` bytes. */
+export function maskedValue(bytes: number): string {
+  return `<masked ${bytes} bytes>`;
+}
+
+function mask(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const m = mask(v[i]);
+      if (m !== v[i]) (out ??= v.slice())[i] = m;
+    }
+    return out ?? v;
+  }
+  if (typeof v !== 'object' || v === null) return v;
+  const obj = v as Record<string, unknown>;
+  const isSecret = obj.kind === 'Secret';
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(obj)) {
+    const x = obj[k];
+    let m: unknown;
+    if (isSecret && (k === 'data' || k === 'stringData') && isRecord(x)) m = maskValues(x, k === 'data');
+    else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x);
+    else if (typeof x === 'string' && CREDENTIAL_FIELDS.has(normalise(k))) m = maskCredential(k, x);
+    else m = mask(x);
+    if (m !== x) (out ??= { ...obj })[k] = m;
+  }
+  return out ?? obj;
+}
+
+function maskValues(data: Record<string, unknown>, base64: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(data)) {
+    out[k] = typeof x === 'string' ? maskedValue(base64 ? base64Bytes(x) : Buffer.byteLength(x, 'utf8')) : x;
+  }
+  return out;
+}
+
+function maskLastApplied(meta: Record<string, unknown>): unknown {
+  const masked = mask(meta) as Record<string, unknown>;
+  const ann = masked.annotations;
+  if (!isRecord(ann) || typeof ann[LAST_APPLIED] !== 'string') return masked;
+  const value = ann[LAST_APPLIED] as string;
+  return { ...masked, annotations: { ...ann, [LAST_APPLIED]: maskedValue(Buffer.byteLength(value, 'utf8')) } };
+}
+
+function maskCredential(key: string, value: string): string {
+  const n = normalise(key);
+  if (n === 'authorization' || n === 'proxyauthorization') {
+    const m = /^(\S+)\s+(.*)$/.exec(value);
+    if (m) return `${m[1]} ${maskedValue(Buffer.byteLength(m[2], 'utf8'))}`;
+  }
+  return maskedValue(Buffer.byteLength(value, 'utf8'));
+}
+
+/** Decoded size of a base64 string without decoding it. */
+function base64Bytes(s: string): number {
+  const len = s.replace(/\s/g, '').length;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((len * 3) / 4) - pad);
+}
+
+function normalise(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, '');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

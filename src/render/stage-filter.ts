@@ -1,0 +1,55 @@
+// Which trace records a renderer shows: `--stages` parsing and the default selection.
+import { STAGES, type Stage, type TraceRecord } from '../informer/trace.js';
+
+/** What `--stages` selects: explicit stages (every op of each), or `all`. Undefined means the default. */
+export type StageSelection = Set<Stage> | 'all';
+
+/** Stages shown whole by default. */
+export const DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['watch', 'fifo', 'handler', 'workqueue']);
+
+/**
+ * Reflector ops shown by default: its lifecycle (pages, watch start/close, reconnect, relist, 410,
+ * backoff, errors), not its per-event chatter (bookmark, list-start).
+ */
+export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
+  'list-page',
+  'listed',
+  'list-error',
+  'watch-start',
+  'watch-close',
+  'watch-error',
+  'relist',
+  'expired',
+  'backoff',
+  'retry-after',
+  'synced',
+  'watchdog',
+  'very-short-watch',
+  'fallback',
+  'error',
+  'stopped',
+]);
+
+/** Parses `--stages watch,fifo` (comma or space separated, case-insensitive); `all` anywhere wins. */
+export function parseStages(s: string): StageSelection {
+  const names = s
+    .split(/[\s,]+/)
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0) throw new Error(`no stages given: valid stages are ${STAGES.join(', ')}, all`);
+  const out = new Set<Stage>();
+  let all = false;
+  for (const n of names) {
+    if (n === 'all') all = true;
+    else if ((STAGES as readonly string[]).includes(n)) out.add(n as Stage);
+    else throw new Error(`unknown stage "${n}": valid stages are ${STAGES.join(', ')}, all`);
+  }
+  return all ? 'all' : out;
+}
+
+/** A predicate for records under a selection; undefined selects the default set. */
+export function stageFilter(selection?: StageSelection): (record: TraceRecord) => boolean {
+  if (selection === 'all') return () => true;
+  if (selection) return (r) => selection.has(r.stage);
+  return (r) => DEFAULT_STAGES.has(r.stage) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
+}

@@ -1,0 +1,132 @@
+// Counts a run's trace records for the exit summary on stderr: per stage and op, reconnects, relists, 410s, bytes.
+import { STAGES, type Stage, type TraceRecord } from '../informer/trace.js';
+import { formatBytes, formatSeconds } from './format-units.js';
+
+/** Op order per stage for the summary line (the vocabulary of trace.ts); unknown ops follow in arrival order. */
+const OP_ORDER: Record<Stage, string[]> = {
+  http: ['request', 'response'],
+  reflector: ['list-start', 'list-page', 'listed', 'watch-start', 'watch-close', 'bookmark', 'relist', 'expired', 'backoff'],
+  watch: ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'],
+  fifo: ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync', 'pop', 'requeue'],
+  indexer: ['add', 'update', 'delete', 'replace'],
+  handler: ['OnAdd', 'OnUpdate', 'OnDelete', 'overflow'],
+  workqueue: ['add', 'dedup', 'get', 'done', 'requeue', 'forget'],
+  reconcile: ['start', 'success', 'error', 'requeue-after'],
+};
+
+export interface TraceSummaryJSON {
+  /** Records per stage and op: {watch: {ADDED: 120, …}, …}; stages without records are absent. */
+  stages: Partial<Record<Stage, Record<string, number>>>;
+  records: number;
+  /** watch-start records after the first one. */
+  reconnects: number;
+  relists: number;
+  /** 410 Gone / Expired answers (reflector `expired`). */
+  expired: number;
+  backoffs: number;
+  /** HTTP response bodies plus watch event bytes (list pages when no http records were traced). */
+  bytes: number;
+  elapsedMs: number;
+}
+
+export interface TraceSummaryOptions {
+  /** Current time (epoch ms) for elapsed; default: the time of the last record. */
+  now?: () => number;
+  /** Start of the run (epoch ms); default: the time of the first record. */
+  startedAt?: number;
+}
+
+export class TraceSummary {
+  private counts = new Map<Stage, Map<string, number>>();
+  private records = 0;
+  private watchStarts = 0;
+  private relists = 0;
+  private expired = 0;
+  private backoffs = 0;
+  private httpBytes = 0;
+  private watchBytes = 0;
+  private listBytes = 0;
+  private sawHttpBytes = false;
+  private first?: number;
+  private last?: number;
+
+  constructor(private readonly opts: TraceSummaryOptions = {}) {}
+
+  /** A TraceListener: pass `summary.listener` to Tracer.subscribe. */
+  readonly listener = (record: TraceRecord): void => this.add(record);
+
+  add(r: TraceRecord): void {
+    this.records++;
+    this.first ??= r.time;
+    this.last = r.time;
+    let ops = this.counts.get(r.stage);
+    if (!ops) this.counts.set(r.stage, (ops = new Map()));
+    ops.set(r.op, (ops.get(r.op) ?? 0) + 1);
+    const bytes = typeof r.bytes === 'number' ? r.bytes : 0;
+    switch (r.stage) {
+      case 'reflector':
+        if (r.op === 'watch-start') this.watchStarts++;
+        else if (r.op === 'relist') this.relists++;
+        else if (r.op === 'expired') this.expired++;
+        else if (r.op === 'backoff') this.backoffs++;
+        else if (r.op === 'list-page') this.listBytes += bytes;
+        break;
+      case 'http':
+        if (r.op === 'response' && typeof r.bytes === 'number') {
+          this.sawHttpBytes = true;
+          this.httpBytes += bytes;
+        }
+        break;
+      case 'watch':
+        this.watchBytes += bytes;
+        break;
+      default:
+        break;
+    }
+  }
+
+  toJSON(): TraceSummaryJSON {
+    const stages: TraceSummaryJSON['stages'] = {};
+    for (const stage of STAGES) {
+      const ops = this.counts.get(stage);
+      if (ops) stages[stage] = Object.fromEntries(sortOps(stage, ops));
+    }
+    const start = this.opts.startedAt ?? this.first;
+    const end = this.opts.now?.() ?? this.last;
+    return {
+      stages,
+      records: this.records,
+      reconnects: Math.max(0, this.watchStarts - 1),
+      relists: this.relists,
+      expired: this.expired,
+      backoffs: this.backoffs,
+      // Page bodies are counted once: by their http response when http was traced, else by the reflector.
+      bytes: (this.sawHttpBytes ? this.httpBytes : this.listBytes) + this.watchBytes,
+      elapsedMs: start === undefined || end === undefined ? 0 : Math.max(0, end - start),
+    };
+  }
+
+  /** `watch: ADDED=120 MODIFIED=30` one line per stage, then a totals line. */
+  format(): string {
+    const j = this.toJSON();
+    const lines: string[] = [];
+    for (const [stage, ops] of Object.entries(j.stages)) {
+      lines.push(`${stage}: ${Object.entries(ops).map(([op, n]) => `${op}=${n}`).join(' ')}`);
+    }
+    lines.push(
+      `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} ` +
+        `bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`,
+    );
+    return lines.join('\n');
+  }
+}
+
+function sortOps(stage: Stage, ops: Map<string, number>): [string, number][] {
+  const order = OP_ORDER[stage];
+  const rank = (op: string) => {
+    const i = order.indexOf(op);
+    return i < 0 ? order.length : i;
+  };
+  // Stable sort keeps unknown ops in arrival order.
+  return [...ops].sort((a, b) => rank(a[0]) - rank(b[0]));
+}

@@ -1,0 +1,41 @@
+// The DETAIL cell of a trace line: a record's remaining fields as a compact `k=v` summary.
+import type { TraceRecord } from '../informer/trace.js';
+import { formatBytes } from './format-units.js';
+
+/** Fields every printer shows in their own column (or as the record's identity), never in DETAIL. */
+export const CORE_FIELDS: ReadonlySet<string> = new Set(['time', 'stage', 'op', 'key', 'rv', 'type']);
+
+/** Fields holding whole Kubernetes objects: too big for a line; kept in ndjson only on request. */
+export const OBJECT_FIELDS: ReadonlySet<string> = new Set(['old', 'new', 'object', 'obj', 'oldObject', 'newObject']);
+
+/**
+ * `pages=3 items=1200 bytes=7.1MB ms=180`, `deltas=Updated,Updated`, `conn=2 timeout=412s`.
+ * Sizes (`bytes`, `*Bytes`) print in units, `*Seconds` fields drop the suffix and gain `s`, arrays
+ * join with commas, strings with spaces are quoted. `skip` names further fields to leave out.
+ */
+export function formatDetail(record: TraceRecord, skip?: ReadonlySet<string>): string {
+  const parts: string[] = [];
+  for (const k in record) {
+    if (CORE_FIELDS.has(k) || OBJECT_FIELDS.has(k) || skip?.has(k)) continue;
+    const v = record[k];
+    if (v === undefined || v === null) continue;
+    if (k.endsWith('Seconds') && typeof v === 'number') {
+      parts.push(`${k.slice(0, -'Seconds'.length)}=${v}s`);
+    } else if ((k === 'bytes' || k.endsWith('Bytes')) && typeof v === 'number') {
+      parts.push(`${k}=${formatBytes(v)}`);
+    } else {
+      parts.push(`${k}=${formatValue(v)}`);
+    }
+  }
+  return parts.join(' ');
+}
+
+/** One detail value: scalars bare (quoted when they hold spaces), arrays comma-joined, objects as JSON. */
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') return v === '' || /[\s"]/.test(v) ? JSON.stringify(v) : v;
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 10) / 10);
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Error) return JSON.stringify(v.message);
+  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map((x) => formatValue(x)).join(',') : JSON.stringify(v);
+  return JSON.stringify(v) ?? String(v);
+}

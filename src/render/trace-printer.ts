@@ -1,0 +1,252 @@
+// Streams trace records to an output stream as a table, wide table, json, ndjson, yaml or names.
+//
+// The `-o ndjson` contract (one JSON object per line, one line per trace record, fields in this order):
+//   time   string  RFC 3339 UTC with milliseconds, e.g. "2026-11-25T23:40:01.123Z"
+//   stage  string  http | reflector | watch | fifo | indexer | handler | workqueue | reconcile
+//   op     string  the stage's op (see src/informer/trace.ts), e.g. "MODIFIED", "Updated", "OnUpdate", "add"
+//   key    string|null  namespace/name (or name for cluster-scoped objects); null when the record has none
+//   rv     string|null  resourceVersion the record refers to; null when it has none
+//   type   string  only on watch records: ADDED | MODIFIED | DELETED | BOOKMARK | ERROR
+//   ...    detail fields of the stage, as emitted (e.g. pages, items, bytes, ms, deltas, conn, depth,
+//          reason); Errors become their message. Whole objects (`old`, `new`, `object`, `obj`,
+//          `oldObject`, `newObject`) are left out unless the printer has includeObjects; with diff on,
+//          `diff` holds [{path, old, new}] for records carrying both old and new objects.
+// `-o json` prints the same objects as one array, `-o yaml` as a `---` separated YAML stream.
+import { createRequire } from 'node:module';
+import type { Stage, TraceRecord } from '../informer/trace.js';
+import { paint, type SgrName } from './color.js';
+import { formatClock } from './format-units.js';
+import { diffObjects, formatDiff } from './object-diff.js';
+import { stageFilter, type StageSelection } from './stage-filter.js';
+import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
+
+export { shouldColor } from './color.js';
+export { parseStages } from './stage-filter.js';
+
+export type TraceOutput = 'table' | 'wide' | 'json' | 'ndjson' | 'yaml' | 'name';
+
+export interface TracePrinterOptions {
+  output: TraceOutput;
+  /** Where lines go; the printer writes nothing anywhere else. */
+  stream: { write(chunk: string): unknown };
+  /** ANSI colour in table/wide output (decide with shouldColor). Default false. */
+  color?: boolean;
+  /** Which records to print; default: watch, fifo, handler, workqueue and the reflector's lifecycle. */
+  stages?: StageSelection;
+  /** TIME column: local HH:MM:SS.mmm (`clock`, default) or RFC 3339 UTC (`iso`). */
+  timeFormat?: 'clock' | 'iso';
+  /** Keep `old`/`new`/`object` in json, ndjson and yaml output. Default false. */
+  includeObjects?: boolean;
+  /** Show what changed between `old` and `new` (`changed`: noise left out; `all`: every field). */
+  diff?: 'changed' | 'all';
+  /** Time for records that carry none (epoch ms). Default Date.now. */
+  now?: () => number;
+}
+
+export interface TracePrinter {
+  write(record: TraceRecord): void;
+  /** Closes the output (the json array); further writes are ignored. */
+  end(): void;
+}
+
+interface Column {
+  header: string;
+  /** Minimum width; longer cells push the following columns right instead of being cut. */
+  width: number;
+  /** Record fields this column shows (first present wins); they are left out of DETAIL. */
+  fields: string[];
+}
+
+const GAP = '  ';
+const BASE_COLUMNS: Column[] = [
+  { header: 'TIME', width: 12, fields: [] },
+  { header: 'STAGE', width: 9, fields: [] },
+  { header: 'OP', width: 11, fields: [] },
+  { header: 'KEY', width: 34, fields: [] }, // fits namespace/deployment-rs-pod names
+  { header: 'RV', width: 7, fields: [] },
+];
+/** -o wide columns, and the record fields they read. */
+export const WIDE_COLUMNS: Column[] = [
+  { header: 'CONN', width: 4, fields: ['conn', 'connection', 'connId'] },
+  { header: 'DEPTH', width: 5, fields: ['depth', 'queueDepth'] },
+  { header: 'INDEX', width: 20, fields: ['index', 'indexValues', 'indices'] },
+];
+
+const STAGE_COLORS: Record<Stage, SgrName> = {
+  http: 'gray',
+  reflector: 'magenta',
+  watch: 'cyan',
+  fifo: 'blue',
+  indexer: 'gray',
+  handler: 'green',
+  workqueue: 'yellow',
+  reconcile: 'bold',
+};
+
+const ADD_OPS = new Set(['ADDED', 'Added', 'OnAdd']);
+const MODIFY_OPS = new Set(['MODIFIED', 'Updated', 'OnUpdate']);
+const DELETE_OPS = new Set(['DELETED', 'Deleted', 'OnDelete']);
+const ERROR_OPS = new Set(['ERROR', 'error', 'list-error', 'watch-error', 'expired', 'overflow', 'watchdog', 'very-short-watch']);
+
+export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
+  const select = stageFilter(opts.stages);
+  const now = opts.now ?? Date.now;
+  const write = makeWriter(opts);
+  let ended = false;
+  return {
+    write(record) {
+      if (ended || !select(record)) return;
+      write.record(record.time === undefined ? { ...record, time: now() } : record);
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      write.end();
+    },
+  };
+}
+
+/**
+ * The JSON form of a record (the ndjson contract above): fixed fields first, then details.
+ * `diff` is added by the caller when asked for.
+ */
+export function traceRecordToJSON(record: TraceRecord, includeObjects = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    time: new Date(record.time).toISOString(),
+    stage: record.stage,
+    op: record.op,
+    key: record.key ?? null,
+    rv: record.rv ?? null,
+  };
+  if (record.type !== undefined) out.type = record.type;
+  for (const k in record) {
+    if (k in out || k === 'type') continue;
+    if (!includeObjects && OBJECT_FIELDS.has(k)) continue;
+    const v = record[k];
+    if (v === undefined) continue;
+    out[k] = v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
+  }
+  return out;
+}
+
+interface Writer {
+  record(r: TraceRecord): void;
+  end(): void;
+}
+
+function makeWriter(opts: TracePrinterOptions): Writer {
+  const { stream } = opts;
+  const changes = (r: TraceRecord) =>
+    opts.diff && isObject(r.old) && isObject(r.new) ? diffObjects(r.old, r.new, { all: opts.diff === 'all' }) : undefined;
+  const toJSON = (r: TraceRecord) => {
+    const o = traceRecordToJSON(r, opts.includeObjects);
+    const d = changes(r);
+    if (d) o.diff = d;
+    return o;
+  };
+  switch (opts.output) {
+    case 'ndjson':
+      return { record: (r) => stream.write(JSON.stringify(toJSON(r)) + '\n'), end: () => {} };
+    case 'json': {
+      let n = 0;
+      return {
+        // Streamed: each element is written as it arrives, so a long watch never piles up in memory.
+        record(r) {
+          const body = JSON.stringify(toJSON(r), null, 2).replace(/\n/g, '\n  ');
+          stream.write((n++ === 0 ? '[\n  ' : ',\n  ') + body);
+        },
+        end: () => stream.write(n === 0 ? '[]\n' : '\n]\n'),
+      };
+    }
+    case 'yaml': {
+      let yaml: typeof import('yaml') | undefined;
+      return {
+        record(r) {
+          // yaml ships CommonJS: a lazy synchronous require keeps write() synchronous and start-up light.
+          yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+          stream.write('---\n' + yaml.stringify(toJSON(r), { lineWidth: 0, indentSeq: false }));
+        },
+        end: () => {},
+      };
+    }
+    case 'name':
+      return { record: (r) => stream.write(`${r.stage}/${r.op}${r.key ? ` ${r.key}` : ''}\n`), end: () => {} };
+    case 'table':
+    case 'wide':
+      return tableWriter(opts, changes);
+  }
+}
+
+function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => ReturnType<typeof diffObjects> | undefined): Writer {
+  const wide = opts.output === 'wide';
+  const columns = wide ? [...BASE_COLUMNS, ...WIDE_COLUMNS] : BASE_COLUMNS;
+  const skip = new Set(columns.flatMap((c) => c.fields));
+  const color = opts.color === true;
+  const iso = opts.timeFormat === 'iso';
+  let headerDone = false;
+  return {
+    record(r) {
+      let line = '';
+      if (!headerDone) {
+        headerDone = true;
+        line += joinCells([...columns.map((c) => c.header), 'DETAIL'], columns, () => undefined) + '\n';
+      }
+      const cells = [
+        iso ? new Date(r.time).toISOString() : formatClock(r.time),
+        r.stage,
+        r.op,
+        r.key ?? '',
+        r.rv ?? '',
+        ...(wide ? WIDE_COLUMNS.map((c) => cellOf(r, c.fields)) : []),
+        formatDetail(r, skip),
+      ];
+      line += joinCells(cells, columns, color ? (i) => styleOf(i, r) : () => undefined) + '\n';
+      const d = changes(r);
+      if (d && d.length > 0) line += formatDiff(d).replace(/^/gm, '    ') + '\n';
+      opts.stream.write(line);
+    },
+    end: () => {},
+  };
+}
+
+/** Pads each cell but the last to its column's width (at least), styling only the text, never the padding. */
+function joinCells(cells: string[], columns: Column[], style: (i: number) => SgrName | undefined): string {
+  let out = '';
+  for (let i = 0; i < cells.length; i++) {
+    const text = cells[i];
+    const s = style(i);
+    out += s && text ? paint(s, text) : text;
+    if (i < columns.length) out += ' '.repeat(Math.max(0, columns[i].width - text.length)) + GAP;
+  }
+  return out.trimEnd();
+}
+
+function styleOf(column: number, r: TraceRecord): SgrName | undefined {
+  if (column === 1) return STAGE_COLORS[r.stage];
+  if (column === 2) {
+    if (DELETE_OPS.has(r.op) || ERROR_OPS.has(r.op) || r.op.endsWith('-error')) return 'red';
+    if (ADD_OPS.has(r.op)) return 'green';
+    if (MODIFY_OPS.has(r.op)) return 'yellow';
+  }
+  if (column === 0) return 'dim';
+  return undefined;
+}
+
+function cellOf(r: TraceRecord, fields: string[]): string {
+  for (const f of fields) {
+    const v = r[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object' && !Array.isArray(v)) {
+      // Index values as name=v1,v2 pairs: {"nodeName":["n1"]} → nodeName=n1
+      return Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${k}=${Array.isArray(x) ? x.join(',') : String(x)}`)
+        .join(' ');
+    }
+    return Array.isArray(v) ? v.join(',') : String(v);
+  }
+  return '';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

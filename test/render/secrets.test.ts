@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { maskSecrets } from '../../src/render/secrets.js';
+
+const secret = () => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: {
+    name: 'db',
+    annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"password":"aHVudGVyMg=="}}', note: 'keep' },
+  },
+  data: { password: Buffer.from('hunter2').toString('base64'), key: Buffer.from('twelve bytes').toString('base64') },
+  stringData: { token: 'abc' },
+  type: 'Opaque',
+});
+
+describe('maskSecrets', () => {
+  it('masks Secret data values keeping their decoded byte length', () => {
+    const m = maskSecrets(secret());
+    expect(m.data).toEqual({ password: '<masked 7 bytes>', key: '<masked 12 bytes>' });
+    expect(m.stringData).toEqual({ token: '<masked 3 bytes>' });
+    expect(m.type).toBe('Opaque');
+  });
+
+  it("masks a Secret's last-applied annotation, which holds its data", () => {
+    const m = maskSecrets(secret());
+    expect(m.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toMatch(/^<masked \d+ bytes>$/);
+    expect(m.metadata.annotations.note).toBe('keep');
+  });
+
+  it('masks secrets nested in lists and watch events', () => {
+    const m = maskSecrets({ type: 'ADDED', object: { kind: 'List', items: [secret()] } });
+    expect(m.object.items[0].data.password).toBe('<masked 7 bytes>');
+  });
+
+  it('masks credential fields and keeps the Authorization scheme', () => {
+    const m = maskSecrets({ headers: { Authorization: 'Bearer abcdef', accept: 'json' }, user: { token: 'xyz', password: 'pw' } });
+    expect(m).toEqual({ headers: { Authorization: 'Bearer <masked 6 bytes>', accept: 'json' }, user: { token: '<masked 3 bytes>', password: '<masked 2 bytes>' } });
+  });
+
+  it('leaves ConfigMap data alone', () => {
+    const cm = { kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
+    expect(maskSecrets(cm)).toBe(cm);
+  });
+
+  it('never mutates its input', () => {
+    const s = secret();
+    const before = JSON.stringify(s);
+    maskSecrets({ list: [s], headers: { authorization: 'Bearer x' } });
+    expect(JSON.stringify(s)).toBe(before);
+  });
+
+  it('returns the input unchanged with reveal', () => {
+    const s = secret();
+    expect(maskSecrets(s, { reveal: true })).toBe(s);
+  });
+});
