@@ -1,0 +1,340 @@
+// Reflector: the thin driver that performs what reflector-state's step function decides (list, watch, wait, store writes, trace).
+import { REFLECTOR_BACKOFF } from './backoff.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { ConnectionError, StreamCutError } from './errors.js';
+import { listPages } from './pager.js';
+import type { ReflectorStore } from './reflector-store.js';
+import {
+  initialReflectorState,
+  step,
+  type ReflectorConfig,
+  type ReflectorEffect,
+  type ReflectorInput,
+  type ReflectorPhase,
+  type ReflectorState,
+} from './reflector-state.js';
+import { noTracer, type Tracer } from './trace.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type WatchStream } from './types.js';
+
+export interface ReflectorOptions {
+  listerWatcher: ListerWatcher;
+  store: ReflectorStore;
+  /** Description used in trace records and messages, e.g. "pods". Default "reflector". */
+  name?: string;
+  /** e.g. "Pod": watch events whose object has another kind are dropped (and traced), as client-go does. */
+  expectedKind?: string;
+  clock?: Clock;
+  tracer?: Tracer;
+  /** Source of [0, 1) draws for backoff jitter and watch timeouts. Default Math.random. */
+  random?: () => number;
+  /** Page size for every list when set (client-go's WatchListPageSize); unset follows client-go's rules (500, or unpaged for relists at a known RV). */
+  pageSize?: number;
+  /** Start with a watch-list (sendInitialEvents) instead of a LIST. Default false (client-go 1.32). */
+  useWatchList?: boolean;
+  /** Watches send timeoutSeconds uniformly in [min, 2·min). Default 300. */
+  minWatchTimeoutSeconds?: number;
+  /** When > 0, `store.resync()` runs every period while watching, if `shouldResync` (default: always) agrees. */
+  resyncPeriodMs?: number;
+  shouldResync?: () => boolean;
+  /** When set, a watch silent for longer than this is closed and re-opened from the last resourceVersion. */
+  watchdogMs?: number;
+  /** Watch only, from this resourceVersion (no initial list). If it has expired: relist (default) or stop, rejecting run(). */
+  startAt?: { resourceVersion: string; onExpired?: 'relist' | 'stop' };
+}
+
+/** Counters since construction. */
+export interface ReflectorStats {
+  /** LIST operations started (each may span several pages). */
+  lists: number;
+  /** Lists after the first. */
+  relists: number;
+  /** Watch streams opened. */
+  watches: number;
+  /** Watch streams opened after the first. */
+  reconnects: number;
+  /** Expired (410) answers, from lists, watch starts and ERROR events. */
+  expired: number;
+  /** Backoff waits (Retry-After waits not included). */
+  backoffs: number;
+  /** Bytes of list pages and watch lines, where the ListerWatcher reported them. */
+  bytes: number;
+  /** Watch events received, of any type. */
+  events: number;
+}
+
+/**
+ * Keeps a ReflectorStore in step with a server through a ListerWatcher, with client-go 1.32's reflector
+ * semantics (see reflector-state.ts for every decision). Constructing it does nothing; run() works until
+ * the signal aborts.
+ */
+export class Reflector {
+  readonly stats: ReflectorStats = { lists: 0, relists: 0, watches: 0, reconnects: 0, expired: 0, backoffs: 0, bytes: 0, events: 0 };
+  private state: ReflectorState;
+  private readonly config: ReflectorConfig;
+  private readonly lw: ListerWatcher;
+  private readonly store: ReflectorStore;
+  private readonly clock: Clock;
+  private readonly tracer: Tracer;
+  private readonly random: () => number;
+  private readonly resyncPeriodMs: number;
+  private readonly shouldResync?: () => boolean;
+  private readonly watchdogMs: number;
+
+  /** The open watch stream, if any. */
+  private stream?: { conn: number; stream: WatchStream };
+  /** Watch-list's temporary store (key → object), replaced into the store at the initial-events-end bookmark. */
+  private collected = new Map<string, KubeObject>();
+  private lastEventAt = 0;
+  private resyncTimer?: TimerHandle;
+  private watchdogTimer?: TimerHandle;
+  private sleepTimer?: TimerHandle;
+  /** Aborts in-flight requests when the reflector stops. */
+  private ops?: AbortController;
+  private settle?: { resolve: () => void; reject: (err: Error) => void };
+  private keepAlive?: ReturnType<typeof setInterval>;
+  private started = false;
+
+  constructor(o: ReflectorOptions) {
+    this.lw = o.listerWatcher;
+    this.store = o.store;
+    this.clock = o.clock ?? realClock;
+    this.tracer = o.tracer ?? noTracer;
+    this.random = o.random ?? Math.random;
+    this.resyncPeriodMs = o.resyncPeriodMs ?? 0;
+    this.shouldResync = o.shouldResync;
+    this.watchdogMs = o.watchdogMs ?? 0;
+    this.config = {
+      name: o.name ?? 'reflector',
+      expectedKind: o.expectedKind,
+      pageSize: o.pageSize,
+      useWatchList: o.useWatchList ?? false,
+      minWatchTimeoutSeconds: o.minWatchTimeoutSeconds ?? 300,
+      startAt: o.startAt ? { resourceVersion: o.startAt.resourceVersion, onExpired: o.startAt.onExpired ?? 'relist' } : undefined,
+      backoff: REFLECTOR_BACKOFF,
+    };
+    this.state = initialReflectorState(this.config, this.clock.now());
+  }
+
+  /** The last resourceVersion reached by a list, a watch-list or any watch event (BOOKMARK included). */
+  get lastSyncResourceVersion(): string {
+    return this.state.memory.lastSyncResourceVersion;
+  }
+
+  /** True once a list or watch-list has been replaced into the store (or a startAt watch opened). */
+  hasSynced(): boolean {
+    return this.state.memory.synced;
+  }
+
+  /** The state machine's current phase (for views and tests). */
+  get phase(): ReflectorPhase {
+    return this.state.phase;
+  }
+
+  /**
+   * Lists and watches until `signal` aborts, then closes the open watch and resolves. Retriable server
+   * errors never reject; it rejects only with the StatusError of an expired startAt resourceVersion when
+   * `startAt.onExpired` is 'stop', or with an error thrown by the store (a bug).
+   */
+  run(signal: AbortSignal): Promise<void> {
+    if (this.started) return Promise.reject(new Error('Reflector.run was already called; a Reflector runs once'));
+    this.started = true;
+    return new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
+      this.ops = new AbortController();
+      if (this.clock === realClock) this.keepAlive = setInterval(() => {}, 1 << 30); // real timers are unref'd; a backoff must not let the process exit
+      const onAbort = () => this.dispatch({ kind: 'abort' });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ops.signal.addEventListener('abort', () => signal.removeEventListener('abort', onAbort), { once: true });
+      this.dispatch({ kind: 'start' });
+    });
+  }
+
+  private dispatch(input: ReflectorInput): void {
+    if (this.state.phase.kind === 'Stopped') return;
+    const r = step(this.state, input, { config: this.config, now: this.clock.now(), random: this.random, tracing: this.tracer.enabled });
+    this.state = r.state;
+    try {
+      for (const e of r.effects) this.perform(e);
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private perform(e: ReflectorEffect): void {
+    switch (e.kind) {
+      case 'list':
+        return this.list(e.options, e.pageSize);
+      case 'watch':
+        return this.watch(e.conn, e.options);
+      case 'closeWatch':
+        if (this.stream?.conn === e.conn) this.closeStream();
+        return;
+      case 'sleep':
+        if (e.reason === 'backoff') this.stats.backoffs++;
+        this.sleepTimer = this.clock.setTimeout(() => {
+          this.sleepTimer = undefined;
+          this.dispatch({ kind: 'slept' });
+        }, e.ms);
+        return;
+      case 'add':
+        return this.store.add(e.object);
+      case 'update':
+        return this.store.update(e.object);
+      case 'delete':
+        return this.store.delete(e.object);
+      case 'collect':
+        if (e.op === 'delete') this.collected.delete(metaNamespaceKey(e.object));
+        else this.collected.set(metaNamespaceKey(e.object), e.object);
+        return;
+      case 'resetCollected':
+        this.collected = new Map();
+        return;
+      case 'replace': {
+        const items = e.items === 'collected' ? Array.from(this.collected.values()) : e.items;
+        this.collected = new Map();
+        return this.store.replace(items, e.resourceVersion);
+      }
+      case 'updateResourceVersion':
+        return this.store.updateResourceVersion?.(e.resourceVersion);
+      case 'startResync':
+        return this.startResync();
+      case 'stopResync':
+        this.resyncTimer?.cancel();
+        this.resyncTimer = undefined;
+        return;
+      case 'count':
+        this.stats[e.stat]++;
+        return;
+      case 'trace':
+        this.tracer.emit({ time: this.clock.now(), stage: e.stage, op: e.op, name: this.config.name, ...e.detail });
+        return;
+      case 'done': {
+        this.cleanup();
+        const settle = this.settle;
+        this.settle = undefined;
+        if (e.error) settle?.reject(e.error);
+        else settle?.resolve();
+        return;
+      }
+    }
+  }
+
+  private list(options: ListOptions, pageSize: number): void {
+    this.stats.lists++;
+    if (this.stats.lists > 1) this.stats.relists++;
+    const started = this.clock.now();
+    listPages(this.lw, options, { pageSize, signal: this.ops?.signal, tracer: this.tracer, clock: this.clock, name: this.config.name }).then(
+      (res) => {
+        this.stats.bytes += res.bytes;
+        this.dispatch({ kind: 'listed', items: res.items, resourceVersion: res.resourceVersion, paginatedResult: res.paginatedResult, pages: res.pages, ms: this.clock.now() - started });
+      },
+      (error: unknown) => this.dispatch({ kind: 'listFailed', error }),
+    );
+  }
+
+  private watch(conn: number, options: ListOptions): void {
+    this.lw.watch(options, this.ops?.signal).then(
+      (stream) => {
+        const p = this.state.phase;
+        if (p.kind !== 'StartingWatch' || p.conn !== conn) {
+          stream.close(); // stopped or superseded while the request was in flight
+          return;
+        }
+        this.stats.watches++;
+        if (this.stats.watches > 1) this.stats.reconnects++;
+        this.stream = { conn, stream };
+        this.lastEventAt = this.clock.now();
+        this.dispatch({ kind: 'watchOpened', conn });
+        if (this.stream?.conn !== conn) return;
+        this.armWatchdog(conn, this.watchdogMs);
+        void this.pump(conn, stream);
+      },
+      (error: unknown) => this.dispatch({ kind: 'watchFailed', conn, error }),
+    );
+  }
+
+  /** Feeds a stream's events to the state machine until it ends or a decision closes it. */
+  private async pump(conn: number, stream: WatchStream): Promise<void> {
+    try {
+      for await (const event of stream) {
+        this.stats.events++;
+        if (event.bytes) this.stats.bytes += event.bytes;
+        if (this.watchdogMs) this.lastEventAt = this.clock.now();
+        this.dispatch({ kind: 'event', conn, event });
+        if (this.stream?.conn !== conn) return;
+      }
+      if (this.stream?.conn !== conn) return;
+      this.forgetStream();
+      this.dispatch({ kind: 'closed', conn, reason: 'eof' });
+    } catch (error) {
+      if (this.stream?.conn !== conn) return; // we closed it ourselves
+      this.forgetStream();
+      // client-go's streamwatcher treats io.ErrUnexpectedEOF and probable-EOF/timeout network errors as a
+      // normal close; only undecodable data (or a Status) ends the watch with an error.
+      if (error instanceof StreamCutError) this.dispatch({ kind: 'closed', conn, reason: 'stream-cut', error });
+      else if (error instanceof ConnectionError) this.dispatch({ kind: 'closed', conn, reason: 'connection', error });
+      else this.dispatch({ kind: 'streamError', conn, error });
+    }
+  }
+
+  private armWatchdog(conn: number, ms: number): void {
+    if (!this.watchdogMs) return;
+    this.watchdogTimer?.cancel();
+    this.watchdogTimer = this.clock.setTimeout(() => {
+      this.watchdogTimer = undefined;
+      if (this.stream?.conn !== conn) return;
+      const silentMs = this.clock.now() - this.lastEventAt;
+      if (silentMs >= this.watchdogMs) this.dispatch({ kind: 'watchdog', conn, silentMs });
+      else this.armWatchdog(conn, this.watchdogMs - silentMs);
+    }, ms);
+  }
+
+  private startResync(): void {
+    this.resyncTimer?.cancel();
+    this.resyncTimer = undefined;
+    if (this.resyncPeriodMs <= 0) return;
+    this.resyncTimer = this.clock.setTimeout(() => {
+      this.resyncTimer = undefined;
+      try {
+        if (this.shouldResync?.() ?? true) this.store.resync();
+      } catch (err) {
+        return this.fail(err instanceof Error ? err : new Error(String(err)));
+      }
+      this.startResync();
+    }, this.resyncPeriodMs);
+  }
+
+  private forgetStream(): void {
+    this.stream = undefined;
+    this.watchdogTimer?.cancel();
+    this.watchdogTimer = undefined;
+  }
+
+  private closeStream(): void {
+    const s = this.stream;
+    this.forgetStream();
+    s?.stream.close();
+  }
+
+  private cleanup(): void {
+    this.closeStream();
+    this.resyncTimer?.cancel();
+    this.sleepTimer?.cancel();
+    this.resyncTimer = this.sleepTimer = undefined;
+    this.ops?.abort();
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  /** A bug (e.g. the store threw): stop and reject run(). */
+  private fail(error: Error): void {
+    if (!this.settle) return this.cleanup();
+    this.state = { phase: { kind: 'Stopped', error }, memory: this.state.memory };
+    if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reflector', op: 'stopped', name: this.config.name, error: error.message });
+    this.cleanup();
+    const settle = this.settle;
+    this.settle = undefined;
+    settle?.reject(error);
+  }
+}

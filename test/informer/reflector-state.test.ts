@@ -1,0 +1,363 @@
+import { describe, expect, it } from 'vitest';
+import { REFLECTOR_BACKOFF } from '../../src/informer/backoff.js';
+import { WatchDecodeError } from '../../src/informer/errors.js';
+import { fakeErrors } from '../../src/informer/fake-lister-watcher.js';
+import {
+  initialReflectorState,
+  step,
+  veryShortWatchMessage,
+  type ReflectorConfig,
+  type ReflectorEffect,
+  type ReflectorInput,
+  type ReflectorState,
+} from '../../src/informer/reflector-state.js';
+import type { KubeObject, WatchEvent } from '../../src/informer/types.js';
+
+const config = (o: Partial<ReflectorConfig> = {}): ReflectorConfig => ({ name: 'pods', useWatchList: false, minWatchTimeoutSeconds: 300, backoff: REFLECTOR_BACKOFF, ...o });
+const pod = (name: string, rv: string, kind = 'Pod'): KubeObject => ({ kind, apiVersion: 'v1', metadata: { name, namespace: 'default', resourceVersion: rv } });
+const ev = (type: WatchEvent['type'], obj: KubeObject): WatchEvent => ({ type, object: obj });
+const bookmark = (rv: string, end = false): WatchEvent => ({
+  type: 'BOOKMARK',
+  object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: rv, ...(end ? { annotations: { 'k8s.io/initial-events-end': 'true' } } : {}) } },
+});
+
+/** Drives the pure step function through inputs at given times; keeps every effect. */
+class Machine {
+  state: ReflectorState;
+  effects: ReflectorEffect[] = [];
+  now = 0;
+  constructor(
+    readonly cfg: ReflectorConfig = config(),
+    public random = 0,
+    readonly tracing = true,
+  ) {
+    this.state = initialReflectorState(cfg, 0);
+  }
+  send(input: ReflectorInput, at = this.now): ReflectorEffect[] {
+    this.now = at;
+    const r = step(this.state, input, { config: this.cfg, now: at, random: () => this.random, tracing: this.tracing });
+    this.state = r.state;
+    this.effects.push(...r.effects);
+    return r.effects;
+  }
+  get phase() {
+    return this.state.phase;
+  }
+  get conn() {
+    return this.state.memory.conn;
+  }
+  /** Runs start → list at "0" → listed at rv → watch opened. */
+  synced(rv = '100', items: KubeObject[] = []): this {
+    this.send({ kind: 'start' });
+    this.send({ kind: 'listed', items, resourceVersion: rv, paginatedResult: false, pages: 1, ms: 1 });
+    this.send({ kind: 'watchOpened', conn: this.conn });
+    return this;
+  }
+}
+
+const io = (effects: ReflectorEffect[]) => effects.filter((e) => e.kind !== 'trace');
+const traces = (effects: ReflectorEffect[], op?: string): Record<string, unknown>[] =>
+  effects.flatMap((e) => (e.kind === 'trace' && (!op || e.op === op) ? [{ op: e.op, ...e.detail }] : []));
+
+describe('reflector step: list then watch', () => {
+  it('first lists at resourceVersion "0" with a page size of 500', () => {
+    const m = new Machine();
+    expect(io(m.send({ kind: 'start' }))).toEqual([{ kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0' });
+  });
+
+  it('replaces the store with the list, then watches from its resourceVersion with bookmarks and a random timeout in [300, 600)', () => {
+    const items = [pod('a', '7')];
+    const m = new Machine(config(), 0.999);
+    m.send({ kind: 'start' });
+    const effects = io(m.send({ kind: 'listed', items, resourceVersion: '42', paginatedResult: false, pages: 1, ms: 3 }));
+    expect(effects).toEqual([
+      { kind: 'replace', items, resourceVersion: '42' },
+      { kind: 'startResync' },
+      { kind: 'watch', conn: 1, options: { resourceVersion: '42', timeoutSeconds: 599, allowWatchBookmarks: true } },
+    ]);
+    expect(m.state.memory).toMatchObject({ lastSyncResourceVersion: '42', synced: true });
+    m.random = 0;
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    expect(io(m.effects).at(-1)).toMatchObject({ kind: 'watch', options: { timeoutSeconds: 300 } });
+  });
+
+  it('applies ADDED, MODIFIED and DELETED to the store and advances the resourceVersion on every event', () => {
+    const m = new Machine().synced('100');
+    const a = pod('a', '101');
+    expect(io(m.send({ kind: 'event', conn: 1, event: ev('ADDED', a) }))).toEqual([
+      { kind: 'add', object: a },
+      { kind: 'updateResourceVersion', resourceVersion: '101' },
+    ]);
+    expect(io(m.send({ kind: 'event', conn: 1, event: ev('MODIFIED', pod('a', '102')) }))[0]).toMatchObject({ kind: 'update' });
+    expect(io(m.send({ kind: 'event', conn: 1, event: ev('DELETED', pod('a', '103')) }))[0]).toMatchObject({ kind: 'delete' });
+    expect(m.state.memory.lastSyncResourceVersion).toBe('103');
+  });
+
+  it('a BOOKMARK advances the resourceVersion without touching the store', () => {
+    const m = new Machine().synced('100');
+    expect(io(m.send({ kind: 'event', conn: 1, event: bookmark('250') }))).toEqual([{ kind: 'updateResourceVersion', resourceVersion: '250' }]);
+    expect(m.state.memory.lastSyncResourceVersion).toBe('250');
+    expect(m.phase).toMatchObject({ kind: 'Watching', events: 1 });
+  });
+
+  it('drops an event of an unexpected kind with a trace, without advancing the resourceVersion', () => {
+    const m = new Machine(config({ expectedKind: 'Pod' })).synced('100');
+    const effects = m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('x', '101', 'Node')) });
+    expect(io(effects)).toEqual([]);
+    expect(traces(effects)[0]).toMatchObject({ op: 'ADDED', dropped: 'pods: expected kind Pod, but watch event object had kind Node' });
+    expect(m.state.memory.lastSyncResourceVersion).toBe('100');
+  });
+
+  it('a normal close re-watches from the last resourceVersion at once, without relisting or backing off', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '105')) }, 10);
+    const effects = io(m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 300_000));
+    expect(effects).toEqual([{ kind: 'watch', conn: 2, options: { resourceVersion: '105', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
+  });
+
+  it('a stream cut mid-line is a close like EOF (client-go treats io.ErrUnexpectedEOF as the end of the watch)', () => {
+    const m = new Machine().synced('100');
+    const effects = m.send({ kind: 'closed', conn: 1, reason: 'stream-cut' }, 2000);
+    expect(io(effects).map((e) => e.kind)).toEqual(['watch']);
+    expect(traces(effects, 'watch-close')[0]).toMatchObject({ reason: 'stream-cut' });
+  });
+
+  it('a watch closed within a second with no events is an error: back off, then relist', () => {
+    const m = new Machine().synced('100');
+    const effects = m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 999);
+    expect(io(effects)).toEqual([{ kind: 'stopResync' }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(traces(effects, 'very-short-watch')[0]).toMatchObject({ error: veryShortWatchMessage('pods') });
+    expect(veryShortWatchMessage('pods')).toBe('very short watch: pods: Unexpected watch close - watch lasted less than a second and no items received');
+    m.send({ kind: 'slept' }, 1799);
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '100', pageSize: 0 });
+  });
+});
+
+describe('reflector step: errors', () => {
+  it('an ERROR 410 backs off, then relists at the last resourceVersion with no limit', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: bookmark('150') }, 10);
+    const effects = m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 20);
+    expect(io(effects)).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'count', stat: 'expired' }, { kind: 'stopResync' }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(m.state.memory.lastSyncResourceVersionUnavailable).toBe(false);
+    expect(io(m.send({ kind: 'slept' }, 1000))).toEqual([{ kind: 'list', options: { resourceVersion: '150' }, pageSize: 0 }]);
+  });
+
+  it('a relist at the last resourceVersion that is expired too is retried at once with resourceVersion ""', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 10);
+    m.send({ kind: 'slept' }, 900);
+    const effects = io(m.send({ kind: 'listFailed', error: fakeErrors.expired() }, 901));
+    expect(effects).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'list', options: {}, pageSize: 0 }]);
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '', unavailableRetry: true });
+    m.send({ kind: 'listed', items: [], resourceVersion: '900', paginatedResult: false, pages: 1, ms: 1 }, 902);
+    expect(m.state.memory).toMatchObject({ lastSyncResourceVersion: '900', lastSyncResourceVersionUnavailable: false });
+  });
+
+  it('a too-large resourceVersion on a relist is retried at once with resourceVersion ""', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 10);
+    m.send({ kind: 'slept' }, 900);
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.tooLargeResourceVersion() }))).toEqual([{ kind: 'list', options: {}, pageSize: 0 }]);
+  });
+
+  it('when the "" retry fails too it backs off and the next relist is paged at 500 from ""', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 10);
+    m.send({ kind: 'slept' }, 900);
+    m.send({ kind: 'listFailed', error: fakeErrors.expired() });
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.expired() })).at(-1)).toMatchObject({ kind: 'sleep', reason: 'backoff' });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: {}, pageSize: 500 }]);
+  });
+
+  it('a 429 ERROR event backs off and re-watches without relisting', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.tooManyRequestsEvent() }, 10);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch' });
+    expect(io(m.send({ kind: 'slept' }))[0]).toMatchObject({ kind: 'watch', options: { resourceVersion: '100' } });
+  });
+
+  it('a 429 at watch start with Retry-After waits that long and re-watches, without using the backoff', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    const effects = m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.tooManyRequests(3) });
+    expect(io(effects)).toEqual([{ kind: 'sleep', ms: 3000, reason: 'retry-after' }]);
+    expect(m.state.memory.backoff.durationMs).toBe(800);
+    expect(io(m.send({ kind: 'slept' }))[0]).toMatchObject({ kind: 'watch', conn: 3 });
+  });
+
+  it('honours Retry-After at most 10 times in a row, then backs off', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    for (let i = 0; i < 10; i++) {
+      m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) });
+      m.send({ kind: 'slept' });
+    }
+    expect(io(m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) }))).toEqual([{ kind: 'sleep', ms: 800, reason: 'backoff' }]);
+  });
+
+  it('connection refused at watch start backs off and re-watches', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.connectionRefused() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch' });
+  });
+
+  it('any other watch-start failure backs off and relists', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.forbidden() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+  });
+
+  it('an undecodable event ends the watch as client-go\'s ClientWatchDecoding error: back off, relist', () => {
+    const m = new Machine().synced('100');
+    const effects = m.send({ kind: 'streamError', conn: 1, error: new WatchDecodeError('unable to decode an event from the watch stream: Unexpected token', '{x') });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+    expect(traces(effects, 'watch-error')[0].error).toBe('pods: watch ended with: unable to decode an event from the watch stream: Unexpected token');
+  });
+
+  it('a list failure backs off and lists again; each backoff grows', () => {
+    const m = new Machine();
+    m.send({ kind: 'start' });
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const e = io(m.send({ kind: 'listFailed', error: fakeErrors.internalError() }));
+      waits.push((e.at(-1) as { ms: number }).ms);
+      m.send({ kind: 'slept' });
+    }
+    expect(waits).toEqual([800, 1600, 3200, 6400]);
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0', pageSize: 500 });
+  });
+});
+
+describe('reflector step: page sizes', () => {
+  it('keeps paging relists when the RV="0" list came back paginated (no watch cache)', () => {
+    const m = new Machine();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'listed', items: [], resourceVersion: '100', paginatedResult: true, pages: 3, ms: 1 });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '100' }, pageSize: 500 }]);
+  });
+
+  it('an explicit page size is used for every list', () => {
+    const m = new Machine(config({ pageSize: 50 })).synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '100' }, pageSize: 50 }]);
+  });
+});
+
+describe('reflector step: watch-list', () => {
+  const wl = () => new Machine(config({ useWatchList: true }));
+
+  it('opens a sendInitialEvents watch, collects until the initial-events-end bookmark, then replaces and keeps the same stream', () => {
+    const m = wl();
+    expect(io(m.send({ kind: 'start' }))).toEqual([
+      { kind: 'resetCollected' },
+      { kind: 'watch', conn: 1, options: { resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds: 300 } },
+    ]);
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const a = pod('a', '5');
+    expect(io(m.send({ kind: 'event', conn: 1, event: ev('ADDED', a) }))).toEqual([{ kind: 'collect', op: 'add', object: a }]);
+    expect(m.state.memory.lastSyncResourceVersion).toBe(''); // not advanced while collecting
+    const effects = io(m.send({ kind: 'event', conn: 1, event: bookmark('9', true) }, 50));
+    expect(effects).toEqual([{ kind: 'replace', items: 'collected', resourceVersion: '9' }, { kind: 'startResync' }]);
+    expect(m.phase).toEqual({ kind: 'Watching', conn: 1, start: 50, events: 0 });
+    expect(m.state.memory).toMatchObject({ lastSyncResourceVersion: '9', synced: true });
+  });
+
+  it('falls back to a LIST on a 4xx other than expired or 429', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    const effects = m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.invalid() });
+    expect(io(effects)).toEqual([{ kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(String(traces(effects, 'fallback')[0].error)).toMatch(/^The watchlist request ended with an error, falling back to the standard LIST\/WATCH semantics/);
+  });
+
+  it('on an expired resourceVersion retries the watch-list at once from ""', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() });
+    m.send({ kind: 'slept' });
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', watchList: true, resourceVersion: '100' });
+    expect(io(m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.expired() })).at(-1)).toMatchObject({ kind: 'watch', options: { resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true } });
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', watchList: true, resourceVersion: '' });
+  });
+
+  it('retries a watch-list that ended before the bookmark, and falls back to LIST if it was a very short watch', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 10);
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', conn: 2, watchList: true });
+    m.send({ kind: 'watchOpened', conn: 2 });
+    m.send({ kind: 'closed', conn: 2, reason: 'eof' }, 20);
+    expect(m.phase).toMatchObject({ kind: 'Listing' });
+  });
+});
+
+describe('reflector step: startAt, watchdog, abort', () => {
+  it('startAt watches from the given resourceVersion without listing', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
+    expect(io(m.send({ kind: 'start' }))).toEqual([{ kind: 'startResync' }, { kind: 'watch', conn: 1, options: { resourceVersion: '500', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
+  });
+
+  it('startAt with onExpired "stop" stops with the Status error when the resourceVersion is gone', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = io(m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent('too old resource version: 500 (900)') }));
+    expect(m.phase).toMatchObject({ kind: 'Stopped', error: { reason: 'Expired', message: 'too old resource version: 500 (900)' } });
+    expect(effects.at(-1)).toMatchObject({ kind: 'done', error: { httpCode: 410 } });
+  });
+
+  it('startAt with onExpired "relist" backs off and relists at that resourceVersion', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'relist' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.expired() });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '500' }, pageSize: 0 }]);
+  });
+
+  it('a later expiry after startAt events is an ordinary 410, even with onExpired "stop"', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: bookmark('600') });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+  });
+
+  it('the watchdog closes a silent watch and re-watches from the last resourceVersion', () => {
+    const m = new Machine().synced('100');
+    const effects = m.send({ kind: 'watchdog', conn: 1, silentMs: 60_000 }, 60_000);
+    expect(io(effects)).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'watch', conn: 2, options: { resourceVersion: '100', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
+    expect(traces(effects, 'watchdog')[0]).toMatchObject({ conn: 1, silentMs: 60_000 });
+  });
+
+  it('abort closes the open watch and stops; later inputs change nothing', () => {
+    const m = new Machine().synced('100');
+    expect(io(m.send({ kind: 'abort' }))).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'stopResync' }, { kind: 'done' }]);
+    expect(m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '101')) })).toEqual([]);
+    expect(m.phase).toEqual({ kind: 'Stopped' });
+  });
+
+  it('ignores inputs from a superseded watch connection', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'watchdog', conn: 1, silentMs: 1 }, 5000);
+    expect(m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '101')) })).toEqual([]);
+    expect(m.send({ kind: 'closed', conn: 1, reason: 'eof' })).toEqual([]);
+  });
+
+  it('produces no trace effects when tracing is off', () => {
+    const m = new Machine(config(), 0, false).synced('100');
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '101')) });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() });
+    expect(m.effects.filter((e) => e.kind === 'trace')).toEqual([]);
+  });
+});
