@@ -13,7 +13,7 @@ interface RunningSim {
 }
 
 export abstract class KwatchCommand extends Command {
-  static baseFlags = globalFlags;
+  static override baseFlags = globalFlags;
 
   private cleanups: (() => Promise<void>)[] = [];
   /** Verbosity from -v, available to error reporting. */

@@ -1,0 +1,35 @@
+// One AbortSignal for "the user wants to stop": Ctrl-C / SIGTERM, --for DURATION, or an explicit stop().
+
+export interface StopSignal {
+  signal: AbortSignal;
+  /** Why it stopped: "interrupted", "duration", "max-events", "synced", … */
+  readonly reason: string | undefined;
+  stop(reason: string): void;
+  dispose(): void;
+}
+
+export function createStopSignal(opts: { forMs?: number } = {}): StopSignal {
+  const ac = new AbortController();
+  let reason: string | undefined;
+  const stop = (why: string) => {
+    if (ac.signal.aborted) return;
+    reason = why;
+    ac.abort(new Error(`stopped: ${why}`));
+  };
+  const onSignal = () => stop('interrupted');
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const timer = opts.forMs && opts.forMs > 0 ? setTimeout(() => stop('duration'), opts.forMs) : undefined;
+  return {
+    signal: ac.signal,
+    get reason() {
+      return reason;
+    },
+    stop,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
