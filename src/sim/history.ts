@@ -23,8 +23,8 @@ export interface Change {
   /** The state before the change (MODIFIED, DELETED). */
   readonly prev?: StoredObject;
   readonly time: number;
-  /** Watch event lines, rendered once per change and shared by every watcher. */
-  lines?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT', string>>;
+  /** Watch event lines, rendered and UTF-8 encoded once per change and shared by every watcher. */
+  lines?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT', Buffer>>;
 }
 
 export interface HistoryOptions {
@@ -40,13 +40,13 @@ export function withResourceVersion(json: string, rv: number): string {
   return json.replace(/"resourceVersion":"[^"]*"/, `"resourceVersion":"${rv}"`);
 }
 
-/** A watch event line ending in "\n", for a change seen as `as` (LEFT = stopped matching a selector). */
-export function eventLine(change: Change, as: 'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT'): string {
+/** A watch event line ending in "\n", for a change seen as `as` (LEFT = stopped matching a selector), as bytes. */
+export function eventLine(change: Change, as: 'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT'): Buffer {
   const memo = (change.lines ??= {});
   let line = memo[as];
   if (line === undefined) {
     const json = as === 'LEFT' ? withResourceVersion((change.prev ?? change.cur).json, change.rv) : change.cur.json;
-    line = `{"type":"${as === 'LEFT' ? 'DELETED' : as}","object":${json}}\n`;
+    line = Buffer.from(`{"type":"${as === 'LEFT' ? 'DELETED' : as}","object":${json}}\n`);
     memo[as] = line;
   }
   return line;

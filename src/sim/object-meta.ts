@@ -57,21 +57,24 @@ export function validateName(type: ResourceType, name: string | undefined, gener
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
 export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
   if (type.group !== '') return;
+  // Defaults go into fresh copies: nested values may be shared with the caller's object.
   if (type.resource === 'pods') {
-    const spec = (obj.spec ??= {}) as Record<string, unknown>;
+    const spec = (obj.spec = { ...(obj.spec ?? {}) }) as Record<string, unknown>;
     spec.restartPolicy ??= 'Always';
     spec.dnsPolicy ??= 'ClusterFirst';
     spec.schedulerName ??= 'default-scheduler';
     spec.terminationGracePeriodSeconds ??= 30;
     spec.securityContext ??= {};
-    if (obj.status === undefined) obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
+    const status = (obj.status = { ...(obj.status ?? {}) }) as Record<string, unknown>;
+    status.phase ??= 'Pending';
+    status.qosClass ??= 'BestEffort';
   } else if (type.resource === 'namespaces') {
     obj.spec ??= { finalizers: ['kubernetes'] };
     obj.status ??= { phase: 'Active' };
     const labels = (obj.metadata.labels ??= {});
     labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;
   } else if (type.resource === 'services') {
-    const spec = (obj.spec ??= {}) as Record<string, unknown>;
+    const spec = (obj.spec = { ...(obj.spec ?? {}) }) as Record<string, unknown>;
     spec.type ??= 'ClusterIP';
     spec.sessionAffinity ??= 'None';
     obj.status ??= { loadBalancer: {} };
@@ -104,5 +107,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** Deep copy of a JSON value. */
 export function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = clone(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = clone(x);
+  }
+  return out as T;
 }

@@ -47,8 +47,10 @@ export function badRequest(message: string): SimApiError {
 export function invalid(kind: string, group: string, name: string, errs: { field: string; type: FieldErrorType; detail: string; value?: unknown }[]): SimApiError {
   const reasons: Record<FieldErrorType, string> = { Forbidden: 'FieldValueForbidden', 'Required value': 'FieldValueRequired', 'Invalid value': 'FieldValueInvalid', 'Unsupported value': 'FieldValueNotSupported', 'Duplicate value': 'FieldValueDuplicate', 'Too long': 'FieldValueTooLong' };
   const texts = errs.map((e) => {
-    const shown = e.value === undefined ? '' : ` ${JSON.stringify(e.value)}`;
-    return { field: e.field, reason: reasons[e.type], message: `${e.type}:${shown}${shown ? ':' : ''} ${e.detail}` };
+    let body: string = e.type;
+    if (e.value !== undefined) body += `: ${e.value === null ? 'null' : JSON.stringify(e.value)}`;
+    if (e.detail) body += `: ${e.detail}`;
+    return { field: e.field, reason: reasons[e.type], message: body };
   });
   const joined = texts.map((t) => `${t.field}: ${t.message}`);
   const summary = joined.length === 1 ? joined[0] : `[${joined.join(', ')}]`;

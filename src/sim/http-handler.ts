@@ -1,0 +1,150 @@
+// The request entry point: control endpoint, faults, discovery, OpenAPI, health, and dispatch of resource verbs to their handlers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Discovery } from './discovery.js';
+import type { FaultRequest } from './faults.js';
+import { compileFilter, parseListOptions } from './list-options.js';
+import { readList, sendListPage } from './list-handler.js';
+import { handleOpenApi } from './openapi.js';
+import type { RequestLog } from './request-log.js';
+import { sendError, sendNotFoundText, sendObject } from './respond.js';
+import { parseResourcePath, requestVerb } from './router.js';
+import type { ServerContext } from './server-context.js';
+import { badRequest, methodNotAllowed } from './status.js';
+import { handleWatch } from './watch-handler.js';
+import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePatch, handleUpdate, readBody } from './write-handlers.js';
+
+/** Reserved prefix of the sim's own control endpoints (never subject to faults). */
+export const CONTROL_PREFIX = '/_kwatch/';
+
+export function createRequestHandler(ctx: ServerContext, discovery: Discovery, log: RequestLog): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(ctx, discovery, log, req, res).catch((err) => {
+      if (!res.headersSent) sendError(res, err);
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://sim');
+  const path = url.pathname;
+  const q = url.searchParams;
+  const method = req.method ?? 'GET';
+  if (path.startsWith(CONTROL_PREFIX)) return control(ctx, log, req, res, path);
+
+  const route = parseResourcePath(path, ctx.store.registry);
+  const verb = route ? requestVerb(method, route, q) : path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/') ? 'discovery' : 'other';
+  const record = log.add({ time: Date.now(), method, url: req.url ?? '/', verb, code: 0 });
+  res.on('finish', () => { record.code = res.statusCode; });
+  res.on('close', () => { if (!record.code) record.code = res.statusCode; });
+
+  const fault = ctx.faults.onRequest(verb, path);
+  if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+  if (fault.error) { await drain(req); return sendError(res, fault.error); }
+
+  try {
+    if (!route) {
+      if (method === 'GET' && discovery.handle(req, res, path)) return;
+      if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry)) return;
+      if (method === 'GET' && (path === '/healthz' || path === '/livez' || path === '/readyz')) {
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('ok');
+        return;
+      }
+      await drain(req);
+      return sendNotFoundText(res);
+    }
+    await serveResource(ctx, req, res, route, verb, q);
+  } catch (err) {
+    await drain(req).catch(() => undefined);
+    sendError(res, err);
+  }
+}
+
+async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, route: NonNullable<ReturnType<typeof parseResourcePath>>, verb: ReturnType<typeof requestVerb>, q: URLSearchParams): Promise<void> {
+  const { type, namespace, name, subresource } = route;
+  if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
+  if (subresource !== undefined) {
+    const sub = type.subresources.find((s) => s.name === subresource)!;
+    if (subresource !== 'status' || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+  } else if (!type.verbs.includes(verb)) {
+    throw methodNotAllowed(verb, type.resource);
+  }
+  switch (verb) {
+    case 'list':
+    case 'watch': {
+      const opts = parseListOptions(q, route.legacyWatch);
+      const filter = compileFilter(type, opts.labelSelector, opts.fieldSelector, name);
+      if (verb === 'watch') return handleWatch(ctx, req, res, type, namespace, opts, filter);
+      const page = await readList(ctx, type, namespace, opts, filter);
+      // kubectl's Table Accept falls back to the plain list (its last choice is application/json).
+      return sendListPage(res, type, page);
+    }
+    case 'get':
+      if (q.has('watch')) throw badRequest('watch is only supported on collections');
+      return handleGet(ctx, res, type, namespace, name!, subresource);
+    case 'create':
+      if (name !== undefined) throw methodNotAllowed('create', `${type.resource}/${name}`);
+      return handleCreate(ctx, req, res, type, namespace, q);
+    case 'update':
+      return handleUpdate(ctx, req, res, type, namespace, name!, subresource, q);
+    case 'patch':
+      return handlePatch(ctx, req, res, type, namespace, name!, subresource, q);
+    case 'delete':
+      return handleDelete(ctx, req, res, type, namespace, name!, q);
+    case 'deletecollection': {
+      const opts = parseListOptions(q);
+      return handleDeleteCollection(ctx, req, res, type, namespace, compileFilter(type, opts.labelSelector, opts.fieldSelector), q);
+    }
+    default:
+      throw methodNotAllowed(verb, type.resource);
+  }
+}
+
+/** Consumes an unread request body so keep-alive connections stay usable. */
+async function drain(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.method === 'GET' || req.method === 'HEAD') return;
+  await readBody(req).catch(() => undefined);
+}
+
+/**
+ * Control endpoints (never faulted):
+ * - `GET /_kwatch/state` → `{ revision, compactedRevision, historySize, watches, objects: {<group/version/resource>: n},
+ *   faults: FaultState, requestCount, requests: RequestRecord[] (last 200) }`
+ * - `POST /_kwatch/faults` with a FaultRequest JSON body (see faults.ts) → the new FaultState.
+ * - `POST /_kwatch/compact` → compacts history now; answers the state.
+ */
+async function control(ctx: ServerContext, log: RequestLog, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  try {
+    if (path === '/_kwatch/state' && req.method === 'GET') return sendObject(res, 200, simState(ctx, log));
+    if (path === '/_kwatch/faults' && req.method === 'POST') {
+      const body = await readBody(req);
+      let parsed: FaultRequest;
+      try { parsed = JSON.parse(body || '{}') as FaultRequest; } catch { throw badRequest('the fault request must be a JSON object'); }
+      return sendObject(res, 200, ctx.faults.apply(parsed));
+    }
+    if (path === '/_kwatch/compact' && req.method === 'POST') {
+      await drain(req);
+      ctx.faults.compact();
+      return sendObject(res, 200, simState(ctx, log));
+    }
+    await drain(req);
+    sendNotFoundText(res);
+  } catch (err) {
+    sendError(res, err);
+  }
+}
+
+export function simState(ctx: ServerContext, log: RequestLog): object {
+  const s = ctx.store;
+  return {
+    revision: s.currentRevision(),
+    compactedRevision: s.history.compactedRevision,
+    historySize: s.history.size,
+    watches: ctx.watches.size,
+    objects: s.counts(),
+    faults: ctx.faults.state(),
+    requestCount: log.count,
+    requests: log.entries().slice(-200),
+  };
+}

@@ -1,0 +1,120 @@
+// Parses and validates list/watch query parameters the way kube-apiserver 1.32 does (ValidateListOptions, 400/422 answers).
+import type { SimObject } from './api.js';
+import { parseFieldSelector } from './field-selector.js';
+import { parseLabelSelector } from './label-selector.js';
+import { SelectorError } from './selector-error.js';
+import type { ResourceType } from './registry.js';
+import { badRequest, invalidListOptions } from './status.js';
+
+export interface ListOptions {
+  watch: boolean;
+  labelSelector: string;
+  fieldSelector: string;
+  /** The raw resourceVersion parameter ("" when absent). */
+  resourceVersion: string;
+  resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+  limit: number;
+  continue: string;
+  /** undefined when absent. */
+  timeoutSeconds?: number;
+  allowWatchBookmarks: boolean;
+  /** undefined when absent. */
+  sendInitialEvents?: boolean;
+}
+
+/** Boolean query values: "0"/"false" (any case) are false, any other present value is true. */
+export function queryBool(v: string | null): boolean | undefined {
+  if (v === null) return undefined;
+  const l = v.toLowerCase();
+  return !(l === '0' || l === 'false');
+}
+
+function int(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+/** Reads the options; `forceWatch` is set for the deprecated /watch/ paths. Validates like the real server (422/400). */
+export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOptions {
+  const match = q.get('resourceVersionMatch') ?? '';
+  const opts: ListOptions = {
+    watch: forceWatch || queryBool(q.get('watch')) === true,
+    labelSelector: q.get('labelSelector') ?? '',
+    fieldSelector: q.get('fieldSelector') ?? '',
+    resourceVersion: q.get('resourceVersion') ?? '',
+    resourceVersionMatch: match as ListOptions['resourceVersionMatch'],
+    limit: Math.max(0, int(q, 'limit') ?? 0),
+    continue: q.get('continue') ?? '',
+    timeoutSeconds: int(q, 'timeoutSeconds'),
+    allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')) === true,
+    sendInitialEvents: queryBool(q.get('sendInitialEvents')),
+  };
+  validate(opts);
+  return opts;
+}
+
+function validate(o: ListOptions): void {
+  const m = o.resourceVersionMatch;
+  if (o.watch) {
+    if (o.sendInitialEvents !== undefined) {
+      if (m !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      if (o.continue) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden when continue is provided');
+    } else if (m !== '') {
+      throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    }
+    if (m !== '' && m !== 'NotOlderThan') throw invalidListOptions('resourceVersionMatch', 'Unsupported value', 'supported values: "NotOlderThan"', m);
+  } else {
+    if (o.sendInitialEvents !== undefined) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden for list');
+    if (m !== '') {
+      if (o.resourceVersion === '') throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+      if (o.continue) throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden when continue is provided');
+      if (m !== 'Exact' && m !== 'NotOlderThan') throw invalidListOptions('resourceVersionMatch', 'Unsupported value', 'supported values: "Exact", "NotOlderThan", ""', m);
+      if (m === 'Exact' && o.resourceVersion === '0') throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    }
+  }
+}
+
+/** Parses a resourceVersion parameter ("" and "0" are 0); a non-numeric one is answered like the real server. */
+export function parseResourceVersion(rv: string, watch: boolean): number {
+  if (rv === '') return 0;
+  if (!/^\d+$/.test(rv) || !Number.isSafeInteger(Number(rv))) {
+    if (watch) throw invalidListOptions('resourceVersion', 'Invalid value', 'invalid resource version', rv);
+    throw badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  }
+  return Number(rv);
+}
+
+export interface ObjectFilter {
+  /** True when no selector narrows the result (remainingItemCount is only sent then). */
+  empty: boolean;
+  matches(obj: SimObject): boolean;
+  /** A metadata.name=<n> requirement, if any (name-scoped watches). */
+  name?: string;
+}
+
+/** Compiles the label and field selectors; syntax errors answer 400 with the parser's message. */
+export function compileFilter(type: ResourceType, labelSelector: string, fieldSelector: string, pathName?: string): ObjectFilter {
+  try {
+    const ls = parseLabelSelector(labelSelector);
+    const fs = parseFieldSelector(fieldSelector, type.kind, type.group);
+    let name: string | undefined;
+    for (const r of fs.requirements) if (r.field === 'metadata.name' && r.op === '=') name = r.value;
+    if (pathName !== undefined) {
+      if (name !== undefined && name !== pathName) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+      name = pathName;
+    }
+    const byName = pathName !== undefined && fs.requirements.every((r) => r.field !== 'metadata.name');
+    const empty = ls.empty && fs.empty && !byName;
+    if (empty) return { empty: true, matches: () => true };
+    return {
+      empty: false,
+      name,
+      matches: (obj) => (!byName || obj.metadata.name === pathName) && ls.matches(obj.metadata.labels) && fs.matches(obj),
+    };
+  } catch (err) {
+    if (err instanceof SelectorError) throw badRequest(err.message);
+    throw err;
+  }
+}

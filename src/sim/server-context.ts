@@ -1,0 +1,17 @@
+// What every request handler shares: the store, the fault controller, open watches and server-wide timings.
+import type { FaultController } from './faults.js';
+import type { SimStore } from './store.js';
+
+/** An open watch stream that the server (shutdown) or a fault can close. */
+export interface ActiveWatch {
+  close(mode: 'end' | 'reset'): void;
+}
+
+export interface ServerContext {
+  store: SimStore;
+  faults: FaultController;
+  bookmarkIntervalMs: number;
+  /** How long a LIST/watch-list for a future resourceVersion waits before 504 (kube: 3 s). */
+  tooLargeWaitMs: number;
+  watches: Set<ActiveWatch>;
+}

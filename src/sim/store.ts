@@ -1,0 +1,438 @@
+// The revisioned object store: one global resourceVersion, per-collection sorted tables, change fan-out to watchers, snapshots at past revisions.
+import type { SimApi, SimObject, SimResourceRef } from './api.js';
+import { SimApiError } from './api.js';
+import { History, withResourceVersion, type Change, type ChangeType, type StoredObject } from './history.js';
+import { ResourceRegistry, resourceId, type ResourceType } from './registry.js';
+import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
+import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
+import { crdResourceTypes, prepareCrd } from './crd.js';
+
+/** Receives every change of one collection, synchronously, in revision order. */
+export interface StoreWatcher {
+  onChange(change: Change): void;
+  /** The collection went away (its CRD was deleted). */
+  onGone?(): void;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** "status": only status changes are kept; undefined on a type with a status subresource over HTTP: status changes are dropped. */
+  subresource?: 'status' | 'main';
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** A consistent, immutable view of one collection at a revision, sorted by storage key. */
+export interface Snapshot {
+  readonly rv: number;
+  readonly keys: readonly string[];
+  readonly objects: readonly StoredObject[];
+}
+
+/**
+ * One collection's current state. Keys are kept sorted lazily: inserts and removals are buffered and merged into the
+ * sorted array on the next read (one sort of the few new keys plus a linear merge), so bulk loads stay O(n log n).
+ */
+class Table {
+  readonly objects = new Map<string, StoredObject>();
+  readonly watchers = new Set<StoreWatcher>();
+  private sorted: string[] = [];
+  private added = new Set<string>();
+  private removed = new Set<string>();
+  constructor(readonly type: ResourceType) {}
+
+  get keys(): string[] {
+    if (this.added.size === 0 && this.removed.size === 0) return this.sorted;
+    const base = this.removed.size ? this.sorted.filter((k) => !this.removed.has(k)) : this.sorted;
+    const adds = [...this.added].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const out: string[] = new Array(base.length + adds.length);
+    let i = 0, j = 0, o = 0;
+    while (i < base.length && j < adds.length) out[o++] = base[i] < adds[j] ? base[i++] : adds[j++];
+    while (i < base.length) out[o++] = base[i++];
+    while (j < adds.length) out[o++] = adds[j++];
+    this.sorted = out;
+    this.added.clear();
+    this.removed.clear();
+    return out;
+  }
+
+  insertKey(key: string): void {
+    // Removed and re-added before a read: it is still in the sorted array.
+    if (!this.removed.delete(key)) this.added.add(key);
+  }
+
+  removeKey(key: string): void {
+    if (!this.added.delete(key)) this.removed.add(key);
+  }
+
+  /** Adopts another table's contents (the type object changed, e.g. a CRD update). */
+  adopt(from: Table): void {
+    for (const [k, v] of from.objects) this.objects.set(k, v);
+    this.sorted = from.keys.slice();
+    for (const w of from.watchers) this.watchers.add(w);
+  }
+}
+
+/** First index whose element is >= key. */
+export function lowerBound(arr: readonly string[], key: string): number {
+  let lo = 0, hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (arr[mid] < key) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+export function storageKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export interface SimStoreOptions {
+  historyEvents?: number;
+  historyMs?: number;
+  /** First revision handed out is startRevision + 1. */
+  startRevision?: number;
+  now?: () => number;
+}
+
+export class SimStore implements SimApi {
+  readonly registry = new ResourceRegistry();
+  readonly history: History;
+  private readonly tables = new Map<string, Table>();
+  private rev: number;
+  private readonly now: () => number;
+  private readonly snapshots = new Map<string, Snapshot>();
+  private revisionWaiters: { rv: number; resolve: () => void }[] = [];
+
+  constructor(opts: SimStoreOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.history = new History({ maxEvents: opts.historyEvents, maxAgeMs: opts.historyMs, now: this.now });
+    this.rev = opts.startRevision ?? 1;
+    this.history.startAt(this.rev);
+  }
+
+  // ---- SimApi ----
+
+  create(ref: SimResourceRef, obj: SimObject): SimObject { return this.createObject(this.resolve(ref), obj); }
+  update(ref: SimResourceRef, obj: SimObject): SimObject { return this.updateObject(this.resolve(ref), obj); }
+  delete(ref: SimResourceRef, namespace: string | undefined, name: string): SimObject { return this.deleteObject(this.resolve(ref), namespace, name); }
+  get(ref: SimResourceRef, namespace: string | undefined, name: string): SimObject | undefined {
+    return this.getStored(this.resolve(ref), namespace, name)?.obj;
+  }
+  list(ref: SimResourceRef, namespace?: string): SimObject[] {
+    const t = this.table(this.resolve(ref));
+    const [from, to] = this.range(t.keys, namespace);
+    const out: SimObject[] = [];
+    for (let i = from; i < to; i++) out.push(t.objects.get(t.keys[i])!.obj);
+    return out;
+  }
+  currentRevision(): number { return this.rev; }
+
+  // ---- lookups ----
+
+  resolve(ref: SimResourceRef): ResourceType {
+    const t = this.registry.lookup(ref.group, ref.version, ref.resource);
+    if (!t) throw notFound(ref.resource, ref.group, '');
+    return t;
+  }
+
+  private table(type: ResourceType): Table {
+    const id = resourceId(type);
+    let t = this.tables.get(id);
+    if (!t || t.type !== type) {
+      const fresh = new Table(type);
+      if (t) fresh.adopt(t);
+      t = fresh;
+      this.tables.set(id, t);
+    }
+    return t;
+  }
+
+  getStored(type: ResourceType, namespace: string | undefined, name: string): StoredObject | undefined {
+    return this.table(type).objects.get(storageKey(type.namespaced ? namespace : undefined, name));
+  }
+
+  /** Number of objects in a collection (all namespaces). */
+  count(type: ResourceType): number { return this.table(type).keys.length; }
+
+  /** [from, to) indexes of the keys of one namespace (or all). */
+  range(keys: readonly string[], namespace: string | undefined): [number, number] {
+    if (!namespace) return [0, keys.length];
+    // "ns/" … "ns0": '0' is the character after '/'.
+    return [lowerBound(keys, `${namespace}/`), lowerBound(keys, `${namespace}0`)];
+  }
+
+  // ---- writes ----
+
+  createObject(type: ResourceType, input: SimObject, opts: WriteOptions = {}): SimObject {
+    if (!input || typeof input !== 'object' || (input.metadata !== undefined && (typeof input.metadata !== 'object' || input.metadata === null))) {
+      throw badRequest('the object provided is unrecognized');
+    }
+    const obj = ownCopy(type, input);
+    const meta = obj.metadata;
+    validateName(type, meta.name, meta.generateName);
+    const namespace = type.namespaced ? meta.namespace || 'default' : undefined;
+    if (type.namespaced) {
+      meta.namespace = namespace;
+      if (!this.getStored(this.resolve({ group: '', version: 'v1', resource: 'namespaces' }), undefined, namespace!)) throw notFound('namespaces', '', namespace!);
+    } else {
+      delete meta.namespace;
+    }
+    if (!meta.name) meta.name = generateName(meta.generateName!);
+    const t = this.table(type);
+    const key = storageKey(namespace, meta.name);
+    if (t.objects.has(key)) throw alreadyExists(type.resource, type.group, meta.name);
+    meta.uid = newUid();
+    meta.creationTimestamp = kubeTime(new Date(this.now()));
+    // Reserve the key's place in Go struct order; commit() fills the value.
+    meta.resourceVersion = '';
+    delete meta.deletionTimestamp;
+    if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
+    applyCreateDefaults(type, obj);
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
+    if (opts.dryRun) {
+      const out = normalizeObject(type, obj);
+      delete out.metadata.resourceVersion;
+      return out;
+    }
+    const stored = this.commit(t, key, namespace ?? '', normalizeObject(type, obj), 'ADDED', undefined);
+    this.afterWrite(type, stored.obj, undefined);
+    return stored.obj;
+  }
+
+  updateObject(type: ResourceType, input: SimObject, opts: WriteOptions = {}): SimObject {
+    const obj = input && typeof input === 'object' ? ownCopy(type, input) : input;
+    const meta = obj?.metadata;
+    if (!meta || !meta.name) throw invalid(type.kind, type.group, '', [{ field: 'metadata.name', type: 'Required value', detail: 'name is required' }]);
+    const namespace = type.namespaced ? meta.namespace || 'default' : undefined;
+    const t = this.table(type);
+    const key = storageKey(namespace, meta.name);
+    const old = t.objects.get(key);
+    if (!old) throw notFound(type.resource, type.group, meta.name);
+    if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== String(old.rv)) {
+      throw conflict(type.resource, type.group, meta.name);
+    }
+    if (meta.uid && meta.uid !== old.obj.metadata.uid) {
+      throw conflict(type.resource, type.group, meta.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.obj.metadata.uid}`);
+    }
+    // Immutable metadata comes from the stored object.
+    meta.namespace = namespace;
+    if (!type.namespaced) delete meta.namespace;
+    meta.uid = old.obj.metadata.uid;
+    meta.creationTimestamp = old.obj.metadata.creationTimestamp;
+    if (old.obj.metadata.deletionTimestamp) meta.deletionTimestamp = old.obj.metadata.deletionTimestamp;
+    meta.resourceVersion = String(old.rv);
+    if (opts.subresource === 'status') {
+      // Status writes keep everything but status (and, like kube, labels/annotations stay as stored).
+      const next: SimObject = { ...old.obj, metadata: { ...old.obj.metadata } };
+      next.status = obj.status;
+      return this.finishUpdate(t, type, key, namespace, old, next, opts);
+    }
+    if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = old.obj.status;
+    return this.finishUpdate(t, type, key, namespace, old, obj, opts);
+  }
+
+  private finishUpdate(t: Table, type: ResourceType, key: string, namespace: string | undefined, old: StoredObject, obj: SimObject, opts: WriteOptions): SimObject {
+    if (tracksGeneration(type)) {
+      const gen = Number(old.obj.metadata.generation ?? 1);
+      obj.metadata.generation = specChanged(old.obj, obj) ? gen + 1 : gen;
+    } else {
+      delete obj.metadata.generation;
+    }
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, old.obj);
+    const next = normalizeObject(type, obj);
+    // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
+    if (jsonEqual(next, old.obj)) return old.obj;
+    if (opts.dryRun) return next;
+    const stored = this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
+    this.afterWrite(type, stored.obj, old.obj);
+    return stored.obj;
+  }
+
+  deleteObject(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): SimObject {
+    const t = this.table(type);
+    const ns = type.namespaced ? namespace || 'default' : undefined;
+    const key = storageKey(ns, name);
+    const old = t.objects.get(key);
+    if (!old) throw notFound(type.resource, type.group, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== old.obj.metadata.uid) {
+      throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.obj.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) {
+      throw conflict(type.resource, type.group, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${old.rv}`);
+    }
+    if (opts.dryRun) return old.obj;
+    if (type.resource === 'namespaces' && type.group === '') this.emptyNamespace(name);
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.dropCustomResources(old.obj);
+    const rv = this.rev + 1;
+    const cur: StoredObject = { key, obj: { ...old.obj, metadata: { ...old.obj.metadata, resourceVersion: String(rv) } }, json: withResourceVersion(old.json, rv), rv };
+    this.commitChange(t, key, ns ?? '', cur, 'DELETED', old);
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.registry.setCrdTypes(name, []);
+    return cur.obj;
+  }
+
+  /** Deletes every namespaced object in a namespace (the namespace controller's job, done at once). */
+  private emptyNamespace(ns: string): void {
+    for (const type of this.registry.all()) {
+      if (!type.namespaced) continue;
+      const t = this.table(type);
+      const [from, to] = this.range(t.keys, ns);
+      for (const key of t.keys.slice(from, to)) this.deleteObject(type, ns, key.slice(ns.length + 1));
+    }
+  }
+
+  private dropCustomResources(crd: SimObject): void {
+    for (const type of this.registry.all()) {
+      if (type.crd !== crd.metadata.name) continue;
+      const t = this.table(type);
+      for (const key of [...t.keys]) {
+        const o = t.objects.get(key)!;
+        this.deleteObject(type, o.obj.metadata.namespace, o.obj.metadata.name!);
+      }
+      for (const w of t.watchers) w.onGone?.();
+      t.watchers.clear();
+    }
+  }
+
+  private afterWrite(type: ResourceType, obj: SimObject, _old: SimObject | undefined): void {
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') {
+      this.registry.setCrdTypes(obj.metadata.name!, crdResourceTypes(obj));
+    }
+  }
+
+  private commit(t: Table, key: string, namespace: string, obj: SimObject, type: ChangeType, prev: StoredObject | undefined): StoredObject {
+    const rv = this.rev + 1;
+    obj.metadata.resourceVersion = String(rv);
+    const cur: StoredObject = { key, obj, json: JSON.stringify(obj), rv };
+    this.commitChange(t, key, namespace, cur, type, prev);
+    return cur;
+  }
+
+  private commitChange(t: Table, key: string, namespace: string, cur: StoredObject, type: ChangeType, prev: StoredObject | undefined): void {
+    this.rev = cur.rv;
+    if (type === 'DELETED') { t.objects.delete(key); t.removeKey(key); }
+    else { if (!prev) t.insertKey(key); t.objects.set(key, cur); }
+    const change: Change = { rv: cur.rv, type, resId: resourceId(t.type), key, namespace, cur, prev, time: this.now() };
+    this.history.append(change);
+    for (const w of t.watchers) w.onChange(change);
+    if (this.revisionWaiters.length) this.wakeWaiters();
+  }
+
+  // ---- reads at revisions ----
+
+  /**
+   * The collection as it was at revision `rv` (>= compactedRevision, <= current): the current table with the
+   * history after `rv` undone. Built once per (collection, revision) and cached, so every page of a paged list reads
+   * the same snapshot.
+   */
+  snapshot(type: ResourceType, rv: number): Snapshot {
+    const id = `${resourceId(type)}@${rv}`;
+    const cached = this.snapshots.get(id);
+    if (cached) return cached;
+    const t = this.table(type);
+    let keys: string[];
+    let objects: StoredObject[];
+    const later = rv >= this.rev ? [] : this.history.since(rv).filter((c) => c.resId === resourceId(type));
+    if (later.length === 0) {
+      keys = t.keys.slice();
+      objects = keys.map((k) => t.objects.get(k)!);
+    } else {
+      // Undo newest-first; the oldest change after rv has the final say about each key.
+      const overlay = new Map<string, StoredObject | null>();
+      for (let i = later.length - 1; i >= 0; i--) {
+        const c = later[i];
+        overlay.set(c.key, c.type === 'ADDED' ? null : c.prev ?? null);
+      }
+      const set = new Set<string>();
+      keys = [];
+      for (const k of t.keys) if (!overlay.has(k)) { keys.push(k); set.add(k); }
+      for (const [k, v] of overlay) if (v) keys.push(k);
+      keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      objects = keys.map((k) => (overlay.has(k) ? overlay.get(k)! : t.objects.get(k)!));
+    }
+    const snap: Snapshot = { rv, keys, objects };
+    this.snapshots.set(id, snap);
+    // A handful of recent snapshots serve concurrent paged lists; older ones are rebuilt if needed.
+    if (this.snapshots.size > 8) this.snapshots.delete(this.snapshots.keys().next().value!);
+    return snap;
+  }
+
+  /** Watch one collection; returns the unsubscribe function. Registration is synchronous with the caller's initial read. */
+  watch(type: ResourceType, w: StoreWatcher): () => void {
+    const t = this.table(type);
+    t.watchers.add(w);
+    return () => { this.table(type).watchers.delete(w); };
+  }
+
+  watcherCount(): number {
+    let n = 0;
+    for (const t of this.tables.values()) n += t.watchers.size;
+    return n;
+  }
+
+  /** Resolves true once the store reaches `rv`, false after `ms`. */
+  waitForRevision(rv: number, ms: number): Promise<boolean> {
+    if (this.rev >= rv) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const entry = { rv, resolve: () => { clearTimeout(timer); resolve(true); } };
+      const timer = setTimeout(() => {
+        this.revisionWaiters = this.revisionWaiters.filter((x) => x !== entry);
+        resolve(false);
+      }, ms);
+      this.revisionWaiters.push(entry);
+    });
+  }
+
+  private wakeWaiters(): void {
+    const ready = this.revisionWaiters.filter((w) => w.rv <= this.rev);
+    if (!ready.length) return;
+    this.revisionWaiters = this.revisionWaiters.filter((w) => w.rv > this.rev);
+    for (const w of ready) w.resolve();
+  }
+
+  /** Compacts all history now: every older revision becomes unavailable. */
+  compact(): void {
+    this.history.compact(this.rev);
+    this.snapshots.clear();
+  }
+
+  /** Applies the age bound of the history (called by a timer). */
+  trimHistory(): void {
+    this.history.trim();
+    for (const [id, s] of this.snapshots) if (s.rv < this.history.compactedRevision) this.snapshots.delete(id);
+  }
+
+  /** Per-collection object counts, for the state endpoint. */
+  counts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [id, t] of this.tables) if (t.keys.length) out[id] = t.keys.length;
+    return out;
+  }
+}
+
+/**
+ * The copy of a written object the store may change: top level and metadata are copied (they are all the store
+ * mutates), nested values are shared — stored objects are never mutated, and callers must not mutate what they wrote.
+ * CRDs, whose spec gets defaulted, are copied deeply.
+ */
+function ownCopy(type: ResourceType, input: SimObject): SimObject {
+  if (type.resource === 'customresourcedefinitions') return clone(input);
+  const obj: SimObject = { ...input, metadata: { ...(input.metadata ?? {}) } };
+  if (obj.metadata.labels) obj.metadata.labels = { ...obj.metadata.labels };
+  return obj;
+}
+
+/** A change outside metadata and status bumps metadata.generation. */
+function specChanged(a: SimObject, b: SimObject): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'metadata' || k === 'status' || k === 'kind' || k === 'apiVersion') continue;
+    if (!jsonEqual(a[k], b[k])) return true;
+  }
+  return false;
+}
+
+export { SimApiError };

@@ -1,0 +1,200 @@
+// Serves GET of one object and the write verbs: create (POST), update (PUT), patch (merge, JSON, strategic, server-side apply), delete, deletecollection — each with dryRun=All.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SimObject } from './api.js';
+import { SimApiError } from './api.js';
+import { groupVersion, type ResourceType } from './registry.js';
+import type { ObjectFilter } from './list-options.js';
+import type { ServerContext } from './server-context.js';
+import { badRequest, conflict, invalid, notFound, unsupportedMediaType } from './status.js';
+import { sendJson, sendObject, sendJoined } from './respond.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, STRATEGIC_MERGE_UNSUPPORTED, strategicMergeSupported } from './patch.js';
+import { clone } from './object-meta.js';
+
+/** kube-apiserver's default request body limit (3 MiB). */
+const MAX_BODY = 3 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) { reject(new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Request entity too large: limit is 3145728', reason: 'RequestEntityTooLarge', code: 413 })); req.resume(); return; }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(body: string, what = 'object'): unknown {
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message} (the sim accepts JSON ${what}s only)`);
+  }
+}
+
+function parseDryRun(q: URLSearchParams): boolean {
+  const values = q.getAll('dryRun');
+  for (const v of values) {
+    if (v !== 'All') throw invalid('CreateOptions', 'meta.k8s.io', '', [{ field: 'dryRun', type: 'Unsupported value', value: values, detail: 'supported values: "All"' }]);
+  }
+  return values.length > 0;
+}
+
+function expectObject(v: unknown): SimObject {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('Object \'Kind\' is missing in \'' + JSON.stringify(v) + '\'');
+  const o = v as SimObject;
+  if (o.metadata === undefined) o.metadata = {};
+  if (typeof o.metadata !== 'object' || o.metadata === null) throw badRequest('metadata must be an object');
+  return o;
+}
+
+function checkTypeMeta(type: ResourceType, obj: SimObject): void {
+  const gv = groupVersion(type);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== gv) throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${gv})`);
+  if (obj.kind !== undefined && obj.kind !== type.kind) throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${type.kind})`);
+}
+
+function checkNamespace(type: ResourceType, obj: SimObject, namespace: string | undefined): void {
+  if (!type.namespaced) return;
+  if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (namespace) obj.metadata.namespace = namespace;
+}
+
+export function handleGet(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined): void {
+  const o = ctx.store.getStored(type, namespace, name);
+  if (!o) throw notFound(type.resource, type.group, name);
+  if (subresource && subresource !== 'status') throw notFound(type.resource, type.group, name);
+  sendJson(res, 200, o.json);
+}
+
+export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
+  const dryRun = parseDryRun(q);
+  const obj = expectObject(parseJson(await readBody(req)));
+  checkTypeMeta(type, obj);
+  checkNamespace(type, obj, namespace);
+  const created = ctx.store.createObject(type, obj, { dryRun });
+  sendObject(res, 201, created);
+}
+
+export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
+  const dryRun = parseDryRun(q);
+  const obj = expectObject(parseJson(await readBody(req)));
+  checkTypeMeta(type, obj);
+  checkNamespace(type, obj, namespace);
+  if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+  obj.metadata.name = name;
+  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: subresource === 'status' ? 'status' : 'main' });
+  sendObject(res, 200, updated);
+}
+
+export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
+  const dryRun = parseDryRun(q);
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const body = await readBody(req);
+  const current = ctx.store.getStored(type, namespace, name);
+  const opts = { dryRun, subresource: subresource === 'status' ? 'status' as const : 'main' as const };
+  let result: unknown;
+  try {
+    switch (contentType) {
+      case 'application/merge-patch+json':
+        if (!current) throw notFound(type.resource, type.group, name);
+        result = applyMergePatch(current.obj, parseJson(body, 'patch'));
+        break;
+      case 'application/json-patch+json':
+        if (!current) throw notFound(type.resource, type.group, name);
+        result = applyJsonPatch(current.obj, parseJson(body, 'patch'));
+        break;
+      case 'application/strategic-merge-patch+json':
+        if (!strategicMergeSupported(type.group, type.kind)) {
+          throw new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: STRATEGIC_MERGE_UNSUPPORTED, reason: 'UnsupportedMediaType', code: 415 });
+        }
+        if (!current) throw notFound(type.resource, type.group, name);
+        result = applyStrategicMergePatch(current.obj, parseJson(body, 'patch'), type.kind);
+        break;
+      case 'application/apply-patch+yaml':
+      case 'application/apply-patch+cbor':
+        return await serverSideApply(ctx, res, type, namespace, name, body, q, opts);
+      default:
+        throw unsupportedMediaType(contentType);
+    }
+  } catch (err) {
+    if (err instanceof PatchError) throw patchFailure(err);
+    throw err;
+  }
+  const next = expectObject(result);
+  // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
+  next.metadata.name = name;
+  if (type.namespaced) next.metadata.namespace = current!.obj.metadata.namespace;
+  if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
+  next.kind = type.kind;
+  next.apiVersion = groupVersion(type);
+  sendObject(res, 200, ctx.store.updateObject(type, next, opts));
+}
+
+function patchFailure(err: PatchError): SimApiError {
+  const reason = err.code === 422 ? 'Invalid' : err.code === 409 ? 'Conflict' : 'BadRequest';
+  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason, code: err.code });
+}
+
+/**
+ * Server-side apply, simplified: the applied configuration is merged into the live object like a merge patch (no
+ * field ownership or conflicts), or creates the object when it does not exist. kubectl sends the body as JSON.
+ */
+async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, body: string, q: URLSearchParams, opts: { dryRun: boolean; subresource: 'status' | 'main' }): Promise<void> {
+  if (!q.get('fieldManager')) {
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
+  }
+  const applied = expectObject(parseJson(body, 'apply configuration'));
+  checkTypeMeta(type, applied);
+  if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+  checkNamespace(type, applied, namespace);
+  const current = ctx.store.getStored(type, namespace, name);
+  if (!current) {
+    applied.metadata.name = name;
+    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun }));
+    return;
+  }
+  const rv = applied.metadata.resourceVersion;
+  if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
+  const merged = expectObject(applyMergePatch(current.obj, applied));
+  merged.metadata.resourceVersion = String(current.rv);
+  sendObject(res, 200, ctx.store.updateObject(type, merged, opts));
+}
+
+export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, q: URLSearchParams): Promise<void> {
+  let dryRun = parseDryRun(q);
+  const body = await readBody(req);
+  let preconditions: { uid?: string; resourceVersion?: string } | undefined;
+  if (body.trim()) {
+    const o = parseJson(body, 'DeleteOption') as { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
+    preconditions = o?.preconditions;
+    if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
+  }
+  const deleted = ctx.store.deleteObject(type, namespace, name, { dryRun, preconditions });
+  sendObject(res, 200, deleted);
+}
+
+export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
+  const dryRun = parseDryRun(q);
+  await readBody(req);
+  const store = ctx.store;
+  const snap = store.snapshot(type, store.currentRevision());
+  const [from, to] = store.range(snap.keys, type.namespaced ? namespace : undefined);
+  const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.obj));
+  const deleted: SimObject[] = [];
+  for (const o of victims) {
+    try {
+      deleted.push(store.deleteObject(type, o.obj.metadata.namespace, o.obj.metadata.name!, { dryRun }));
+    } catch (err) {
+      // Already gone (e.g. removed with its namespace): deletecollection skips it.
+      if (!(err instanceof SimApiError && err.status.code === 404)) throw err;
+    }
+  }
+  const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{"resourceVersion":"${store.currentRevision()}"},"items":[`;
+  await sendJoined(res, 200, head, deleted.map((o) => JSON.stringify(clone(o))), ']}');
+}

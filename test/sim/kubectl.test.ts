@@ -1,0 +1,177 @@
+// Conformance: real kubectl (v1.32) drives the sim with nothing but --kubeconfig.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+
+const KUBECTL = '/usr/bin/kubectl';
+let sim: SimServer;
+let dir: string;
+let kubeconfig: string;
+
+function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function file(name: string, content: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+beforeAll(async () => {
+  sim = await startSimServer();
+  dir = mkdtempSync(join(tmpdir(), 'kwatch-kubectl-'));
+  kubeconfig = join(dir, 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig);
+  sim.api.create(NAMESPACES, { metadata: { name: 'team' } });
+  for (const [n, ns, node] of [['a', 'default', 'n1'], ['b', 'default', 'n2'], ['c', 'team', 'n1'], ['d', 'team', 'n2'], ['e', 'team', 'n1']]) {
+    sim.api.create(PODS, pod(n, { namespace: ns, node, labels: { tier: node === 'n1' ? 'front' : 'back' } }));
+  }
+});
+afterAll(() => sim.close());
+
+const names = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
+
+describe('kubectl against the sim', () => {
+  it('get -A lists pods of every namespace', async () => {
+    const r = await kubectl('get', 'pods', '-A');
+    expect(r.stderr).toBe('');
+    const rows = names(r.stdout);
+    expect(rows[0].slice(0, 2)).toEqual(['NAMESPACE', 'NAME']);
+    expect(rows.slice(1).map((x) => `${x[0]}/${x[1]}`)).toEqual(['default/a', 'default/b', 'team/c', 'team/d', 'team/e']);
+  });
+
+  it('get --chunk-size=2 follows continue tokens over several pages', async () => {
+    const before = sim.requests().length;
+    const r = await kubectl('get', 'pods', '-A', '--chunk-size=2', '-o', 'name');
+    expect(r.stdout.trim().split('\n')).toEqual(['pod/a', 'pod/b', 'pod/c', 'pod/d', 'pod/e']);
+    const lists = sim.requests().slice(before).filter((q) => q.verb === 'list' && q.url.startsWith('/api/v1/pods'));
+    expect(lists).toHaveLength(3);
+    expect(lists.every((q) => q.url.includes('limit=2'))).toBe(true);
+    expect(lists.slice(1).every((q) => q.url.includes('continue='))).toBe(true);
+  });
+
+  it('-l and --field-selector spec.nodeName select on the server', async () => {
+    const l = await kubectl('get', 'pods', '-n', 'team', '-l', 'tier=back', '-o', 'name');
+    expect(l.stdout.trim()).toBe('pod/d');
+    const f = await kubectl('get', 'pods', '-A', '--field-selector', 'spec.nodeName=n1', '-o', 'name');
+    expect(f.stdout.trim().split('\n')).toEqual(['pod/a', 'pod/c', 'pod/e']);
+    const bad = await kubectl('get', 'pods', '--field-selector', 'spec.bogus=1');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('field label not supported: spec.bogus');
+  });
+
+  it('api-resources shows the built-in resources with short names and scope', async () => {
+    const r = await kubectl('api-resources');
+    const rows = names(r.stdout);
+    expect(rows.find((x) => x[0] === 'pods')).toEqual(['pods', 'po', 'v1', 'true', 'Pod']);
+    expect(rows.find((x) => x[0] === 'deployments')).toEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
+    expect(rows.find((x) => x[0] === 'leases')).toEqual(['leases', 'coordination.k8s.io/v1', 'true', 'Lease']);
+    expect(rows.find((x) => x[0] === 'nodes')).toEqual(['nodes', 'no', 'v1', 'false', 'Node']);
+  });
+
+  it('create -f and apply -f (client-side and --server-side) of a pod, then delete', async () => {
+    const f = file('pod.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
+    const c = await kubectl('create', '-f', f);
+    expect(c.stderr).toBe('');
+    expect(c.stdout.trim()).toBe('pod/web created');
+    const again = await kubectl('create', '-f', f);
+    expect(again.stderr.trim()).toBe('Error from server (AlreadyExists): error when creating "' + f + '": pods "web" already exists');
+    const f2 = file('pod2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web2\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
+    expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 created');
+    const rv = sim.api.currentRevision();
+    expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 unchanged');
+    expect(sim.api.currentRevision()).toBe(rv);
+    file('pod2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web2\n  labels: {v: "2"}\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
+    expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 configured');
+    expect(sim.api.get(PODS, 'default', 'web2')!.metadata.labels).toEqual({ v: '2' });
+    const ssa = await kubectl('apply', '--server-side', '-f', f);
+    expect(ssa.stdout.trim()).toBe('pod/web serverside-applied');
+    const del = await kubectl('delete', 'pod', 'web', 'web2');
+    expect(del.stdout.trim().split('\n')).toEqual(['pod "web" deleted', 'pod "web2" deleted']);
+    expect(sim.api.get(PODS, 'default', 'web')).toBeUndefined();
+  });
+
+  it('--dry-run=server validates and answers without storing', async () => {
+    const rv = sim.api.currentRevision();
+    const r = await kubectl('run', 'dry', '--image=nginx', '--dry-run=server', '-o', 'name');
+    expect(r.stdout.trim()).toBe('pod/dry');
+    const d = await kubectl('delete', 'pod', 'a', '--dry-run=server');
+    expect(d.stdout.trim()).toBe('pod "a" deleted (server dry run)');
+    expect(sim.api.currentRevision()).toBe(rv);
+    expect(sim.api.get(PODS, 'default', 'a')).toBeDefined();
+  });
+
+  it('create -f of a CRD and apply -f of its custom resource, usable at once by kind and short name', async () => {
+    // Warm kubectl's discovery cache first, so the new kind needs an invalidation.
+    await kubectl('get', 'pods');
+    const crd = file('crd.yaml', `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+`);
+    expect((await kubectl('create', '-f', crd)).stdout.trim()).toBe('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created');
+    const cr = file('widget.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n');
+    const applied = await kubectl('apply', '-f', cr);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim()).toBe('widget.example.com/w1 created');
+    expect((await kubectl('apply', '-f', cr)).stdout.trim()).toBe('widget.example.com/w1 unchanged');
+    expect((await kubectl('apply', '--server-side', '-f', cr)).stdout.trim()).toBe('widget.example.com/w1 serverside-applied');
+    const got = await kubectl('get', 'wd', '-o', 'jsonpath={.items[*].spec.size}');
+    expect(got.stdout).toBe('3');
+    const res = await kubectl('api-resources', '--api-group=example.com', '-o', 'name');
+    expect(res.stdout.trim()).toBe('widgets.example.com');
+  });
+
+  it('get -w --output-watch-events prints creates, changes and deletes as they happen', async () => {
+    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'pods', '-n', 'team', '-w', '--output-watch-events', '--no-headers']);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    try {
+      await until(() => out.split('\n').length > 3, 10_000);
+      expect((await sim.requests()).some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods'))).toBe(true);
+      sim.api.create(PODS, pod('w', { namespace: 'team' }));
+      const cur = sim.api.get(PODS, 'team', 'c')!;
+      sim.api.update(PODS, { ...cur, status: { phase: 'Running' } });
+      sim.api.delete(PODS, 'team', 'd');
+      await until(() => /DELETED\s+d\s/.test(out), 10_000);
+      const rows = names(out).map((x) => `${x[0]} ${x[1]}`);
+      expect(rows).toEqual(['ADDED c', 'ADDED d', 'ADDED e', 'ADDED w', 'MODIFIED c', 'DELETED d']);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('get --raw of a watch from a past resourceVersion replays history; from a compacted one gets the 410 ERROR', async () => {
+    const rv = sim.api.currentRevision();
+    sim.api.create(PODS, pod('hist', { namespace: 'team' }));
+    sim.api.delete(PODS, 'team', 'hist');
+    const r = await kubectl('get', '--raw', `/api/v1/namespaces/team/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
+    const evs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(evs.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED hist', 'DELETED hist']);
+    sim.faults.compact();
+    const old = await kubectl('get', '--raw', `/api/v1/pods?watch=1&resourceVersion=${rv}`);
+    const [err] = old.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(err).toEqual({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${sim.api.currentRevision()})`, reason: 'Expired', code: 410 } });
+  });
+});

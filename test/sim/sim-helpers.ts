@@ -1,0 +1,120 @@
+// Test helpers for the sim: HTTP requests against a started server and a line-by-line watch reader.
+import { request } from 'node:http';
+import type { SimObject } from '../../src/sim/api.js';
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export function http(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    const req = request(base + path, { method: init.method ?? 'GET', headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: any;
+        try { json = JSON.parse(text); } catch { json = undefined; }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+export interface WatchEvent { type: string; object: any }
+
+/** An open watch: events arrive in `events`; `lines` holds raw lines; `ended` resolves when the server closes. */
+export interface WatchReader {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  events: WatchEvent[];
+  lines: string[];
+  /** Bytes after the last newline (a cut line). */
+  partial(): string;
+  ended: Promise<'end' | 'error'>;
+  next(timeoutMs?: number): Promise<WatchEvent>;
+  waitFor(n: number, timeoutMs?: number): Promise<WatchEvent[]>;
+  close(): void;
+}
+
+export function watch(base: string, path: string): Promise<WatchReader> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { method: 'GET' }, (res) => {
+      const events: WatchEvent[] = [];
+      const lines: string[] = [];
+      let buf = '';
+      let read = 0;
+      let waiters: (() => void)[] = [];
+      const wake = () => { const w = waiters; waiters = []; for (const f of w) f(); };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          lines.push(line);
+          events.push(JSON.parse(line) as WatchEvent);
+        }
+        wake();
+      });
+      const ended = new Promise<'end' | 'error'>((done) => {
+        res.on('end', () => { wake(); done('end'); });
+        res.on('error', () => { wake(); done('error'); });
+        res.on('aborted', () => { wake(); done('error'); });
+        req.on('error', () => { wake(); done('error'); });
+      });
+      let finished = false;
+      void ended.then(() => { finished = true; wake(); });
+      const waitFor = async (n: number, timeoutMs = 5000): Promise<WatchEvent[]> => {
+        const deadline = Date.now() + timeoutMs;
+        while (events.length < n) {
+          if (finished) throw new Error(`watch ended after ${events.length} events, wanted ${n}: ${lines.join('\n')}`);
+          const left = deadline - Date.now();
+          if (left <= 0) throw new Error(`timed out with ${events.length} events, wanted ${n}: ${lines.join('\n')}`);
+          await new Promise<void>((r) => { const t = setTimeout(r, left); waiters.push(() => { clearTimeout(t); r(); }); });
+        }
+        return events.slice(0, n);
+      };
+      resolve({
+        status: res.statusCode ?? 0, headers: res.headers, events, lines, ended,
+        partial: () => buf,
+        next: async (timeoutMs) => { await waitFor(read + 1, timeoutMs); return events[read++]; },
+        waitFor,
+        close: () => { req.destroy(); },
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export const PODS = { group: '', version: 'v1', resource: 'pods' };
+export const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
+export const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
+
+export function pod(name: string, opts: { namespace?: string; labels?: Record<string, string>; node?: string; phase?: string } = {}): SimObject {
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, namespace: opts.namespace ?? 'default', ...(opts.labels ? { labels: opts.labels } : {}) },
+    spec: { containers: [{ name: 'c', image: 'nginx' }], ...(opts.node ? { nodeName: opts.node } : {}) },
+    status: { phase: opts.phase ?? 'Pending' },
+  };
+}
+
+/** Polls `cond` every 10 ms until it holds (or throws after `ms`). */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

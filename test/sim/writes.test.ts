@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { http, pod, PODS } from './sim-helpers.js';
+
+let sim: SimServer;
+beforeAll(async () => { sim = await startSimServer(); });
+afterAll(() => sim.close());
+
+const req = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => http(sim.url, path, { method, body, headers });
+const P = '/api/v1/namespaces/default/pods';
+
+describe('write verbs', () => {
+  it('creates with 201, fills metadata, and supports generateName', async () => {
+    const r = await req('POST', P, pod('w1'));
+    expect(r.status).toBe(201);
+    expect(r.headers['content-type']).toBe('application/json');
+    expect(r.json.metadata).toMatchObject({ name: 'w1', namespace: 'default', resourceVersion: String(sim.api.currentRevision()) });
+    const g = await req('POST', P, { metadata: { generateName: 'gen-' }, spec: { containers: [] } });
+    expect(g.json.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+  });
+
+  it('answers a create into a missing namespace with 404 namespaces "x" not found', async () => {
+    const r = await req('POST', '/api/v1/namespaces/ghost/pods', pod('x', { namespace: 'ghost' }));
+    expect(r.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'namespaces "ghost" not found', details: { name: 'ghost', kind: 'namespaces' } });
+  });
+
+  it('answers 400 when the body namespace differs from the path', async () => {
+    const r = await req('POST', P, pod('x', { namespace: 'kube-system' }));
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+  });
+
+  it('updates with PUT, 409 on a stale resourceVersion, and keeps status on the main resource', async () => {
+    const cur = (await req('GET', `${P}/w1`)).json;
+    const up = await req('PUT', `${P}/w1`, { ...cur, metadata: { ...cur.metadata, labels: { a: '1' } }, status: { phase: 'Running' } });
+    expect(up.status).toBe(200);
+    expect(up.json.metadata.labels).toEqual({ a: '1' });
+    expect(up.json.status.phase).toBe('Pending');
+    const stale = await req('PUT', `${P}/w1`, cur);
+    expect(stale.status).toBe(409);
+    expect(stale.json.message).toBe('Operation cannot be fulfilled on pods "w1": the object has been modified; please apply your changes to the latest version and try again');
+    const st = await req('PUT', `${P}/w1/status`, { ...up.json, status: { phase: 'Running' } });
+    expect(st.json.status.phase).toBe('Running');
+  });
+
+  it('patches with merge, JSON and strategic merge patches; a no-op patch keeps the resourceVersion', async () => {
+    const m = await req('PATCH', `${P}/w1`, { metadata: { labels: { b: '2' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(m.json.metadata.labels).toEqual({ a: '1', b: '2' });
+    const j = await req('PATCH', `${P}/w1`, [{ op: 'remove', path: '/metadata/labels/a' }], { 'Content-Type': 'application/json-patch+json' });
+    expect(j.json.metadata.labels).toEqual({ b: '2' });
+    const s = await req('PATCH', `${P}/w1`, { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(s.json.spec.containers).toEqual([{ name: 'c', image: 'nginx:2' }]);
+    const rv = sim.api.currentRevision();
+    const noop = await req('PATCH', `${P}/w1`, { metadata: { labels: { b: '2' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(noop.json.metadata.resourceVersion).toBe(String(rv));
+    expect(sim.api.currentRevision()).toBe(rv);
+    const stale = await req('PATCH', `${P}/w1`, { metadata: { resourceVersion: '1', labels: { c: '3' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(stale.status).toBe(409);
+  });
+
+  it('server-side apply creates when absent and merges when present', async () => {
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa', namespace: 'default', labels: { x: '1' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+    const created = await req('PATCH', `${P}/ssa?fieldManager=test`, body, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(created.status).toBe(201);
+    const merged = await req('PATCH', `${P}/ssa?fieldManager=test`, { ...body, metadata: { ...body.metadata, labels: { y: '2' } } }, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(merged.json.metadata.labels).toEqual({ x: '1', y: '2' });
+    const noManager = await req('PATCH', `${P}/ssa`, body, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(noManager.status).toBe(422);
+  });
+
+  it('never stores dryRun=All writes and never bumps the revision for them', async () => {
+    const rv = sim.api.currentRevision();
+    const c = await req('POST', `${P}?dryRun=All`, pod('dry'));
+    expect(c.status).toBe(201);
+    expect(c.json.metadata.name).toBe('dry');
+    const d = await req('DELETE', `${P}/w1?dryRun=All`);
+    expect(d.status).toBe(200);
+    const p = await req('PATCH', `${P}/w1?dryRun=All`, { metadata: { labels: { z: '9' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(p.json.metadata.labels.z).toBe('9');
+    expect(sim.api.currentRevision()).toBe(rv);
+    expect(sim.api.get(PODS, 'default', 'dry')).toBeUndefined();
+    expect(sim.api.get(PODS, 'default', 'w1')!.metadata.labels).toEqual({ b: '2' });
+    expect((await req('POST', `${P}?dryRun=Some`, pod('dry'))).status).toBe(422);
+  });
+
+  it('deletes returning the object, and deletecollection honours selectors', async () => {
+    for (const n of ['k1', 'k2', 'k3']) await req('POST', P, pod(n, { labels: { kill: n === 'k3' ? 'no' : 'yes' } }));
+    const d = await req('DELETE', `${P}/w1`);
+    expect(d.json).toMatchObject({ kind: 'Pod', metadata: { name: 'w1', resourceVersion: String(sim.api.currentRevision()) } });
+    const gone = await req('DELETE', `${P}/w1`);
+    expect(gone.json).toMatchObject({ code: 404, message: 'pods "w1" not found' });
+    const dc = await req('DELETE', `${P}?labelSelector=kill%3Dyes`);
+    expect(dc.json.kind).toBe('PodList');
+    expect(dc.json.items.map((p: any) => p.metadata.name)).toEqual(['k1', 'k2']);
+    expect(sim.api.get(PODS, 'default', 'k3')).toBeDefined();
+  });
+
+  it('names the group in Status errors of non-core resources', async () => {
+    const r = await req('GET', '/apis/apps/v1/namespaces/default/deployments/none');
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'deployments.apps "none" not found', reason: 'NotFound', details: { name: 'none', group: 'apps', kind: 'deployments' }, code: 404 });
+  });
+
+  it('answers 405 for verbs a resource lacks', async () => {
+    const r = await req('DELETE', '/api/v1/namespaces');
+    expect(r.status).toBe(405);
+    expect(r.json).toMatchObject({ reason: 'MethodNotAllowed', message: 'deletecollection is not supported on resources of kind "namespaces"' });
+  });
+
+  it('keeps the connection usable after errors (keep-alive, no hangs)', async () => {
+    const results = await Promise.all([req('POST', P, '{not json'), req('GET', '/nope'), req('GET', `${P}/missing`)]);
+    expect(results.map((r) => r.status)).toEqual([400, 404, 404]);
+  });
+});
