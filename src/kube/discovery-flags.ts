@@ -1,0 +1,24 @@
+// The discovery cache flags (--cache-dir, --discovery-ttl), shared by every command that resolves
+// resource names, and their translation into DiscoveryClient options.
+import { Flags } from '@oclif/core';
+import { parseDuration } from '../cli/duration.js';
+import type { DiscoveryClientOptions } from './discovery-client.js';
+
+export const discoveryFlags = {
+  'cache-dir': Flags.string({ description: 'Default cache directory (default: $KUBECACHEDIR, then ~/.kube/cache; shared with kubectl).', helpGroup: 'DISCOVERY' }),
+  'discovery-ttl': Flags.string({ description: 'How long cached discovery files stay valid, from their modification time (kubectl: 6h).', default: '6h', helpGroup: 'DISCOVERY' }),
+};
+
+export interface DiscoveryFlagValues {
+  'cache-dir'?: string;
+  'discovery-ttl'?: string;
+}
+
+/** DiscoveryClient options from parsed flags; warnings go to stderr as kubectl's do. */
+export function discoveryOptionsFromFlags(flags: DiscoveryFlagValues, warn: (message: string) => void = (m) => process.stderr.write(`Warning: ${m}\n`)): DiscoveryClientOptions {
+  return {
+    cacheDir: flags['cache-dir'] || undefined,
+    ttlMs: flags['discovery-ttl'] ? parseDuration(flags['discovery-ttl'], '--discovery-ttl') : undefined,
+    warn,
+  };
+}

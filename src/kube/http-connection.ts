@@ -1,0 +1,238 @@
+// The Connection implementation: one undici dispatcher (keep-alive pool), auth headers applied to
+// every request, non-2xx answers turned into StatusError, network failures into ConnectionError,
+// and `http` trace records (request, response) for every call.
+import type { Dispatcher } from 'undici';
+import { ConnectionError, StatusError } from '../informer/errors.js';
+import type { Tracer } from '../informer/trace.js';
+import type { Connection, HttpRequest, HttpResponse } from './connection.js';
+import { ConnIds } from './conn-ids.js';
+import { isAbortError, toConnectionError } from './network-error.js';
+import { redact } from './redact.js';
+import { retryAfterSeconds, statusFromResponse } from './status-from-response.js';
+
+export interface HttpConnectionOptions {
+  server: string;
+  namespace: string;
+  contextName?: string;
+  tracer: Tracer;
+  dispatcher: Dispatcher;
+  /** Headers sent on every request (static credentials, impersonation). */
+  headers?: Record<string, string>;
+  /** Credentials that may change (exec plugins, auth providers); called per request, cached by the provider. */
+  authHeaders?: () => Promise<Record<string, string>>;
+  /** Default per-request timeout in ms; 0 or undefined = none. */
+  requestTimeoutMs?: number;
+  /** Secret strings to mask in any error text. */
+  secrets?: string[];
+}
+
+/** Error bodies are read up to this size; larger ones are cut (a Status is small). */
+const MAX_ERROR_BODY = 1 << 20;
+
+export function buildPathAndQuery(path: string, query?: HttpRequest['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+export class HttpConnection implements Connection {
+  readonly server: string;
+  readonly namespace: string;
+  readonly contextName?: string;
+  readonly tracer: Tracer;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly hostPort: string;
+  private readonly connIds = new ConnIds();
+  private seq = 0;
+  private closed = false;
+
+  constructor(private readonly opts: HttpConnectionOptions) {
+    this.server = opts.server;
+    this.namespace = opts.namespace;
+    this.contextName = opts.contextName;
+    this.tracer = opts.tracer;
+    const u = new URL(opts.server);
+    this.origin = u.origin;
+    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.hostPort = u.port ? u.host : `${u.hostname}:${u.protocol === 'https:' ? 443 : 80}`;
+  }
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    if (this.closed) throw new Error('connection is closed');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = buildPathAndQuery(req.path, req.query);
+    const call = ++this.seq;
+    const tracing = this.tracer.enabled;
+    const start = performance.now();
+    if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'request', method, url });
+
+    let headers: Record<string, string> = { 'User-Agent': 'kwatch', ...this.opts.headers };
+    if (this.opts.authHeaders) {
+      try {
+        headers = { ...headers, ...(await this.opts.authHeaders()) };
+      } catch (err) {
+        throw new Error(`getting credentials: ${redact((err as Error).message ?? String(err), this.opts.secrets)}`, { cause: err });
+      }
+    }
+    if (req.headers) headers = { ...headers, ...req.headers };
+
+    // One controller aborts the request: the caller's signal, or our timeout.
+    const ac = new AbortController();
+    const onCallerAbort = () => ac.abort(req.signal?.reason);
+    if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs ?? 0;
+    let timedOut = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs) : undefined;
+    let settled = false;
+    const cleanup = () => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCallerAbort);
+    };
+    const fail = (err: unknown): unknown => {
+      cleanup();
+      if (timedOut) {
+        const verb = method[0] + method.slice(1).toLowerCase();
+        return new ConnectionError(`${verb} "${this.server}${url}": context deadline exceeded (Client.Timeout exceeded after ${timeoutMs}ms)`, 'ETIMEDOUT', { cause: err });
+      }
+      if (isAbortError(err)) return req.signal?.aborted ? (req.signal.reason ?? err) : err;
+      return toConnectionError(err, this.hostPort);
+    };
+
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.connIds.tag(call, () =>
+        this.opts.dispatcher.request({
+          origin: this.origin,
+          path: this.basePath + url,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: req.body,
+          signal: ac.signal,
+          headersTimeout: timeoutMs > 0 ? timeoutMs : 300_000,
+          bodyTimeout: 0,
+        }),
+      );
+    } catch (err) {
+      const mapped = fail(err);
+      if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, ms: ms(start), error: (mapped as Error).message, conn: this.connIds.take(call) });
+      throw mapped;
+    }
+    const conn = this.connIds.take(call);
+    const status = res.statusCode;
+    const contentType = header(res.headers['content-type']);
+    const ok = status >= 200 && status < 300;
+    // A stream's timeout covers only the wait for its headers.
+    if (req.stream && ok && timer) clearTimeout(timer);
+
+    if (!ok && !req.allowErrorStatus) {
+      let text = '';
+      try {
+        text = await readLimited(res.body, MAX_ERROR_BODY);
+      } catch (err) {
+        throw fail(err);
+      }
+      cleanup();
+      if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes: Buffer.byteLength(text), conn });
+      const retry = retryAfterSeconds(res.headers['retry-after']);
+      throw new StatusError(statusFromResponse(status, contentType, text, retry), retry);
+    }
+
+    if (req.stream && tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), contentType, conn, stream: true });
+    const body = new ResponseBody(res.body, (bytes, err) => {
+      cleanup();
+      if (tracing && !req.stream) {
+        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, conn, ...(err ? { error: (err as Error).message } : {}) });
+      }
+    }, fail);
+    return { status, headers: res.headers as HttpResponse['headers'], body, bytesRead: () => body.bytes };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connIds.close();
+    // destroy (not close): open watches must not keep the process alive.
+    await this.opts.dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+function ms(start: number): number {
+  return Math.round((performance.now() - start) * 10) / 10;
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of body) {
+    if (n < limit) chunks.push(Buffer.from(c));
+    n += c.length;
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** The response body: iterable as raw chunks, or read whole; counts bytes; reports its end once. */
+export class ResponseBody implements AsyncIterable<Uint8Array> {
+  bytes = 0;
+  private ended = false;
+
+  constructor(
+    private readonly src: AsyncIterable<Uint8Array> & { destroy?: (err?: Error) => unknown },
+    private readonly onEnd: (bytes: number, err?: unknown) => void,
+    private readonly mapError: (err: unknown) => unknown,
+  ) {}
+
+  private end(err?: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd(this.bytes, err);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of this.src) {
+        this.bytes += chunk.length;
+        yield chunk;
+      }
+      this.end();
+    } catch (err) {
+      const mapped = this.mapError(err);
+      this.end(mapped);
+      throw mapped;
+    } finally {
+      if (!this.ended) {
+        // the consumer stopped early: drop the connection rather than drain an endless stream
+        this.src.destroy?.();
+        this.end();
+      }
+    }
+  }
+
+  async buffer(): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    for await (const c of this) chunks.push(c);
+    return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
+  }
+
+  async text(): Promise<string> {
+    return (await this.buffer()).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = await this.buffer();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+}

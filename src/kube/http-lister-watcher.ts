@@ -1,0 +1,161 @@
+// The ListerWatcher over HTTP: LIST and WATCH of one resource (optionally one namespace, one
+// name, selectors) against a real API server through a Connection.
+import { ConnectionError, StreamCutError } from '../informer/errors.js';
+import { decodeWatchEventLine, decodeWatchStream } from '../informer/watch-decoder.js';
+import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
+import type { Connection, HttpResponse } from './connection.js';
+import { isAbortError } from './network-error.js';
+
+export interface ListWatchTarget {
+  group: string;
+  version: string;
+  resource: string;
+  namespaced: boolean;
+  /** undefined = all namespaces (ignored for cluster-scoped resources). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** A single object: sent as fieldSelector metadata.name=NAME, as kubectl get -w NAME does. */
+  name?: string;
+}
+
+/** A watch event together with the exact line the server sent for it. */
+export interface RawWatchEvent {
+  line: string;
+  event: WatchEvent;
+}
+
+export interface RawWatchStream extends AsyncIterable<RawWatchEvent> {
+  close(): void;
+}
+
+/** The collection path: /api/v1/pods, /apis/apps/v1/namespaces/ns/deployments, … */
+export function resourcePath(t: Pick<ListWatchTarget, 'group' | 'version' | 'resource' | 'namespaced' | 'namespace'>): string {
+  const base = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
+  const ns = t.namespaced && t.namespace ? `/namespaces/${encodeURIComponent(t.namespace)}` : '';
+  return `${base}${ns}/${t.resource}`;
+}
+
+/** Splits a byte stream into lines (JSON watch framing: one event per line). */
+async function* lines(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  for await (const chunk of body) {
+    let buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let nl = buf.indexOf(10);
+    while (nl !== -1) {
+      const head = buf.subarray(0, nl);
+      const line = pending.length ? Buffer.concat([...pending, head]).toString('utf8') : head.toString('utf8');
+      pending = [];
+      if (line.trim()) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+      buf = buf.subarray(nl + 1);
+      nl = buf.indexOf(10);
+    }
+    if (buf.length) pending.push(Buffer.from(buf));
+  }
+  const rest = Buffer.concat(pending).toString('utf8');
+  // As the informer's decoder: a line without its newline is a cut stream.
+  if (rest.trim()) throw new StreamCutError(rest);
+}
+
+export class HttpListerWatcher implements ListerWatcher {
+  private readonly path: string;
+  private readonly fieldSelector?: string;
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly target: ListWatchTarget,
+  ) {
+    this.path = resourcePath(target);
+    const byName = target.name ? `metadata.name=${target.name}` : undefined;
+    this.fieldSelector = [target.fieldSelector, byName].filter(Boolean).join(',') || undefined;
+  }
+
+  private query(options: ListOptions, watch: boolean): Record<string, string | number | boolean | undefined> {
+    return {
+      ...(watch ? { watch: true } : {}),
+      labelSelector: options.labelSelector ?? this.target.labelSelector,
+      fieldSelector: options.fieldSelector ?? this.fieldSelector,
+      resourceVersion: options.resourceVersion,
+      resourceVersionMatch: options.resourceVersionMatch,
+      limit: watch ? undefined : options.limit,
+      continue: watch ? undefined : options.continue,
+      timeoutSeconds: options.timeoutSeconds,
+      allowWatchBookmarks: watch && options.allowWatchBookmarks ? true : undefined,
+      sendInitialEvents: watch && options.sendInitialEvents !== undefined ? options.sendInitialEvents : undefined,
+    };
+  }
+
+  async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
+    const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: 'application/json' }, signal });
+    const buf = await readAll(res);
+    let page: ListPage;
+    try {
+      page = JSON.parse(buf.toString('utf8')) as ListPage;
+    } catch (err) {
+      throw new ConnectionError(`the server sent an unreadable list body for ${this.path}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+    page.items ??= [];
+    page.metadata ??= {};
+    page.bytes = buf.length;
+    return page;
+  }
+
+  async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
+    return this.openWatch(options, signal, (body) => decodeWatchStream(body));
+  }
+
+  /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
+  async rawWatch(options: ListOptions, signal?: AbortSignal): Promise<RawWatchStream> {
+    return this.openWatch(options, signal, async function* (body) {
+      for await (const line of lines(body)) yield { line, event: decodeWatchEventLine(line) };
+    });
+  }
+
+  private async openWatch<T>(options: ListOptions, signal: AbortSignal | undefined, decode: (body: AsyncIterable<Uint8Array>) => AsyncIterable<T>): Promise<AsyncIterable<T> & { close(): void }> {
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let res: HttpResponse;
+    try {
+      res = await this.conn.request({ path: this.path, query: this.query(options, true), headers: { Accept: 'application/json' }, signal: ac.signal, stream: true });
+    } catch (err) {
+      signal?.removeEventListener('abort', onAbort);
+      throw err;
+    }
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      signal?.removeEventListener('abort', onAbort);
+      ac.abort();
+    };
+    if (res.status !== 200) {
+      // client-go requires exactly 200 for a watch
+      close();
+      throw new ConnectionError(`unexpected status ${res.status} for a watch of ${this.path}`);
+    }
+    return {
+      close,
+      async *[Symbol.asyncIterator]() {
+        try {
+          yield* decode(res.body);
+        } catch (err) {
+          // close() or the caller's signal ends the watch quietly
+          if (closed && (isAbortError(err) || err instanceof ConnectionError)) return;
+          if (signal?.aborted && isAbortError(err)) return;
+          throw err;
+        } finally {
+          close();
+        }
+      },
+    };
+  }
+}
+
+async function readAll(res: HttpResponse): Promise<Buffer> {
+  const body = res.body as HttpResponse['body'] & { buffer?: () => Promise<Buffer> };
+  if (body.buffer) return body.buffer();
+  const chunks: Uint8Array[] = [];
+  for await (const c of body) chunks.push(c);
+  return Buffer.concat(chunks);
+}
