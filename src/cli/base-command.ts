@@ -59,6 +59,14 @@ export abstract class KwatchCommand extends Command {
     if (!Number.isFinite(churn) || churn < 0) throw new Errors.CLIError(`invalid --sim-churn "${flags['sim-churn']}": use a number of changes per second (0 = static)`);
     const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
     this.onCleanup(() => sim.close());
+    // Each --sim run listens on a new port, so its discovery cache could never be reused: keep it in a
+    // temporary folder instead of leaving a new ~/.kube/cache/discovery/127.0.0.1_<port> behind every run.
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-sim-cache-'));
+    process.env.KUBECACHEDIR = cacheDir;
+    this.onCleanup(async () => rmSync(cacheDir, { recursive: true, force: true }));
     if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
     return sim;
   }
