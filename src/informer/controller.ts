@@ -1,0 +1,205 @@
+// The reconcile runner: informer events → rate-limited workqueue → N workers calling a reconcile function.
+import type { Clock } from './clock.js';
+import { realClock } from './clock.js';
+import type { ObjectOrTombstone } from './deltas.js';
+import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import type { ReadonlyIndexer } from './indexer.js';
+import type { HandlerRegistration, SharedIndexInformer } from './shared-informer.js';
+import type { Tracer } from './trace.js';
+import { noTracer } from './trace.js';
+import type { KubeObject } from './types.js';
+import type { QueueReason } from './workqueue/queue.js';
+import type { RateLimiter } from './workqueue/rate-limiters.js';
+import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
+
+export interface ReconcileRequest {
+  key: string;
+  /** Why the key runs: the events merged into it since it last ran (newest last). */
+  reasons: readonly QueueReason[];
+  /** Reasons beyond the queue's per-key limit that were dropped. */
+  reasonsDropped: number;
+  /** Read access to the informer's cache. */
+  cache: ReadonlyIndexer;
+  /** Failures recorded for this key so far (0 on a first attempt). */
+  requeues: number;
+  /** Aborted when the runner stops; in-flight reconciles are still awaited. */
+  signal: AbortSignal;
+}
+
+/** requeueAfterMs > 0: run again after that long (backoff reset); requeue: run again with rate-limited backoff. */
+export type ReconcileResult = { requeueAfterMs?: number; requeue?: boolean } | void;
+
+export type ReconcileFunc = (req: ReconcileRequest) => Promise<ReconcileResult>;
+
+export interface ControllerOptions {
+  /** Shown in trace records. */
+  name?: string;
+  reconcile: ReconcileFunc;
+  /** The cache handed to reconcile; default: the watched informer's indexer. */
+  cache?: ReadonlyIndexer;
+  /** Workers, i.e. the most reconciles running at once (never two for one key). Default 1. */
+  workers?: number;
+  /** Default: defaultControllerRateLimiter(clock). */
+  rateLimiter?: RateLimiter<string>;
+  clock?: Clock;
+  tracer?: Tracer;
+  /** Wait for the watched informers to sync before starting workers (default true). */
+  waitForSync?: boolean;
+}
+
+export interface ControllerStats {
+  reconciles: number;
+  successes: number;
+  errors: number;
+  requeueAfter: number;
+  requeues: number;
+  /** Reconciles running now. */
+  active: number;
+  /** The most that ever ran at once. */
+  maxActive: number;
+}
+
+/**
+ * Semantics (controller-runtime's, over client-go's workqueue): an error → addRateLimited (backoff
+ * grows per key); `requeue: true` → addRateLimited; `requeueAfterMs` → forget + addAfter; success →
+ * forget. done() always follows, so a key added while it ran is reconciled again afterwards.
+ */
+export class Controller {
+  readonly name: string;
+  readonly queue: RateLimitingQueue<string>;
+  readonly stats: ControllerStats = { reconciles: 0, successes: 0, errors: 0, requeueAfter: 0, requeues: 0, active: 0, maxActive: 0 };
+  private readonly options: ControllerOptions;
+  private readonly clock: Clock;
+  private readonly tracer: Tracer;
+  private cache?: ReadonlyIndexer;
+  private readonly informers: SharedIndexInformer[] = [];
+  private readonly registrations: HandlerRegistration[] = [];
+
+  constructor(options: ControllerOptions) {
+    this.options = options;
+    this.name = options.name ?? 'controller';
+    this.clock = options.clock ?? realClock;
+    this.tracer = options.tracer ?? noTracer;
+    this.cache = options.cache;
+    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter });
+  }
+
+  /**
+   * Enqueues the key of every object the informer adds, updates or deletes, with the event as reason.
+   * `mapKey` may redirect an event to another key (e.g. the owner), or drop it by returning undefined.
+   */
+  watch(informer: SharedIndexInformer, options: { mapKey?: (obj: ObjectOrTombstone) => string | undefined; resyncPeriodMs?: number } = {}): HandlerRegistration {
+    const mapKey = options.mapKey ?? deletionHandlingKey;
+    const enqueue = (obj: ObjectOrTombstone, reason: QueueReason) => {
+      const key = mapKey(obj);
+      if (key !== undefined) this.queue.add(key, reason);
+    };
+    const reg = informer.addEventHandler(
+      {
+        onAdd: (obj: KubeObject, isInInitialList: boolean) => enqueue(obj, { op: 'OnAdd', rv: obj.metadata?.resourceVersion, isInInitialList, time: this.clock.now() }),
+        onUpdate: (old: KubeObject, obj: KubeObject) =>
+          enqueue(obj, { op: 'OnUpdate', rv: obj.metadata?.resourceVersion, oldRv: old.metadata?.resourceVersion, sync: old.metadata?.resourceVersion === obj.metadata?.resourceVersion, time: this.clock.now() }),
+        onDelete: (obj: ObjectOrTombstone) => enqueue(obj, { op: 'OnDelete', rv: resourceVersionOf(obj), tombstone: obj instanceof DeletedFinalStateUnknown, time: this.clock.now() }),
+      },
+      { name: this.name, resyncPeriodMs: options.resyncPeriodMs },
+    );
+    this.informers.push(informer);
+    this.registrations.push(reg);
+    this.cache ??= informer.getIndexer();
+    return reg;
+  }
+
+  /** Enqueues a key by hand. */
+  enqueue(key: string, reason: QueueReason = { op: 'enqueue' }): void {
+    this.queue.add(key, reason);
+  }
+
+  /**
+   * Starts the workers (after the watched informers synced, unless waitForSync is false) and runs until
+   * the signal aborts; then stops taking new keys, lets queued keys drain and in-flight reconciles finish.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    const onAbort = () => this.queue.shutDown();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (this.options.waitForSync ?? true) {
+        try {
+          await Promise.all(this.informers.map((i) => i.whenSynced(signal)));
+        } catch {
+          // Aborted before sync: drain what is queued anyway.
+        }
+      }
+      const workers = Math.max(1, this.options.workers ?? 1);
+      await Promise.all(Array.from({ length: workers }, () => this.worker(signal)));
+      await this.queue.shutDownWithDrain();
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      for (const r of this.registrations) r.remove();
+    }
+  }
+
+  private async worker(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const next = await this.queue.get();
+      if (next.shutdown) return;
+      await this.reconcileOne(next.item, next.reasons, next.reasonsDropped, signal);
+    }
+  }
+
+  private async reconcileOne(key: string, reasons: QueueReason[], reasonsDropped: number, signal: AbortSignal): Promise<void> {
+    const start = this.clock.now();
+    const requeues = this.queue.numRequeues(key);
+    this.stats.reconciles++;
+    this.stats.active++;
+    if (this.stats.active > this.stats.maxActive) this.stats.maxActive = this.stats.active;
+    if (this.tracer.enabled) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
+    try {
+      const result = await this.options.reconcile({ key, reasons, reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
+      const durationMs = this.clock.now() - start;
+      if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+        this.stats.requeueAfter++;
+        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
+        this.queue.forget(key);
+        this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', time: this.clock.now(), afterMs: result.requeueAfterMs });
+      } else if (result && result.requeue) {
+        this.stats.requeues++;
+        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
+        this.queue.addRateLimited(key, { op: 'requeue', time: this.clock.now() });
+      } else {
+        this.stats.successes++;
+        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
+        this.queue.forget(key);
+      }
+    } catch (err) {
+      this.stats.errors++;
+      if (this.tracer.enabled) {
+        this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: this.clock.now() - start, error: err instanceof Error ? err.message : String(err), requeues: requeues + 1 });
+      }
+      this.queue.addRateLimited(key, { op: 'error', time: this.clock.now(), error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      this.stats.active--;
+      this.queue.done(key);
+    }
+  }
+}
+
+/** Builds a Controller watching one informer and runs it until the signal aborts. */
+export function runReconciler(informer: SharedIndexInformer, options: ControllerOptions, signal: AbortSignal): { controller: Controller; done: Promise<void> } {
+  const controller = new Controller(options);
+  controller.watch(informer);
+  return { controller, done: controller.run(signal) };
+}
+
+const EMPTY_CACHE: ReadonlyIndexer = {
+  getByKey: () => undefined,
+  get: () => undefined,
+  list: () => [],
+  listKeys: () => [],
+  size: 0,
+  index: () => [],
+  byIndex: () => [],
+  indexKeys: () => [],
+  listIndexFuncValues: () => [],
+  getIndexers: () => ({}),
+};

@@ -1,0 +1,127 @@
+// The FIFO vocabulary: DeltaType, Delta, Deltas and the DeletedFinalStateUnknown tombstone (client-go's names).
+import type { KubeObject } from './types.js';
+import { metaNamespaceKey } from './types.js';
+
+export const DELTA_TYPES = ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync'] as const;
+/** What happened to an object; the string values are client-go's. */
+export type DeltaType = (typeof DELTA_TYPES)[number];
+
+/**
+ * Placed in a FIFO when an object vanished from a relist while its delete event was missed (for
+ * example while the watch was disconnected). `obj` is the last state we knew, possibly stale, or
+ * undefined when nothing was known.
+ */
+export class DeletedFinalStateUnknown {
+  constructor(
+    readonly key: string,
+    readonly obj: KubeObject | undefined,
+  ) {}
+}
+
+/** An object, or a tombstone for an object whose final state is unknown. */
+export type ObjectOrTombstone = KubeObject | DeletedFinalStateUnknown;
+
+/** One change. Only Deleted deltas can carry a tombstone. */
+export interface Delta {
+  readonly type: DeltaType;
+  readonly object: ObjectOrTombstone;
+}
+
+/** Changes to one object, oldest first. Never empty when handed out by a FIFO. */
+export type Deltas = readonly Delta[];
+
+export function isTombstone(obj: unknown): obj is DeletedFinalStateUnknown {
+  return obj instanceof DeletedFinalStateUnknown;
+}
+
+/** client-go's DeletionHandlingMetaNamespaceKeyFunc: a tombstone's key is its `key` field. */
+export function deletionHandlingKey(obj: ObjectOrTombstone): string {
+  return obj instanceof DeletedFinalStateUnknown ? obj.key : metaNamespaceKey(obj);
+}
+
+/** The resourceVersion of an object, or of a tombstone's last known object. */
+export function resourceVersionOf(obj: ObjectOrTombstone | undefined): string | undefined {
+  if (obj === undefined) return undefined;
+  if (obj instanceof DeletedFinalStateUnknown) return obj.obj?.metadata?.resourceVersion;
+  return obj.metadata?.resourceVersion;
+}
+
+/** The object inside a tombstone, or the object itself. */
+export function unwrapTombstone(obj: ObjectOrTombstone): KubeObject | undefined {
+  return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+}
+
+/** Whatever a FIFO needs to know about the cache: client-go's KeyListerGetter (the indexer). */
+export interface KnownObjects {
+  listKeys(): string[];
+  getByKey(key: string): KubeObject | undefined;
+}
+
+/** client-go's ErrFIFOClosed: pop() rejects with it once the FIFO is closed and empty. */
+export class FifoClosedError extends Error {
+  readonly code = 'FIFO_CLOSED';
+  constructor() {
+    super('DeltaFIFO: manipulating with closed queue');
+    this.name = 'FifoClosedError';
+  }
+}
+
+/**
+ * client-go's ErrRequeue: thrown by a pop() process function to put the popped deltas back (only if
+ * the key has not been queued again meanwhile). pop() then rejects with `err` if one was given.
+ */
+export class RequeueError extends Error {
+  constructor(readonly err?: unknown) {
+    super(err instanceof Error ? `requeue: ${err.message}` : 'requeue');
+    this.name = 'RequeueError';
+  }
+}
+
+/** The process function handed to pop(). Keep it synchronous to get client-go's "under the lock" atomicity. */
+export type PopProcessFunc = (deltas: Deltas, isInInitialList: boolean) => void | Promise<void>;
+
+/** A transform applied to incoming objects before they are queued (client-go's TransformFunc). */
+export type TransformFunc = (obj: KubeObject) => KubeObject;
+
+/** What both FIFOs offer beyond ReflectorStore: the informer's consumer side. */
+export interface InformerQueue {
+  pop(process: PopProcessFunc, signal?: AbortSignal): Promise<Deltas>;
+  /** Pops and processes one item if one is ready; undefined when empty. Throws FifoClosedError when closed and empty. */
+  tryPop(process: (deltas: Deltas, isInInitialList: boolean) => void): Deltas | undefined;
+  hasSynced(): boolean;
+  close(): void;
+  isClosed(): boolean;
+  listKeys(): string[];
+  /** Queue depth: keys (DeltaFIFO) or entries (RealFIFO). */
+  readonly length: number;
+}
+
+/** Resolvers of pop() calls waiting for the FIFO to become non-empty (client-go's cond.Wait). */
+export class FifoWaiters {
+  private waiting: (() => void)[] = [];
+
+  /** Wakes every waiter; each re-checks the FIFO (cond.Broadcast). */
+  broadcast(): void {
+    if (this.waiting.length === 0) return;
+    const w = this.waiting;
+    this.waiting = [];
+    for (const wake of w) wake();
+  }
+
+  /** Resolves on the next broadcast; rejects with the signal's reason when aborted. */
+  wait(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        this.waiting = this.waiting.filter((w) => w !== wake);
+        reject(signal!.reason);
+      };
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.waiting.push(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

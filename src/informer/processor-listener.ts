@@ -1,0 +1,229 @@
+// processorListener: one handler's bounded buffer of notifications, delivered serially to that handler.
+import type { Clock } from './clock.js';
+import type { ObjectOrTombstone } from './deltas.js';
+import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import type { Tracer, TraceRecord } from './trace.js';
+import type { KubeObject } from './types.js';
+
+/**
+ * client-go's ResourceEventHandler. Handlers may return a promise: the listener waits for it before
+ * delivering the next notification, so a slow handler delays only its own listener (until its buffer
+ * fills, see SharedProcessor). onDelete receives a DeletedFinalStateUnknown when the delete was missed.
+ */
+export interface ResourceEventHandler {
+  onAdd?(obj: KubeObject, isInInitialList: boolean): void | Promise<void>;
+  onUpdate?(oldObj: KubeObject, newObj: KubeObject): void | Promise<void>;
+  onDelete?(obj: ObjectOrTombstone): void | Promise<void>;
+}
+
+/** One notification, shared (never copied) by every listener it is distributed to. */
+export type Notification =
+  | { readonly kind: 'add'; readonly obj: KubeObject; readonly isInInitialList: boolean }
+  | { readonly kind: 'update'; readonly old: KubeObject; readonly obj: KubeObject; readonly sync: boolean }
+  | { readonly kind: 'delete'; readonly obj: ObjectOrTombstone };
+
+export interface ListenerStats {
+  /** Notifications handed to the handler. */
+  delivered: number;
+  /** Notifications waiting now. */
+  buffered: number;
+  /** The most that ever waited at once. */
+  maxBuffered: number;
+  /** Times the pipeline blocked because this listener's buffer was full. */
+  overflows: number;
+  /** Handler calls that threw or rejected. */
+  errors: number;
+}
+
+export interface ProcessorListenerOptions {
+  name: string;
+  handler: ResourceEventHandler;
+  /** What the handler asked for (after the 1 s minimum). */
+  requestedResyncPeriodMs: number;
+  /** What it gets, given the informer's resync check period. */
+  resyncPeriodMs: number;
+  clock: Clock;
+  tracer: Tracer;
+  /** Put the old and new objects in handler trace records (costly; off by default). */
+  traceObjects?: boolean;
+  onError?: (err: unknown, listener: string) => void;
+}
+
+/**
+ * Contracts: notifications are delivered in the order added, one at a time (the next handler call
+ * starts only after the previous one returned or settled); `initialPending` counts isInInitialList adds
+ * added but not yet handled (client-go's syncTracker).
+ */
+export class ProcessorListener {
+  readonly name: string;
+  readonly handler: ResourceEventHandler;
+  readonly requestedResyncPeriodMs: number;
+  resyncPeriodMs: number;
+  /** When this listener is next due a resync (epoch ms). */
+  nextResync: number;
+  readonly stats: ListenerStats = { delivered: 0, buffered: 0, maxBuffered: 0, overflows: 0, errors: 0 };
+  private buffer: (Notification | undefined)[] = [];
+  private head = 0;
+  private running = false;
+  private stopped = false;
+  private initialPending = 0;
+  private roomWaiters: { bound: number; resolve: () => void }[] = [];
+  private idleWaiters: (() => void)[] = [];
+  private readonly clock: Clock;
+  private readonly tracer: Tracer;
+  private readonly traceObjects: boolean;
+  private readonly onError?: (err: unknown, listener: string) => void;
+
+  constructor(options: ProcessorListenerOptions) {
+    this.name = options.name;
+    this.handler = options.handler;
+    this.requestedResyncPeriodMs = options.requestedResyncPeriodMs;
+    this.resyncPeriodMs = options.resyncPeriodMs;
+    this.clock = options.clock;
+    this.tracer = options.tracer;
+    this.traceObjects = options.traceObjects ?? false;
+    this.onError = options.onError;
+    this.nextResync = this.clock.now() + this.resyncPeriodMs;
+  }
+
+  /** Notifications waiting for the handler. */
+  get buffered(): number {
+    return this.buffer.length - this.head;
+  }
+
+  /** Queues a notification (never blocks; the processor checks room before popping the FIFO). */
+  add(n: Notification): void {
+    if (this.stopped) return;
+    if (n.kind === 'add' && n.isInInitialList) this.initialPending++;
+    this.buffer.push(n);
+    const b = this.buffered;
+    this.stats.buffered = b;
+    if (b > this.stats.maxBuffered) this.stats.maxBuffered = b;
+    if (!this.running) {
+      this.running = true;
+      queueMicrotask(() => void this.run());
+    }
+  }
+
+  /** True once the informer synced and every initial-list add given to this listener was handled. */
+  hasSynced(informerSynced: boolean): boolean {
+    return informerSynced && this.initialPending === 0;
+  }
+
+  shouldResync(now: number): boolean {
+    return this.resyncPeriodMs !== 0 && now >= this.nextResync;
+  }
+
+  determineNextResync(now: number): void {
+    this.nextResync = now + this.resyncPeriodMs;
+  }
+
+  setResyncPeriod(ms: number): void {
+    this.resyncPeriodMs = ms;
+  }
+
+  /** Resolves once fewer than `bound` notifications wait (immediately if so already). */
+  waitForRoom(bound: number): Promise<void> {
+    if (this.stopped || this.buffered < bound) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push({ bound, resolve }));
+  }
+
+  /** Resolves once the buffer is empty and no handler call is running. */
+  waitIdle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops delivery: drops what is buffered and releases anyone waiting for room. */
+  stop(): void {
+    this.stopped = true;
+    this.buffer = [];
+    this.head = 0;
+    this.stats.buffered = 0;
+    this.releaseRoom();
+    this.releaseIdle();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped && this.head < this.buffer.length) {
+      const n = this.buffer[this.head]!;
+      this.buffer[this.head] = undefined;
+      this.head++;
+      if (this.head === this.buffer.length) {
+        this.buffer = [];
+        this.head = 0;
+      } else if (this.head > 4096 && this.head * 2 > this.buffer.length) {
+        this.buffer = this.buffer.slice(this.head);
+        this.head = 0;
+      }
+      this.stats.buffered = this.buffered;
+      try {
+        const r = this.deliver(n);
+        if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+      } catch (err) {
+        this.failed(n, err);
+      }
+      this.stats.delivered++;
+      if (n.kind === 'add' && n.isInInitialList) this.initialPending--;
+      if (this.roomWaiters.length > 0) this.releaseRoom();
+    }
+    this.running = false;
+    this.releaseIdle();
+  }
+
+  private deliver(n: Notification): void | Promise<void> {
+    if (this.tracer.enabled) this.trace(n);
+    switch (n.kind) {
+      case 'add':
+        return this.handler.onAdd?.(n.obj, n.isInInitialList);
+      case 'update':
+        return this.handler.onUpdate?.(n.old, n.obj);
+      case 'delete':
+        return this.handler.onDelete?.(n.obj);
+    }
+  }
+
+  private trace(n: Notification, error?: unknown): void {
+    const rec: TraceRecord = {
+      time: this.clock.now(),
+      stage: 'handler',
+      op: n.kind === 'add' ? 'OnAdd' : n.kind === 'update' ? 'OnUpdate' : 'OnDelete',
+      key: deletionHandlingKey(n.obj),
+      rv: resourceVersionOf(n.obj),
+      listener: this.name,
+    };
+    if (n.kind === 'add') rec.isInInitialList = n.isInInitialList;
+    if (n.kind === 'update') {
+      rec.oldRv = n.old.metadata?.resourceVersion;
+      rec.sync = n.sync;
+    }
+    if (n.kind === 'delete') rec.tombstone = n.obj instanceof DeletedFinalStateUnknown;
+    if (this.traceObjects) {
+      if (n.kind === 'update') rec.old = n.old;
+      rec.new = n.obj instanceof DeletedFinalStateUnknown ? n.obj.obj : n.obj;
+    }
+    if (error !== undefined) rec.error = error instanceof Error ? error.message : String(error);
+    this.tracer.emit(rec);
+  }
+
+  private failed(n: Notification, err: unknown): void {
+    this.stats.errors++;
+    if (this.tracer.enabled) this.trace(n, err);
+    this.onError?.(err, this.name);
+  }
+
+  private releaseRoom(): void {
+    const waiting = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const w of waiting) {
+      if (this.stopped || this.buffered < w.bound) w.resolve();
+      else this.roomWaiters.push(w);
+    }
+  }
+
+  private releaseIdle(): void {
+    const waiting = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiting) w();
+  }
+}

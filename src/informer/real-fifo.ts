@@ -1,0 +1,201 @@
+// RealFIFO (client-go 1.33+): one entry per event, popped in arrival order as single-delta Deltas.
+import type { Clock } from './clock.js';
+import { realClock } from './clock.js';
+import type { Delta, DeltaType, Deltas, InformerQueue, KnownObjects, ObjectOrTombstone, PopProcessFunc, TransformFunc } from './deltas.js';
+import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import type { ReflectorStore } from './reflector-store.js';
+import type { Tracer } from './trace.js';
+import { noTracer } from './trace.js';
+import type { KubeObject } from './types.js';
+
+export interface RealFifoOptions {
+  /** The indexer (required by client-go): affects Replace (tombstones) and Resync. */
+  knownObjects: KnownObjects;
+  /** Runs on every incoming object except tombstones and Sync deltas. */
+  transform?: TransformFunc;
+  tracer?: Tracer;
+  clock?: Clock;
+}
+
+/**
+ * client-go's RealFIFO. Contracts: `items[head..]` holds every event not yet popped, in arrival order;
+ * nothing is merged, so a key may appear many times; every pop hands out exactly one delta.
+ * Unlike DeltaFIFO, Delete is never ignored (there is nothing queued to compare with).
+ */
+export class RealFifo implements ReflectorStore, InformerQueue {
+  private items: Delta[] = [];
+  private head = 0;
+  private populated = false;
+  /** Entries queued by the first Replace (all of the queue at that point) not popped yet. */
+  private initialPopulationCount = 0;
+  private closed = false;
+  private readonly waiters = new FifoWaiters();
+  private readonly knownObjects: KnownObjects;
+  private readonly transform?: TransformFunc;
+  private readonly tracer: Tracer;
+  private readonly clock: Clock;
+  /** The last resourceVersion the reflector reported (bookmarks included). */
+  resourceVersion = '';
+
+  constructor(options: RealFifoOptions) {
+    this.knownObjects = options.knownObjects;
+    this.transform = options.transform;
+    this.tracer = options.tracer ?? noTracer;
+    this.clock = options.clock ?? realClock;
+  }
+
+  /** Number of entries queued. */
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  add(obj: KubeObject): void {
+    this.populated = true;
+    this.append('Added', obj, false);
+  }
+
+  update(obj: KubeObject): void {
+    this.populated = true;
+    this.append('Updated', obj, false);
+  }
+
+  delete(obj: ObjectOrTombstone): void {
+    this.populated = true;
+    this.append('Deleted', obj, false);
+  }
+
+  /**
+   * Tombstones first — for queued keys absent from the list whose last queued delta isn't Deleted (with
+   * that delta's object), then for known keys absent from the list with nothing queued — then Replaced
+   * for every listed object, in list order.
+   */
+  replace(list: KubeObject[], resourceVersion: string): void {
+    const listed = new Set<string>();
+    for (const obj of list) listed.add(deletionHandlingKey(obj));
+    // Last queued delta per key, in order of each key's first appearance in the queue.
+    const lastQueued = new Map<string, Delta>();
+    for (let i = this.head; i < this.items.length; i++) {
+      const d = this.items[i];
+      lastQueued.set(deletionHandlingKey(d.object), d);
+    }
+    for (const [key, last] of lastQueued) {
+      if (listed.has(key) || last.type === 'Deleted') continue;
+      this.append('Deleted', new DeletedFinalStateUnknown(key, last.object as KubeObject), true, key);
+    }
+    for (const key of this.knownObjects.listKeys()) {
+      if (listed.has(key) || lastQueued.has(key)) continue;
+      this.append('Deleted', new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)), false, key);
+    }
+    for (const obj of list) this.append('Replaced', obj, false);
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = this.length;
+    }
+    this.resourceVersion = resourceVersion;
+  }
+
+  /** A Sync entry for every known object whose key has nothing queued. */
+  resync(): void {
+    const queued = new Set<string>();
+    for (let i = this.head; i < this.items.length; i++) queued.add(deletionHandlingKey(this.items[i].object));
+    for (const key of this.knownObjects.listKeys()) {
+      if (queued.has(key)) continue;
+      const obj = this.knownObjects.getByKey(key);
+      if (obj === undefined) continue;
+      this.append('Sync', obj, true, key);
+    }
+  }
+
+  updateResourceVersion(resourceVersion: string): void {
+    this.resourceVersion = resourceVersion;
+  }
+
+  /** Synced once every entry queued by the first Replace was popped (or Add/Update/Delete came first). */
+  hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.waiters.broadcast();
+  }
+
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Distinct queued keys, in order of first appearance. */
+  listKeys(): string[] {
+    const keys = new Set<string>();
+    for (let i = this.head; i < this.items.length; i++) keys.add(deletionHandlingKey(this.items[i].object));
+    return [...keys];
+  }
+
+  /** Waits for an entry, removes it and calls process([delta], isInInitialList). Rejects with FifoClosedError once closed and empty. */
+  async pop(process: PopProcessFunc, signal?: AbortSignal): Promise<Deltas> {
+    for (;;) {
+      if (this.length > 0) {
+        const [deltas, isInInitialList] = this.take();
+        await process(deltas, isInInitialList);
+        return deltas;
+      }
+      if (this.closed) throw new FifoClosedError();
+      await this.waiters.wait(signal);
+    }
+  }
+
+  tryPop(process: (deltas: Deltas, isInInitialList: boolean) => void): Deltas | undefined {
+    if (this.length === 0) {
+      if (this.closed) throw new FifoClosedError();
+      return undefined;
+    }
+    const [deltas, isInInitialList] = this.take();
+    process(deltas, isInInitialList);
+    return deltas;
+  }
+
+  private take(): [Deltas, boolean] {
+    const isInInitialList = !this.hasSynced();
+    const delta = this.items[this.head];
+    (this.items as (Delta | undefined)[])[this.head] = undefined;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    if (this.tracer.enabled) {
+      this.tracer.emit({
+        time: this.clock.now(),
+        stage: 'fifo',
+        op: 'pop',
+        key: deletionHandlingKey(delta.object),
+        rv: resourceVersionOf(delta.object),
+        deltas: 1,
+        types: [delta.type],
+        isInInitialList,
+        depth: this.length,
+        fifo: 'real',
+      });
+    }
+    return [[delta], isInInitialList];
+  }
+
+  private append(type: DeltaType, obj: ObjectOrTombstone, skipTransform: boolean, key?: string): void {
+    if (this.transform !== undefined && !skipTransform && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transform(obj);
+    this.items.push({ type, object: obj });
+    if (this.tracer.enabled) {
+      this.tracer.emit({
+        time: this.clock.now(),
+        stage: 'fifo',
+        op: type,
+        key: key ?? deletionHandlingKey(obj),
+        rv: resourceVersionOf(obj),
+        tombstone: obj instanceof DeletedFinalStateUnknown || undefined,
+        depth: this.length,
+        fifo: 'real',
+      });
+    }
+    this.waiters.broadcast();
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Deltas } from '../../src/informer/deltas.js';
+import { DeletedFinalStateUnknown } from '../../src/informer/deltas.js';
+import { Indexer } from '../../src/informer/indexer.js';
+import { RealFifo } from '../../src/informer/real-fifo.js';
+import type { KubeObject } from '../../src/informer/types.js';
+
+const pod = (name: string, rv = '1'): KubeObject => ({ kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv } });
+
+function drain(f: RealFifo): { d: string; initial: boolean }[] {
+  const out: { d: string; initial: boolean }[] = [];
+  for (;;) {
+    let seen: Deltas = [];
+    let initial = false;
+    if (f.tryPop((d, i) => ((seen = d), (initial = i))) === undefined) return out;
+    expect(seen).toHaveLength(1);
+    const { type, object } = seen[0];
+    const what = object instanceof DeletedFinalStateUnknown ? `tomb(${object.key},${object.obj?.metadata.resourceVersion ?? '-'})` : `${object.metadata.name}@${object.metadata.resourceVersion}`;
+    out.push({ d: `${type}:${what}`, initial });
+  }
+}
+
+function setup(known: KubeObject[] = []) {
+  const indexer = new Indexer();
+  for (const o of known) indexer.add(o);
+  return { indexer, fifo: new RealFifo({ knownObjects: indexer }) };
+}
+
+describe('RealFifo', () => {
+  it('delivers one single-delta entry per event, in arrival order', () => {
+    const { fifo } = setup();
+    fifo.add(pod('a', '1'));
+    fifo.add(pod('b', '2'));
+    fifo.update(pod('a', '3'));
+    fifo.delete(pod('a', '4'));
+    fifo.delete(pod('a', '4'));
+    expect(drain(fifo).map((x) => x.d)).toEqual(['Added:a@1', 'Added:b@2', 'Updated:a@3', 'Deleted:a@4', 'Deleted:a@4']);
+  });
+
+  it('queues a Delete even for a key nobody knows', () => {
+    const { fifo } = setup();
+    fifo.delete(pod('ghost', '9'));
+    expect(drain(fifo).map((x) => x.d)).toEqual(['Deleted:ghost@9']);
+  });
+
+  it('Replace queues tombstones first (queued keys, then known keys) and then Replaced per listed item', () => {
+    const { fifo } = setup([pod('known-gone', '1'), pod('kept', '2'), pod('queued', '3')]);
+    fifo.update(pod('queued', '4'));
+    fifo.add(pod('queued-deleted', '5'));
+    fifo.delete(pod('queued-deleted', '6'));
+    fifo.add(pod('fresh', '7'));
+    fifo.replace([pod('kept', '2'), pod('fresh', '7'), pod('new', '8')], '10');
+    expect(drain(fifo).map((x) => x.d)).toEqual([
+      'Updated:queued@4',
+      'Added:queued-deleted@5',
+      'Deleted:queued-deleted@6',
+      'Added:fresh@7',
+      'Deleted:tomb(ns/queued,4)',
+      'Deleted:tomb(ns/known-gone,1)',
+      'Replaced:kept@2',
+      'Replaced:fresh@7',
+      'Replaced:new@8',
+    ]);
+  });
+
+  it('counts everything queued at the first Replace as the initial list', () => {
+    const { fifo } = setup([pod('gone', '1')]);
+    fifo.replace([pod('a', '2')], '2');
+    fifo.add(pod('b', '3'));
+    expect(fifo.hasSynced()).toBe(false);
+    expect(drain(fifo).map((x) => [x.d, x.initial])).toEqual([
+      ['Deleted:tomb(ns/gone,1)', true],
+      ['Replaced:a@2', true],
+      ['Added:b@3', false],
+    ]);
+    expect(fifo.hasSynced()).toBe(true);
+  });
+
+  it('Resync queues Sync for known keys with nothing queued', () => {
+    const { fifo } = setup([pod('a', '1'), pod('b', '2')]);
+    fifo.update(pod('b', '3'));
+    fifo.resync();
+    expect(drain(fifo).map((x) => x.d)).toEqual(['Updated:b@3', 'Sync:a@1']);
+  });
+
+  it('transforms incoming objects but not Sync entries or tombstones', () => {
+    const indexer = new Indexer();
+    indexer.add(pod('k', '1'));
+    const seen: string[] = [];
+    const fifo = new RealFifo({ knownObjects: indexer, transform: (o) => (seen.push(o.metadata.name!), o) });
+    fifo.add(pod('a'));
+    fifo.replace([], '2');
+    drain(fifo);
+    fifo.resync();
+    expect(seen).toEqual(['a']);
+    expect(fifo.listKeys()).toEqual(['ns/k']);
+  });
+
+  it('pop waits for an entry and ends with FifoClosedError after close', async () => {
+    const { fifo } = setup();
+    const p = fifo.pop(() => {});
+    fifo.add(pod('a'));
+    expect((await p)[0].type).toBe('Added');
+    fifo.close();
+    await expect(fifo.pop(() => {})).rejects.toThrow('closed');
+  });
+});
