@@ -1,0 +1,252 @@
+// kwatch index: sync an informer with the `--by` indices and show what they hold (lives in index/index.ts: oclif reads commands/index.ts as the root command).
+import { Args, Flags } from '@oclif/core';
+import { KwatchCommand } from '../../cli/base-command.js';
+import { parseDuration } from '../../cli/duration.js';
+import { createStopSignal, type StopSignal } from '../../cli/stop-signal.js';
+import { UserError } from '../../cli/user-error.js';
+import { indexChangeRecord } from '../../informer/index-changes.js';
+import { indexCounts, indexersFromSpecs, indexRows, indicesOf, indexTotals, timeIndexBuild, type Indices } from '../../informer/index-report.js';
+import { Tracer } from '../../informer/trace.js';
+import type { KubeObject } from '../../informer/types.js';
+import type { CacheCheckReport } from '../../kube/cache-check.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery-flags.js';
+import type { IndexInformer } from '../../kube/index-informer.js';
+import type { ResolvedResource } from '../../kube/resolve-resource.js';
+import { formatColumns } from '../../render/columns.js';
+import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
+import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
+import { startSpinner } from '../../render/spinner.js';
+
+/** Exit code of a --check that found the cache and the server disagreeing. */
+export const CHECK_DIFFERS_EXIT_CODE = 3;
+
+type Mode = 'report' | 'value' | 'watch' | 'check';
+const OUTPUTS: Record<Mode, string[]> = {
+  report: ['table', 'wide', 'json', 'yaml', 'ndjson'],
+  value: ['table', 'name', 'json', 'yaml'],
+  watch: ['table', 'ndjson'],
+  check: ['table', 'json', 'yaml'],
+};
+
+export default class Index extends KwatchCommand {
+  static override summary = "Sync an informer and show what its indexer holds: values, counts and keys of the --by indices.";
+  static override description = `Lists and watches RESOURCE into an informer cache (cluster-wide unless -n is given, as a controller's informer usually is) with one index per --by, built by the same index functions the informer core offers:
+  namespace, nodeName, phase, owner (the controller ownerReference, Kind/name), label:KEY, annotation:KEY, and any JSONPath ({.spec.schedulerName} or jsonpath=EXPR; several matches give several values).
+Objects without the indexed field are filed under <none> instead of disappearing from the index (client-go's index funcs drop them; kwatch wraps them so they stay visible; nodeName and namespace also file "" there).
+
+Without --value: one row per index value with its count and a few keys, by count; then each index's totals, its build time (indexing the cached objects from scratch, as a relist does) and approximate size. -o json|yaml prints client-go's Indices shape {index: {value: [keys]}}.
+With --value: ByIndex — the objects under that value, in IndexKeys order (keys sorted).
+With --watch: the informer keeps running and the table updates live (plain timestamped blocks when stdout is not a terminal), highlighting values whose count changed; -o ndjson prints the indexer's trace records narrowed to the --by indices (op add|update|delete with old and new index values).
+With --check: after the sync, LISTs at the cache's resourceVersion (resourceVersionMatch=Exact) and reports objects missing, extra or stale in the cache; exit code ${CHECK_DIFFERS_EXIT_CODE} when they differ.`;
+  static override examples = [
+    '<%= config.bin %> index pods --by nodeName --sim',
+    '<%= config.bin %> index pods --by phase --by label:app -o json',
+    "<%= config.bin %> index pods --by '{.spec.containers[*].image}' --show-keys",
+    '<%= config.bin %> index pods --by nodeName --value node-001 -o name',
+    '<%= config.bin %> index pods --by nodeName --watch',
+    '<%= config.bin %> index pods --by nodeName --watch -o ndjson --for 1m',
+    '<%= config.bin %> index pods --check',
+  ];
+  static override args = {
+    resource: Args.string({ description: 'Resource type: pods, po, deployments.apps, foos.example.com, …', required: true }),
+  };
+  static override flags = {
+    ...discoveryFlags,
+    by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true }),
+    value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
+    'show-keys': Flags.boolean({ description: 'List every key under each value, not just the first few.', default: false }),
+    watch: Flags.boolean({ char: 'w', description: 'Keep the informer running and update the counts live (or stream index changes with -o ndjson).', default: false, exclusive: ['value'] }),
+    check: Flags.boolean({ description: `Compare the cache with a LIST from the server (with --watch: when the watch ends); exit code ${CHECK_DIFFERS_EXIT_CODE} when objects are missing, extra or stale.`, default: false, exclusive: ['value'] }),
+    'watch-list': Flags.boolean({ description: 'Sync with a watch-list (sendInitialEvents) instead of a paged LIST.', default: false }),
+    'page-size': Flags.integer({ description: 'Objects per LIST page (0 = one unpaged LIST).', default: 500, min: 0 }),
+    for: Flags.string({ description: 'With --watch: stop after this long (e.g. 30s, 5m).' }),
+    interval: Flags.string({ description: 'With --watch: how often the table is redrawn.', default: '1s' }),
+    'sync-timeout': Flags.string({ description: 'Give up when the cache has not synced after this long.', default: '2m' }),
+  };
+
+  async run(): Promise<Indices | KubeObject[] | Record<string, unknown> | CacheCheckReport | void> {
+    const { args, flags } = await this.parse(Index);
+    const mode: Mode = flags.watch ? 'watch' : flags.check ? 'check' : flags.value !== undefined ? 'value' : 'report';
+    const output = flags.output ?? 'table';
+    if (flags.watch && flags.check && output !== 'table') throw new UserError('--watch --check prints a table: leave out --output');
+    if (!OUTPUTS[mode].includes(output)) throw new UserError(`--output ${output} is not available${mode === 'report' ? '' : ` with --${mode}`}: use one of ${OUTPUTS[mode].join(', ')}`);
+    const specs = (flags.by ?? []).map((s) => s.trim());
+    if (specs.length === 0 && mode !== 'check') throw new UserError('name an index with --by, e.g. --by nodeName, --by label:app or --by {.spec.schedulerName}');
+    if (mode === 'value' && new Set(specs).size !== 1) throw new UserError('--value needs exactly one --by');
+    let indexers;
+    try {
+      indexers = indexersFromSpecs(specs);
+    } catch (err) {
+      throw new UserError(`invalid --by: ${(err as Error).message}`);
+    }
+    const names = Object.keys(indexers);
+    const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
+    if (forMs !== undefined && !flags.watch) throw new UserError('--for only applies with --watch');
+    const intervalMs = parseDuration(flags.interval, '--interval');
+    const syncTimeoutMs = parseDuration(flags['sync-timeout'], '--sync-timeout');
+
+    const tracer = new Tracer();
+    const conn = await this.connect(flags, { tracer });
+    const { resolveResource } = await import('../../kube/resolve-resource.js');
+    const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags));
+    for (const verb of ['list', 'watch']) {
+      if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
+    }
+    const namespace = resource.namespaced && !flags['all-namespaces'] ? flags.namespace : undefined;
+
+    const stop = createStopSignal({ forMs });
+    this.onCleanup(async () => stop.dispose());
+    /** Stops the informer; --for and Ctrl-C only end the watch, so that --watch --check can still read the cache. */
+    const end = new AbortController();
+    let synced = false;
+    stop.signal.addEventListener('abort', () => (synced && flags.check ? undefined : end.abort()), { once: true });
+    const ndjson = output === 'ndjson' ? await this.streamIndexChanges(tracer, new Set(names)) : undefined;
+    const { startIndexInformer } = await import('../../kube/index-informer.js');
+    const session = startIndexInformer({
+      conn,
+      target: { group: resource.group, version: resource.version, resource: resource.resource, namespaced: resource.namespaced, namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
+      name: displayName(resource),
+      expectedKind: resource.kind,
+      indexers,
+      tracer,
+      useWatchList: flags['watch-list'],
+      pageSize: flags['page-size'],
+      signal: end.signal,
+    });
+    this.onCleanup(async () => {
+      end.abort();
+      await session.done.catch(() => {});
+    });
+    await this.sync(session, resource, stop, syncTimeoutMs);
+    synced = true;
+
+    switch (mode) {
+      case 'check':
+        return this.check(session, resource, names, output, flags['page-size'], stop.signal);
+      case 'value':
+        return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined);
+      case 'watch':
+        if (!ndjson) await this.live(session, resource, names, intervalMs, stop);
+        await Promise.race([untilAborted(stop.signal), session.done]);
+        ndjson?.();
+        if (!flags.check) return;
+        // The informer keeps running until the check has its snapshot: the cache after the whole watch.
+        process.stdout.write('\n');
+        return this.check(session, resource, [], 'table', flags['page-size']);
+      case 'report':
+        ndjson?.();
+        if (output === 'ndjson') return;
+        return this.report(session, names, indexers, output, flags['show-keys'] || output === 'wide');
+    }
+  }
+
+  /** Waits for the initial list, with a spinner on stderr (TTY only). */
+  private async sync(session: IndexInformer, resource: ResolvedResource, stop: StopSignal, timeoutMs: number): Promise<void> {
+    const started = Date.now();
+    const what = displayName(resource);
+    const spinner = startSpinner(process.stderr, `Syncing ${what}…`);
+    try {
+      await session.synced({ timeoutMs, onProgress: (n) => spinner.update(`Syncing ${what}… ${n} listed`) });
+    } catch (err) {
+      spinner.stop();
+      if (stop.reason === 'interrupted') throw new UserError(`interrupted before the ${what} cache synced`, 130);
+      if ((err as Error).name === 'SyncTimeoutError') throw new UserError((err as Error).message);
+      throw err;
+    }
+    spinner.succeed(`Synced ${session.store.size} ${what} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    await spinner.ready;
+  }
+
+  private async report(session: IndexInformer, names: string[], indexers: ReturnType<typeof indexersFromSpecs>, output: string, showKeys: boolean): Promise<Indices> {
+    const store = session.store;
+    const indices = indicesOf(store, names);
+    if (output === 'json') process.stdout.write(JSON.stringify(indices, null, 2) + '\n');
+    else if (output === 'yaml') process.stdout.write(kubectlYAML(indices));
+    else {
+      const rows = names.flatMap((n) => indexRows(store, n));
+      const t = indexTable(rows, { showKeys, several: names.length > 1 });
+      process.stdout.write(formatColumns(t.headers, t.cells));
+      const objects = store.list();
+      for (const n of names) {
+        const built = timeIndexBuild(objects, { [n]: indexers[n] });
+        process.stdout.write(totalsLine(indexTotals(n, indexRows(store, n), store.size), built.ms) + '\n');
+      }
+    }
+    return indices;
+  }
+
+  private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean): KubeObject[] | Record<string, unknown> {
+    const store = session.store;
+    // IndexKeys order (sorted keys), as client-go's IndexKeys returns them; ByIndex itself is unordered.
+    const objects = store.indexKeys(name, value).map((k) => store.getByKey(k)!);
+    if (objects.length === 0 && output === 'table') process.stderr.write(`No ${displayName(resource)} under ${name}=${value}\n`);
+    printObjects(objects, { output: output as 'table' | 'name' | 'json' | 'yaml', stream: process.stdout, allNamespaces: allNamespaces && resource.namespaced, resource: resourcePrefix(resource) });
+    return output === 'json' || output === 'yaml' ? listOf(objects) : objects;
+  }
+
+  private async check(session: IndexInformer, resource: ResolvedResource, names: string[], output: string, pageSize: number, signal?: AbortSignal): Promise<CacheCheckReport> {
+    const { checkCache } = await import('../../kube/cache-check.js');
+    const snapshot = await session.snapshot();
+    const report = await checkCache({ listerWatcher: session.listerWatcher, snapshot, pageSize, signal });
+    const result = names.length > 0 ? { ...report, indices: indicesOf(session.store, names) } : report;
+    if (output === 'json') process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    else if (output === 'yaml') process.stdout.write(kubectlYAML(result));
+    else {
+      if (names.length > 0) {
+        const rows = names.flatMap((n) => indexRows(session.store, n));
+        const t = indexTable(rows, { showKeys: false, several: names.length > 1 });
+        process.stdout.write(formatColumns(t.headers, t.cells) + '\n');
+      }
+      const text = checkReportText(report, displayName(resource));
+      process.stdout.write(text.summary + '\n');
+      if (text.table) process.stdout.write(formatColumns(text.table.headers, text.table.cells));
+    }
+    if (!report.inSync) this.exit(CHECK_DIFFERS_EXIT_CODE);
+    return result;
+  }
+
+  /** The live table until the stop signal; ink on a TTY, timestamped blocks otherwise. */
+  private async live(session: IndexInformer, resource: ResolvedResource, names: string[], intervalMs: number, stop: StopSignal): Promise<void> {
+    const { startLiveView } = await import('../../render/live-table.js');
+    const rows = new IndexWatchRows((n) => indexCounts(session.store, n), names);
+    const view = await startLiveView({
+      headers: rows.headers,
+      getRows: () => rows.rows(),
+      rowKey: rows.rowKey,
+      intervalMs,
+      stream: process.stdout,
+      title: () => `${displayName(resource)} by ${names.join(', ')}: ${session.store.size} objects at resourceVersion ${session.informer.lastSyncResourceVersion}`,
+    });
+    stop.signal.addEventListener('abort', () => view.stop(), { once: true });
+    session.done.finally(() => view.stop()).catch(() => {});
+  }
+
+  /** Prints the indexer's records for `names` as ndjson from now on; returns the function that ends the stream. */
+  private async streamIndexChanges(tracer: Tracer, names: ReadonlySet<string>): Promise<() => void> {
+    const { createTracePrinter } = await import('../../render/trace-printer.js');
+    const printer = createTracePrinter({ output: 'ndjson', stream: process.stdout, stages: new Set(['indexer']) });
+    const unsubscribe = tracer.subscribe((r) => {
+      const shaped = indexChangeRecord(r, names);
+      if (shaped) printer.write(shaped);
+    });
+    return () => {
+      unsubscribe();
+      printer.end();
+    };
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+/** kubectl's spelling: pods, deployments.apps. */
+function displayName(r: ResolvedResource): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+/** `-o name` prefix as kubectl prints it: pod, deployment.apps. */
+function resourcePrefix(r: ResolvedResource): string {
+  const kind = r.kind.toLowerCase();
+  return r.group ? `${kind}.${r.group}` : kind;
+}

@@ -1,0 +1,92 @@
+// The informer behind `kwatch index`: one resource over HTTP with the `--by` indexers, synced, then kept running or stopped.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Indexers, ReadonlyIndexer } from '../informer/indexer.js';
+import { SharedIndexInformer } from '../informer/shared-informer.js';
+import type { Tracer, TraceRecord } from '../informer/trace.js';
+import type { CacheSnapshot } from './cache-check.js';
+import type { Connection } from './connection.js';
+import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
+
+export interface IndexInformerOptions {
+  conn: Connection;
+  target: ListWatchTarget;
+  /** Shown in trace records, e.g. "pods". */
+  name: string;
+  expectedKind?: string;
+  indexers: Indexers;
+  tracer: Tracer;
+  useWatchList?: boolean;
+  pageSize?: number;
+  /** Stops the informer. */
+  signal: AbortSignal;
+}
+
+export interface IndexInformer {
+  informer: SharedIndexInformer;
+  listerWatcher: HttpListerWatcher;
+  store: ReadonlyIndexer;
+  /**
+   * Resolves once the initial list is in the cache. Rejects when the informer fails or the signal
+   * aborts first, or after `timeoutMs` (with the last list error the reflector reported, if any).
+   */
+  synced(opts: { timeoutMs: number; onProgress?: (listed: number) => void }): Promise<void>;
+  /** Settles when the informer stopped (rejects when it gave up). */
+  readonly done: Promise<void>;
+  /** The cache and the resourceVersion it reflects, taken when the FIFO is empty (waits up to `maxWaitMs` for that). */
+  snapshot(maxWaitMs?: number): Promise<CacheSnapshot>;
+}
+
+export class SyncTimeoutError extends Error {
+  constructor(ms: number, lastError: string | undefined) {
+    super(`timed out after ${Math.round(ms / 1000)}s waiting for the cache to sync${lastError ? `: ${lastError}` : ''}`);
+    this.name = 'SyncTimeoutError';
+  }
+}
+
+/** Starts the informer at once (run() in the background); stop it with the signal. */
+export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
+  const listerWatcher = new HttpListerWatcher(o.conn, o.target);
+  const informer = new SharedIndexInformer({
+    listerWatcher,
+    name: o.name,
+    expectedKind: o.expectedKind,
+    indexers: o.indexers,
+    tracer: o.tracer,
+    useWatchList: o.useWatchList,
+    pageSize: o.pageSize,
+  });
+  const done = informer.run(o.signal);
+  done.catch(() => {}); // observed through synced() or by the caller
+
+  const synced: IndexInformer['synced'] = async ({ timeoutMs, onProgress }) => {
+    let lastError: string | undefined;
+    let listed = 0;
+    const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+      if (r.stage !== 'reflector') return;
+      if (r.op === 'list-error' || r.op === 'watch-error' || r.op === 'expired') lastError = String(r.error ?? '');
+      else if (r.op === 'list-page' && typeof r.items === 'number') onProgress?.((listed += r.items));
+    });
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new SyncTimeoutError(timeoutMs, lastError)), timeoutMs);
+    const both = AbortSignal.any([o.signal, timeout.signal]);
+    try {
+      await Promise.race([informer.whenSynced(both), done.then(() => Promise.reject(o.signal.reason ?? new Error('the informer stopped before it synced')))]);
+    } catch (err) {
+      if (timeout.signal.aborted) throw new SyncTimeoutError(timeoutMs, lastError);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+    }
+  };
+
+  const snapshot = async (maxWaitMs = 2000): Promise<CacheSnapshot> => {
+    const deadline = Date.now() + maxWaitMs;
+    // Entries still queued would make the cache lag behind the resourceVersion the reflector reached.
+    while (informer.fifoLength > 0 && Date.now() < deadline) await sleep(5);
+    const store = informer.getStore();
+    return { objects: store.list(), resourceVersion: informer.lastSyncResourceVersion };
+  };
+
+  return { informer, listerWatcher, store: informer.getStore(), synced, done, snapshot };
+}
