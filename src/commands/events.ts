@@ -3,25 +3,36 @@
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { parseDuration } from '../cli/duration.js';
-import { createStopSignal } from '../cli/stop-signal.js';
+import { OUTPUT_FORMATS } from '../cli/flags.js';
+import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
+import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
-import type { GlobalFlags } from '../cli/flags.js';
 import type { Connection } from '../kube/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
 import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
 import type { ResolvedResource } from '../kube/resolve-resource.js';
+import { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey } from '../informer/types.js';
-
-const RAW_OUTPUTS = ['table', 'wide', 'ndjson', 'json', 'yaml', 'name'];
 
 export default class Events extends KwatchCommand {
   static override summary = 'Watch a resource and print what each stage of the informer pipeline saw.';
-  static override description = `Runs the informer pipeline (Reflector → FIFO → Indexer → handlers → workqueue) against one or more resources and prints one line per thing each stage saw. With --raw, prints the watch stream exactly as the server sends it: one line per event (type, key, resourceVersion), or the raw event objects with -o ndjson.`;
+  static override description = `Runs the informer pipeline a controller runs (Reflector → FIFO → Indexer → handlers → workqueue → a dry-run reconcile) against one or more resources and prints one line per thing each stage saw: TIME STAGE OP KEY RV DETAIL.
+
+By default it shows the watch, fifo, handler and workqueue stages plus the reflector's lifecycle (LIST pages, WATCH start/close, reconnects, relists, 410s, backoff); --stages all adds the indexer, the reconcile runs and the raw HTTP requests. -o ndjson prints one JSON object per trace record (time, stage, op, key, rv, type for watch events, then the stage's details): a contract for scripts.
+
+--fifo picks the queue between the reflector and the indexer: real (RealFIFO, what client-go 1.33+ uses; the default) or delta (the DeltaFIFO of client-go 1.32 and earlier, which coalesces deltas per key).
+
+With --raw, prints the watch stream exactly as the server sends it: one line per event (type, key, resourceVersion), or the raw event objects with -o ndjson.
+
+It stops on Ctrl-C, after --for, after --max-events watch events, or with --until-synced once the initial list went through every stage; a summary of what each stage saw goes to stderr.`;
   static override examples = [
     '<%= config.bin %> events pods --sim',
     '<%= config.bin %> events pods -A --raw --max-events 20',
     '<%= config.bin %> events pods,deployments -n shop --for 30s',
+    '<%= config.bin %> events pods web-0 --diff',
     '<%= config.bin %> events pods -A -o ndjson --stages all > trace.ndjson',
+    '<%= config.bin %> events pods -A --fifo delta --watch-list --until-synced',
+    '<%= config.bin %> events secrets --record secrets.ndjson',
   ];
   static override args = {
     resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …', required: true }),
@@ -29,35 +40,75 @@ export default class Events extends KwatchCommand {
   };
   static override flags = {
     ...discoveryFlags,
+    stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: watch,fifo,handler,workqueue and the reflector lifecycle).' }),
+    diff: Flags.boolean({ description: 'For each update, print what changed between the old and the new object (field paths, old → new).', default: false }),
+    'diff-all': Flags.boolean({ description: 'Like --diff, but keep the noise (managedFields, resourceVersion, …).', default: false }),
+    fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
+    'watch-list': Flags.boolean({ description: 'Sync with a watch-list (sendInitialEvents=true) instead of a LIST.', default: false }),
+    resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
+    'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
+    record: Flags.string({ description: 'Write everything the server sent (list pages, events, errors, connection boundaries, timings) to this NDJSON file for kwatch replay.' }),
+    'show-secrets': Flags.boolean({ description: 'Record Secret data and tokens as sent (masked by default).', default: false }),
     raw: Flags.boolean({ description: 'Print the watch stream exactly as the server sends it (the wire only, no informer).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
-    'max-events': Flags.integer({ description: 'Stop after this many watch events.' }),
+    'max-events': Flags.integer({ description: 'Stop after this many watch events (once every stage has handled them).' }),
+    'until-synced': Flags.boolean({ description: 'Stop once the initial list has gone through every stage.', default: false }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Events);
     const output = flags.output ?? 'table';
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(output)) throw new UserError(`--output ${output} is not available: use one of ${OUTPUT_FORMATS.join(', ')}`);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
+    const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
-    if (flags.raw && !RAW_OUTPUTS.includes(output)) throw new UserError(`--output ${output} is not available: use one of ${RAW_OUTPUTS.join(', ')}`);
+    if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
+    const { parseStages } = await import('../render/stage-filter.js');
+    let stages;
+    try {
+      stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
+    } catch (err) {
+      throw new UserError(`invalid --stages: ${(err as Error).message}`);
+    }
 
-    const conn = await this.connect(flags);
+    const tracer = new Tracer();
+    const conn = await this.connect(flags, { tracer });
     const { resolveResources } = await import('../kube/resolve-resource.js');
     const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags));
     for (const r of resources) {
-      if (!r.verbs.includes('watch')) throw new UserError(`the server does not support watch on ${displayName(r)} (verbs: ${r.verbs.join(', ')})`);
+      requireVerb(r, 'watch');
+      if (!flags.raw) requireVerb(r, 'list');
     }
     const targets = resources.map((r) => targetFor(r, conn, flags, args.name));
     const stop = createStopSignal({ forMs });
     try {
       if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], stop);
-      else throw new UserError('the pipeline view is not available yet: use --raw');
+      else {
+        const { watchEvents } = await import('../cli/events-view.js');
+        await watchEvents({
+          conn,
+          tracer,
+          resources,
+          targets,
+          stop,
+          output: output as (typeof OUTPUT_FORMATS)[number],
+          stages,
+          diff: flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined,
+          fifo: flags.fifo as 'real' | 'delta',
+          useWatchList: flags['watch-list'],
+          resyncPeriodMs: resyncMs,
+          keepManagedFields: flags['keep-managed-fields'],
+          record: flags.record ? { path: flags.record, showSecrets: flags['show-secrets'], kwatchVersion: this.config.version } : undefined,
+          maxEvents: flags['max-events'],
+          untilSynced: flags['until-synced'],
+        });
+      }
     } finally {
       stop.dispose();
     }
   }
 
-  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, stop: ReturnType<typeof createStopSignal>): Promise<void> {
+  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, stop: StopSignal): Promise<void> {
     const { runRawWatch } = await import('../kube/raw-watch.js');
     const several = resources.length > 1;
     const out = process.stdout;
@@ -99,14 +150,4 @@ export default class Events extends KwatchCommand {
 
 function pad(s: string, width: number): string {
   return s.length >= width ? `${s} ` : s.padEnd(width);
-}
-
-/** kubectl's spelling: pods, deployments.apps. */
-export function displayName(r: ResolvedResource): string {
-  return r.group ? `${r.resource}.${r.group}` : r.resource;
-}
-
-function targetFor(r: ResolvedResource, conn: Connection, flags: GlobalFlags, name?: string): ListWatchTarget {
-  const namespace = r.namespaced && !flags['all-namespaces'] ? (flags.namespace ?? conn.namespace) : undefined;
-  return { group: r.group, version: r.version, resource: r.resource, namespaced: r.namespaced, namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'], name };
 }

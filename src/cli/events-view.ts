@@ -1,0 +1,170 @@
+// The pipeline view of `kwatch events`: wires the watched resources (recorded when asked) into the
+// informer pipeline and its trace into the printer, the exit summary and the initial-sync spinner.
+import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import type { TraceRecord, Tracer } from '../informer/trace.js';
+import type { ListerWatcher } from '../informer/types.js';
+import type { Connection } from '../kube/connection.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../kube/http-lister-watcher.js';
+import { RecordingFile } from '../kube/recording-file.js';
+import { RecordingListerWatcher } from '../kube/recording-lister-watcher.js';
+import type { ResolvedResource } from '../kube/resolve-resource.js';
+import { runWatchPipeline } from '../kube/watch-pipeline.js';
+import { shouldColor } from '../render/color.js';
+import { maskSecrets } from '../render/secrets.js';
+import { startSpinner } from '../render/spinner.js';
+import type { StageSelection } from '../render/stage-filter.js';
+import { TraceSummary } from '../render/summary.js';
+import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
+import type { StopSignal } from './stop-signal.js';
+import { displayName } from './target.js';
+import { UserError } from './user-error.js';
+
+export interface WatchEventsOptions {
+  conn: Connection;
+  /** The connection's tracer: http records and every stage's records meet here. */
+  tracer: Tracer;
+  resources: ResolvedResource[];
+  /** One per resource, same order. */
+  targets: ListWatchTarget[];
+  stop: StopSignal;
+  output: TraceOutput;
+  stages?: StageSelection;
+  diff?: 'changed' | 'all';
+  fifo: 'real' | 'delta';
+  useWatchList: boolean;
+  resyncPeriodMs?: number;
+  keepManagedFields: boolean;
+  record?: { path: string; showSecrets: boolean; kwatchVersion: string };
+  maxEvents?: number;
+  untilSynced: boolean;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
+export async function watchEvents(o: WatchEventsOptions): Promise<void> {
+  const out = o.stdout ?? process.stdout;
+  const err = o.stderr ?? process.stderr;
+  const names = o.resources.map(displayName).join(',');
+  const startedAt = Date.now();
+  const summary = new TraceSummary({ startedAt, now: Date.now });
+
+  // The spinner shares the terminal with the table: it goes at the first line printed to a terminal stdout.
+  const spinner = startSpinner(err, `listing ${names}…`);
+  let spinning = true;
+  const stopSpinner = () => {
+    if (!spinning) return;
+    spinning = false;
+    spinner.stop();
+  };
+  const stream = {
+    write(chunk: string) {
+      if (spinning && out.isTTY) stopSpinner();
+      return out.write(chunk);
+    },
+  };
+  const table = o.output === 'table' || o.output === 'wide';
+  const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff });
+  let pages = 0;
+  let listed = 0;
+  // After a fatal error only its one line is wanted, not the stages shutting down.
+  let muted = false;
+  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+    if (muted) return;
+    summary.add(r);
+    printer.write(r);
+    if (r.stage === 'reflector' && r.op === 'synced' && r.items === 0) emptyHint(r);
+    if (spinning && r.stage === 'reflector' && r.op === 'list-page') {
+      pages++;
+      listed += typeof r.items === 'number' ? r.items : 0;
+      spinner.update(`listing ${names}: ${pages} page${pages === 1 ? '' : 's'}, ${listed} objects`);
+    }
+  });
+  // kubectl's "No resources found" for an empty start, with the hint a first-time user needs.
+  const emptyHint = (r: TraceRecord) => {
+    const i = o.resources.length > 1 ? o.resources.findIndex((x) => displayName(x) === r.resource) : 0;
+    const ns = o.targets[i]?.namespace;
+    stopSpinner();
+    err.write(ns ? `No resources found in ${ns} namespace (watching for changes; -A watches all namespaces).\n` : 'No resources found (watching for changes).\n');
+  };
+  const onOutputError = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') o.stop.stop('output closed'); // `kwatch events … | head` ends quietly
+  };
+  out.on('error', onOutputError);
+
+  const recording = o.record ? openRecording(o, o.record) : undefined;
+  const sources = o.resources.map((r, i) => {
+    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i]);
+    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
+    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
+  });
+
+  try {
+    await runWatchPipeline({
+      sources,
+      tracer: o.tracer,
+      signal: o.stop.signal,
+      maxEvents: o.maxEvents,
+      untilSynced: o.untilSynced,
+      onSynced: stopSpinner,
+      onFatal: () => {
+        muted = true;
+      },
+      pipeline: {
+        fifo: o.fifo,
+        useWatchList: o.useWatchList,
+        resyncPeriodMs: o.resyncPeriodMs,
+        keepManagedFields: o.keepManagedFields,
+        traceObjects: o.diff !== undefined,
+      },
+    });
+  } finally {
+    stopSpinner();
+    unsubscribe();
+    printer.end();
+    recording?.close();
+    out.off('error', onOutputError);
+  }
+  err.write(`${summary.format()}\n`);
+  if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
+}
+
+function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
+  const header: Omit<RecordingHeader, 'startTime'> = {
+    kind: RECORDING_KIND,
+    formatVersion: RECORDING_FORMAT_VERSION,
+    kwatchVersion: rec.kwatchVersion,
+    server: o.conn.server,
+    resources: o.resources.map((r, i) => {
+      const t = o.targets[i];
+      const byName = t.name ? `metadata.name=${t.name}` : undefined;
+      const fieldSelector = [t.fieldSelector, byName].filter(Boolean).join(',') || undefined;
+      return { group: r.group, version: r.version, resource: r.resource, kind: r.kind, namespaced: r.namespaced, namespace: t.namespace, labelSelector: t.labelSelector, fieldSelector };
+    }),
+    masked: !rec.showSecrets,
+  };
+  const kinds = o.resources.map((r) => r.kind);
+  try {
+    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry });
+  } catch (e) {
+    throw new UserError(`cannot write the recording to ${rec.path}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Masks Secret values and tokens. Items of a typed list carry no kind on a real server, so list
+ * pages of Secrets are masked as Secrets by their resource's kind.
+ */
+function redactEntry(entry: RecordingEntry, kinds: string[]): RecordingEntry {
+  if (entry.rec === 'list' && kinds[entry.res] === 'Secret') {
+    const items = entry.page.items.map((item) => {
+      const masked = maskSecrets({ ...item, kind: 'Secret' });
+      if (item.kind === undefined) delete (masked as { kind?: string }).kind;
+      return masked;
+    });
+    const rest = maskSecrets({ ...entry, page: { ...entry.page, items: [] } });
+    return { ...rest, page: { ...rest.page, items } };
+  }
+  return maskSecrets(entry);
+}

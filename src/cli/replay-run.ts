@@ -1,0 +1,169 @@
+// The two halves of `kwatch replay`: a recording replayed offline, and a watch resumed on the server
+// at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
+import { compareResourceVersions } from '../informer/resource-version.js';
+import { readRecording, RecordingError, type Recording } from '../informer/recording-reader.js';
+import { buildTimeline, stateAt, type ObjectState } from '../informer/recording-timeline.js';
+import type { ReplayFault } from '../informer/replay-faults.js';
+import { replayRecording } from '../informer/replay-recording.js';
+import type { CheckpointKeeper } from '../kube/checkpoint.js';
+import type { Connection } from '../kube/connection.js';
+import { ExpiredResourceVersionError } from '../kube/expired-resource-version.js';
+import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
+import { resumeWatch } from '../kube/resume-watch.js';
+import type { StageSelection } from '../render/stage-filter.js';
+import type { TraceOutput } from '../render/trace-printer.js';
+import { openReplayView, type ReplayView } from './replay-view.js';
+import type { StopSignal } from './stop-signal.js';
+import { UserError } from './user-error.js';
+
+export interface ViewFlags {
+  output: TraceOutput;
+  stages?: StageSelection;
+  diff?: 'changed' | 'all';
+  key?: string;
+}
+
+export interface PipelineFlags {
+  fifo: 'real' | 'delta';
+  resyncPeriodMs?: number;
+  keepManagedFields: boolean;
+  untilRv?: string;
+  maxEvents?: number;
+}
+
+const err = (line: string) => void process.stderr.write(`${line}\n`);
+
+/** Reads a recording, turning its problems into one-line user errors and reporting a cut-off last line. */
+export function loadRecording(path: string): Recording {
+  let rec: Recording;
+  try {
+    rec = readRecording(path);
+  } catch (e) {
+    if (e instanceof RecordingError) throw new UserError(e.message);
+    throw e;
+  }
+  if (rec.truncated) {
+    err(`Warning: ${path}: the last line (line ${rec.truncated.line}, ${rec.truncated.bytes} bytes) is incomplete — the recording was cut off, probably because the recording process was killed; replaying the ${rec.entries.length} entries before it`);
+  }
+  if (rec.skipped) err(`Warning: ${path}: left out ${rec.skipped} lines of a kind this kwatch does not know (written by a newer kwatch)`);
+  return rec;
+}
+
+export async function runRecordingReplay(o: {
+  path: string;
+  view: ViewFlags;
+  pipeline: PipelineFlags;
+  fromRv?: string;
+  faults: ReplayFault[];
+  speed: number;
+  stop: StopSignal;
+  verbose: boolean;
+}): Promise<void> {
+  const recording = loadRecording(o.path);
+  checkOrder([o.fromRv, o.pipeline.untilRv, ...o.faults.map((f) => ('rv' in f ? f.rv : undefined))]);
+  if (o.verbose) {
+    const h = recording.header;
+    err(`kwatch: replaying ${o.path}: ${h.resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(',')} from ${h.server}, recorded ${h.startTime} by kwatch ${h.kwatchVersion}, ${recording.entries.length} entries`);
+  }
+  const view = openReplayView(o.view);
+  let result;
+  try {
+    result = await replayRecording({
+      recording,
+      tracer: view.tracer,
+      signal: o.stop.signal,
+      fifo: o.pipeline.fifo,
+      fromRv: o.fromRv,
+      untilRv: o.pipeline.untilRv,
+      maxEvents: o.pipeline.maxEvents,
+      faults: o.faults,
+      speed: o.speed,
+      traceObjects: o.view.diff !== undefined,
+      keepManagedFields: o.pipeline.keepManagedFields,
+      resyncPeriodMs: o.pipeline.resyncPeriodMs,
+      onSeeded: (s) => err(`kwatch: rebuilt the cache at resourceVersion ${s.resourceVersion} from the recording (${s.objects} objects, not shown); replaying from the first event after it`),
+    });
+  } catch (e) {
+    if (e instanceof RecordingError) throw new UserError(e.message);
+    throw e;
+  } finally {
+    view.close();
+  }
+  err(view.summary.format());
+  for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
+  if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
+    err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
+  }
+  if (result.stoppedBy === 'stalled') err('kwatch: the replay stopped: the pipeline was waiting for a request the recording cannot answer');
+}
+
+export async function runServerResume(o: {
+  conn: Connection;
+  view: ReplayView;
+  target: ListWatchTarget;
+  name: string;
+  kind?: string;
+  fromRv: string;
+  pipeline: PipelineFlags;
+  onExpired: 'stop' | 'relist';
+  baselinePath?: string;
+  checkpoint?: CheckpointKeeper;
+  traceObjects: boolean;
+  stop: StopSignal;
+}): Promise<void> {
+  checkOrder([o.fromRv, o.pipeline.untilRv]);
+  const baseline = o.baselinePath ? baselineState(o.baselinePath, o.target, o.fromRv) : undefined;
+  try {
+    await resumeWatch({
+      conn: o.conn,
+      target: o.target,
+      name: o.name,
+      kind: o.kind,
+      fromRv: o.fromRv,
+      untilRv: o.pipeline.untilRv,
+      maxEvents: o.pipeline.maxEvents,
+      onExpired: o.onExpired,
+      baseline,
+      checkpoint: o.checkpoint,
+      tracer: o.view.tracer,
+      signal: o.stop.signal,
+      fifo: o.pipeline.fifo,
+      traceObjects: o.traceObjects,
+      keepManagedFields: o.pipeline.keepManagedFields,
+      resyncPeriodMs: o.pipeline.resyncPeriodMs,
+      notice: (m) => err(`kwatch: ${m}`),
+    });
+  } catch (e) {
+    if (e instanceof ExpiredResourceVersionError) throw new UserError(e.message);
+    throw e;
+  } finally {
+    o.view.close();
+  }
+  err(o.view.summary.format());
+  if (o.checkpoint) err(`kwatch: checkpoint ${o.checkpoint.path} at resourceVersion ${o.checkpoint.resourceVersion || o.fromRv} (resume with kwatch replay --from-checkpoint ${o.checkpoint.path})`);
+}
+
+/** What the baseline recording held at fromRv for the resource being resumed. */
+function baselineState(path: string, target: ListWatchTarget, fromRv: string): ObjectState {
+  const rec = loadRecording(path);
+  const resources = rec.header.resources;
+  let index = resources.findIndex((r) => r.group === target.group && r.resource === target.resource);
+  if (index < 0 && resources.length === 1) index = 0;
+  if (index < 0) {
+    const names = resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ');
+    throw new UserError(`--baseline ${path} recorded ${names}, not ${target.group ? `${target.resource}.${target.group}` : target.resource}`);
+  }
+  return stateAt(buildTimeline(rec.entries, index), fromRv);
+}
+
+/** Every resourceVersion given must be orderable (an etcd revision) for the comparisons replay makes. */
+function checkOrder(rvs: (string | undefined)[]): void {
+  for (const rv of rvs) {
+    if (rv === undefined) continue;
+    try {
+      compareResourceVersions(rv, rv);
+    } catch (e) {
+      throw new UserError((e as Error).message);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// The output side of `kwatch replay`: trace records through the stage and key filters into the
+// printer (as `kwatch events` prints them), counted for the exit summary on stderr.
+import { Tracer, type Stage, type TraceRecord } from '../informer/trace.js';
+import { shouldColor } from '../render/color.js';
+import { stageFilter, type StageSelection } from '../render/stage-filter.js';
+import { TraceSummary } from '../render/summary.js';
+import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
+
+export interface ReplayViewOptions {
+  output: TraceOutput;
+  /** undefined = the default selection (watch,fifo,handler,workqueue and the reflector lifecycle; watch,handler with `key`). */
+  stages?: StageSelection;
+  diff?: 'changed' | 'all';
+  /** Follow one object (namespace/name): only its records are printed. */
+  key?: string;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export interface ReplayView {
+  /** Everything emitted here is counted and, when selected, printed. */
+  tracer: Tracer;
+  summary: TraceSummary;
+  /** Ends the output (closes a json array); the tracer prints nothing afterwards. */
+  close(): void;
+}
+
+/**
+ * Records with op "gap" (the gap a relist covered, see src/kube/resume-watch.ts) are results, not
+ * chatter: they are printed whatever the stage selection.
+ */
+export function openReplayView(o: ReplayViewOptions): ReplayView {
+  const out = o.stdout ?? process.stdout;
+  const table = o.output === 'table' || o.output === 'wide';
+  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff });
+  const selected = stageFilter(o.stages ?? (o.key ? new Set<Stage>(['watch', 'handler']) : undefined));
+  const summary = new TraceSummary();
+  const tracer = new Tracer();
+  let open = true;
+  tracer.subscribe((r: TraceRecord) => {
+    if (!open) return;
+    if (o.key !== undefined && r.key !== o.key) return;
+    summary.add(r);
+    if (r.op === 'gap' || selected(r)) printer.write(r);
+  });
+  return {
+    tracer,
+    summary,
+    close() {
+      if (!open) return;
+      open = false;
+      printer.end();
+    },
+  };
+}

@@ -1,0 +1,195 @@
+// Replays a recording offline through the whole pipeline (Reflector → FIFO → Indexer → handlers →
+// workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
+import { EventLimit } from './event-limit.js';
+import { buildPipeline } from './pipeline.js';
+import { RecordedListerWatcher, type RecordedStats } from './recorded-lister-watcher.js';
+import { RecordingError, type Recording } from './recording-reader.js';
+import { buildTimeline, positionAfter, stateBefore, type RecordedOp, type TimelinePosition } from './recording-timeline.js';
+import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
+import { Tracer } from './trace.js';
+import { VirtualClock } from './virtual-clock.js';
+
+export interface ReplayRecordingOptions {
+  recording: Recording;
+  /** Receives the replay's trace records (none while the cache is being rebuilt for fromRv). */
+  tracer: Tracer;
+  /** Stops the replay early (Ctrl-C, --for). */
+  signal: AbortSignal;
+  fifo?: 'delta' | 'real';
+  /** Rebuild the cache at this resourceVersion from the recording, then replay from the first event after it. */
+  fromRv?: string;
+  /** Stop once the stream passes this resourceVersion. */
+  untilRv?: string;
+  /** Stop after this many object events. */
+  maxEvents?: number;
+  faults?: ReplayFault[];
+  /** Recorded time runs this many times faster than real time; Infinity (default) runs as fast as possible. */
+  speed?: number;
+  traceObjects?: boolean;
+  keepManagedFields?: boolean;
+  resyncPeriodMs?: number;
+  /** Called once the cache has been rebuilt at fromRv, before the first replayed record. */
+  onSeeded?: (info: { resourceVersion: string; objects: number }) => void;
+}
+
+export interface ReplayResult {
+  /** What ended the replay: the recording ran out, a limit, the caller's signal, or nothing left to happen. */
+  stoppedBy: 'end' | 'until-rv' | 'max-events' | 'signal' | 'stalled';
+  /** Injected faults that never matched an event, as given. */
+  unusedFaults: string[];
+  stats: RecordedStats;
+  /** Virtual time (epoch ms) the replay ended at. */
+  endTime: number;
+}
+
+/** How much virtual time may pass after the last recorded entry before the replay gives up waiting. */
+const HORIZON_MS = 10 * 60_000;
+
+export async function replayRecording(o: ReplayRecordingOptions): Promise<ReplayResult> {
+  const { recording } = o;
+  const timelines = recording.header.resources.map((_r, i) => buildTimeline(recording.entries, i));
+  const starts = o.fromRv === undefined ? undefined : startsAfter(timelines, o.fromRv, recording);
+  const firstT = starts ? Math.min(...starts.map((s) => s.t)) - 1 : 0;
+  const lastT = recording.entries.at(-1)?.t ?? 0;
+  const clock = new VirtualClock(recording.startEpoch + firstT);
+  const faults = new ReplayFaults(o.faults);
+  const limit = new EventLimit({ untilRv: o.untilRv, maxEvents: o.maxEvents });
+
+  // The pipeline traces into its own tracer: records are counted (to know when it is idle) and
+  // forwarded, except while the cache is rebuilt for fromRv.
+  const inner = new Tracer();
+  let records = 0;
+  let muted = starts !== undefined;
+  inner.subscribe((r) => {
+    records++;
+    if (!muted) o.tracer.emit(r);
+  });
+
+  const lws = timelines.map(
+    (ops, i) => new RecordedListerWatcher({ ops, clock, startEpoch: recording.startEpoch, faults, start: starts?.[i] }),
+  );
+  const pipeline = buildPipeline({
+    sources: recording.header.resources.map((r, i) => ({ name: r.group ? `${r.resource}.${r.group}` : r.resource, listerWatcher: limit.wrap(lws[i]), expectedKind: r.kind })),
+    tracer: inner,
+    clock,
+    fifo: o.fifo,
+    random: seededRandom(1),
+    traceObjects: o.traceObjects,
+    keepManagedFields: o.keepManagedFields,
+    resyncPeriodMs: o.resyncPeriodMs,
+  });
+
+  const stop = new AbortController();
+  let failure: { err: unknown } | undefined;
+  const running = pipeline.run(stop.signal).catch((err: unknown) => void (failure = { err }));
+  const idle = () => settle(() => records);
+  let stoppedBy: ReplayResult['stoppedBy'] | undefined;
+  try {
+    await idle();
+    if (starts) {
+      muted = false;
+      o.onSeeded?.({ resourceVersion: o.fromRv!, objects: starts.reduce((n, s) => n + s.seed.size, 0) });
+    }
+    for (;;) {
+      await idle();
+      if (failure) break;
+      if (o.signal.aborted) {
+        stoppedBy = 'signal';
+        break;
+      }
+      if (limit.reached) {
+        stoppedBy = limit.reason ?? 'max-events';
+        break;
+      }
+      if (lws.every((lw) => lw.exhausted)) {
+        stoppedBy = 'end';
+        break;
+      }
+      const next = clock.nextAt();
+      if (next === undefined || next > recording.startEpoch + lastT + HORIZON_MS) {
+        stoppedBy = 'stalled';
+        break;
+      }
+      const speed = o.speed ?? Infinity;
+      if (Number.isFinite(speed) && next > clock.now()) await realSleep((next - clock.now()) / speed, o.signal);
+      if (!o.signal.aborted) clock.fireNext();
+    }
+  } finally {
+    stop.abort();
+    await running;
+  }
+  if (failure) throw failure.err;
+  const stats: RecordedStats = { recorded: 0, synthesizedLists: 0, synthesizedExpiries: 0 };
+  for (const lw of lws) for (const k of Object.keys(stats) as (keyof RecordedStats)[]) stats[k] += lw.stats[k];
+  return { stoppedBy: stoppedBy ?? 'end', unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now() };
+}
+
+type Start = { position: TimelinePosition; seed: ReturnType<typeof stateBefore>['state']; resourceVersion: string; t: number };
+
+/** Per resource: where replay starts after `rv`, and the state rebuilt just before it. */
+function startsAfter(timelines: RecordedOp[][], rv: string, recording: Recording): Start[] {
+  let any = false;
+  const starts = timelines.map((ops) => {
+    const found = positionAfter(ops, rv);
+    if (found) any = true;
+    const position = found ?? { op: ops.length, event: 0 };
+    const { state, t } = stateBefore(ops, position);
+    return { position, seed: state, resourceVersion: rv, t };
+  });
+  if (!any) {
+    const last = lastResourceVersion(recording);
+    throw new RecordingError(`the recording has nothing after resourceVersion ${rv}${last ? ` (its last event is at ${last})` : ''}`);
+  }
+  return starts;
+}
+
+function lastResourceVersion(recording: Recording): string | undefined {
+  for (let i = recording.entries.length - 1; i >= 0; i--) {
+    const e = recording.entries[i];
+    if (e.rec === 'event' && e.event.type !== 'ERROR') return e.event.object.metadata?.resourceVersion;
+  }
+  return undefined;
+}
+
+/**
+ * Waits until the pipeline has nothing left to do without time passing: no new trace record over a
+ * few turns of the event loop. Everything in a replay is in-process, so this is exact enough.
+ */
+async function settle(count: () => number): Promise<void> {
+  let last = count();
+  let quiet = 0;
+  for (let i = 0; i < 1_000_000 && quiet < 3; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = count();
+    if (now === last) quiet++;
+    else {
+      quiet = 0;
+      last = now;
+    }
+  }
+}
+
+function realSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** mulberry32: a fixed sequence of draws, so backoffs and watch timeouts are the same on every run. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,123 @@
+// Runs the informer pipeline for `kwatch events`: one informer per resource over HTTP (optionally
+// recorded), every stage's trace into one tracer, and the CLI's ways to stop — a signal, an event
+// budget, the initial sync — plus fail-fast on errors that retrying cannot fix.
+import { buildPipeline, type Pipeline, type PipelineOptions } from '../informer/pipeline.js';
+import { Tracer, type TraceRecord } from '../informer/trace.js';
+import type { ListerWatcher } from '../informer/types.js';
+import { FailFastListerWatcher } from './fail-fast-lister-watcher.js';
+import { EventGate, GatedListerWatcher } from './gated-lister-watcher.js';
+
+export interface WatchPipelineSource {
+  /** kubectl's spelling, e.g. "pods" or "deployments.apps"; put on records as `resource` when there are several sources. */
+  name: string;
+  kind?: string;
+  listerWatcher: ListerWatcher;
+}
+
+export type StopReason = 'signal' | 'max-events' | 'synced';
+
+export interface WatchPipelineOptions {
+  sources: WatchPipelineSource[];
+  /** Receives every stage's records (and whatever else the caller traces into it, e.g. http). */
+  tracer: Tracer;
+  /** Everything buildPipeline takes but sources and tracer. */
+  pipeline?: Omit<PipelineOptions, 'sources' | 'tracer'>;
+  /** The user's stop (Ctrl-C, --for). */
+  signal: AbortSignal;
+  /** Stop once this many watch events went through every stage. */
+  maxEvents?: number;
+  /** Stop once every informer synced its initial list and the stages downstream caught up. */
+  untilSynced?: boolean;
+  /** Called (synchronously, before the stages stop) with an error that ends the run. */
+  onFatal?(err: Error): void;
+  /** Called once every informer has synced. */
+  onSynced?(): void;
+  /** How long the stages must be quiet before a max-events/until-synced stop (default 50 ms, bounded by 2 s). */
+  drainQuietMs?: number;
+}
+
+/** Stages that keep working on events already received. */
+const DOWNSTREAM = new Set(['fifo', 'indexer', 'handler', 'workqueue', 'reconcile']);
+const DRAIN_MAX_MS = 2000;
+
+/**
+ * Resolves with why it stopped. Rejects with the server's error when the first contact with the server
+ * fails for good (bad selector, forbidden, unreachable — see FailFastListerWatcher), or when an informer
+ * gives up.
+ */
+export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopReason> {
+  const stop = new AbortController();
+  let fatal: Error | undefined;
+  const onFatal = (err: Error) => {
+    if (fatal) return;
+    fatal = err;
+    o.onFatal?.(err);
+    stop.abort(err);
+  };
+  const gate = new EventGate(o.maxEvents);
+  const several = o.sources.length > 1;
+  const pipelines: Pipeline[] = o.sources.map((s) => {
+    // One tracer per source so that, with several resources, every record says which one it is about.
+    const tracer = several ? forwardingTracer(o.tracer, s.name) : o.tracer;
+    const lw = new GatedListerWatcher(new FailFastListerWatcher(s.listerWatcher, onFatal), gate);
+    return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
+  });
+
+  let lastActivity = Date.now();
+  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+    if (DOWNSTREAM.has(r.stage)) lastActivity = Date.now();
+  });
+  let reason: StopReason = 'signal';
+  const finish = async (why: StopReason) => {
+    if (stop.signal.aborted) return;
+    gate.close();
+    // Count the closing as activity: the last event let through may still be on its way to the reflector.
+    lastActivity = Date.now();
+    await drained(() => lastActivity, o.drainQuietMs ?? 50, stop.signal);
+    if (stop.signal.aborted) return;
+    reason = why;
+    stop.abort(new Error(`stopped: ${why}`));
+  };
+
+  const onUserStop = () => stop.abort(o.signal.reason);
+  if (o.signal.aborted) onUserStop();
+  else o.signal.addEventListener('abort', onUserStop, { once: true });
+  if (o.maxEvents !== undefined) void gate.whenClosed().then(() => finish('max-events'));
+  void Promise.all(pipelines.map((p) => p.whenSynced(stop.signal))).then(
+    () => {
+      o.onSynced?.();
+      if (o.untilSynced) void finish('synced');
+    },
+    () => {},
+  );
+
+  try {
+    const runs = pipelines.map((p) =>
+      p.run(stop.signal).catch((err: unknown) => {
+        if (!stop.signal.aborted) onFatal(err instanceof Error ? err : new Error(String(err)));
+      }),
+    );
+    await Promise.all(runs);
+  } finally {
+    unsubscribe();
+    o.signal.removeEventListener('abort', onUserStop);
+  }
+  if (fatal) throw fatal;
+  return reason;
+}
+
+function forwardingTracer(target: Tracer, resource: string): Tracer {
+  const t = new Tracer();
+  t.subscribe((r) => target.emit({ ...r, resource }));
+  return t;
+}
+
+/** Waits until no downstream record arrived for `quietMs` (at most DRAIN_MAX_MS). */
+async function drained(lastActivity: () => number, quietMs: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + DRAIN_MAX_MS;
+  while (!signal.aborted && Date.now() < deadline) {
+    const idle = Date.now() - lastActivity();
+    if (idle >= quietMs) return;
+    await new Promise((r) => setTimeout(r, quietMs - idle));
+  }
+}
