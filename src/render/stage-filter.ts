@@ -30,6 +30,12 @@ export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
   'stopped',
 ]);
 
+/**
+ * Workqueue ops hidden by default: per-key bookkeeping (`done`, `forget`) that follows every `get`.
+ * Asking for the stage explicitly (`--stages workqueue`) shows them.
+ */
+export const DEFAULT_HIDDEN_WORKQUEUE_OPS: ReadonlySet<string> = new Set(['done', 'forget']);
+
 /** Parses `--stages watch,fifo` (comma or space separated, case-insensitive); `all` anywhere wins. */
 export function parseStages(s: string): StageSelection {
   const names = s
@@ -51,5 +57,6 @@ export function parseStages(s: string): StageSelection {
 export function stageFilter(selection?: StageSelection): (record: TraceRecord) => boolean {
   if (selection === 'all') return () => true;
   if (selection) return (r) => selection.has(r.stage);
-  return (r) => DEFAULT_STAGES.has(r.stage) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
+  return (r) =>
+    (DEFAULT_STAGES.has(r.stage) && !(r.stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(r.op))) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
 }

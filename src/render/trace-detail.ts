@@ -21,6 +21,8 @@ export function formatDetail(record: TraceRecord, skip?: ReadonlySet<string>): s
     if (v === undefined || v === null) continue;
     if (k.endsWith('Seconds') && typeof v === 'number') {
       parts.push(`${k.slice(0, -'Seconds'.length)}=${v}s`);
+    } else if ((k === 'reason' || k === 'reasons') && isQueueReasonLike(v)) {
+      parts.push(`${k}=${formatReasons(v)}`);
     } else if ((k === 'bytes' || k.endsWith('Bytes')) && typeof v === 'number') {
       parts.push(`${k}=${formatBytes(v)}`);
     } else {
@@ -38,4 +40,22 @@ export function formatValue(v: unknown): string {
   if (v instanceof Error) return JSON.stringify(v.message);
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map((x) => formatValue(x)).join(',') : JSON.stringify(v);
   return JSON.stringify(v) ?? String(v);
+}
+
+interface ReasonLike {
+  op: string;
+  rv?: string;
+}
+
+function isReason(v: unknown): v is ReasonLike {
+  return typeof v === 'object' && v !== null && typeof (v as ReasonLike).op === 'string';
+}
+
+function isQueueReasonLike(v: unknown): v is ReasonLike | ReasonLike[] {
+  return isReason(v) || (Array.isArray(v) && v.length > 0 && v.every(isReason));
+}
+
+/** Workqueue reasons as `OnUpdate@1234,OnDelete@1240`: why a key is queued, without the bookkeeping fields. */
+function formatReasons(v: ReasonLike | ReasonLike[]): string {
+  return (Array.isArray(v) ? v : [v]).map((r) => (r.rv ? `${r.op}@${r.rv}` : r.op)).join(',');
 }
