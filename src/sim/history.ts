@@ -3,12 +3,33 @@ import type { SimObject } from './api.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-/** One object version as stored: the object, its JSON (serialised once, at write time) and its revision. */
-export interface StoredObject {
-  readonly key: string;
-  readonly obj: SimObject;
-  readonly json: string;
-  readonly rv: number;
+/** What the store keeps of an object besides its JSON: identity, labels and selectable fields (for selectors and routing). */
+export interface ObjectSummary {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  /** The selectable field values (field selectors), computed at write time. */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/**
+ * One object version as stored: its JSON (serialised once, at write time), the small summary selectors need, and its
+ * revision. The JSON is the source of truth: `obj` parses a fresh copy on demand, so nobody can change stored state
+ * through an object they were handed. The table, the history and snapshots share these (and so their strings).
+ */
+export class StoredObject {
+  constructor(
+    readonly key: string,
+    readonly json: string,
+    readonly rv: number,
+    readonly meta: ObjectSummary,
+  ) {}
+
+  /** A fresh copy of the object (parsed on every access). */
+  get obj(): SimObject {
+    return JSON.parse(this.json) as SimObject;
+  }
 }
 
 /** One committed change. For DELETED, `cur` is the last state carrying the deletion revision. */

@@ -73,13 +73,13 @@ function page(snap: Snapshot, range: (keys: readonly string[], ns: string | unde
   for (; i < to; i++) {
     if (limit > 0 && items.length >= limit) break;
     const o = snap.objects[i];
-    if (filter.empty || filter.matches(o.obj)) items.push(o);
+    if (filter.empty || filter.matches(o.meta)) items.push(o);
   }
   if (i >= to || items.length === 0) return { rv: snap.rv, items };
   // More keys remain; with selectors, look ahead so the last page isn't an empty one.
   if (!filter.empty) {
     let j = i;
-    while (j < to && !filter.matches(snap.objects[j].obj)) j++;
+    while (j < to && !filter.matches(snap.objects[j].meta)) j++;
     if (j >= to) return { rv: snap.rv, items };
   }
   const last = items[items.length - 1].key;

@@ -1,9 +1,9 @@
 // Parses and validates list/watch query parameters the way kube-apiserver 1.32 does (ValidateListOptions, 400/422 answers).
-import type { SimObject } from './api.js';
 import { parseFieldSelector } from './field-selector.js';
 import { parseLabelSelector } from './label-selector.js';
 import { SelectorError } from './selector-error.js';
 import type { ResourceType } from './registry.js';
+import type { ObjectSummary } from './history.js';
 import { badRequest, invalidListOptions } from './status.js';
 
 export interface ListOptions {
@@ -89,7 +89,8 @@ export function parseResourceVersion(rv: string, watch: boolean): number {
 export interface ObjectFilter {
   /** True when no selector narrows the result (remainingItemCount is only sent then). */
   empty: boolean;
-  matches(obj: SimObject): boolean;
+  /** Whether a stored object (by its summary: labels and selectable fields) is selected. */
+  matches(obj: ObjectSummary): boolean;
   /** A metadata.name=<n> requirement, if any (name-scoped watches). */
   name?: string;
 }
@@ -108,10 +109,13 @@ export function compileFilter(type: ResourceType, labelSelector: string, fieldSe
     const byName = pathName !== undefined && fs.requirements.every((r) => r.field !== 'metadata.name');
     const empty = ls.empty && fs.empty && !byName;
     if (empty) return { empty: true, matches: () => true };
+    const reqs = fs.requirements;
     return {
       empty: false,
       name,
-      matches: (obj) => (!byName || obj.metadata.name === pathName) && ls.matches(obj.metadata.labels) && fs.matches(obj),
+      // Field requirements read the selectable fields computed at write time; a missing one reads as "" (fields.Set.Get).
+      matches: (o) => (!byName || o.name === pathName) && ls.matches(o.labels as Record<string, string> | undefined)
+        && reqs.every((r) => ((o.fields[r.field] ?? '') === r.value) === (r.op === '=')),
     };
   } catch (err) {
     if (err instanceof SelectorError) throw badRequest(err.message);

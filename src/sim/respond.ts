@@ -5,7 +5,7 @@ import { internalError } from './status.js';
 
 export const JSON_TYPE = 'application/json';
 
-export function sendJson(res: ServerResponse, code: number, body: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, code: number, body: string | Buffer, headers: Record<string, string> = {}): void {
   if (res.headersSent) { res.end(); return; }
   res.writeHead(code, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), ...headers });
   res.end(body);
@@ -33,10 +33,45 @@ export function sendNotFoundText(res: ServerResponse): void {
 }
 
 const CHUNK = 1 << 20;
+/** A builder holding this much is flushed (well before it would have to grow). */
+export const CHUNK_FLUSH = CHUNK - 65536;
+
+const EMPTY = Buffer.alloc(0);
+
+/** Encodes many strings into ~1 MB buffers: one UTF-8 copy per byte, no intermediate joined string. */
+export class ChunkBuilder {
+  private buf = EMPTY;
+  private used = 0;
+  /** Bytes written since the last take(). */
+  get size(): number { return this.used; }
+
+  add(s: string): void {
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes: only a near-full buffer needs the exact length first.
+    if (this.used + s.length * 3 > this.buf.length) {
+      const n = Buffer.byteLength(s, 'utf8');
+      if (this.used + n > this.buf.length) this.grow(n);
+    }
+    this.used += this.buf.write(s, this.used, 'utf8');
+  }
+
+  /** The bytes written so far; the builder starts a fresh buffer. */
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.used);
+    this.buf = EMPTY;
+    this.used = 0;
+    return out;
+  }
+
+  private grow(n: number): void {
+    const next = Buffer.allocUnsafe(Math.max(CHUNK, this.used + n));
+    if (this.used) this.buf.copy(next, 0, 0, this.used);
+    this.buf = next;
+  }
+}
 
 /**
- * Sends head + items joined by "," + tail without building one giant string: pieces are grouped into ~1 MB writes
- * and the writer waits for 'drain' when the socket buffer is full.
+ * Sends head + items joined by "," + tail without building one giant string: items (stored objects' JSON) are encoded
+ * into ~1 MB buffers and the writer waits for 'drain' when the socket buffer is full.
  */
 export async function sendJoined(res: ServerResponse, code: number, head: string, items: readonly string[], tail: string, headers: Record<string, string> = {}): Promise<void> {
   let total = head.length + tail.length + Math.max(0, items.length - 1);
@@ -46,22 +81,19 @@ export async function sendJoined(res: ServerResponse, code: number, head: string
     return;
   }
   res.writeHead(code, { 'Content-Type': JSON_TYPE, ...headers });
-  let buf: string[] = [head];
-  let size = head.length;
+  const out = new ChunkBuilder();
+  out.add(head);
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) { buf.push(','); size++; }
-    buf.push(items[i]);
-    size += items[i].length;
-    if (size >= CHUNK) {
-      const ok = res.write(buf.join(''));
-      buf = [];
-      size = 0;
+    if (i > 0) out.add(',');
+    out.add(items[i]);
+    if (out.size >= CHUNK_FLUSH) {
+      const ok = res.write(out.take());
       if (!ok) await drained(res);
       if (res.destroyed) return;
     }
   }
-  buf.push(tail);
-  res.end(buf.join(''));
+  out.add(tail);
+  res.end(out.take());
 }
 
 function drained(res: ServerResponse): Promise<void> {

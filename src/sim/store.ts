@@ -1,11 +1,12 @@
 // The revisioned object store: one global resourceVersion, per-collection sorted tables, change fan-out to watchers, snapshots at past revisions.
 import type { SimApi, SimObject, SimResourceRef } from './api.js';
 import { SimApiError } from './api.js';
-import { History, withResourceVersion, type Change, type ChangeType, type StoredObject } from './history.js';
+import { History, StoredObject, withResourceVersion, type Change, type ChangeType, type ObjectSummary } from './history.js';
 import { ResourceRegistry, resourceId, type ResourceType } from './registry.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
 import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
 import { crdResourceTypes, prepareCrd } from './crd.js';
+import { selectableFields } from './field-selector.js';
 
 /** Receives every change of one collection, synchronously, in revision order. */
 export interface StoreWatcher {
@@ -118,14 +119,17 @@ export class SimStore implements SimApi {
   create(ref: SimResourceRef, obj: SimObject): SimObject { return this.createObject(this.resolve(ref), obj); }
   update(ref: SimResourceRef, obj: SimObject): SimObject { return this.updateObject(this.resolve(ref), obj); }
   delete(ref: SimResourceRef, namespace: string | undefined, name: string): SimObject { return this.deleteObject(this.resolve(ref), namespace, name); }
+  /** A fresh copy of the stored object (the caller may change it). */
   get(ref: SimResourceRef, namespace: string | undefined, name: string): SimObject | undefined {
     return this.getStored(this.resolve(ref), namespace, name)?.obj;
   }
+  /** Fresh copies of the stored objects, in key order. */
   list(ref: SimResourceRef, namespace?: string): SimObject[] {
     const t = this.table(this.resolve(ref));
-    const [from, to] = this.range(t.keys, namespace);
-    const out: SimObject[] = [];
-    for (let i = from; i < to; i++) out.push(t.objects.get(t.keys[i])!.obj);
+    const keys = t.keys;
+    const [from, to] = this.range(keys, namespace);
+    const out: SimObject[] = new Array(to - from);
+    for (let i = from; i < to; i++) out[i - from] = t.objects.get(keys[i])!.obj;
     return out;
   }
   currentRevision(): number { return this.rev; }
@@ -166,6 +170,10 @@ export class SimStore implements SimApi {
 
   // ---- writes ----
 
+  /**
+   * Creates an object. Answers the object as stored (the caller may keep it: the store keeps only its JSON and a summary
+   * of it, never the object itself), or for a dry run the object that would have been stored.
+   */
   createObject(type: ResourceType, input: SimObject, opts: WriteOptions = {}): SimObject {
     if (!input || typeof input !== 'object' || (input.metadata !== undefined && (typeof input.metadata !== 'object' || input.metadata === null))) {
       throw badRequest('the object provided is unrecognized');
@@ -192,14 +200,14 @@ export class SimStore implements SimApi {
     if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
     applyCreateDefaults(type, obj);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
+    const out = normalizeObject(type, obj);
     if (opts.dryRun) {
-      const out = normalizeObject(type, obj);
       delete out.metadata.resourceVersion;
       return out;
     }
-    const stored = this.commit(t, key, namespace ?? '', normalizeObject(type, obj), 'ADDED', undefined);
-    this.afterWrite(type, stored.obj, undefined);
-    return stored.obj;
+    this.commit(t, key, namespace ?? '', out, 'ADDED', undefined);
+    this.afterWrite(type, out);
+    return out;
   }
 
   updateObject(type: ResourceType, input: SimObject, opts: WriteOptions = {}): SimObject {
@@ -214,64 +222,72 @@ export class SimStore implements SimApi {
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== String(old.rv)) {
       throw conflict(type.resource, type.group, meta.name);
     }
-    if (meta.uid && meta.uid !== old.obj.metadata.uid) {
-      throw conflict(type.resource, type.group, meta.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.obj.metadata.uid}`);
+    if (meta.uid && meta.uid !== old.meta.uid) {
+      throw conflict(type.resource, type.group, meta.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.meta.uid}`);
     }
+    // The stored object, parsed: a private copy.
+    const prev = old.obj;
     // Immutable metadata comes from the stored object.
     meta.namespace = namespace;
     if (!type.namespaced) delete meta.namespace;
-    meta.uid = old.obj.metadata.uid;
-    meta.creationTimestamp = old.obj.metadata.creationTimestamp;
-    if (old.obj.metadata.deletionTimestamp) meta.deletionTimestamp = old.obj.metadata.deletionTimestamp;
+    meta.uid = old.meta.uid;
+    meta.creationTimestamp = prev.metadata.creationTimestamp;
+    if (prev.metadata.deletionTimestamp) meta.deletionTimestamp = prev.metadata.deletionTimestamp;
     meta.resourceVersion = String(old.rv);
     if (opts.subresource === 'status') {
       // Status writes keep everything but status (and, like kube, labels/annotations stay as stored).
-      const next: SimObject = { ...old.obj, metadata: { ...old.obj.metadata } };
+      const next: SimObject = { ...prev, metadata: { ...prev.metadata } };
       next.status = obj.status;
-      return this.finishUpdate(t, type, key, namespace, old, next, opts);
+      return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
-    if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = old.obj.status;
-    return this.finishUpdate(t, type, key, namespace, old, obj, opts);
+    if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = prev.status;
+    return this.finishUpdate(t, type, key, namespace, old, prev, obj, opts);
   }
 
-  private finishUpdate(t: Table, type: ResourceType, key: string, namespace: string | undefined, old: StoredObject, obj: SimObject, opts: WriteOptions): SimObject {
+  private finishUpdate(t: Table, type: ResourceType, key: string, namespace: string | undefined, old: StoredObject, prev: SimObject, obj: SimObject, opts: WriteOptions): SimObject {
     if (tracksGeneration(type)) {
-      const gen = Number(old.obj.metadata.generation ?? 1);
-      obj.metadata.generation = specChanged(old.obj, obj) ? gen + 1 : gen;
+      const gen = Number(prev.metadata.generation ?? 1);
+      obj.metadata.generation = specChanged(prev, obj) ? gen + 1 : gen;
     } else {
       delete obj.metadata.generation;
     }
-    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, old.obj);
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, prev);
     const next = normalizeObject(type, obj);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
-    if (jsonEqual(next, old.obj)) return old.obj;
+    if (jsonEqual(next, prev)) return prev;
     if (opts.dryRun) return next;
-    const stored = this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
-    this.afterWrite(type, stored.obj, old.obj);
-    return stored.obj;
+    this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
+    this.afterWrite(type, next);
+    return next;
   }
 
   deleteObject(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): SimObject {
+    return this.deleteStored(type, namespace, name, opts).obj;
+  }
+
+  /** Deletes an object; answers its last state carrying the deletion revision (for a dry run: the stored state). */
+  deleteStored(type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): StoredObject {
     const t = this.table(type);
     const ns = type.namespaced ? namespace || 'default' : undefined;
     const key = storageKey(ns, name);
     const old = t.objects.get(key);
     if (!old) throw notFound(type.resource, type.group, name);
     const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== old.obj.metadata.uid) {
-      throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.obj.metadata.uid}`);
+    if (pre?.uid && pre.uid !== old.meta.uid) {
+      throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.meta.uid}`);
     }
     if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) {
       throw conflict(type.resource, type.group, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${old.rv}`);
     }
-    if (opts.dryRun) return old.obj;
+    if (opts.dryRun) return old;
     if (type.resource === 'namespaces' && type.group === '') this.emptyNamespace(name);
-    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.dropCustomResources(old.obj);
+    if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.dropCustomResources(name);
     const rv = this.rev + 1;
-    const cur: StoredObject = { key, obj: { ...old.obj, metadata: { ...old.obj.metadata, resourceVersion: String(rv) } }, json: withResourceVersion(old.json, rv), rv };
+    // The JSON is shared with nothing else but carries the new revision; the summary is the old one.
+    const cur = new StoredObject(key, withResourceVersion(old.json, rv), rv, old.meta);
     this.commitChange(t, key, ns ?? '', cur, 'DELETED', old);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.registry.setCrdTypes(name, []);
-    return cur.obj;
+    return cur;
   }
 
   /** Deletes every namespaced object in a namespace (the namespace controller's job, done at once). */
@@ -280,33 +296,34 @@ export class SimStore implements SimApi {
       if (!type.namespaced) continue;
       const t = this.table(type);
       const [from, to] = this.range(t.keys, ns);
-      for (const key of t.keys.slice(from, to)) this.deleteObject(type, ns, key.slice(ns.length + 1));
+      for (const key of t.keys.slice(from, to)) this.deleteStored(type, ns, key.slice(ns.length + 1));
     }
   }
 
-  private dropCustomResources(crd: SimObject): void {
+  private dropCustomResources(crdName: string): void {
     for (const type of this.registry.all()) {
-      if (type.crd !== crd.metadata.name) continue;
+      if (type.crd !== crdName) continue;
       const t = this.table(type);
       for (const key of [...t.keys]) {
         const o = t.objects.get(key)!;
-        this.deleteObject(type, o.obj.metadata.namespace, o.obj.metadata.name!);
+        this.deleteStored(type, o.meta.namespace, o.meta.name);
       }
       for (const w of t.watchers) w.onGone?.();
       t.watchers.clear();
     }
   }
 
-  private afterWrite(type: ResourceType, obj: SimObject, _old: SimObject | undefined): void {
+  private afterWrite(type: ResourceType, obj: SimObject): void {
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') {
       this.registry.setCrdTypes(obj.metadata.name!, crdResourceTypes(obj));
     }
   }
 
+  /** Stores `obj` at the next revision: serialised once; the object itself is not kept. */
   private commit(t: Table, key: string, namespace: string, obj: SimObject, type: ChangeType, prev: StoredObject | undefined): StoredObject {
     const rv = this.rev + 1;
     obj.metadata.resourceVersion = String(rv);
-    const cur: StoredObject = { key, obj, json: JSON.stringify(obj), rv };
+    const cur = new StoredObject(key, flat(JSON.stringify(obj)), rv, summarize(t.type, obj));
     this.commitChange(t, key, namespace, cur, type, prev);
     return cur;
   }
@@ -411,6 +428,34 @@ export class SimStore implements SimApi {
     for (const [id, t] of this.tables) if (t.keys.length) out[id] = t.keys.length;
     return out;
   }
+}
+
+/** The summary of an object about to be stored; it shares nothing mutable with the object. */
+function summarize(type: ResourceType, obj: SimObject): ObjectSummary {
+  const m = obj.metadata;
+  const labels = m.labels && typeof m.labels === 'object' ? { ...m.labels } : undefined;
+  return { name: m.name!, namespace: m.namespace, uid: m.uid!, labels, fields: sameShape(selectableFields(obj, type.kind, type.group)) };
+}
+
+/**
+ * A copy built key by key from an empty literal: objects of one kind then share one hidden class (the spread-built
+ * originals get one each, several hundred bytes per stored object).
+ */
+function sameShape(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in fields) out[k] = fields[k];
+  return out;
+}
+
+const FLATTEN = /^\{/;
+
+/**
+ * JSON.stringify answers a rope of a dozen or so pieces; a regular expression test makes V8 flatten it into one string
+ * now (once, while young) rather than keep the pieces for the object's lifetime and flatten on the first read.
+ */
+function flat(json: string): string {
+  FLATTEN.test(json);
+  return json;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
 import { eventLine, type Change } from './history.js';
+import { ChunkBuilder, CHUNK_FLUSH } from './respond.js';
 import { groupVersion, resourceId, type ResourceType } from './registry.js';
 import type { ListOptions, ObjectFilter } from './list-options.js';
 import { parseResourceVersion } from './list-options.js';
@@ -11,8 +12,6 @@ import { tooLargeResourceVersion } from './status.js';
 
 /** A watcher whose socket buffer holds more than this is too slow and is closed (kube's cacher also drops slow watchers). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
-/** Initial events are written in slices of about this size, waiting for the socket to drain in between. */
-const INITIAL_SLICE = 1 << 20;
 
 /** The empty object of the watched kind that BOOKMARK events carry (kube sends zero-valued fields too). */
 export function bookmarkObject(type: ResourceType, rv: number, annotations?: Record<string, string>): SimObject {
@@ -111,8 +110,8 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     if (closed || (ns && c.namespace !== ns)) return;
     if (backlog) { backlog.push(c); return; }
     if (filter.empty) { write(eventLine(c, c.type), c.rv); return; }
-    const now = c.type !== 'DELETED' && filter.matches(c.cur.obj);
-    const before = c.type === 'ADDED' ? false : filter.matches((c.prev ?? c.cur).obj);
+    const now = c.type !== 'DELETED' && filter.matches(c.cur.meta);
+    const before = c.type === 'ADDED' ? false : filter.matches((c.prev ?? c.cur).meta);
     if (c.type === 'DELETED') { if (before) write(eventLine(c, 'DELETED'), c.rv); return; }
     if (now && before) write(eventLine(c, 'MODIFIED'), c.rv);
     else if (now) write(eventLine(c, 'ADDED'), c.rv);
@@ -153,20 +152,21 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     const i = lowerBound(snap.keys, k);
     [from, to] = snap.keys[i] === k ? [i, i + 1] : [0, 0];
   }
-  let slice: string[] = [];
-  let size = 0;
+  // Initial events are encoded straight into ~1 MB buffers, waiting for the socket to drain in between.
+  const out = new ChunkBuilder();
+  let lines = 0;
   for (let i = from; i < to; i++) {
     const o = snap.objects[i];
-    if (!filter.empty && !filter.matches(o.obj)) continue;
-    const line = `{"type":"ADDED","object":${o.json}}\n`;
-    slice.push(line);
-    size += line.length;
-    if (size >= INITIAL_SLICE) {
+    if (!filter.empty && !filter.matches(o.meta)) continue;
+    out.add('{"type":"ADDED","object":');
+    out.add(o.json);
+    out.add('}\n');
+    lines++;
+    if (out.size >= CHUNK_FLUSH) {
       if (closed) return;
-      const ok = res.write(slice.join(''));
-      sent += slice.length;
-      slice = [];
-      size = 0;
+      const ok = res.write(out.take());
+      sent += lines;
+      lines = 0;
       if (!ok) {
         await new Promise<void>((r) => {
           const done = () => { res.off('drain', done); res.off('close', done); r(); };
@@ -177,7 +177,7 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     }
   }
   if (closed) return;
-  if (slice.length) { res.write(slice.join('')); sent += slice.length; }
+  if (lines) { res.write(out.take()); sent += lines; }
   lastRv = snap.rv;
   const queued = backlog;
   backlog = undefined;

@@ -50,6 +50,8 @@ const EVENT_CAP = 1000;
 /** Events written by populate(), whatever the cluster size. */
 const POPULATE_EVENTS = 300;
 const TICK_MS = 100;
+/** How many apps keep their pods' controller managedFields tree cached (populate creates each app's pods together). */
+const TREE_CACHE_APPS = 32;
 /** A churn tick never tries to catch up more than this much lost time (e.g. after a stalled event loop). */
 const MAX_CATCH_UP_MS = 1000;
 
@@ -98,6 +100,8 @@ export class WorkloadGenerator {
   private eventSeq = 0;
   /** Kubelet status trees by shape: they do not depend on the app, so all apps share them. */
   private readonly statusFields: PodFieldsCache['status'] = new Map();
+  /** Apps whose controller managedFields tree is cached, least recently used first (the trees are big; a few suffice). */
+  private readonly treeCached = new Set<AppState>();
   private timer: unknown;
   private lastTick = 0;
   /** Writes owed (positive) or written ahead (negative) against the churn rate. */
@@ -218,6 +222,13 @@ export class WorkloadGenerator {
 
   private podBody(pod: PodState, time: string, restartCount: number, podIP: string | undefined): SimObject {
     const app = pod.app;
+    this.treeCached.delete(app);
+    this.treeCached.add(app);
+    if (this.treeCached.size > TREE_CACHE_APPS) {
+      const oldest = this.treeCached.values().next().value!;
+      this.treeCached.delete(oldest);
+      oldest.fieldsCache.controller = undefined;
+    }
     return podObject({
       namespace: app.namespace, name: pod.name, template: app.template, hash: app.hash, replicaSet: app.replicaSet,
       node: pod.node ? { name: pod.node.name, ip: pod.node.ip } : undefined, podIP, phase: pod.running ? 'Running' : 'Pending', time,

@@ -8,7 +8,6 @@ import type { ServerContext } from './server-context.js';
 import { badRequest, conflict, invalid, notFound, unsupportedMediaType } from './status.js';
 import { sendJson, sendObject, sendJoined } from './respond.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, STRATEGIC_MERGE_UNSUPPORTED, strategicMergeSupported } from './patch.js';
-import { clone } from './object-meta.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -129,7 +128,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   const next = expectObject(result);
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
-  if (type.namespaced) next.metadata.namespace = current!.obj.metadata.namespace;
+  if (type.namespaced) next.metadata.namespace = current!.meta.namespace;
   if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
@@ -175,8 +174,8 @@ export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res
     preconditions = o?.preconditions;
     if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
   }
-  const deleted = ctx.store.deleteObject(type, namespace, name, { dryRun, preconditions });
-  sendObject(res, 200, deleted);
+  // The stored JSON is what serialising the deleted object would give.
+  sendJson(res, 200, ctx.store.deleteStored(type, namespace, name, { dryRun, preconditions }).json);
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
@@ -185,16 +184,16 @@ export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMe
   const store = ctx.store;
   const snap = store.snapshot(type, store.currentRevision());
   const [from, to] = store.range(snap.keys, type.namespaced ? namespace : undefined);
-  const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.obj));
-  const deleted: SimObject[] = [];
+  const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.meta));
+  const deleted: string[] = [];
   for (const o of victims) {
     try {
-      deleted.push(store.deleteObject(type, o.obj.metadata.namespace, o.obj.metadata.name!, { dryRun }));
+      deleted.push(store.deleteStored(type, o.meta.namespace, o.meta.name, { dryRun }).json);
     } catch (err) {
       // Already gone (e.g. removed with its namespace): deletecollection skips it.
       if (!(err instanceof SimApiError && err.status.code === 404)) throw err;
     }
   }
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{"resourceVersion":"${store.currentRevision()}"},"items":[`;
-  await sendJoined(res, 200, head, deleted.map((o) => JSON.stringify(clone(o))), ']}');
+  await sendJoined(res, 200, head, deleted, ']}');
 }

@@ -115,6 +115,49 @@ describe('SimStore', () => {
     expect(s.history.compactedRevision).toBe(s.currentRevision());
   });
 
+  it('hands out copies: changing an object returned by create, update, get or list changes nothing stored', () => {
+    const s = fresh();
+    const created = s.create(PODS, pod('a', { labels: { app: 'web' } }));
+    const json = s.getStored(s.resolve(PODS), 'default', 'a')!.json;
+    created.metadata.labels!.app = 'changed';
+    (created as any).spec = { mutated: true };
+    const got = s.get(PODS, 'default', 'a')!;
+    got.metadata.labels!.app = 'changed';
+    s.list(PODS)[0].metadata.name = 'changed';
+    const stored = s.getStored(s.resolve(PODS), 'default', 'a')!;
+    expect(stored.json).toBe(json);
+    expect(stored.meta.labels).toEqual({ app: 'web' });
+    expect(s.get(PODS, 'default', 'a')!.metadata.labels).toEqual({ app: 'web' });
+    const updated = s.update(PODS, { ...s.get(PODS, 'default', 'a')!, metadata: { ...s.get(PODS, 'default', 'a')!.metadata, labels: { app: 'v2' } } });
+    updated.metadata.labels!.app = 'changed';
+    expect(s.getStored(s.resolve(PODS), 'default', 'a')!.meta.labels).toEqual({ app: 'v2' });
+    expect(s.get(PODS, 'default', 'a')!.metadata.labels).toEqual({ app: 'v2' });
+  });
+
+  it('keeps one JSON string per object version, shared by the table, the history and snapshots', () => {
+    const s = fresh();
+    s.create(PODS, pod('a'));
+    const rv = s.currentRevision();
+    const v1 = s.getStored(s.resolve(PODS), 'default', 'a')!;
+    expect(JSON.parse(v1.json)).toEqual(s.get(PODS, 'default', 'a'));
+    s.update(PODS, { ...s.get(PODS, 'default', 'a')!, metadata: { ...s.get(PODS, 'default', 'a')!.metadata, labels: { v: '2' } } });
+    const change = s.history.since(rv)[0];
+    expect(change.prev).toBe(v1);
+    expect(change.cur).toBe(s.getStored(s.resolve(PODS), 'default', 'a'));
+    expect(s.snapshot(s.resolve(PODS), rv).objects[0]).toBe(v1);
+    s.delete(PODS, 'default', 'a');
+    const deleted = s.history.since(rv).at(-1)!;
+    expect(deleted.cur.meta).toBe(change.cur.meta);
+    expect(JSON.parse(deleted.cur.json).metadata.resourceVersion).toBe(String(s.currentRevision()));
+  });
+
+  it('matches field selectors on the fields computed at write time', () => {
+    const s = fresh();
+    s.create(PODS, { ...pod('a'), spec: { nodeName: 'n1' }, status: { phase: 'Running', podIPs: [{ ip: '10.0.0.1' }] } });
+    const a = s.getStored(s.resolve(PODS), 'default', 'a')!;
+    expect(a.meta.fields).toMatchObject({ 'metadata.name': 'a', 'metadata.namespace': 'default', 'spec.nodeName': 'n1', 'status.phase': 'Running', 'status.podIP': '10.0.0.1', 'spec.hostNetwork': 'false' });
+  });
+
   it('deleting a namespace deletes the objects in it', () => {
     const s = fresh();
     s.create(NAMESPACES, { metadata: { name: 'team' } });
