@@ -152,7 +152,10 @@ export class WorkloadGenerator {
     while (remaining > 0) {
       const first = this.apps.length === 0;
       const replicas = Math.min(remaining, first ? 2 : this.rand.between(1, 12));
-      const namespace = first ? 'kube-system' : this.rand.pick(appNamespaces);
+      // The second app lives in `default`, so `kubectl get pods` and `kwatch events pods` without -n
+      // show something (the pick still happens, to keep every seed's sequence unchanged).
+      const picked = first ? 'kube-system' : this.rand.pick(appNamespaces);
+      const namespace = this.apps.length === 1 ? 'default' : picked;
       let name = first ? 'coredns' : `${this.rand.pick(APP_WORDS)}-${this.rand.pick(APP_ROLES)}`;
       if (used.has(`${namespace}/${name}`)) name = `${name}-${this.apps.length}`;
       used.add(`${namespace}/${name}`);
