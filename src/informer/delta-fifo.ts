@@ -102,8 +102,10 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
       this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last), key);
     }
     if (this.knownObjects !== undefined) {
-      for (const key of this.knownObjects.listKeys()) {
-        if (listed.has(key) || this.items.has(key)) continue;
+      // Sorted, so the tombstones come in the same order whatever order the cache was filled in
+      // (client-go walks a Go map here: its order is random).
+      const vanished = this.knownObjects.listKeys().filter((key) => !listed.has(key) && !this.items.has(key));
+      for (const key of vanished.sort()) {
         queuedDeletions++;
         this.queueAction('Deleted', new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)), key);
       }

@@ -82,8 +82,9 @@ export class RealFifo implements ReflectorStore, InformerQueue {
       if (listed.has(key) || last.type === 'Deleted') continue;
       this.append('Deleted', new DeletedFinalStateUnknown(key, last.object as KubeObject), true, key);
     }
-    for (const key of this.knownObjects.listKeys()) {
-      if (listed.has(key) || lastQueued.has(key)) continue;
+    // Sorted, so the tombstones come in the same order whatever order the cache was filled in.
+    const vanished = this.knownObjects.listKeys().filter((key) => !listed.has(key) && !lastQueued.has(key));
+    for (const key of vanished.sort()) {
       this.append('Deleted', new DeletedFinalStateUnknown(key, this.knownObjects.getByKey(key)), false, key);
     }
     for (const obj of list) this.append('Replaced', obj, false);
