@@ -3,7 +3,7 @@
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { parseDuration } from '../cli/duration.js';
-import { OUTPUT_FORMATS } from '../cli/flags.js';
+import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
@@ -57,19 +57,11 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Events);
-    const output = flags.output ?? 'table';
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(output)) throw new UserError(`--output ${output} is not available: use one of ${OUTPUT_FORMATS.join(', ')}`);
+    const { output, stages } = await parseTraceViewFlags(flags);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
-    const { parseStages } = await import('../render/stage-filter.js');
-    let stages;
-    try {
-      stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
-    } catch (err) {
-      throw new UserError(`invalid --stages: ${(err as Error).message}`);
-    }
 
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
@@ -91,7 +83,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           resources,
           targets,
           stop,
-          output: output as (typeof OUTPUT_FORMATS)[number],
+          output,
           stages,
           diff: flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined,
           fifo: flags.fifo as 'real' | 'delta',

@@ -4,7 +4,8 @@ import { statSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { parseDuration } from '../cli/duration.js';
-import { OUTPUT_FORMATS, type GlobalFlags, type OutputFormat } from '../cli/flags.js';
+import type { GlobalFlags } from '../cli/flags.js';
+import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import type { PipelineFlags, ViewFlags } from '../cli/replay-run.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
@@ -59,16 +60,8 @@ The argument is read as a recording when it names an existing file (or with --fi
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Replay);
-    const output = (flags.output ?? 'table') as OutputFormat;
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(output)) throw new UserError(`--output ${output} is not available: use one of ${OUTPUT_FORMATS.join(', ')}`);
+    const { output, stages } = await parseTraceViewFlags(flags);
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
-    const { parseStages } = await import('../render/stage-filter.js');
-    let stages;
-    try {
-      stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
-    } catch (err) {
-      throw new UserError(`invalid --stages: ${(err as Error).message}`);
-    }
     const diff = flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined;
     const view: ViewFlags = { output, stages, diff, key: flags.key };
     const pipeline: PipelineFlags = {

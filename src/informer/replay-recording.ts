@@ -8,6 +8,7 @@ import { buildTimeline, positionAfter, stateBefore, type RecordedOp, type Timeli
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
 import { Tracer } from './trace.js';
 import { VirtualClock } from './virtual-clock.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface ReplayRecordingOptions {
   recording: Recording;
@@ -180,16 +181,4 @@ function realSleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/** mulberry32: a fixed sequence of draws, so backoffs and watch timeouts are the same on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

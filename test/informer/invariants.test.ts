@@ -9,18 +9,8 @@ import type { ReflectorStore } from '../../src/informer/reflector-store.js';
 import { processDeltas } from '../../src/informer/shared-informer.js';
 import type { KubeObject } from '../../src/informer/types.js';
 import { Queue } from '../../src/informer/workqueue/queue.js';
+import { seededRandom } from '../../src/informer/seeded-random.js';
 
-/** mulberry32: a small seeded PRNG so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NONE: string[] = [];
 const tags = (o: KubeObject) => o.metadata.labels?.tags?.split(',') ?? NONE;
@@ -48,7 +38,7 @@ function checkIndices(ix: Indexer): void {
 }
 
 function run(kind: 'delta' | 'real', ops: number, seed: number): void {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const indexer = new Indexer({ indexers });
   const fifo: InformerQueue & ReflectorStore = kind === 'delta' ? new DeltaFifo({ knownObjects: indexer }) : new RealFifo({ knownObjects: indexer });
