@@ -109,14 +109,14 @@ export function indexTotals(index: string, rows: readonly IndexRow[], objects: n
 }
 
 /**
- * Rough heap size of one index in V8: the value → Set map, one Set per value, one Set slot per key.
+ * Rough heap size of one index in V8: the value → Map map, one Map per value, one Map slot (key → object) per key.
  * Key strings are shared with the store and not counted. Constants calibrated against heap deltas
  * measured by bench/index.js (64-bit V8, no pointer compression).
  */
 export function approxIndexBytes(rows: readonly { value: string; count: number }[]): number {
   const MAP = 120;
-  const PER_VALUE = 180; // map slot + Set object + its smallest backing table
-  const PER_KEY = 28; // a Set slot at the average load factor
+  const PER_VALUE = 180; // map slot + Map object + its smallest backing table
+  const PER_KEY = 39; // a Map slot (key and object reference) at the average load factor
   let bytes = MAP;
   for (const r of rows) bytes += PER_VALUE + r.value.length + r.count * PER_KEY;
   return bytes;

@@ -53,7 +53,11 @@ export function metaNamespaceIndexFunc(obj: KubeObject): string[] {
   return [obj.metadata?.namespace ?? ''];
 }
 
-type Index = Map<string, Set<string>>;
+/**
+ * value → (key → object). Holding the object itself (not only its key) lets byIndex return a result
+ * without a lookup per key in the big `items` map, so its cost follows the result size, not the cache size.
+ */
+type Index = Map<string, Map<string, KubeObject>>;
 
 /**
  * Contracts:
@@ -138,23 +142,23 @@ export class Indexer implements ReadonlyIndexer {
     const index = this.indices.get(indexName);
     if (fn === undefined || index === undefined) throw noSuchIndex(indexName);
     const values = fn(obj);
-    if (values.length === 1) return this.objectsOf(index.get(values[0]));
-    const keys = new Set<string>();
-    for (const v of values) for (const k of index.get(v) ?? []) keys.add(k);
-    return this.objectsOf(keys);
+    if (values.length === 1) return objectsOf(index.get(values[0]));
+    const union = new Map<string, KubeObject>();
+    for (const v of values) for (const [k, o] of index.get(v) ?? []) union.set(k, o);
+    return [...union.values()];
   }
 
   byIndex(indexName: string, value: string): KubeObject[] {
     const index = this.indices.get(indexName);
     if (index === undefined) throw noSuchIndex(indexName);
-    return this.objectsOf(index.get(value));
+    return objectsOf(index.get(value));
   }
 
   indexKeys(indexName: string, value: string): string[] {
     const index = this.indices.get(indexName);
     if (index === undefined) throw noSuchIndex(indexName);
     const set = index.get(value);
-    return set === undefined ? [] : [...set].sort();
+    return set === undefined ? [] : [...set.keys()].sort();
   }
 
   listIndexFuncValues(indexName: string): string[] {
@@ -184,7 +188,7 @@ export class Indexer implements ReadonlyIndexer {
       const index: Index = new Map();
       this.indices.set(name, index);
       for (const [key, obj] of this.items) {
-        for (const v of this.compute(name, fn, obj, key)) addKey(index, v, key);
+        for (const v of this.compute(name, fn, obj, key)) addKey(index, v, key, obj);
       }
     }
   }
@@ -216,10 +220,14 @@ export class Indexer implements ReadonlyIndexer {
       const index = this.indices.get(name)!;
       const oldValues = old === undefined ? NONE : this.compute(name, fn, old, key);
       const newValues = obj === undefined ? NONE : this.compute(name, fn, obj, key);
-      if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) continue;
+      if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) {
+        // Same value: only the object held under it changes.
+        index.get(newValues[0])!.set(key, obj!);
+        continue;
+      }
       if (oldValues.length === 0 && newValues.length === 0) continue;
       for (const v of oldValues) removeKey(index, v, key);
-      for (const v of newValues) addKey(index, v, key);
+      for (const v of newValues) addKey(index, v, key, obj!);
       if (changes !== undefined && !sameValues(oldValues, newValues)) changes[name] = { old: oldValues, new: newValues };
     }
   }
@@ -233,12 +241,10 @@ export class Indexer implements ReadonlyIndexer {
     }
   }
 
-  private objectsOf(keys: Iterable<string> | undefined): KubeObject[] {
-    if (keys === undefined) return [];
-    const out: KubeObject[] = [];
-    for (const k of keys) out.push(this.items.get(k)!);
-    return out;
-  }
+}
+
+function objectsOf(entries: Map<string, KubeObject> | undefined): KubeObject[] {
+  return entries === undefined ? [] : [...entries.values()];
 }
 
 const NONE: readonly string[] = [];
@@ -247,13 +253,13 @@ function noSuchIndex(name: string): IndexError {
   return new IndexError(`Index with name ${name} does not exist`);
 }
 
-function addKey(index: Index, value: string, key: string): void {
-  let set = index.get(value);
-  if (set === undefined) {
-    set = new Set();
-    index.set(value, set);
+function addKey(index: Index, value: string, key: string, obj: KubeObject): void {
+  let entries = index.get(value);
+  if (entries === undefined) {
+    entries = new Map();
+    index.set(value, entries);
   }
-  set.add(key);
+  entries.set(key, obj);
 }
 
 function removeKey(index: Index, value: string, key: string): void {
