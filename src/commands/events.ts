@@ -106,10 +106,15 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const out = process.stdout;
     let count = 0;
     const yaml = output === 'yaml' ? await import('yaml') : undefined;
-    if (output === 'table' || output === 'wide') out.write(`${pad('TYPE', 10)}${several ? pad('RESOURCE', 24) : ''}${pad('KEY', 48)}RV\n`);
+    let headerDone = output !== 'table' && output !== 'wide';
     await runRawWatch(conn, targets, {
       signal: stop.signal,
       allowWatchBookmarks: true,
+      // The header waits for a watch to open, so a request the server refuses prints only its error.
+      onOpen: () => {
+        if (!headerDone) out.write(`${pad('TYPE', 10)}${several ? pad('RESOURCE', 24) : ''}${pad('KEY', 48)}RV\n`);
+        headerDone = true;
+      },
       onEvent: ({ target, line, event }) => {
         if (stop.signal.aborted) return;
         const rv = event.object?.metadata?.resourceVersion ?? '';

@@ -24,6 +24,8 @@ export interface RawWatchOptions {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   onEvent(line: RawWatchLine): void;
+  /** Called each time a watch stream opens (status 200 received). */
+  onOpen?(target: number): void;
   onNotice?(notice: RawWatchNotice): void;
 }
 
@@ -50,6 +52,7 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
       continue;
     }
     first = false;
+    opts.onOpen?.(index);
     let expired: Status | undefined;
     try {
       for await (const item of stream) {
