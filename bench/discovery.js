@@ -1,68 +1,93 @@
-// Benchmark: `kwatch events pods --max-events 1` with a warm vs a cold discovery cache, and
-// `kubectl get pods` on the same embedded server (kubectl keeps a warm cache of its own).
-// Run after `npm run build`: node bench/discovery.js [--runs N] [--pods N]
+// Benchmark (issue 4): wall time of `kwatch events pods -A --max-events 1 --kubeconfig K` with a warm discovery
+// cache vs a cold one (an empty KUBECACHEDIR), next to `kubectl get pods -A --kubeconfig K` (with its own warm
+// cache) on the same sim. Runs are interleaved (cold, warm, kubectl, cold, …) so machine load hits all alike;
+// each figure is the median of `runs`. The sim (its own process) churns 200 writes/s so that the first
+// watch event — what --max-events 1 waits for after the initial list — comes within milliseconds.
+// Run after `npm run build`: node bench/discovery.js [--runs N]     (BENCH_QUICK=1: 3 runs)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { QUICK, fmtInt, median, round, table, writeKubeconfig, writeResult, writeText } from './lib/common.js';
+import { startSim } from './lib/sim.js';
 
 const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url));
 
 function time(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    execFile(cmd, args, { env: { ...process.env, ...env }, timeout: 120_000 }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr || err.message}`));
+    execFile(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed: ${(stderr || err.message).trim().split('\n').pop()}`));
       else resolve(performance.now() - start);
     });
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** Returns { coldMs, warmMs, kubectlMs, warmVsCold, warmVsKubectl } (medians of `runs` runs each). */
-export async function benchDiscovery({ runs = 5, pods = 100 } = {}) {
-  const { startSimServer } = await import('../dist/sim/server.js');
-  const sim = await startSimServer({ port: 0, nodes: 3, pods, churn: 0 });
+/** Returns { coldMs, warmMs, kubectlMs, … } (medians of `runs` interleaved runs each). */
+export async function benchDiscovery({ runs = QUICK ? 3 : 7, log = console.log } = {}) {
+  const sim = await startSim({ pods: 200, nodes: 5, churn: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'kwatch-bench-disc-'));
   const kubeconfig = join(dir, 'config');
-  await sim.writeKubeconfig(kubeconfig);
-  let events = ['events', 'pods', '-A', '--max-events', '1'];
+  writeKubeconfig(kubeconfig, sim.url);
+  const home = join(dir, 'home'); // never the user's ~/.kube
+  mkdirSync(home);
+  const kwatchArgs = [BIN, 'events', 'pods', '-A', '--max-events', '1', '--kubeconfig', kubeconfig];
+  const kubectlArgs = ['get', 'pods', '-A', '--kubeconfig', kubeconfig];
   try {
-    const cold = [];
-    const warm = [];
-    const kubectl = [];
-    const warmEnv = { KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'warm') };
-    const kubectlEnv = { KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'kubectl') };
-    // prime kwatch's cache (falling back to --raw while the pipeline view is not available)
-    await time(process.execPath, [BIN, ...events], warmEnv).catch(async () => {
-      events = [...events, '--raw'];
-      await time(process.execPath, [BIN, ...events], warmEnv);
+    const warmEnv = { HOME: home, KUBECACHEDIR: join(dir, 'warm') };
+    const kubectlEnv = { HOME: home, KUBECACHEDIR: join(dir, 'kubectl') };
+    await time(process.execPath, kwatchArgs, warmEnv); // fills kwatch's cache
+    let kubectl = true;
+    await time('kubectl', kubectlArgs, kubectlEnv).catch((err) => {
+      kubectl = false;
+      log(`discovery: kubectl unavailable (${err.message}); skipping it`);
     });
-    await time('kubectl', ['get', 'pods', '-A'], kubectlEnv); // prime kubectl's cache
+    const samples = { cold: [], warm: [], kubectl: [] };
     for (let i = 0; i < runs; i++) {
       const coldDir = join(dir, `cold-${i}`);
-      cold.push(await time(process.execPath, [BIN, ...events], { KUBECONFIG: kubeconfig, KUBECACHEDIR: coldDir }));
-      warm.push(await time(process.execPath, [BIN, ...events], warmEnv));
-      kubectl.push(await time('kubectl', ['get', 'pods', '-A'], kubectlEnv));
+      samples.cold.push(await time(process.execPath, kwatchArgs, { HOME: home, KUBECACHEDIR: coldDir }));
+      if (i === 0 && !existsSync(join(coldDir, 'discovery'))) log(`discovery: warning: kwatch wrote no cache under ${coldDir}`);
+      samples.warm.push(await time(process.execPath, kwatchArgs, warmEnv));
+      if (kubectl) samples.kubectl.push(await time('kubectl', kubectlArgs, kubectlEnv));
     }
-    const r = { runs, pods, command: `kwatch ${events.join(' ')}`, coldMs: Math.round(median(cold)), warmMs: Math.round(median(warm)), kubectlMs: Math.round(median(kubectl)) };
-    return { ...r, warmVsCold: +(r.warmMs / r.coldMs).toFixed(2), warmVsKubectl: +(r.warmMs / r.kubectlMs).toFixed(2) };
+    const kubectlCache = existsSync(join(dir, 'kubectl', 'discovery')) ? readdirSync(join(dir, 'kubectl', 'discovery')) : [];
+    const r = {
+      runs,
+      command: 'kwatch events pods -A --max-events 1 --kubeconfig K',
+      kubectlCommand: 'kubectl get pods -A --kubeconfig K',
+      coldMs: round(median(samples.cold)),
+      warmMs: round(median(samples.warm)),
+      kubectlMs: kubectl ? round(median(samples.kubectl)) : null,
+      kubectlUsedKUBECACHEDIR: kubectlCache.length > 0,
+      samples: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, xs.map((x) => round(x))])),
+    };
+    return { ...r, warmVsCold: round(r.warmMs / r.coldMs, 2), warmVsKubectl: r.kubectlMs ? round(r.warmMs / r.kubectlMs, 2) : null };
   } finally {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+export function discoveryMarkdown(r) {
+  return [
+    `### Discovery: first event with a warm vs a cold discovery cache, and kubectl (median of ${r.runs} interleaved runs; 200 pods, churn 200/s)`,
+    table(
+      ['command', 'median', 'runs (ms)'],
+      [
+        [`${r.command}, cold cache (empty KUBECACHEDIR)`, `${fmtInt(r.coldMs)} ms`, r.samples.cold.join(', ')],
+        [`${r.command}, warm cache`, `${fmtInt(r.warmMs)} ms (${r.warmVsCold}x cold)`, r.samples.warm.join(', ')],
+        [`${r.kubectlCommand}, warm cache`, r.kubectlMs ? `${fmtInt(r.kubectlMs)} ms (kwatch warm = ${r.warmVsKubectl}x)` : 'kubectl unavailable', r.samples.kubectl.join(', ')],
+      ],
+    ),
+  ].join('\n\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const arg = (name, def) => {
-    const i = process.argv.indexOf(name);
-    return i === -1 ? def : Number(process.argv[i + 1]);
-  };
-  const r = await benchDiscovery({ runs: arg('--runs', 5), pods: arg('--pods', 100) });
-  console.log(`kwatch events pods --max-events 1, cold discovery cache: ${r.coldMs} ms (median of ${r.runs})`);
-  console.log(`kwatch events pods --max-events 1, warm discovery cache: ${r.warmMs} ms (${r.warmVsCold}x of cold)`);
-  console.log(`kubectl get pods -A, warm cache:                        ${r.kubectlMs} ms (kwatch warm = ${r.warmVsKubectl}x kubectl)`);
-  console.log(JSON.stringify(r));
+  const i = process.argv.indexOf('--runs');
+  const r = await benchDiscovery(i > 0 ? { runs: Number(process.argv[i + 1]) } : {});
+  writeResult('discovery', r);
+  const md = discoveryMarkdown(r);
+  writeText('discovery.md', `${md}\n`);
+  console.log(`\n${md}\n`);
 }

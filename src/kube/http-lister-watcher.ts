@@ -4,6 +4,7 @@ import { ConnectionError, StreamCutError } from '../informer/errors.js';
 import { decodeWatchEventLine, decodeWatchStream } from '../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
 import type { Connection, HttpResponse } from './connection.js';
+import { parseListBody } from './list-body.js';
 import { isAbortError } from './network-error.js';
 
 export interface ListWatchTarget {
@@ -90,7 +91,7 @@ export class HttpListerWatcher implements ListerWatcher {
     const buf = await readAll(res);
     let page: ListPage;
     try {
-      page = JSON.parse(buf.toString('utf8')) as ListPage;
+      page = parseListBody(buf);
     } catch (err) {
       throw new ConnectionError(`the server sent an unreadable list body for ${this.path}: ${(err as Error).message}`, undefined, { cause: err });
     }

@@ -1,0 +1,61 @@
+// Shared helpers of the benchmark scripts: quick mode, worker processes, results files, markdown tables.
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+const WORKER = fileURLToPath(new URL('./sync-worker.js', import.meta.url));
+
+/** Runs one measurement of bench/lib/sync-worker.js in a fresh process; resolves with its JSON result. */
+export function runWorker(spec, { timeoutMs = 300_000 } = {}) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--expose-gc', '--max-old-space-size=8192', WORKER, JSON.stringify(spec)], { timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      const last = stdout.trim().split('\n').pop();
+      try {
+        return resolve(JSON.parse(last));
+      } catch {
+        resolve({ ok: false, reason: (err?.killed ? `killed after ${timeoutMs} ms` : '') || stderr.trim().split('\n').pop() || String(err?.message ?? 'no result') });
+      }
+    });
+  });
+}
+
+/** Kubeconfig for a plain-HTTP sim URL (what `kwatch sim` writes). */
+export function writeKubeconfig(file, url) {
+  writeFileSync(
+    file,
+    ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: kwatch-sim', '  cluster:', `    server: ${url}`, 'users:', '- name: kwatch-sim', '  user:', '    token: kwatch-sim-token', 'contexts:', '- name: kwatch-sim', '  context:', '    cluster: kwatch-sim', '    user: kwatch-sim', '    namespace: default', 'current-context: kwatch-sim', ''].join('\n'),
+  );
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const best = (xs) => Math.min(...xs);
+export const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : +Number(x).toFixed(d));
+
+/** Where and how the numbers were taken. */
+export function machine() {
+  return { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadavg: loadavg().map((x) => +x.toFixed(2)), quick: QUICK, date: new Date().toISOString() };
+}
+
+export function writeResult(name, data) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}${name}.json`, `${JSON.stringify({ machine: machine(), ...data }, null, 2)}\n`);
+}
+
+export function writeText(name, text) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}${name}`, text);
+}
+
+/** A markdown table from a header row and rows of cells. */
+export function table(header, rows) {
+  const all = [header, ...rows].map((r) => r.map((c) => String(c ?? '')));
+  const widths = header.map((_, i) => Math.max(3, ...all.map((r) => r[i]?.length ?? 0)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(all[0]), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join('\n');
+}
+
+export const fmtInt = (n) => (n === undefined || n === null ? '—' : Math.round(n).toLocaleString('en-US'));
+export const verdict = (ok) => (ok ? '**met**' : '**missed**');

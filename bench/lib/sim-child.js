@@ -1,0 +1,60 @@
+// A kwatch sim in its own process, so its CPU never shares the benchmark client's event loop.
+// argv[2]: JSON SimServerOptions (port 0 and churn 0 by default). Prints one JSON line once ready:
+//   {"ready":true,"url":…,"rv":…,"pods":…,"populateMs":…}
+// then answers JSON-line commands on stdin, one JSON line each on stdout (same `id`):
+//   {"id":1,"cmd":"state"}                        → {"id":1,"rv":N}
+//   {"id":2,"cmd":"update","n":N,"yieldEvery":K}  → N pod updates (an annotation changes), as fast as the
+//        store takes them, yielding to the event loop every K updates so watches flush meanwhile (K=0: never)
+//        → {"id":2,"from":rvBefore,"to":rvAfter,"ms":…}
+//   {"id":3,"cmd":"exit"}                         → closes the server and exits
+import { createInterface } from 'node:readline';
+import { setImmediate as tick } from 'node:timers/promises';
+import { startSimServer } from '../../dist/sim/server.js';
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const opts = JSON.parse(process.argv[2] ?? '{}');
+const t0 = performance.now();
+const sim = await startSimServer({ port: 0, churn: 0, seed: 1, ...opts });
+const reply = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
+let targets = sim.api.list(PODS).map((p) => [p.metadata.namespace, p.metadata.name]);
+reply({ ready: true, url: sim.url, rv: sim.api.currentRevision(), pods: targets.length, populateMs: Math.round(performance.now() - t0), rssMB: Math.round(process.memoryUsage().rss / 1e6) });
+
+let seq = 0;
+async function update(n, yieldEvery) {
+  const from = sim.api.currentRevision();
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const [ns, name] = targets[seq++ % targets.length];
+    const cur = sim.api.get(PODS, ns, name);
+    if (!cur) continue;
+    sim.api.update(PODS, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, 'bench.kwatch.dev/seq': String(seq) } } });
+    if (yieldEvery > 0 && (i + 1) % yieldEvery === 0) await tick();
+  }
+  return { from, to: sim.api.currentRevision(), ms: Math.round(performance.now() - start) };
+}
+
+const rl = createInterface({ input: process.stdin });
+rl.on('line', async (line) => {
+  const cmd = JSON.parse(line);
+  try {
+    switch (cmd.cmd) {
+      case 'state':
+        return reply({ id: cmd.id, rv: sim.api.currentRevision() });
+      case 'update':
+        return reply({ id: cmd.id, ...(await update(cmd.n, cmd.yieldEvery ?? 0)) });
+      case 'exit':
+        await sim.close();
+        reply({ id: cmd.id, bye: true });
+        process.exit(0);
+        return;
+      default:
+        return reply({ id: cmd.id, error: `unknown command ${cmd.cmd}` });
+    }
+  } catch (err) {
+    reply({ id: cmd.id, error: String(err?.stack ?? err) });
+  }
+});
+rl.on('close', async () => {
+  await sim.close();
+  process.exit(0);
+});

@@ -1,0 +1,206 @@
+// Benchmark (issue 3): the informer core against kwatch sim, next to its two references measured in the same run —
+// the floor (undici + JSON.parse of the same bytes, nothing else) and @kubernetes/client-node's informer.
+//   - initial sync of 20k and 100k realistic pods (~6.6 KB each, managedFields on): by list and by watch-list
+//   - watch events/s through the whole pipeline (SharedIndexInformer + dry-run Controller), tracing off / ndjson
+//   - heap bytes per cached pod (managedFields stripped by default, or kept) vs client-node's
+//   - ByIndex latency on a nodeName index, same result size (1000 pods per node) at 20k and 100k pods
+// Every measurement runs in a fresh process (bench/lib/sync-worker.js); the sim runs in its own process
+// (bench/lib/sim-child.js) so that its CPU never shares the measured event loop. Timings are the best of
+// `reps` interleaved runs (the machine is shared; the best run is the one least disturbed).
+// Run after `npm run build`: node bench/sync.js     (BENCH_QUICK=1 for a small, fast run)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { QUICK, best, fmtInt, round, runWorker, table, verdict, writeKubeconfig, writeResult, writeText } from './lib/common.js';
+import { startSim } from './lib/sim.js';
+
+const SIZES = QUICK ? [4000, 20000] : [20000, 100000];
+const REPS_SMALL = QUICK ? 1 : 3;
+const REPS_LARGE = 1;
+/** Events of the watch-throughput replay: ~6.6 KB each, kept under the sim's 64 MB per-watch send buffer. */
+const WATCH_EVENTS = QUICK ? 3000 : 7000;
+const WATCH_REPS = QUICK ? 2 : 5;
+
+const SYNC_MODES = [
+  ['floor-paged', 'floor: undici + JSON.parse, pages of 500'],
+  ['floor-whole', 'floor: undici + JSON.parse, one body (RV=0)'],
+  ['core-list', 'kwatch core: list-then-watch (RV=0, as client-go)'],
+  ['core-paged', 'kwatch core: list-then-watch, pages of 500'],
+  ['core-watchlist', 'kwatch core: watch-list (sendInitialEvents)'],
+  ['client-node', '@kubernetes/client-node makeInformer (plain list)'],
+];
+
+export async function benchSync(log = console.log) {
+  const dir = mkdtempSync(join(tmpdir(), 'kwatch-bench-sync-'));
+  const out = { sizes: SIZES, sync: {}, heap: {}, watch: {}, byIndex: {}, sims: {} };
+  try {
+    for (const [si, pods] of SIZES.entries()) {
+      const nodes = Math.max(1, Math.round(pods / 1000)); // 1000 pods per node at every size (ByIndex result size)
+      log(`sync: starting the sim with ${pods} pods on ${nodes} nodes…`);
+      const sim = await startSim({ pods, nodes, managedFields: true, historyEvents: 200_000, bookmarkIntervalMs: 60_000 });
+      out.sims[pods] = { populateMs: sim.populateMs, rssMB: sim.rssMB, pods: sim.pods };
+      const kubeconfig = join(dir, `kubeconfig-${pods}`);
+      writeKubeconfig(kubeconfig, sim.url);
+      const base = { url: sim.url, pods: sim.pods, kubeconfig };
+      try {
+        const reps = si === 0 ? REPS_SMALL : REPS_LARGE;
+        const runs = Object.fromEntries(SYNC_MODES.map(([m]) => [m, []]));
+        for (let r = 0; r < reps; r++) {
+          for (const [mode] of SYNC_MODES) {
+            // After the first failure of a mode at this size (e.g. V8's string limit), do not repeat it.
+            if (runs[mode].some((x) => !x.ok)) continue;
+            const res = await runWorker({ ...base, mode });
+            runs[mode].push(res);
+            log(`  ${pods} pods ${mode}: ${res.ok ? `${round(res.ms)} ms (${res.items} items)` : `failed: ${res.reason}`}`);
+          }
+        }
+        out.sync[pods] = Object.fromEntries(
+          Object.entries(runs).map(([mode, rs]) => {
+            const ok = rs.filter((x) => x.ok);
+            if (!ok.length) return [mode, { ok: false, reason: rs[0]?.reason }];
+            const ms = best(ok.map((x) => x.ms));
+            return [mode, { ok: true, ms: round(ms), podsPerSec: round((sim.pods / ms) * 1000), runs: ok.map((x) => round(x.ms)) }];
+          }),
+        );
+
+        const bi = await runWorker({ ...base, mode: 'byindex' });
+        out.byIndex[pods] = bi;
+        log(`  ${pods} pods byindex: ${bi.ok ? `median ${bi.medianUs} µs for ${bi.perValue} results` : `failed: ${bi.reason}`}`);
+
+        if (si === 0) {
+          for (const [key, spec] of [
+            ['core (managedFields stripped, default)', { mode: 'heap-core' }],
+            ['core (keepManagedFields)', { mode: 'heap-core', keepManagedFields: true }],
+            ['@kubernetes/client-node', { mode: 'heap-client-node' }],
+          ]) {
+            const res = await runWorker({ ...base, ...spec });
+            out.heap[key] = res;
+            log(`  heap ${key}: ${res.ok ? `${res.bytesPerPod} B/pod` : `failed: ${res.reason}`}`);
+          }
+
+          // Watch throughput: a replay of WATCH_EVENTS pod updates from the history (watch from rvFrom, no list),
+          // so the server only streams lines it rendered once and the client is the only bottleneck.
+          const u = await sim.command({ cmd: 'update', n: WATCH_EVENTS });
+          const wspec = { ...base, rvFrom: u.from, rvTo: u.to };
+          const modes = [
+            ['floor: undici + JSON.parse per line', { mode: 'floor-watch' }],
+            ['floor + a Map keeping the newest object per key (reference)', { mode: 'floor-watch-cache' }],
+            ['kwatch pipeline, tracing off', { mode: 'core-watch' }],
+            ['kwatch pipeline, -o ndjson tracing to /dev/null', { mode: 'core-watch', trace: 'ndjson' }],
+          ];
+          const wr = Object.fromEntries(modes.map(([k]) => [k, []]));
+          for (let r = 0; r < WATCH_REPS; r++) {
+            for (const [k, spec] of modes) {
+              const res = await runWorker({ ...wspec, ...spec });
+              wr[k].push(res);
+              log(`  watch ${k}: ${res.ok ? `${res.eventsPerSec} events/s` : `failed: ${res.reason}`}`);
+            }
+          }
+          out.watch = {
+            events: u.to - u.from,
+            eventBytes: wr[modes[0][0]].find((x) => x.ok)?.bytes,
+            modes: Object.fromEntries(
+              Object.entries(wr).map(([k, rs]) => {
+                const ok = rs.filter((x) => x.ok && x.events >= u.to - u.from);
+                if (!ok.length) return [k, { ok: false, reason: rs[0]?.reason ?? 'incomplete' }];
+                const ms = best(ok.map((x) => x.ms));
+                return [k, { ok: true, ms: round(ms), eventsPerSec: round(((u.to - u.from) / ms) * 1000), runs: ok.map((x) => x.eventsPerSec) }];
+              }),
+            ),
+          };
+        }
+      } finally {
+        await sim.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  out.targets = targets(out);
+  return out;
+}
+
+/** Each core mode is compared with the floor that fetches the same bytes the same way (else the paged floor). */
+const FLOOR_OF = { 'core-list': 'floor-whole', 'core-paged': 'floor-paged', 'core-watchlist': 'floor-paged', 'client-node': 'floor-whole', 'floor-whole': 'floor-paged' };
+function floorFor(sizeResults, mode) {
+  for (const name of [FLOOR_OF[mode], 'floor-paged']) if (name && name !== mode && sizeResults?.[name]?.ok) return { name, ms: sizeResults[name].ms };
+  return undefined;
+}
+
+function targets(out) {
+  const [small, large] = SIZES;
+  const s = out.sync[small] ?? {};
+  const l = out.sync[large] ?? {};
+  const t = [];
+  for (const [mode, label] of [['core-list', 'list-then-watch as client-go (RV=0, one body)'], ['core-paged', 'list in pages of 500']]) {
+    const f = floorFor(s, mode);
+    if (!s[mode]?.ok || !f) continue;
+    const ratio = s[mode].ms / f.ms;
+    t.push({ target: `sync within 1.3x of the floor: ${label}, ${fmtInt(small)} pods`, met: ratio <= 1.3, figure: `${round(ratio, 2)}x (${fmtInt(s[mode].ms)} ms vs ${f.name} ${fmtInt(f.ms)} ms)` });
+  }
+  const mainMs = s['core-list']?.ms;
+  const cn = s['client-node'];
+  if (cn?.ok && mainMs) {
+    const speedup = cn.ms / mainMs;
+    t.push({ target: `at least 1.6x faster than client-node (${small} pods)`, met: speedup >= 1.6, figure: `${round(speedup, 2)}x (client-node ${fmtInt(cn.ms)} ms vs core list ${fmtInt(mainMs)} ms)` });
+  } else t.push({ target: `at least 1.6x faster than client-node (${small} pods)`, met: false, figure: `client-node failed: ${cn?.reason}` });
+  const okLarge = ['core-list', 'core-paged', 'core-watchlist'].filter((m) => l[m]?.ok);
+  t.push({
+    target: `${large} pods sync where client-node cannot`,
+    met: okLarge.length > 0 && !l['client-node']?.ok,
+    figure: `core: ${['core-list', 'core-paged', 'core-watchlist'].map((m) => `${m} ${l[m]?.ok ? `${fmtInt(l[m].ms)} ms` : `failed (${l[m]?.reason})`}`).join(', ')}; client-node: ${l['client-node']?.ok ? `${fmtInt(l['client-node'].ms)} ms` : `failed: ${l['client-node']?.reason}`}`,
+  });
+  const w = out.watch?.modes ?? {};
+  const wf = w['floor: undici + JSON.parse per line'];
+  const wc = w['kwatch pipeline, tracing off'];
+  if (wf?.ok && wc?.ok) t.push({ target: 'watch throughput, tracing off, at least 0.8x of the floor', met: wc.eventsPerSec / wf.eventsPerSec >= 0.8, figure: `${round(wc.eventsPerSec / wf.eventsPerSec, 2)}x (${fmtInt(wc.eventsPerSec)} vs ${fmtInt(wf.eventsPerSec)} events/s)` });
+  const hc = out.heap['core (managedFields stripped, default)'];
+  const hn = out.heap['@kubernetes/client-node'];
+  if (hc?.ok && hn?.ok) t.push({ target: 'heap per cached pod at most 0.4x client-node’s', met: hc.bytesPerPod / hn.bytesPerPod <= 0.4, figure: `${round(hc.bytesPerPod / hn.bytesPerPod, 2)}x (${fmtInt(hc.bytesPerPod)} vs ${fmtInt(hn.bytesPerPod)} B/pod)` });
+  const b1 = out.byIndex[small];
+  const b2 = out.byIndex[large];
+  if (b1?.ok && b2?.ok) {
+    const g = b2.medianUs / b1.medianUs;
+    t.push({ target: 'ByIndex latency independent of the object count', met: g <= 1.5, figure: `${round(g, 2)}x from ${fmtInt(b1.items)} to ${fmtInt(b2.items)} pods for ~${b1.perValue} results (median ${b1.medianUs} → ${b2.medianUs} µs)` });
+  }
+  return t;
+}
+
+export function syncMarkdown(out) {
+  const [small, large] = SIZES;
+  const cell = (r) => (r?.ok ? `${fmtInt(r.ms)} ms (${fmtInt(r.podsPerSec)} pods/s)` : `failed: ${r?.reason ?? '—'}`);
+  const vs = (mode, size) => {
+    const r = out.sync[size]?.[mode];
+    const f = floorFor(out.sync[size], mode);
+    return r?.ok && f ? `${round(r.ms / f.ms, 2)}x ${f.name}` : '—';
+  };
+  const parts = [];
+  parts.push(`### Initial sync (best of ${REPS_SMALL} at ${fmtInt(small)}, ${REPS_LARGE} at ${fmtInt(large)}; each ratio is to the floor fetching the same bytes the same way)`);
+  parts.push(
+    table(
+      ['how', `${fmtInt(small)} pods`, 'vs floor', `${fmtInt(large)} pods`, 'vs floor'],
+      SYNC_MODES.map(([m, label]) => [label, cell(out.sync[small]?.[m]), m === 'floor-paged' ? '1' : vs(m, small), cell(out.sync[large]?.[m]), m === 'floor-paged' ? '1' : vs(m, large)]),
+    ),
+  );
+  const w = out.watch?.modes ?? {};
+  const wf = w['floor: undici + JSON.parse per line'];
+  parts.push(`### Watch throughput (${fmtInt(out.watch?.events)} pod updates of ~${fmtInt((out.watch?.eventBytes ?? 0) / (out.watch?.events || 1))} B replayed from history; best of ${WATCH_REPS})`);
+  parts.push(table(['pipeline', 'events/s', 'vs floor', 'all runs'], Object.entries(w).map(([k, r]) => [k, r.ok ? fmtInt(r.eventsPerSec) : `failed: ${r.reason}`, r.ok && wf?.ok ? `${round(r.eventsPerSec / wf.eventsPerSec, 2)}x` : '—', r.runs?.join(', ') ?? ''])));
+  parts.push(`### Heap per cached pod (${fmtInt(small)} pods, heapUsed after full GCs, minus the baseline)`);
+  parts.push(table(['cache', 'bytes/pod', 'heap'], Object.entries(out.heap).map(([k, r]) => [k, r.ok ? fmtInt(r.bytesPerPod) : `failed: ${r.reason}`, r.ok ? `${r.heapMB} MB` : ''])));
+  parts.push('### ByIndex on a nodeName index (1000 pods per node at every size; 3000 calls over all nodes)');
+  parts.push(table(['pods', 'results/call', 'median µs', 'mean µs', 'p99 µs', 'ns per result'], Object.entries(out.byIndex).map(([n, r]) => (r.ok ? [fmtInt(+n), r.perValue, r.medianUs, r.meanUs, r.p99Us, r.nsPerResult] : [fmtInt(+n), `failed: ${r.reason}`]))));
+  parts.push('### Targets');
+  parts.push(table(['target', 'verdict', 'figure'], out.targets.map((t) => [t.target, verdict(t.met), t.figure])));
+  parts.push(`Sim populate: ${Object.entries(out.sims).map(([n, s]) => `${fmtInt(+n)} pods in ${fmtInt(s.populateMs)} ms (${s.rssMB} MB RSS)`).join(', ')}.`);
+  return parts.join('\n\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const out = await benchSync();
+  writeResult('sync', out);
+  const md = syncMarkdown(out);
+  writeText('sync.md', `${md}\n`);
+  console.log(`\n${md}\n`);
+}
