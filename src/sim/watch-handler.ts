@@ -20,6 +20,15 @@ export function bookmarkObject(type: ResourceType, rv: number, annotations?: Rec
   return { kind: type.kind, apiVersion: groupVersion(type), metadata, ...(type.emptyFields ?? {}) };
 }
 
+/** Resolves once the socket buffer drained (or the connection closed). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((r) => {
+    const done = () => { res.off('drain', done); res.off('close', done); r(); };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 function errorLine(status: object): string {
   return `{"type":"ERROR","object":${JSON.stringify(status)}}\n`;
 }
@@ -109,6 +118,9 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   const deliver = (c: Change) => {
     if (closed || (ns && c.namespace !== ns)) return;
     if (backlog) { backlog.push(c); return; }
+    emit(c);
+  };
+  const emit = (c: Change) => {
     if (filter.empty) { write(eventLine(c, c.type), c.rv); return; }
     const now = c.type !== 'DELETED' && filter.matches(c.cur.meta);
     const before = c.type === 'ADDED' ? false : filter.matches((c.prev ?? c.cur).meta);
@@ -125,10 +137,24 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
       finish('end');
       return;
     }
-    // Replay and subscription in one synchronous step: no change can fall between them.
+    // The replay is taken and the subscription made in one synchronous step, so no change can fall
+    // between them; live changes wait in the backlog while the replay is written with backpressure
+    // (a long history must not overflow the socket buffer and get the watch reset).
     const id = resourceId(type);
-    for (const c of store.history.since(from)) if (c.resId === id) deliver(c);
+    const replay: Change[] = [];
+    for (const c of store.history.since(from)) if (c.resId === id && !(ns && c.namespace !== ns)) replay.push(c);
+    backlog = [];
     subscription.off = store.watch(type, { onChange: deliver, onGone: () => finish('end') });
+    for (let i = 0; i < replay.length; i++) {
+      if (closed) return;
+      emit(replay[i]);
+      flush();
+      if (res.writableLength > CHUNK_FLUSH) await drained(res);
+    }
+    if (closed) return;
+    const queued = backlog;
+    backlog = undefined;
+    for (const c of queued) deliver(c);
     return;
   }
 
@@ -167,13 +193,7 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
       const ok = res.write(out.take());
       sent += lines;
       lines = 0;
-      if (!ok) {
-        await new Promise<void>((r) => {
-          const done = () => { res.off('drain', done); res.off('close', done); r(); };
-          res.on('drain', done);
-          res.on('close', done);
-        });
-      }
+      if (!ok) await drained(res);
     }
   }
   if (closed) return;

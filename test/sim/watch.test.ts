@@ -164,3 +164,35 @@ describe('WATCH', () => {
     expect(Date.now() - t).toBeLessThan(1000);
   });
 });
+
+describe('WATCH replaying a long history', () => {
+  it('streams more history than the 64 MB slow-watcher limit with backpressure instead of resetting the watch', async () => {
+    const big = await startSimServer({});
+    try {
+      const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
+      const from = big.api.currentRevision();
+      const payload = 'x'.repeat(1024 * 1024);
+      const count = 72; // ~72 MB of events, all in the history
+      for (let i = 0; i < count; i++) big.api.create(CONFIGMAPS, { metadata: { name: `big-${i}`, namespace: 'default' }, data: { blob: payload } });
+      const { request } = await import('node:http');
+      const outcome = await new Promise<{ lines: number; how: string }>((resolve) => {
+        let lines = 0;
+        const req = request(`${big.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${from}`, (res) => {
+          res.on('data', (chunk: Buffer) => {
+            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+            if (lines >= count) {
+              resolve({ lines, how: 'complete' });
+              req.destroy();
+            }
+          });
+          res.on('close', () => resolve({ lines, how: 'closed' }));
+        });
+        req.on('error', () => resolve({ lines, how: 'error' }));
+        req.end();
+      });
+      expect(outcome).toEqual({ lines: count, how: 'complete' });
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
+});
