@@ -121,8 +121,6 @@ async function clientNode({ keep = false } = {}) {
   const k8s = await import('@kubernetes/client-node');
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(spec.kubeconfig);
-  // client-node 1.4 refuses plain-HTTP servers unless the cluster says insecure-skip-tls-verify.
-  kc.loadFromOptions({ clusters: kc.clusters.map((c) => ({ ...c, skipTLSVerify: true })), users: kc.users, contexts: kc.contexts, currentContext: kc.currentContext });
   const api = kc.makeApiClient(k8s.CoreV1Api);
   const informer = k8s.makeInformer(kc, PODS_PATH, () => api.listPodForAllNamespaces());
   let error;

@@ -41,9 +41,6 @@ async function setup(seed: number, pods: number, churn: number) {
   const k8s = await import('@kubernetes/client-node');
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(kubeconfig);
-  // client-node 1.4 refuses plain-HTTP servers unless the cluster says insecure-skip-tls-verify
-  // ("HTTP protocol is not allowed when skipTLSVerify is not set or false"); kubectl does not care.
-  kc.loadFromOptions({ clusters: kc.clusters.map((c) => ({ ...c, skipTLSVerify: true })), users: kc.users, contexts: kc.contexts, currentContext: kc.currentContext });
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const informer = k8s.makeInformer(kc, '/api/v1/pods', () => core.listPodForAllNamespaces());
   const errors: unknown[] = [];
