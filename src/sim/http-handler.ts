@@ -12,6 +12,7 @@ import type { ServerContext } from './server-context.js';
 import { badRequest, methodNotAllowed } from './status.js';
 import { handleWatch } from './watch-handler.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePatch, handleUpdate, readBody } from './write-handlers.js';
+import { handleScale } from './scale.js';
 
 /** Reserved prefix of the sim's own control endpoints (never subject to faults). */
 export const CONTROL_PREFIX = '/_kwatch/';
@@ -66,7 +67,8 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
   if (subresource !== undefined) {
     const sub = type.subresources.find((s) => s.name === subresource)!;
-    if (subresource !== 'status' || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+    if ((subresource !== 'status' && subresource !== 'scale') || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+    if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
   } else if (!type.verbs.includes(verb)) {
     throw methodNotAllowed(verb, type.resource);
   }

@@ -34,6 +34,16 @@ function parseJson(body: string, what = 'object'): unknown {
   }
 }
 
+/**
+ * kube-apiserver also speaks protobuf (kubectl's typed clients send it for built-in kinds); the sim
+ * speaks JSON only and answers other bodies with kube's 415, as a server without that codec would.
+ */
+function rejectUnsupportedBody(req: IncomingMessage): void {
+  const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) return;
+  throw new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${JSON.stringify(ct)})`, reason: 'UnsupportedMediaType', code: 415 });
+}
+
 function parseDryRun(q: URLSearchParams): boolean {
   const values = q.getAll('dryRun');
   for (const v of values) {
@@ -72,6 +82,7 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
+  rejectUnsupportedBody(req);
   const dryRun = parseDryRun(q);
   const obj = expectObject(parseJson(await readBody(req)));
   checkTypeMeta(type, obj);

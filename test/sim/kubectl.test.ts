@@ -174,4 +174,25 @@ spec:
     const [err] = old.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(err).toEqual({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${sim.api.currentRevision()})`, reason: 'Expired', code: 410 } });
   });
+
+  it('scale changes a deployment\'s replicas through the scale subresource', async () => {
+    const deploy = file('deploy.yaml', [
+      'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', '  namespace: team', 'spec:', '  replicas: 1',
+      '  selector:', '    matchLabels:', '      app: web', '  template:', '    metadata:', '      labels:', '      app: web',
+      '    spec:', '      containers:', '      - name: web', '        image: nginx',
+    ].join('\n').replace('      labels:\n      app: web', '      labels:\n        app: web'));
+    expect((await kubectl('apply', '-f', deploy)).code).toBe(0);
+    const r = await kubectl('scale', 'deployment', 'web', '-n', 'team', '--replicas=3');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('deployment.apps/web scaled');
+    expect((await kubectl('get', 'deployment', 'web', '-n', 'team', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('3');
+    const scale = await kubectl('get', '--raw', '/apis/apps/v1/namespaces/team/deployments/web/scale');
+    expect(JSON.parse(scale.stdout)).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 }, status: { selector: 'app=web' } });
+  });
+
+  it('answers protobuf bodies (kubectl create secret/configmap/deployment) with 415 UnsupportedMediaType, as a server without that codec', async () => {
+    const r = await kubectl('create', 'configmap', 'cm-proto', '-n', 'team', '--from-literal=a=b');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the body of the request was in an unknown format');
+  });
 });
