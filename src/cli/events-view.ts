@@ -36,6 +36,8 @@ export interface WatchEventsOptions {
   resyncPeriodMs?: number;
   keepManagedFields: boolean;
   record?: { path: string; showSecrets: boolean; kwatchVersion: string };
+  /** Print Secret data and credentials in diffs as they are (default: masked). */
+  showSecrets?: boolean;
   maxEvents?: number;
   untilSynced: boolean;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -65,7 +67,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     },
   };
   const table = o.output === 'table' || o.output === 'wide';
-  const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff });
+  const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff, showSecrets: o.showSecrets });
   let pages = 0;
   let listed = 0;
   // After a fatal error only its one line is wanted, not the stages shutting down.

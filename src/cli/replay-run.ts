@@ -21,6 +21,7 @@ export interface ViewFlags {
   stages?: StageSelection;
   diff?: 'changed' | 'all';
   key?: string;
+  showSecrets?: boolean;
 }
 
 export interface PipelineFlags {

@@ -11,6 +11,8 @@ export interface ReplayViewOptions {
   /** undefined = the default selection (watch,fifo,handler,workqueue and the reflector lifecycle; watch,handler with `key`). */
   stages?: StageSelection;
   diff?: 'changed' | 'all';
+  /** Print Secret data and credentials in diffs as they are (default: masked). */
+  showSecrets?: boolean;
   /** Follow one object (namespace/name): only its records are printed. */
   key?: string;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -31,7 +33,7 @@ export interface ReplayView {
 export function openReplayView(o: ReplayViewOptions): ReplayView {
   const out = o.stdout ?? process.stdout;
   const table = o.output === 'table' || o.output === 'wide';
-  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff });
+  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff, showSecrets: o.showSecrets });
   const selected = stageFilter(o.stages ?? (o.key ? new Set<Stage>(['watch', 'handler']) : undefined));
   const summary = new TraceSummary();
   const tracer = new Tracer();

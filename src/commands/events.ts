@@ -48,7 +48,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
     record: Flags.string({ description: 'Write everything the server sent (list pages, events, errors, connection boundaries, timings) to this NDJSON file for kwatch replay.' }),
-    'show-secrets': Flags.boolean({ description: 'Record Secret data and tokens as sent (masked by default).', default: false }),
+    'show-secrets': Flags.boolean({ description: 'Print and record Secret data and tokens as sent (masked by default, also in --raw and --diff output).', default: false }),
     raw: Flags.boolean({ description: 'Print the watch stream exactly as the server sends it (the wire only, no informer).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events (once every stage has handled them).' }),
@@ -74,7 +74,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const targets = resources.map((r) => targetFor(r, conn, flags, args.name));
     const stop = createStopSignal({ forMs });
     try {
-      if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], stop);
+      if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop);
       else {
         const { watchEvents } = await import('../cli/events-view.js');
         await watchEvents({
@@ -91,6 +91,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           resyncPeriodMs: resyncMs,
           keepManagedFields: flags['keep-managed-fields'],
           record: flags.record ? { path: flags.record, showSecrets: flags['show-secrets'], kwatchVersion: this.config.version } : undefined,
+          showSecrets: flags['show-secrets'],
           maxEvents: flags['max-events'],
           untilSynced: flags['until-synced'],
         });
@@ -100,13 +101,22 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     }
   }
 
-  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, stop: StopSignal): Promise<void> {
+  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, showSecrets: boolean, stop: StopSignal): Promise<void> {
     const { runRawWatch } = await import('../kube/raw-watch.js');
     const several = resources.length > 1;
     const out = process.stdout;
     let count = 0;
     const yaml = output === 'yaml' ? await import('yaml') : undefined;
     let headerDone = output !== 'table' && output !== 'wide';
+    // The wire as sent, except secret material: a Secret's data (and credentials anywhere) stay masked
+    // unless --show-secrets.
+    const { maskSecrets } = await import('../render/secrets.js');
+    const shown = (line: string): string => {
+      if (showSecrets) return line;
+      const parsed = JSON.parse(line) as unknown;
+      const masked = maskSecrets(parsed);
+      return masked === parsed ? line : JSON.stringify(masked);
+    };
     await runRawWatch(conn, targets, {
       signal: stop.signal,
       allowWatchBookmarks: true,
@@ -121,13 +131,13 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
         const key = event.type === 'ERROR' || event.type === 'BOOKMARK' ? '' : metaNamespaceKey(event.object);
         switch (output) {
           case 'ndjson':
-            out.write(`${line}\n`);
+            out.write(`${shown(line)}\n`);
             break;
           case 'json':
-            out.write(`${JSON.stringify(JSON.parse(line), null, 4)}\n`);
+            out.write(`${JSON.stringify(JSON.parse(shown(line)), null, 4)}\n`);
             break;
           case 'yaml':
-            out.write(`---\n${yaml!.stringify(JSON.parse(line))}`);
+            out.write(`---\n${yaml!.stringify(JSON.parse(shown(line)))}`);
             break;
           case 'name':
             out.write(`${event.type} ${displayName(resources[target])}/${key}\n`);

@@ -50,6 +50,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     inject: Flags.string({ description: 'Recording replay: inject a fault — drop-connection@RV, expire@RV, duplicate@RV or hide-delete:NAMESPACE/NAME (repeatable).', multiple: true }),
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: watch,fifo,handler,workqueue and the reflector lifecycle).' }),
     diff: Flags.boolean({ description: 'For each update, print what changed between the old and the new object.', default: false }),
+    'show-secrets': Flags.boolean({ description: 'Print Secret data and tokens in diffs as they are (masked by default).', default: false }),
     'diff-all': Flags.boolean({ description: 'Like --diff, but keep the noise (managedFields, resourceVersion, …).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
     resync: Flags.string({ description: 'Resync period (e.g. 30s); in a recording replay it runs on the recording\'s clock.' }),
@@ -63,7 +64,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     const { output, stages } = await parseTraceViewFlags(flags);
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     const diff = flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined;
-    const view: ViewFlags = { output, stages, diff, key: flags.key };
+    const view: ViewFlags = { output, stages, diff, key: flags.key, showSecrets: flags['show-secrets'] };
     const pipeline: PipelineFlags = {
       fifo: flags.fifo as 'real' | 'delta',
       resyncPeriodMs: flags.resync ? parseDuration(flags.resync, '--resync') : undefined,

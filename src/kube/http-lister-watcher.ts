@@ -98,6 +98,7 @@ export class HttpListerWatcher implements ListerWatcher {
     page.items ??= [];
     page.metadata ??= {};
     page.bytes = buf.length;
+    fillItemTypeMeta(page);
     return page;
   }
 
@@ -159,4 +160,19 @@ async function readAll(res: HttpResponse): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   for await (const c of body) chunks.push(c);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The API server sends typed-list items without kind/apiVersion; like client-go's unstructured decoder,
+ * fill them in from the list's kind minus "List", so every cached object says what it is (the Secret
+ * masking, for one, relies on it).
+ */
+function fillItemTypeMeta(page: ListPage): void {
+  const listKind = page.kind;
+  if (!listKind || !listKind.endsWith('List')) return;
+  const kind = listKind.slice(0, -'List'.length);
+  for (const item of page.items) {
+    if (item.kind === undefined) item.kind = kind;
+    if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
+  }
 }

@@ -107,3 +107,27 @@ function normalise(key: string): string {
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * Masks the values of changes that touch secret material: a Secret's data/stringData and its
+ * last-applied annotation, and credential fields (token, password, …) of any object. The change is
+ * still listed — what changed is visible, never the values.
+ */
+export function maskSecretChanges<C extends { path: string; old: unknown; new: unknown }>(obj: unknown, changes: C[], opts: MaskOptions = {}): C[] {
+  if (opts.reveal) return changes;
+  const isSecret = isRecord(obj) && obj.kind === 'Secret';
+  return changes.map((c) => {
+    const secretData = isSecret && /^(data|stringData)([.[]|$)/.test(c.path);
+    const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(c.path)?.[1] ?? '';
+    const sensitive = secretData || (isSecret && c.path.includes(LAST_APPLIED)) || CREDENTIAL_FIELDS.has(normalise(lastSegment));
+    if (!sensitive) return c;
+    const base64 = isSecret && c.path.startsWith('data');
+    return { ...c, old: maskedChangeValue(c.old, base64), new: maskedChangeValue(c.new, base64) };
+  });
+}
+
+function maskedChangeValue(v: unknown, base64: boolean): unknown {
+  if (v === undefined || v === null) return v;
+  if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
+  return mask(v) === v ? '<masked>' : mask(v);
+}

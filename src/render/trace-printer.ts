@@ -17,6 +17,7 @@ import type { Stage, TraceRecord } from '../informer/trace.js';
 import { paint, type SgrName } from './color.js';
 import { formatClock } from './format-units.js';
 import { diffObjects, formatDiff } from './object-diff.js';
+import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
@@ -39,6 +40,8 @@ export interface TracePrinterOptions {
   includeObjects?: boolean;
   /** Show what changed between `old` and `new` (`changed`: noise left out; `all`: every field). */
   diff?: 'changed' | 'all';
+  /** Print Secret data and credentials in diffs and objects as they are (default: masked). */
+  showSecrets?: boolean;
   /** Time for records that carry none (epoch ms). Default Date.now. */
   now?: () => number;
 }
@@ -136,10 +139,11 @@ interface Writer {
 
 function makeWriter(opts: TracePrinterOptions): Writer {
   const { stream } = opts;
+  const reveal = { reveal: opts.showSecrets };
   const changes = (r: TraceRecord) =>
-    opts.diff && isObject(r.old) && isObject(r.new) ? diffObjects(r.old, r.new, { all: opts.diff === 'all' }) : undefined;
+    opts.diff && isObject(r.old) && isObject(r.new) ? maskSecretChanges(r.new, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal) : undefined;
   const toJSON = (r: TraceRecord) => {
-    const o = traceRecordToJSON(r, opts.includeObjects);
+    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : r, opts.includeObjects);
     const d = changes(r);
     if (d) o.diff = d;
     return o;

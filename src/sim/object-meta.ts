@@ -14,7 +14,18 @@ export function normalizeObject(type: ResourceType, obj: SimObject): SimObject {
   for (const k of Object.keys(src)) if (!(k in meta) && src[k] !== undefined) meta[k] = src[k];
   const out: SimObject = { kind: type.kind, apiVersion: type.group ? `${type.group}/${type.version}` : type.version, metadata: meta as SimObject['metadata'] };
   for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && obj[k] !== undefined) out[k] = obj[k];
+  if (type.group === '' && type.resource === 'secrets') foldStringData(out);
   return out;
+}
+
+/** kube-apiserver writes a Secret's stringData into data (base64; stringData wins) and never stores stringData. */
+function foldStringData(secret: SimObject): void {
+  const stringData = secret.stringData as Record<string, unknown> | undefined;
+  if (stringData === undefined) return;
+  const data: Record<string, unknown> = { ...((secret.data as Record<string, unknown> | undefined) ?? {}) };
+  for (const [k, v] of Object.entries(stringData ?? {})) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  delete secret.stringData;
+  secret.data = data;
 }
 
 /** RFC 3339 without fractional seconds, as metav1.Time serialises. */

@@ -162,6 +162,27 @@ describe('kwatch events (built CLI)', () => {
     expect(lines.map((l) => JSON.parse(l).object.metadata.name).sort()).toEqual(['r1', 'r2', 'r3']);
   });
 
+  it('never prints Secret data: --raw and --diff mask it unless --show-secrets', async () => {
+    const ns = namespace();
+    const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
+    sim.api.create(SECRETS, { metadata: { name: 'db', namespace: ns }, stringData: { password: 'hunter2' } });
+    const raw = await kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1'], env);
+    expect(raw.code).toBe(0);
+    expect(raw.stdout).not.toContain('aHVudGVyMg');
+    expect(JSON.parse(raw.stdout).object.data).toEqual({ password: '<masked 7 bytes>' });
+    const shown = await kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1', '--show-secrets'], env);
+    expect(JSON.parse(shown.stdout).object.data).toEqual({ password: 'aHVudGVyMg==' });
+
+    const ev = new Running(['events', 'secrets', '-n', ns, '--diff', '--stages', 'handler', '-o', 'ndjson'], env);
+    await ev.waitFor((r) => r.op === 'OnAdd', 'the initial add');
+    const cur = sim.api.get(SECRETS, ns, 'db')!;
+    sim.api.update(SECRETS, { ...cur, data: { password: Buffer.from('swordfish').toString('base64') } });
+    const update = await ev.waitFor((r) => r.op === 'OnUpdate', 'the update');
+    await ev.stop('SIGINT');
+    expect(update.diff).toEqual([{ path: 'data.password', old: '<masked 7 bytes>', new: '<masked 9 bytes>' }]);
+    expect(ev.lines.join('\n')).not.toMatch(/hunter2|swordfish|aHVudGVyMg|c3dvcmRmaXNo/);
+  });
+
   it('--record writes a valid recording, Secret values masked, that a SIGKILL does not cut short', async () => {
     const ns = namespace();
     pod(ns, 'rec1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets } from '../../src/render/secrets.js';
+import { maskSecretChanges, maskSecrets } from '../../src/render/secrets.js';
 
 const secret = () => ({
   apiVersion: 'v1',
@@ -52,5 +52,30 @@ describe('maskSecrets', () => {
   it('returns the input unchanged with reveal', () => {
     const s = secret();
     expect(maskSecrets(s, { reveal: true })).toBe(s);
+  });
+});
+
+describe('maskSecretChanges', () => {
+  const secret = { kind: 'Secret', metadata: { name: 'db' }, data: { password: 'c3dvcmRmaXNo' } };
+
+  it('keeps a changed Secret value listed but shows only sizes', () => {
+    const out = maskSecretChanges(secret, [{ path: 'data.password', old: 'aHVudGVyMg==', new: 'c3dvcmRmaXNo' }]);
+    expect(out).toEqual([{ path: 'data.password', old: '<masked 7 bytes>', new: '<masked 9 bytes>' }]);
+  });
+
+  it('masks the last-applied annotation of a Secret and credential fields of any object', () => {
+    const out = maskSecretChanges(secret, [
+      { path: 'metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]', old: '{"data":1}', new: '{"data":2}' },
+      { path: 'metadata.labels.app', old: 'a', new: 'b' },
+    ]);
+    expect(out[0]).toMatchObject({ old: '<masked 10 bytes>', new: '<masked 10 bytes>' });
+    expect(out[1]).toEqual({ path: 'metadata.labels.app', old: 'a', new: 'b' });
+    const cm = maskSecretChanges({ kind: 'ConfigMap' }, [{ path: 'spec.token', old: 'abc', new: 'abcd' }]);
+    expect(cm).toEqual([{ path: 'spec.token', old: '<masked 3 bytes>', new: '<masked 4 bytes>' }]);
+  });
+
+  it('reveals everything with --show-secrets', () => {
+    const changes = [{ path: 'data.password', old: 'aHVudGVyMg==', new: 'c3dvcmRmaXNo' }];
+    expect(maskSecretChanges(secret, changes, { reveal: true })).toBe(changes);
   });
 });

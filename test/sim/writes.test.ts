@@ -110,4 +110,12 @@ describe('write verbs', () => {
     const results = await Promise.all([req('POST', P, '{not json'), req('GET', '/nope'), req('GET', `${P}/missing`)]);
     expect(results.map((r) => r.status)).toEqual([400, 404, 404]);
   });
+
+  it('folds a Secret\'s stringData into base64 data and never stores stringData', async () => {
+    const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
+    const created = sim.api.create(SECRETS, { metadata: { name: 'folded', namespace: 'default' }, data: { a: 'eA==' }, stringData: { b: 'hunter2', a: 'y' } });
+    expect(created.stringData).toBeUndefined();
+    expect(created.data).toEqual({ a: 'eQ==', b: 'aHVudGVyMg==' });
+    expect(sim.api.get(SECRETS, 'default', 'folded')).toMatchObject({ type: 'Opaque', data: { a: 'eQ==', b: 'aHVudGVyMg==' } });
+  });
 });

@@ -15,6 +15,7 @@ import type { ResolvedResource } from '../../kube/resolve-resource.js';
 import { formatColumns } from '../../render/columns.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
+import { maskSecrets } from '../../render/secrets.js';
 import { startSpinner } from '../../render/spinner.js';
 
 /** Exit code of a --check that found the cache and the server disagreeing. */
@@ -54,6 +55,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     ...discoveryFlags,
     by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true }),
     value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
+    'show-secrets': Flags.boolean({ description: 'With --value -o json|yaml: print Secret data and tokens as they are (masked by default).', default: false }),
     'show-keys': Flags.boolean({ description: 'List every key under each value, not just the first few.', default: false }),
     watch: Flags.boolean({ char: 'w', description: 'Keep the informer running and update the counts live (or stream index changes with -o ndjson).', default: false, exclusive: ['value'] }),
     check: Flags.boolean({ description: `Compare the cache with a LIST from the server (with --watch: when the watch ends); exit code ${CHECK_DIFFERS_EXIT_CODE} when objects are missing, extra or stale.`, default: false, exclusive: ['value'] }),
@@ -124,7 +126,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       case 'check':
         return this.check(session, resource, names, output, flags['page-size'], stop.signal);
       case 'value':
-        return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined);
+        return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined, flags['show-secrets']);
       case 'watch':
         if (!ndjson) await this.live(session, resource, names, intervalMs, stop);
         await Promise.race([untilAborted(stop.signal), session.done]);
@@ -175,10 +177,10 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     return indices;
   }
 
-  private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean): KubeObject[] | Record<string, unknown> {
+  private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean, showSecrets: boolean): KubeObject[] | Record<string, unknown> {
     const store = session.store;
     // IndexKeys order (sorted keys), as client-go's IndexKeys returns them; ByIndex itself is unordered.
-    const objects = store.indexKeys(name, value).map((k) => store.getByKey(k)!);
+    const objects = maskSecrets(store.indexKeys(name, value).map((k) => store.getByKey(k)!), { reveal: showSecrets });
     if (objects.length === 0 && output === 'table') process.stderr.write(`No ${displayName(resource)} under ${name}=${value}\n`);
     printObjects(objects, { output: output as 'table' | 'name' | 'json' | 'yaml', stream: process.stdout, allNamespaces: allNamespaces && resource.namespaced, resource: resourcePrefix(resource) });
     return output === 'json' || output === 'yaml' ? listOf(objects) : objects;
