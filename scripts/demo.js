@@ -10,7 +10,7 @@ const kwatch = join(root, 'bin', 'run.js');
 
 const steps = [
   ['Watch pods through the whole pipeline (8 s of churn)', ['events', 'pods', '--sim', '--sim-churn', '10', '--for', '8s']],
-  ['The raw watch stream, as the server sends it', ['events', 'pods', '-A', '--raw', '--sim', '--sim-churn', '4', '--max-events', '12']],
+  ['The raw watch stream of the default namespace, as the server sends it (5 s)', ['events', 'pods', '--raw', '--sim', '--sim-churn', '20', '--for', '5s']],
   ['A paged LIST, one row per page', ['list', 'pods', '-A', '--sim', '--sim-pods', '60', '--page-size', '25']],
   ['How pods spread over nodes (the indexer)', ['index', 'pods', '-A', '--by', 'nodeName', '--sim']],
 ];
