@@ -51,7 +51,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     'show-secrets': Flags.boolean({ description: 'Print and record Secret data and tokens as sent (masked by default, also in --raw and --diff output).', default: false }),
     raw: Flags.boolean({ description: 'Print the watch stream exactly as the server sends it (the wire only, no informer).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
-    'max-events': Flags.integer({ description: 'Stop after this many watch events (once every stage has handled them).' }),
+    'max-events': Flags.integer({ description: 'Stop after this many watch events that change something (ADDED, MODIFIED, DELETED; bookmarks do not count), once every stage has handled them.' }),
     'until-synced': Flags.boolean({ description: 'Stop once the initial list has gone through every stage.', default: false }),
   };
 
@@ -147,7 +147,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
             out.write(`${pad(event.type, 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(key || '-', 48)}${rv}${detail}\n`);
           }
         }
-        count++;
+        if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') count++;
         if (maxEvents !== undefined && count >= maxEvents) stop.stop('max-events');
       },
       onNotice: ({ target, message }) => process.stderr.write(`kwatch: ${displayName(resources[target])}: ${message}\n`),

@@ -78,7 +78,8 @@ export class GatedListerWatcher implements ListerWatcher {
             await closed;
             return;
           }
-          gate.pass();
+          // Only changes count (as in `kwatch replay`): bookmarks and errors pass without spending the budget.
+          if (r.value.type === 'ADDED' || r.value.type === 'MODIFIED' || r.value.type === 'DELETED') gate.pass();
           yield r.value;
         }
       },
