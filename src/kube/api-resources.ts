@@ -1,9 +1,9 @@
 // The data behind `kwatch api-resources`: kubectl's ServerPreferredResources, filtered and sorted
 // exactly as `kubectl api-resources` does (rows only; the command renders them).
 import type { Connection } from './connection.js';
-import { DiscoveryClient, type DiscoveryClientOptions, type DiscoverySnapshot } from './discovery-client.js';
+import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions, type DiscoverySnapshot } from './discovery-client.js';
 import type { APIResource } from './discovery-types.js';
-import { groupVersionString, splitGroupVersion } from './discovery-types.js';
+import { groupVersionString } from './discovery-types.js';
 
 export interface ApiResourceRow {
   name: string;
@@ -43,19 +43,10 @@ export interface ApiResourcesResult {
 /** client-go's ServerPreferredResources: one version per group/resource, the preferred one when it has it. */
 export function serverPreferredResources(snap: DiscoverySnapshot): { group: string; version: string; res: APIResource }[] {
   const chosen = new Map<string, { group: string; version: string; res: APIResource }>();
-  for (const g of snap.groups) {
-    const preferred = g.preferredVersion?.version;
-    for (const v of g.versions ?? []) {
-      const list = snap.resources.get(v.groupVersion);
-      if (!list) continue;
-      const { version } = splitGroupVersion(v.groupVersion);
-      for (const res of list.resources ?? []) {
-        if (res.name.includes('/')) continue;
-        const key = `${g.name}/${res.name}`;
-        if (chosen.has(key) && version !== preferred) continue;
-        chosen.set(key, { group: g.name, version, res });
-      }
-    }
+  for (const { group, version, res } of topLevelResources(snap)) {
+    const key = `${group.name}/${res.name}`;
+    if (chosen.has(key) && version !== group.preferredVersion?.version) continue;
+    chosen.set(key, { group: group.name, version, res });
   }
   // Grouped back by group-version in discovery order (the order kubectl flattens its lists in).
   const order = snap.groups.flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion));

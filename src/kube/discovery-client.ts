@@ -11,6 +11,7 @@ import {
   encodeAPIResourceList,
   splitGroupVersion,
   type APIGroup,
+  type APIResource,
   type APIGroupDiscoveryList,
   type APIGroupList,
   type APIResourceList,
@@ -45,6 +46,28 @@ export interface DiscoverySnapshot {
   mode: DiscoveryMode;
   /** Where each group-version's resource list came from, e.g. "cache apps/v1/serverresources.json". */
   sources: Map<string, string>;
+}
+
+/** One top-level resource (subresources left out) of a snapshot, with where it sits. */
+export interface SnapshotResource {
+  group: APIGroup;
+  groupVersion: string;
+  version: string;
+  res: APIResource;
+}
+
+/** Every top-level resource of a snapshot: groups in server order, each group's versions in order. */
+export function* topLevelResources(snap: DiscoverySnapshot): Generator<SnapshotResource> {
+  for (const group of snap.groups) {
+    for (const v of group.versions ?? []) {
+      const list = snap.resources.get(v.groupVersion);
+      if (!list) continue;
+      const { version } = splitGroupVersion(v.groupVersion);
+      for (const res of list.resources ?? []) {
+        if (!res.name.includes('/')) yield { group, groupVersion: v.groupVersion, version, res };
+      }
+    }
+  }
 }
 
 export interface DiscoveryClientOptions extends DiscoveryCacheOptions {

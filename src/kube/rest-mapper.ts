@@ -1,8 +1,7 @@
 // Resource-name resolution like kubectl's REST mapper (DeferredDiscoveryRESTMapper + ShortcutExpander
 // + CategoryExpander) over one discovery snapshot, recording each step so `--explain` can show it.
-import type { DiscoverySnapshot } from './discovery-client.js';
+import { topLevelResources, type DiscoverySnapshot } from './discovery-client.js';
 import type { APIResource } from './discovery-types.js';
-import { splitGroupVersion } from './discovery-types.js';
 
 export interface ResolvedResource {
   group: string;
@@ -41,17 +40,9 @@ interface Entry {
  */
 function entries(snap: DiscoverySnapshot): Entry[] {
   const out: Entry[] = [];
-  for (const g of snap.groups) {
-    const preferred = g.preferredVersion?.version || g.versions?.[0]?.version;
-    for (const v of g.versions ?? []) {
-      const list = snap.resources.get(v.groupVersion);
-      if (!list) continue;
-      const { version } = splitGroupVersion(v.groupVersion);
-      for (const res of list.resources ?? []) {
-        if (res.name.includes('/')) continue;
-        out.push({ group: g.name, version, preferred: version === preferred, res, source: snap.sources.get(v.groupVersion) ?? 'unknown' });
-      }
-    }
+  for (const { group, groupVersion, version, res } of topLevelResources(snap)) {
+    const preferred = group.preferredVersion?.version || group.versions?.[0]?.version;
+    out.push({ group: group.name, version, preferred: version === preferred, res, source: snap.sources.get(groupVersion) ?? 'unknown' });
   }
   return [...out.filter((e) => e.preferred), ...out.filter((e) => !e.preferred)];
 }

@@ -9,17 +9,8 @@ export const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 export const keyOf = (o: { metadata: { namespace?: string; name?: string } }): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : (o.metadata.name ?? ''));
 export const rvOf = (o: { metadata?: { resourceVersion?: string } } | undefined): number => Number(o?.metadata?.resourceVersion ?? NaN);
 
-/** mulberry32: a tiny seeded PRNG so every run writes the same stream. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG so every run writes the same stream. */
+export { seededRandom as seeded } from '../../src/informer/seeded-random.js';
 
 export interface ServerChange {
   rv: number;
