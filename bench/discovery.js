@@ -29,7 +29,7 @@ export async function benchDiscovery({ runs = QUICK ? 3 : 7, log = console.log }
   const sim = await startSim({ pods: 200, nodes: 5, churn: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'kwatch-bench-disc-'));
   const kubeconfig = join(dir, 'config');
-  writeKubeconfig(kubeconfig, sim.url);
+  await writeKubeconfig(kubeconfig, sim.url);
   const home = join(dir, 'home'); // never the user's ~/.kube
   mkdirSync(home);
   const kwatchArgs = [BIN, 'events', 'pods', '-A', '--max-events', '1', '--kubeconfig', kubeconfig];

@@ -41,7 +41,7 @@ export async function benchSync(log = console.log) {
       const sim = await startSim({ pods, nodes, managedFields: true, historyEvents: 200_000, bookmarkIntervalMs: 60_000 });
       out.sims[pods] = { populateMs: sim.populateMs, rssMB: sim.rssMB, pods: sim.pods };
       const kubeconfig = join(dir, `kubeconfig-${pods}`);
-      writeKubeconfig(kubeconfig, sim.url);
+      await writeKubeconfig(kubeconfig, sim.url);
       const base = { url: sim.url, pods: sim.pods, kubeconfig };
       try {
         const reps = si === 0 ? REPS_SMALL : REPS_LARGE;

@@ -23,11 +23,10 @@ export function runWorker(spec, { timeoutMs = 300_000 } = {}) {
 }
 
 /** Kubeconfig for a plain-HTTP sim URL (what `kwatch sim` writes). */
-export function writeKubeconfig(file, url) {
-  writeFileSync(
-    file,
-    ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: kwatch-sim', '  cluster:', `    server: ${url}`, 'users:', '- name: kwatch-sim', '  user:', '    token: kwatch-sim-token', 'contexts:', '- name: kwatch-sim', '  context:', '    cluster: kwatch-sim', '    user: kwatch-sim', '    namespace: default', 'current-context: kwatch-sim', ''].join('\n'),
-  );
+/** The sim's own kubeconfig (the one `kwatch sim` writes) for a sim at `url`. */
+export async function writeKubeconfig(file, url) {
+  const { kubeconfigYaml } = await import('../../dist/sim/kubeconfig.js');
+  writeFileSync(file, kubeconfigYaml(url));
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
