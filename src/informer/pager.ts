@@ -20,6 +20,11 @@ export interface ListPagesOptions {
   name?: string;
   /** client-go's FullListIfExpired (default true): an Expired continue page triggers one unpaged list. */
   fullListIfExpired?: boolean;
+  /**
+   * Applied to every item as its page arrives (the informer's transform), so a long paged list never
+   * holds what the cache will drop (managedFields) for more than one page.
+   */
+  transformItem?: (obj: KubeObject) => KubeObject;
 }
 
 /** What one page looked like; also the detail of the `list-page` trace record. */
@@ -111,6 +116,8 @@ export async function listPages(lw: ListerWatcher, options: ListOptions, opts: L
     if (tracer.enabled) tracer.emit({ time: clock.now(), stage: 'reflector', op: 'list-page', name: opts.name, rv: info.resourceVersion, ...info });
   };
 
+  const transformItem = opts.transformItem;
+  const transformAll = (items: KubeObject[]): KubeObject[] => (transformItem ? items.map((o) => transformItem(o)) : items);
   const finish = (page: ListPage, items: KubeObject[], rv: string | undefined): ListPagesResult => {
     result.items = items;
     result.resourceVersion = rv ?? '';
@@ -136,9 +143,9 @@ export async function listPages(lw: ListerWatcher, options: ListOptions, opts: L
       if (full.resourceVersion === undefined) delete full.resourceVersion;
       if (full.resourceVersionMatch === undefined) delete full.resourceVersionMatch;
       const fullPage = await fetch(full);
-      return finish(fullPage, fullPage.items ?? [], fullPage.metadata?.resourceVersion);
+      return finish(fullPage, transformAll(fullPage.items ?? []), fullPage.metadata?.resourceVersion);
     }
-    const items = page.items ?? [];
+    const items = transformAll(page.items ?? []);
     const token = page.metadata?.continue;
     if (!token && assembled === undefined) return finish(page, items, page.metadata?.resourceVersion);
     if (assembled === undefined) {

@@ -40,6 +40,8 @@ export interface ReflectorOptions {
   watchdogMs?: number;
   /** Watch only, from this resourceVersion (no initial list). If it has expired: relist (default) or stop, rejecting run(). */
   startAt?: { resourceVersion: string; onExpired?: 'relist' | 'stop' };
+  /** Applied to list items page by page as they arrive (the informer's transform; the store applies it too). */
+  transform?: (obj: KubeObject) => KubeObject;
 }
 
 /** Counters since construction. */
@@ -72,6 +74,7 @@ export class Reflector {
   private state: ReflectorState;
   private readonly config: ReflectorConfig;
   private readonly lw: ListerWatcher;
+  private readonly transformItem?: (obj: KubeObject) => KubeObject;
   private readonly store: ReflectorStore;
   private readonly clock: Clock;
   private readonly tracer: Tracer;
@@ -96,6 +99,7 @@ export class Reflector {
 
   constructor(o: ReflectorOptions) {
     this.lw = o.listerWatcher;
+    this.transformItem = o.transform;
     this.store = o.store;
     this.clock = o.clock ?? realClock;
     this.tracer = o.tracer ?? noTracer;
@@ -224,7 +228,7 @@ export class Reflector {
     this.stats.lists++;
     if (this.stats.lists > 1) this.stats.relists++;
     const started = this.clock.now();
-    listPages(this.lw, options, { pageSize, signal: this.ops?.signal, tracer: this.tracer, clock: this.clock, name: this.config.name }).then(
+    listPages(this.lw, options, { pageSize, signal: this.ops?.signal, tracer: this.tracer, clock: this.clock, name: this.config.name, transformItem: this.transformItem }).then(
       (res) => {
         this.stats.bytes += res.bytes;
         this.dispatch({ kind: 'listed', items: res.items, resourceVersion: res.resourceVersion, paginatedResult: res.paginatedResult, pages: res.pages, ms: this.clock.now() - started });

@@ -15,7 +15,7 @@ import type { ReflectorStore } from './reflector-store.js';
 import { SharedProcessor, determineResyncPeriod } from './shared-processor.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
-import { chooseTransform } from './transform.js';
+import { chooseTransform, stripManagedFields } from './transform.js';
 import type { KubeObject, ListerWatcher } from './types.js';
 
 /** client-go's minimumResyncPeriod: shorter handler resync periods are raised to it. */
@@ -292,6 +292,8 @@ export class SharedIndexInformer {
       shouldResync: () => this.processor.shouldResync(),
       watchdogMs: o.watchdogMs,
       startAt: o.startAt,
+      // The FIFO applies the transform again, so only an idempotent one may also run page by page.
+      transform: this.transform === stripManagedFields ? stripManagedFields : undefined,
     });
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
