@@ -4,7 +4,8 @@
 import { StatusError } from '../informer/errors.js';
 import type { Connection, HttpResponse } from './connection.js';
 import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggregated-discovery.js';
-import { DiscoveryCache, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
+import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
+import { DiscoveryEtagCache } from './discovery-etag-cache.js';
 import { statusFromResponse } from './status-from-response.js';
 import {
   encodeAPIGroupList,
@@ -78,6 +79,7 @@ export interface DiscoveryClientOptions extends DiscoveryCacheOptions {
 export class DiscoveryClient {
   readonly cache: DiscoveryCache;
   readonly events: DiscoveryEvent[] = [];
+  private readonly etags: DiscoveryEtagCache;
   private snapshot?: Promise<DiscoverySnapshot>;
 
   constructor(
@@ -85,6 +87,7 @@ export class DiscoveryClient {
     private readonly opts: DiscoveryClientOptions = {},
   ) {
     this.cache = new DiscoveryCache(conn.server, opts);
+    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.server));
   }
 
   /** True while nothing used came from a cache file written by another process. */
@@ -142,16 +145,30 @@ export class DiscoveryClient {
     }
   }
 
-  private async get(path: string, accept: string): Promise<{ res: HttpResponse; text: string; contentType?: string }> {
+  /** `revalidate`: send If-None-Match with a stored ETag and keep ETag'd answers (the aggregated documents). */
+  private async get(path: string, accept: string, revalidate = false): Promise<{ res: HttpResponse; text: string; contentType?: string }> {
     const start = performance.now();
     const event: DiscoveryEvent & { type: 'http' } = { type: 'http', method: 'GET', path, ms: 0 };
     this.events.push(event);
+    const stored = revalidate ? this.etags.get(path) : undefined;
+    const headers: Record<string, string> = { Accept: accept };
+    if (stored) headers['If-None-Match'] = stored.etag;
     try {
-      const res = await this.conn.request({ path, query: { timeout: DISCOVERY_TIMEOUT }, headers: { Accept: accept }, allowErrorStatus: true });
-      const text = await res.body.text();
-      const contentType = header(res.headers['content-type']);
-      Object.assign(event, { status: res.status, ms: elapsed(start), bytes: Buffer.byteLength(text), contentType });
-      const etag = header(res.headers.etag);
+      let res = await this.conn.request({ path, query: { timeout: DISCOVERY_TIMEOUT }, headers, allowErrorStatus: true });
+      let text = await res.body.text();
+      Object.assign(event, { status: res.status, ms: elapsed(start), bytes: Buffer.byteLength(text) });
+      let contentType = header(res.headers['content-type']);
+      let etag = header(res.headers.etag);
+      if (res.status === 304 && stored) {
+        // Not modified: the stored document is current.
+        text = stored.body;
+        contentType = stored.contentType;
+        etag = stored.etag;
+        res = { ...res, status: 200 };
+      } else if (revalidate && res.status === 200 && etag) {
+        this.etags.put(path, { etag, contentType, body: text });
+      }
+      event.contentType = contentType;
       if (etag) event.etag = etag;
       const agg = aggregatedVersion(contentType);
       if (agg) event.aggregated = agg;
@@ -189,7 +206,7 @@ export class DiscoveryClient {
   }
 
   private async fromServer(): Promise<DiscoverySnapshot> {
-    const [core, apis] = await Promise.all([this.get('/api', AGGREGATED_ACCEPT), this.get('/apis', AGGREGATED_ACCEPT)]);
+    const [core, apis] = await Promise.all([this.get('/api', AGGREGATED_ACCEPT, true), this.get('/apis', AGGREGATED_ACCEPT, true)]);
     const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failed: new Map(), mode: 'legacy', sources: new Map() };
     const aggregated: { resources: Map<string, APIResourceList>; path: string }[] = [];
 

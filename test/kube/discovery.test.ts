@@ -203,3 +203,26 @@ describe('resolving resource names like kubectl', () => {
     expect(discovery.events.filter((e) => e.type === 'invalidate')).toHaveLength(1);
   });
 });
+
+describe('revalidating aggregated discovery with its ETag', () => {
+  it('asks again with If-None-Match, gets 304 and reuses the stored document; a changed document comes back whole', async () => {
+    const cacheDir = freshDir();
+    const fetchAll = async () => {
+      const client = new DiscoveryClient(conn, { cacheDir });
+      client.invalidate('test');
+      const snap = await client.discover();
+      const http = client.events.filter((e) => e.type === 'http' && (e.path === '/api' || e.path === '/apis'));
+      return { snap, statuses: http.map((e) => (e.type === 'http' ? e.status : undefined)) };
+    };
+    const first = await fetchAll();
+    expect(first.statuses).toEqual([200, 200]);
+    const second = await fetchAll();
+    expect(second.statuses).toEqual([304, 304]);
+    expect(second.snap.mode).toBe('aggregated');
+    expect([...second.snap.resources.keys()].sort()).toEqual([...first.snap.resources.keys()].sort());
+    await createCrd('gadgets', 'Gadget');
+    const third = await fetchAll();
+    expect(third.statuses).toEqual([304, 200]);
+    expect(third.snap.resources.get('example.com/v1')?.resources.map((r) => r.name)).toContain('gadgets');
+  });
+});
