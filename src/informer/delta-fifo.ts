@@ -181,12 +181,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
         try {
           await process(deltas, isInInitialList);
         } catch (err) {
-          if (err instanceof RequeueError) {
-            this.requeue(key, deltas);
-            if (err.err !== undefined) throw err.err;
-            return deltas;
-          }
-          throw err;
+          this.afterProcessError(key, deltas, err);
         }
         return deltas;
       }
@@ -204,14 +199,16 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     try {
       process(deltas, isInInitialList);
     } catch (err) {
-      if (err instanceof RequeueError) {
-        this.requeue(key, deltas);
-        if (err.err !== undefined) throw err.err;
-        return deltas;
-      }
-      throw err;
+      this.afterProcessError(key, deltas, err);
     }
     return deltas;
+  }
+
+  /** A RequeueError puts the deltas back and rethrows its inner error, if any; anything else is rethrown. */
+  private afterProcessError(key: string, deltas: Delta[], err: unknown): void {
+    if (!(err instanceof RequeueError)) throw err;
+    this.requeue(key, deltas);
+    if (err.err !== undefined) throw err.err;
   }
 
   private take(): [string, Delta[], boolean] {
