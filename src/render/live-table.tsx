@@ -44,12 +44,23 @@ export class RowChanges {
   }
 }
 
-/** The live view for `stream`: ink on a TTY, plain timestamped blocks otherwise (pipes, files, CI logs). */
-export async function startLiveView(opts: LiveTableOptions): Promise<LiveView> {
-  return (opts.stream as { isTTY?: boolean }).isTTY === true ? renderLiveTable(opts) : plainPeriodic(opts);
+/**
+ * Whether ink would redraw frames as they come. ink (through is-in-ci) writes nothing but the last
+ * frame when CI or CONTINUOUS_INTEGRATION is set to anything but "0"/"false", so a live view there
+ * would stay blank until exit.
+ */
+export function inkDrawsLive(env: NodeJS.ProcessEnv = process.env): boolean {
+  const set = (key: string) => key in env && env[key] !== '0' && env[key] !== 'false';
+  return !set('CI') && !set('CONTINUOUS_INTEGRATION');
 }
 
-/** Renders the live table with ink (loaded here, on first use). Call on a TTY; see plainPeriodic otherwise. */
+/** The live view for `stream`: ink on a TTY, plain timestamped blocks otherwise (pipes, files, CI logs). */
+export async function startLiveView(opts: LiveTableOptions, env: NodeJS.ProcessEnv = process.env): Promise<LiveView> {
+  const tty = (opts.stream as { isTTY?: boolean }).isTTY === true;
+  return tty && inkDrawsLive(env) ? renderLiveTable(opts) : plainPeriodic(opts);
+}
+
+/** Renders the live table with ink (loaded here, on first use). Call on a TTY outside CI; see plainPeriodic otherwise. */
 export async function renderLiveTable(opts: LiveTableOptions): Promise<LiveView> {
   const [React, ink] = await Promise.all([import('react'), import('ink')]);
   const h = React.createElement;

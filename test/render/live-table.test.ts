@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { plainPeriodic, RowChanges } from '../../src/render/live-table.js';
+import { inkDrawsLive, plainPeriodic, RowChanges } from '../../src/render/live-table.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -36,8 +36,12 @@ describe('plainPeriodic', () => {
 
 describe('renderLiveTable', () => {
   it('draws the table with ink and highlights a row whose value changed', async () => {
-    // ink colours through chalk, which decides from process.stdout (a pipe under vitest) at import time.
+    // ink colours through chalk, which decides from process.stdout (a pipe under vitest) at import time,
+    // and draws only the last frame when CI is set (is-in-ci, also read at import time).
     process.env.FORCE_COLOR = '1';
+    const ciVars = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
     const { renderLiveTable } = await import('../../src/render/live-table.js');
     let frames = '';
     const stream = {
@@ -68,11 +72,34 @@ describe('renderLiveTable', () => {
     while (!HIGHLIGHTED.test(frames) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     view.stop();
     delete process.env.FORCE_COLOR;
+    for (const [k, v] of Object.entries(ciVars)) if (v !== undefined) process.env[k] = v;
     expect(frames).toMatch(HIGHLIGHTED);
   });
 });
 
+describe('inkDrawsLive', () => {
+  it('is false when CI or CONTINUOUS_INTEGRATION is set, as ink decides', () => {
+    expect(inkDrawsLive({})).toBe(true);
+    expect(inkDrawsLive({ CI: 'true' })).toBe(false);
+    expect(inkDrawsLive({ CI: '' })).toBe(false);
+    expect(inkDrawsLive({ CI: 'false' })).toBe(true);
+    expect(inkDrawsLive({ CONTINUOUS_INTEGRATION: '1' })).toBe(false);
+  });
+});
+
 describe('startLiveView', () => {
+  it('uses plain blocks on a TTY when CI is set, since ink would draw nothing until exit', async () => {
+    const { startLiveView } = await import('../../src/render/live-table.js');
+    let out = '';
+    const stream = { isTTY: true, write: (s: string) => ((out += s), true) };
+    const view = await startLiveView(
+      { headers: ['NODE', 'PODS'], getRows: () => [['node-1', '1']], intervalMs: 60_000, stream: stream as unknown as NodeJS.WritableStream },
+      { CI: 'true' },
+    );
+    view.stop();
+    expect(out).toMatch(/^--- \d\d:\d\d:\d\d\.\d{3} ---\nNODE {5}PODS\nnode-1 {3}1\n$/);
+  });
+
   it('falls back to plain blocks when the stream is not a TTY', async () => {
     const { startLiveView } = await import('../../src/render/live-table.js');
     let out = '';
