@@ -66,6 +66,8 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
   const { connectionFromUrl } = await import('../../dist/kube/connection.js');
   const { HttpListerWatcher } = await import('../../dist/kube/http-lister-watcher.js');
   const { buildPipeline, SharedIndexInformer, Tracer } = await import('../../dist/informer/index.js');
+  // The connection imports undici on its first request; load it now, as the floor does before its clock starts.
+  await import('undici');
   const tracer = new Tracer();
   if (trace === 'ndjson') {
     const { createTracePrinter } = await import('../../dist/render/trace-printer.js');
@@ -74,7 +76,8 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
     tracer.subscribe((r) => printer.write(r));
   }
   const conn = connectionFromUrl(spec.url, { tracer });
-  let lw = new HttpListerWatcher(conn, { group: '', version: 'v1', resource: 'pods', namespaced: true });
+  // As kwatch events/index build it: managedFields are cut while decoding unless the cache keeps them.
+  let lw = new HttpListerWatcher(conn, { group: '', version: 'v1', resource: 'pods', namespaced: true }, { omitManagedFields: !keepManagedFields });
   if (paged) {
     // Ask as if the server had no watch cache: without resourceVersion=0 the server pages at `limit`.
     const inner = lw;

@@ -97,7 +97,8 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
 
   const recording = o.record ? openRecording(o, o.record) : undefined;
   const sources = o.resources.map((r, i) => {
-    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i]);
+    // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
+    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
     if (recording) lw = new RecordingListerWatcher(lw, recording, i);
     return { name: displayName(r), kind: r.kind, listerWatcher: lw };
   });

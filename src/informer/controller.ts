@@ -148,15 +148,17 @@ export class Controller {
   }
 
   private async reconcileOne(key: string, reasons: QueueReason[], reasonsDropped: number, signal: AbortSignal): Promise<void> {
-    const start = this.clock.now();
+    // Durations only go into trace records: skip the clock when nobody traces.
+    const tracing = this.tracer.enabled;
+    const start = tracing ? this.clock.now() : 0;
     const requeues = this.queue.numRequeues(key);
     this.stats.reconciles++;
     this.stats.active++;
     if (this.stats.active > this.stats.maxActive) this.stats.maxActive = this.stats.active;
-    if (this.tracer.enabled) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
+    if (tracing) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
     try {
       const result = await this.options.reconcile({ key, reasons, reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
-      const durationMs = this.clock.now() - start;
+      const durationMs = tracing ? this.clock.now() - start : 0;
       if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
         this.stats.requeueAfter++;
         if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });

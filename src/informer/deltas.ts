@@ -1,4 +1,5 @@
 // The FIFO vocabulary: DeltaType, Delta, Deltas and the DeletedFinalStateUnknown tombstone (client-go's names).
+import { AbortableWaiters } from './abortable-waiters.js';
 import type { KubeObject } from './types.js';
 import { metaNamespaceKey } from './types.js';
 
@@ -96,32 +97,17 @@ export interface InformerQueue {
   readonly length: number;
 }
 
-/** Resolvers of pop() calls waiting for the FIFO to become non-empty (client-go's cond.Wait). */
+/** pop() calls waiting for the FIFO to become non-empty (client-go's cond.Wait). */
 export class FifoWaiters {
-  private waiting: (() => void)[] = [];
+  private readonly waiters = new AbortableWaiters<void>();
 
   /** Wakes every waiter; each re-checks the FIFO (cond.Broadcast). */
   broadcast(): void {
-    if (this.waiting.length === 0) return;
-    const w = this.waiting;
-    this.waiting = [];
-    for (const wake of w) wake();
+    this.waiters.resolveAll(undefined);
   }
 
   /** Resolves on the next broadcast; rejects with the signal's reason when aborted. */
   wait(signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        this.waiting = this.waiting.filter((w) => w !== wake);
-        reject(signal!.reason);
-      };
-      const wake = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      this.waiting.push(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.waiters.wait(signal);
   }
 }

@@ -49,6 +49,8 @@ export interface ProcessorListenerOptions {
   onError?: (err: unknown, listener: string) => void;
 }
 
+const RESOLVED = Promise.resolve();
+
 /**
  * Contracts: notifications are delivered in the order added, one at a time (the next handler call
  * starts only after the previous one returned or settled); `initialPending` counts isInInitialList adds
@@ -101,7 +103,10 @@ export class ProcessorListener {
     if (b > this.stats.maxBuffered) this.stats.maxBuffered = b;
     if (!this.running) {
       this.running = true;
-      queueMicrotask(() => void this.run());
+      // A bare promise job: queueMicrotask validates its argument and wraps it in an AsyncResource on every call.
+      void RESOLVED.then(() => {
+        void this.run();
+      });
     }
   }
 

@@ -1,10 +1,13 @@
 // Watch decoder: a chunked NDJSON body → typed WatchEvents, one per line, never dropping a bad line silently.
 import { StreamCutError, WatchDecodeError } from './errors.js';
+import { parseOmittingManagedFields } from './omit-managed-fields.js';
 import { WATCH_EVENT_TYPES, type KubeObject, type WatchEvent, type WatchEventType } from './types.js';
 
 export interface DecodeWatchStreamOptions {
   /** Called once per non-blank line with its size in bytes (newline included), before it is parsed. */
   onLine?(bytes: number): void;
+  /** Leave metadata.managedFields out of the decoded objects (for caches that strip them anyway). */
+  omitManagedFields?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -23,6 +26,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(WATCH_EVENT_TYPES);
  */
 export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent> {
   const onLine = opts.onLine;
+  const omit = opts.omitManagedFields === true;
   // Bytes of the unfinished line, kept as the chunk slices they arrived in (joined once, when the line ends).
   let partial: Buffer[] = [];
   let partialBytes = 0;
@@ -40,7 +44,7 @@ export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string
       } else {
         line = buf.subarray(start, nl);
       }
-      const event = decodeLine(line, onLine);
+      const event = decodeLine(line, onLine, omit);
       if (event) yield event;
       start = nl + 1;
       nl = buf.indexOf(NEWLINE, start);
@@ -57,16 +61,24 @@ export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string
   }
 }
 
-function decodeLine(line: Buffer, onLine: ((bytes: number) => void) | undefined): WatchEvent | undefined {
+function decodeLine(line: Buffer, onLine: ((bytes: number) => void) | undefined, omitManagedFields: boolean): WatchEvent | undefined {
   const n = line.length;
   if (n === 0) return undefined;
-  const text = line.toString('utf8');
   const first = line[0];
   // Only lines starting with whitespace can be blank; skip the trim for the common case.
-  if ((first === 0x20 || first === 0x0d || first === 0x09) && text.trim() === '') return undefined;
+  if ((first === 0x20 || first === 0x0d || first === 0x09) && line.toString('utf8').trim() === '') return undefined;
   onLine?.(n + 1);
-  return decodeWatchEventLine(text, n + 1);
+  if (!omitManagedFields) return decodeWatchEventLine(line.toString('utf8'), n + 1);
+  let parsed: unknown;
+  try {
+    parsed = parseOmittingManagedFields(line, eventObject);
+  } catch (err) {
+    throw decodeError(line.toString('utf8'), err);
+  }
+  return toWatchEvent(parsed, () => line.toString('utf8'), n + 1);
 }
+
+const eventObject = (parsed: unknown) => [(parsed as { object?: { metadata?: { managedFields?: unknown } } } | null)?.object];
 
 /** Decodes one NDJSON line (without its newline) into a WatchEvent; throws WatchDecodeError when it is not one. */
 export function decodeWatchEventLine(text: string, bytes?: number): WatchEvent {
@@ -74,21 +86,40 @@ export function decodeWatchEventLine(text: string, bytes?: number): WatchEvent {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new WatchDecodeError(`unable to decode an event from the watch stream: ${(err as Error).message}`, clip(text));
+    throw decodeError(text, err);
   }
+  return toWatchEvent(parsed, () => text, bytes ?? Buffer.byteLength(text) + 1);
+}
+
+function decodeError(text: string, err: unknown): WatchDecodeError {
+  return new WatchDecodeError(`unable to decode an event from the watch stream: ${syntaxErrorOf(text, err)}`, clip(text));
+}
+
+/** Checks a parsed line is a watch event (client-go's checks and wording). */
+function toWatchEvent(parsed: unknown, textOf: () => string, bytes: number): WatchEvent {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new WatchDecodeError('unable to decode an event from the watch stream: the line is not a JSON object', clip(text));
+    throw new WatchDecodeError('unable to decode an event from the watch stream: the line is not a JSON object', clip(textOf()));
   }
   const { type, object } = parsed as { type?: unknown; object?: unknown };
   if (typeof type !== 'string' || !EVENT_TYPES.has(type)) {
-    throw new WatchDecodeError(`got invalid watch event type: ${JSON.stringify(type ?? null)}`, clip(text));
+    throw new WatchDecodeError(`got invalid watch event type: ${JSON.stringify(type ?? null)}`, clip(textOf()));
   }
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
-    throw new WatchDecodeError(`unable to decode an event from the watch stream: ${type} event without an object`, clip(text));
+    throw new WatchDecodeError(`unable to decode an event from the watch stream: ${type} event without an object`, clip(textOf()));
   }
   const obj = object as KubeObject;
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
-  return { type: type as WatchEventType, object: obj, bytes: bytes ?? Buffer.byteLength(text) + 1 };
+  return { type: type as WatchEventType, object: obj, bytes };
+}
+
+/** The parse error of the line as sent (not of the text with managedFields cut out, whose positions differ). */
+function syntaxErrorOf(text: string, err: unknown): string {
+  try {
+    JSON.parse(text);
+  } catch (original) {
+    return (original as Error).message;
+  }
+  return (err as Error).message;
 }
 
 function clip(text: string): string {

@@ -45,7 +45,8 @@ export class SyncTimeoutError extends Error {
 
 /** Starts the informer at once (run() in the background); stop it with the signal. */
 export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
-  const listerWatcher = new HttpListerWatcher(o.conn, o.target);
+  // The informer strips managedFields (its default transform), so they are never decoded.
+  const listerWatcher = new HttpListerWatcher(o.conn, o.target, { omitManagedFields: true });
   const informer = new SharedIndexInformer({
     listerWatcher,
     name: o.name,

@@ -2,15 +2,27 @@
 // 512 MiB). kube-apiserver's watch cache answers `resourceVersion=0` lists — the reflector's first list, as in
 // client-go — in full, ignoring `limit`, so 100k realistic pods arrive as one ~650 MB body; JSON.parse of it as
 // one string is impossible. Such bodies are split into their items at the byte level and each item parsed alone.
-import type { ListPage } from '../informer/types.js';
+import { parseOmittingManagedFields } from '../informer/omit-managed-fields.js';
+import type { KubeObject, ListPage } from '../informer/types.js';
+
+export interface ParseListOptions {
+  /** Leave metadata.managedFields out of the items (for caches that strip them anyway). */
+  omitManagedFields?: boolean;
+}
 
 /** Bodies up to this size are parsed in one piece (fastest); larger ones item by item. */
 export const WHOLE_PARSE_MAX_BYTES = 256 * 1024 * 1024;
 
-export function parseListBody(buf: Buffer): ListPage {
-  if (buf.length <= WHOLE_PARSE_MAX_BYTES) return JSON.parse(buf.toString('utf8')) as ListPage;
-  return parseListBodyByItems(buf);
+const pageItems = (page: ListPage) => (Array.isArray(page?.items) ? page.items : []);
+
+export function parseListBody(buf: Buffer, opts: ParseListOptions = {}): ListPage {
+  if (buf.length <= WHOLE_PARSE_MAX_BYTES) {
+    return opts.omitManagedFields ? parseOmittingManagedFields(buf, pageItems) : (JSON.parse(buf.toString('utf8')) as ListPage);
+  }
+  return parseListBodyByItems(buf, opts);
 }
+
+const itself = (obj: KubeObject) => [obj];
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -21,7 +33,10 @@ const ITEMS_KEY = Buffer.from('"items"');
  * strings and escapes; UTF-8 continuation bytes are never `"` or `\`) finds the top-level `items` array, each
  * element is parsed from its own slice, and the envelope is parsed with an empty items array.
  */
-export function parseListBodyByItems(buf: Buffer): ListPage {
+export function parseListBodyByItems(buf: Buffer, opts: ParseListOptions = {}): ListPage {
+  const parseItem = opts.omitManagedFields
+    ? (start: number, end: number) => parseOmittingManagedFields<KubeObject>(buf.subarray(start, end), itself)
+    : (start: number, end: number) => JSON.parse(buf.toString('utf8', start, end)) as unknown;
   const items: unknown[] = [];
   let depth = 0;
   let inString = false;
@@ -57,7 +72,7 @@ export function parseListBodyByItems(buf: Buffer): ListPage {
         depth--;
         if (arrayStart >= 0 && arrayEnd < 0) {
           if (depth === 2 && itemStart >= 0) {
-            items.push(JSON.parse(buf.toString('utf8', itemStart, i + 1)));
+            items.push(parseItem(itemStart, i + 1));
             itemStart = -1;
           } else if (depth === 1) arrayEnd = i;
         }

@@ -62,7 +62,7 @@ export async function resumeWatch(o: ResumeWatchOptions): Promise<ResumeWatchRes
   // After an expiry (with --on-expired relist), the first complete list is the fresh state to compare;
   // the gap is printed right after the reflector's `listed` line.
   let pendingGap: (() => void) | undefined;
-  const capture = new ListCapture(new HttpListerWatcher(o.conn, o.target), (items, rv) => {
+  const capture = new ListCapture(new HttpListerWatcher(o.conn, o.target, { omitManagedFields: !o.keepManagedFields }), (items, rv) => {
     if (expiredAt === undefined || relisted) return;
     const gap = o.baseline ? compareStates(o.baseline.items(), items) : undefined;
     relisted = { resourceVersion: rv, objects: items.length, ...(gap ? { gap: summarizeGap(gap) } : {}) };

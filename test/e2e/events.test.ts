@@ -183,7 +183,7 @@ describe('kwatch events (built CLI)', () => {
     expect(ev.lines.join('\n')).not.toMatch(/hunter2|swordfish|aHVudGVyMg|c3dvcmRmaXNo/);
   });
 
-  it('--record writes a valid recording, Secret values masked, that a SIGKILL does not cut short', async () => {
+  it('--record writes a valid recording, Secret values and managedFields as sent, that a SIGKILL does not cut short', async () => {
     const ns = namespace();
     pod(ns, 'rec1');
     sim.api.create({ group: '', version: 'v1', resource: 'secrets' }, { kind: 'Secret', apiVersion: 'v1', metadata: { name: 'creds', namespace: ns }, type: 'Opaque', data: { password: Buffer.from('hunter22').toString('base64') } });
@@ -191,7 +191,8 @@ describe('kwatch events (built CLI)', () => {
     const ev = new Running(['events', 'pods,secrets', '-n', ns, '-o', 'ndjson', '--record', file], env);
     await ev.waitFor((r) => isSynced(r) && r.resource === 'secrets', 'the secrets sync');
     await ev.waitFor((r) => isSynced(r) && r.resource === 'pods', 'the pods sync');
-    pod(ns, 'rec2');
+    const managedFields = [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }];
+    sim.api.create(PODS, { metadata: { name: 'rec2', namespace: ns, managedFields }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     await ev.waitFor((r) => r.stage === 'handler' && r.key === `${ns}/rec2`, 'OnAdd of rec2');
     await ev.stop('SIGKILL');
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -203,6 +204,8 @@ describe('kwatch events (built CLI)', () => {
     expect(body.filter((r) => r.rec === 'watch-start')).toHaveLength(2);
     const added = body.find((r) => r.rec === 'event' && r.event.object.metadata.name === 'rec2');
     expect(added).toMatchObject({ res: 0, event: { type: 'ADDED' } });
+    // The cache drops managedFields; the recording keeps what the server sent.
+    expect(added.event.object.metadata.managedFields).toEqual(managedFields);
     expect(typeof added.t).toBe('number');
     expect(typeof added.conn).toBe('number');
     const secretPage = body.find((r) => r.rec === 'list' && r.res === 1);

@@ -1,4 +1,5 @@
 // The basic workqueue (client-go util/workqueue queue.go): dedup through dirty/processing, with the reasons each key was queued.
+import { AbortableWaiters } from '../abortable-waiters.js';
 import type { Clock } from '../clock.js';
 import { realClock } from '../clock.js';
 import type { Tracer } from '../trace.js';
@@ -44,7 +45,7 @@ export class Queue<T = string> {
   private head = 0;
   private readonly dirty = new Map<T, Pending>();
   private readonly processing = new Set<T>();
-  private getters: ((r: GetResult<T>) => void)[] = [];
+  private readonly getters = new AbortableWaiters<GetResult<T>>();
   private drainWaiters: (() => void)[] = [];
   private shuttingDownFlag = false;
   private draining = false;
@@ -110,19 +111,7 @@ export class Queue<T = string> {
   get(signal?: AbortSignal): Promise<GetResult<T>> {
     const now = this.tryGet();
     if (now !== undefined) return Promise.resolve(now);
-    return new Promise<GetResult<T>>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        this.getters = this.getters.filter((g) => g !== getter);
-        reject(signal!.reason);
-      };
-      const getter = (r: GetResult<T>) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(r);
-      };
-      this.getters.push(getter);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return this.getters.wait(signal);
   }
 
   /** get() without waiting: undefined when empty and not shut down. */
@@ -194,12 +183,8 @@ export class Queue<T = string> {
 
   /** Hands queued items to waiting getters; on shutdown with an empty queue, releases them all. */
   private dispatch(): void {
-    while (this.getters.length > 0 && this.len() > 0) this.getters.shift()!(this.take());
-    if (this.shuttingDownFlag && this.len() === 0 && this.getters.length > 0) {
-      const g = this.getters;
-      this.getters = [];
-      for (const f of g) f({ shutdown: true, item: undefined, reasons: [], reasonsDropped: 0 });
-    }
+    while (this.getters.size > 0 && this.len() > 0) this.getters.resolveFirst(this.take());
+    if (this.shuttingDownFlag && this.len() === 0) this.getters.resolveAll({ shutdown: true, item: undefined, reasons: [], reasonsDropped: 0 });
   }
 
   private merge(p: Pending, reasons: QueueReason[]): void {
