@@ -118,6 +118,11 @@ export class Controller {
    * Starts the workers (after the watched informers synced, unless waitForSync is false) and runs until
    * the signal aborts; then stops taking new keys, lets queued keys drain and in-flight reconciles finish.
    */
+  /** No key waiting and none being reconciled (keys waiting for a delayed requeue do not count). */
+  isIdle(): boolean {
+    return this.queue.len() === 0 && this.queue.processingCount() === 0 && this.stats.active === 0;
+  }
+
   async run(signal: AbortSignal): Promise<void> {
     const onAbort = () => this.queue.shutDown();
     if (signal.aborted) onAbort();

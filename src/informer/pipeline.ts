@@ -49,6 +49,8 @@ export interface Pipeline {
   /** Resolves once every informer synced its initial list. */
   whenSynced(signal?: AbortSignal): Promise<void>;
   hasSynced(): boolean;
+  /** Every stage is done with everything it was given (checked between macrotasks, nothing is in flight). */
+  isIdle(): boolean;
 }
 
 /** A reconcile that changes nothing: it looks the key up in the cache, as a controller's first step would. */
@@ -97,6 +99,7 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
     controllers,
     whenSynced,
     hasSynced: () => informers.every((i) => i.hasSynced()),
+    isIdle: () => informers.every((i) => i.isIdle()) && controllers.every((c) => c.isIdle()),
     async run(signal: AbortSignal) {
       // If one informer fails, stop the rest and report the failure.
       const stop = new AbortController();

@@ -133,6 +133,11 @@ export class ProcessorListener {
     return new Promise((resolve) => this.roomWaiters.push({ bound, resolve }));
   }
 
+  /** Nothing buffered and no handler call running. */
+  get idle(): boolean {
+    return !this.running && this.buffer.length - this.head === 0;
+  }
+
   /** Resolves once the buffer is empty and no handler call is running. */
   waitIdle(): Promise<void> {
     if (!this.running) return Promise.resolve();

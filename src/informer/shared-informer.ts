@@ -253,6 +253,11 @@ export class SharedIndexInformer {
     return this.reflector;
   }
 
+  /** Nothing queued in the FIFO and every handler done with what it was given. */
+  isIdle(): boolean {
+    return this.fifoLength === 0 && this.processor.isIdle();
+  }
+
   /** Queue depth of the FIFO (0 before run). */
   get fifoLength(): number {
     return this.fifo?.length ?? 0;

@@ -74,6 +74,11 @@ export class SharedProcessor {
     for (const l of this.listeners) l.setResyncPeriod(determineResyncPeriod(l.requestedResyncPeriodMs, checkPeriodMs).periodMs);
   }
 
+  /** True when no listener has anything buffered or a handler call running. */
+  isIdle(): boolean {
+    return this.listeners.every((l) => l.idle);
+  }
+
   /** True when every listener has room for another notification. */
   hasRoom(): boolean {
     const ls = this.listeners;

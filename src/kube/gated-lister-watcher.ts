@@ -21,6 +21,9 @@ export class EventGate {
     return this.count;
   }
 
+  /** Events handed to a consumer that has not yet come back for the next one (still being dispatched). */
+  inFlight = 0;
+
   /** Counts one event through; closes the gate when the budget is spent. */
   pass(): void {
     this.count++;
@@ -80,7 +83,12 @@ export class GatedListerWatcher implements ListerWatcher {
           }
           // Only changes count (as in `kwatch replay`): bookmarks and errors pass without spending the budget.
           if (r.value.type === 'ADDED' || r.value.type === 'MODIFIED' || r.value.type === 'DELETED') gate.pass();
-          yield r.value;
+          gate.inFlight++;
+          try {
+            yield r.value;
+          } finally {
+            gate.inFlight--;
+          }
         }
       },
     };

@@ -7,6 +7,7 @@ import type { ObjectState } from '../informer/recording-timeline.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject, ListOptions, ListPage, ListerWatcher } from '../informer/types.js';
 import { compareStates, summarizeGap } from './baseline-gap.js';
+import { untilIdle } from './until-idle.js';
 import type { CheckpointKeeper } from './checkpoint.js';
 import type { Connection } from './connection.js';
 import { explainExpired } from './expired-resource-version.js';
@@ -54,8 +55,7 @@ export async function resumeWatch(o: ResumeWatchOptions): Promise<ResumeWatchRes
   o.signal.addEventListener('abort', onAbort, { once: true });
   if (o.signal.aborted) stop.abort();
   let quiet = Promise.resolve();
-  const limit = new EventLimit({ untilRv: o.untilRv, maxEvents: o.maxEvents, onReached: () => void (quiet = drainThenStop(() => records, stop)) });
-  let records = 0;
+  const limit = new EventLimit({ untilRv: o.untilRv, maxEvents: o.maxEvents, onReached: () => void (quiet = untilIdle(() => pipeline.isIdle()).then(() => stop.abort())) });
   let expiredAt: string | undefined;
   let relisted: ResumeWatchResult['relisted'];
 
@@ -78,7 +78,6 @@ export async function resumeWatch(o: ResumeWatchOptions): Promise<ResumeWatchRes
   });
 
   const unsubscribe = o.tracer.subscribe((r) => {
-    records++;
     if (r.stage === 'reflector' && r.op === 'expired' && expiredAt === undefined && o.onExpired === 'relist') {
       expiredAt = o.fromRv;
       o.notice?.(explainExpired({ resource: o.name, requested: o.fromRv, serverMessage: String(r.error ?? ''), relisting: true, baseline: Boolean(o.baseline) }).message);
@@ -135,18 +134,3 @@ class ListCapture implements ListerWatcher {
   watch: ListerWatcher['watch'] = (options, signal) => this.inner.watch(options, signal);
 }
 
-/** Lets the last admitted event reach every stage (no new trace record for a few turns), then stops. */
-async function drainThenStop(count: () => number, stop: AbortController): Promise<void> {
-  let last = count();
-  let quietTurns = 0;
-  for (let i = 0; i < 2000 && quietTurns < 5; i++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const now = count();
-    if (now === last) quietTurns++;
-    else {
-      quietTurns = 0;
-      last = now;
-    }
-  }
-  stop.abort();
-}

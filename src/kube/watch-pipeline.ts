@@ -2,7 +2,8 @@
 // recorded), every stage's trace into one tracer, and the CLI's ways to stop — a signal, an event
 // budget, the initial sync — plus fail-fast on errors that retrying cannot fix.
 import { buildPipeline, type Pipeline, type PipelineOptions } from '../informer/pipeline.js';
-import { Tracer, type TraceRecord } from '../informer/trace.js';
+import { Tracer } from '../informer/trace.js';
+import { untilIdle } from './until-idle.js';
 import type { ListerWatcher } from '../informer/types.js';
 import { FailFastListerWatcher } from './fail-fast-lister-watcher.js';
 import { EventGate, GatedListerWatcher } from './gated-lister-watcher.js';
@@ -32,13 +33,9 @@ export interface WatchPipelineOptions {
   onFatal?(err: Error): void;
   /** Called once every informer has synced. */
   onSynced?(): void;
-  /** How long the stages must be quiet before a max-events/until-synced stop (default 50 ms, bounded by 2 s). */
-  drainQuietMs?: number;
 }
 
 /** Stages that keep working on events already received. */
-const DOWNSTREAM = new Set(['fifo', 'indexer', 'handler', 'workqueue', 'reconcile']);
-const DRAIN_MAX_MS = 2000;
 
 /**
  * Resolves with why it stopped. Rejects with the server's error when the first contact with the server
@@ -63,17 +60,12 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
     return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
   });
 
-  let lastActivity = Date.now();
-  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
-    if (DOWNSTREAM.has(r.stage)) lastActivity = Date.now();
-  });
   let reason: StopReason = 'signal';
   const finish = async (why: StopReason) => {
     if (stop.signal.aborted) return;
     gate.close();
-    // Count the closing as activity: the last event let through may still be on its way to the reflector.
-    lastActivity = Date.now();
-    await drained(() => lastActivity, o.drainQuietMs ?? 50, stop.signal);
+    // Every event let through reaches every stage before the run stops.
+    await untilIdle(() => gate.inFlight === 0 && pipelines.every((p) => p.isIdle()), stop.signal);
     if (stop.signal.aborted) return;
     reason = why;
     stop.abort(new Error(`stopped: ${why}`));
@@ -99,7 +91,6 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
     );
     await Promise.all(runs);
   } finally {
-    unsubscribe();
     o.signal.removeEventListener('abort', onUserStop);
   }
   if (fatal) throw fatal;
@@ -112,12 +103,3 @@ function forwardingTracer(target: Tracer, resource: string): Tracer {
   return t;
 }
 
-/** Waits until no downstream record arrived for `quietMs` (at most DRAIN_MAX_MS). */
-async function drained(lastActivity: () => number, quietMs: number, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + DRAIN_MAX_MS;
-  while (!signal.aborted && Date.now() < deadline) {
-    const idle = Date.now() - lastActivity();
-    if (idle >= quietMs) return;
-    await new Promise((r) => setTimeout(r, quietMs - idle));
-  }
-}
