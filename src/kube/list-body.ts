@@ -1,7 +1,8 @@
 // Decoding a LIST body that may be larger than the longest string V8 can make (0x1fffffe8 characters, about
 // 512 MiB). kube-apiserver's watch cache answers `resourceVersion=0` lists — the reflector's first list, as in
 // client-go — in full, ignoring `limit`, so 100k realistic pods arrive as one ~650 MB body; JSON.parse of it as
-// one string is impossible. Such bodies are split into their items at the byte level and each item parsed alone.
+// one string is impossible. Such bodies are cut into runs of whole items, each parsed as one array; when the cut
+// points cannot be trusted, a byte scanner splits the body into its items and each item is parsed alone.
 import { parseOmittingManagedFields } from '../informer/omit-managed-fields.js';
 import type { KubeObject, ListPage } from '../informer/types.js';
 
@@ -19,7 +20,98 @@ export function parseListBody(buf: Buffer, opts: ParseListOptions = {}): ListPag
   if (buf.length <= WHOLE_PARSE_MAX_BYTES) {
     return opts.omitManagedFields ? parseOmittingManagedFields(buf, pageItems) : (JSON.parse(buf.toString('utf8')) as ListPage);
   }
-  return parseListBodyByItems(buf, opts);
+  return parseListBodyInChunks(buf, opts);
+}
+
+/** A run of items parsed in one JSON.parse when the body is cut into chunks (see parseListBodyInChunks). */
+const CHUNK_BYTES = 32 * 1024 * 1024;
+const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
+
+/**
+ * Parses a large `{…, "items": [ {…}, … ]}` body by cutting its items array into runs of about `chunkBytes`
+ * and parsing each run as one array — nearly as fast as one JSON.parse. A cut is made just before a `,{"k":`
+ * where `"k":` is the first key of the first item (items of one list share their key order); such a byte
+ * sequence can never lie inside a string, but it can lie inside an item (a nested array of objects). Then both
+ * runs around the cut are unbalanced and JSON.parse fails — and the whole body is parsed by the byte scanner of
+ * parseListBodyByItems instead, which is exact. Bodies whose items array is not last also go to the scanner.
+ */
+export function parseListBodyInChunks(buf: Buffer, opts: ParseListOptions & { chunkBytes?: number } = {}): ListPage {
+  const open = itemsArrayStart(buf);
+  const close = open < 0 ? -1 : itemsArrayEndIfLast(buf);
+  if (open < 0 || close <= open) return parseListBodyByItems(buf, opts);
+  const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
+  const items: KubeObject[] = [];
+  let from = skipWhitespace(buf, open + 1);
+  if (from < close) {
+    const keyEnd = buf.indexOf(0x3a, from); // the ':' after the first item's first key
+    if (buf[from] !== 0x7b || keyEnd < 0 || keyEnd >= close) return parseListBodyByItems(buf, opts);
+    const boundary = Buffer.concat([Buffer.from(','), buf.subarray(from, keyEnd + 1)]);
+    while (from < close) {
+      let to = close; // exclusive: the run is buf[from, to)
+      if (close - from > chunkBytes) {
+        const at = buf.indexOf(boundary, from + chunkBytes);
+        if (at >= 0 && at < close) to = at;
+      }
+      const run = parseRun(buf.subarray(from, to), opts);
+      if (run === undefined) return parseListBodyByItems(buf, opts);
+      for (const item of run) items.push(item);
+      from = to + 1; // past the ','
+    }
+  }
+  const page = JSON.parse(buf.toString('utf8', 0, open + 1) + buf.toString('utf8', close)) as ListPage;
+  page.items = items;
+  return page;
+}
+
+/** `[` + run + `]` parsed; undefined when the run is not a sequence of whole items. */
+function parseRun(run: Buffer, opts: ParseListOptions): KubeObject[] | undefined {
+  try {
+    const bytes = Buffer.concat([Buffer.from('['), run, Buffer.from(']')]);
+    const parsed = opts.omitManagedFields ? parseOmittingManagedFields<unknown>(bytes, (a) => (Array.isArray(a) ? (a as KubeObject[]) : [])) : (JSON.parse(bytes.toString('utf8')) as unknown);
+    return Array.isArray(parsed) ? (parsed as KubeObject[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index of the `[` opening the top-level `items` array, scanning only what comes before it; -1 if none. */
+function itemsArrayStart(buf: Buffer): number {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let itemsKey = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) {
+      inString = true;
+      if (depth === 1) itemsKey = buf.compare(ITEMS_KEY, 0, ITEMS_KEY.length, i, Math.min(i + ITEMS_KEY.length, buf.length)) === 0;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (c === 0x5b && depth === 1 && itemsKey) return i;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
+}
+
+/** The index of the `]` closing the items array when the body ends with `]}` (items last, as the API server writes it); else -1. */
+function itemsArrayEndIfLast(buf: Buffer): number {
+  let i = buf.length - 1;
+  while (i >= 0 && WHITESPACE.has(buf[i])) i--;
+  if (buf[i] !== 0x7d) return -1;
+  i--;
+  while (i >= 0 && WHITESPACE.has(buf[i])) i--;
+  return buf[i] === 0x5d ? i : -1;
+}
+
+function skipWhitespace(buf: Buffer, i: number): number {
+  while (i < buf.length && WHITESPACE.has(buf[i])) i++;
+  return i;
 }
 
 const itself = (obj: KubeObject) => [obj];

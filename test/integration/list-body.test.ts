@@ -1,7 +1,8 @@
 // The LIST body decoder for bodies beyond V8's longest string: kube's watch cache answers the reflector's
 // first list (resourceVersion=0) in full, so 100k realistic pods arrive as one ~650 MB body.
 import { describe, expect, it } from 'vitest';
-import { parseListBody, parseListBodyByItems } from '../../src/kube/list-body.js';
+import { parseListBody, parseListBodyByItems, parseListBodyInChunks } from '../../src/kube/list-body.js';
+import { stripManagedFields } from '../../src/informer/transform.js';
 
 const list = (items: unknown[], extra: Record<string, unknown> = {}) => ({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '42', continue: 'c' }, items, ...extra });
 const tricky = [
@@ -28,5 +29,36 @@ describe('parseListBodyByItems', () => {
 
   it('parses small bodies in one piece through parseListBody', () => {
     expect(parseListBody(Buffer.from(JSON.stringify(list(tricky))))).toEqual(list(tricky));
+  });
+});
+
+describe('parseListBodyInChunks', () => {
+  const many = Array.from({ length: 40 }, (_, i) => ({ ...tricky[i % 3], metadata: { ...tricky[i % 3].metadata, name: `p${i}` } }));
+
+  it('gives what JSON.parse gives when the items array is cut into many runs', () => {
+    for (const body of [list(many), list([]), list(tricky)]) {
+      for (const chunkBytes of [1, 100, 1000, 1 << 20]) {
+        expect(parseListBodyInChunks(Buffer.from(JSON.stringify(body)), { chunkBytes })).toEqual(body);
+        expect(parseListBodyInChunks(Buffer.from(JSON.stringify(body, null, 2)), { chunkBytes })).toEqual(body);
+      }
+    }
+  });
+
+  it('falls back to the exact scanner when a cut lands inside an item, or items is not the last field', () => {
+    // Each item holds a nested array of objects whose first key is the items' first key: ',{"metadata":' inside items.
+    const nested = Array.from({ length: 30 }, (_, i) => ({ metadata: { name: `s${i}` }, spec: { volumeClaimTemplates: [{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }] } }));
+    for (const chunkBytes of [1, 50, 333]) expect(parseListBodyInChunks(Buffer.from(JSON.stringify(list(nested))), { chunkBytes })).toEqual(list(nested));
+    const itemsFirst = { items: many, kind: 'PodList', metadata: {} };
+    expect(parseListBodyInChunks(Buffer.from(JSON.stringify(itemsFirst)), { chunkBytes: 10 })).toEqual(itemsFirst);
+  });
+
+  it('leaves out managedFields in every run when asked', () => {
+    const withMf = many.map((p) => ({ ...p, metadata: { ...p.metadata, managedFields: [{ manager: 'm', fieldsV1: { 'k:{"a":"]"}': {} } }] } }));
+    expect(parseListBodyInChunks(Buffer.from(JSON.stringify(list(withMf))), { chunkBytes: 200, omitManagedFields: true })).toEqual(list(withMf.map((p) => stripManagedFields(p as never))));
+  });
+
+  it('rejects a truncated body', () => {
+    const buf = Buffer.from(JSON.stringify(list(many)));
+    expect(() => parseListBodyInChunks(buf.subarray(0, buf.length - 5), { chunkBytes: 100 })).toThrow(SyntaxError);
   });
 });
