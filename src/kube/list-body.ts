@@ -76,11 +76,30 @@ function parseRun(run: Buffer, opts: ParseListOptions): KubeObject[] | undefined
 
 /** The index of the `[` opening the top-level `items` array, scanning only what comes before it; -1 if none. */
 function itemsArrayStart(buf: Buffer): number {
-  let depth = 0;
+  let itemsKey = false;
+  let found = -1;
+  scanJson(buf, 0, 0, (c, i, depth) => {
+    if (c === QUOTE) {
+      if (depth === 1) itemsKey = buf.compare(ITEMS_KEY, 0, ITEMS_KEY.length, i, Math.min(i + ITEMS_KEY.length, buf.length)) === 0;
+    } else if (c === 0x5b && depth === 1 && itemsKey) {
+      found = i;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+/**
+ * Walks JSON bytes from `from` (at nesting `depth`), skipping string contents (UTF-8 continuation bytes are
+ * never `"` or `\`), and calls `visit` for each byte outside strings — an opening quote included — with the
+ * depth before it; `{`/`[` deepen after the call, `}`/`]` shallow before it. Stops when `visit` returns true
+ * (returning that index); returns -1 at the end of the bytes, or -2 if they end inside a string.
+ */
+function scanJson(buf: Buffer, from: number, depth: number, visit: (c: number, i: number, depth: number) => boolean): number {
   let inString = false;
   let escaped = false;
-  let itemsKey = false;
-  for (let i = 0; i < buf.length; i++) {
+  for (let i = from; i < buf.length; i++) {
     const c = buf[i];
     if (inString) {
       if (escaped) escaped = false;
@@ -88,15 +107,12 @@ function itemsArrayStart(buf: Buffer): number {
       else if (c === QUOTE) inString = false;
       continue;
     }
-    if (c === QUOTE) {
-      inString = true;
-      if (depth === 1) itemsKey = buf.compare(ITEMS_KEY, 0, ITEMS_KEY.length, i, Math.min(i + ITEMS_KEY.length, buf.length)) === 0;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (c === 0x5b && depth === 1 && itemsKey) return i;
-      depth++;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+    if (c === 0x7d || c === 0x5d) depth--;
+    if (visit(c, i, depth)) return i;
+    if (c === QUOTE) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
   }
-  return -1;
+  return inString ? -2 : -1;
 }
 
 /** The index of the `]` closing the items array when the body ends with `]}` (items last, as the API server writes it); else -1. */
@@ -128,58 +144,28 @@ const ITEMS_KEY = Buffer.from('"items"');
 export function parseListBodyByItems(buf: Buffer, opts: ParseListOptions = {}): ListPage {
   const parseItem = opts.omitManagedFields
     ? (start: number, end: number) => parseOmittingManagedFields<KubeObject>(buf.subarray(start, end), itself)
-    : (start: number, end: number) => JSON.parse(buf.toString('utf8', start, end)) as unknown;
-  const items: unknown[] = [];
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let itemsKeyAt = -1; // the `"items"` key at depth 1 was just seen: the next `[` at depth 1 opens the array
-  let arrayStart = -1;
-  let arrayEnd = -1;
+    : (start: number, end: number) => JSON.parse(buf.toString('utf8', start, end)) as KubeObject;
+  const arrayStart = itemsArrayStart(buf);
+  if (arrayStart < 0) return JSON.parse(buf.toString('utf8')) as ListPage; // no items array: small anyway, or a real error
+  const items: KubeObject[] = [];
   let itemStart = -1;
-  for (let i = 0; i < buf.length; i++) {
-    const c = buf[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === BACKSLASH) escaped = true;
-      else if (c === QUOTE) inString = false;
-      continue;
+  // Inside the array: items open and close at depth 2; the array closes back to depth 1.
+  const arrayEnd = scanJson(buf, arrayStart + 1, 2, (c, i, depth) => {
+    if (depth === 1) return true;
+    if (depth !== 2) return false;
+    if (c === 0x7b || c === 0x5b) itemStart = i;
+    else if ((c === 0x7d || c === 0x5d) && itemStart >= 0) {
+      items.push(parseItem(itemStart, i + 1));
+      itemStart = -1;
+    } else if (c > 0x20 && c !== 0x2c) {
+      // A scalar or string item (never sent for objects) would be lost: refuse rather than drop it.
+      throw new SyntaxError(`unexpected scalar in the items array at byte ${i}`);
     }
-    switch (c) {
-      case QUOTE:
-        inString = true;
-        if (depth === 1 && arrayStart < 0) itemsKeyAt = i + ITEMS_KEY.length <= buf.length && buf.compare(ITEMS_KEY, 0, ITEMS_KEY.length, i, i + ITEMS_KEY.length) === 0 ? i : -1;
-        break;
-      case 0x5b: // [
-        if (depth === 1 && itemsKeyAt >= 0 && arrayStart < 0) arrayStart = i;
-        else if (depth === 2 && arrayStart >= 0 && arrayEnd < 0) itemStart = i;
-        depth++;
-        break;
-      case 0x7b: // {
-        if (depth === 2 && arrayStart >= 0 && arrayEnd < 0) itemStart = i;
-        depth++;
-        break;
-      case 0x5d: // ]
-      case 0x7d: // }
-        depth--;
-        if (arrayStart >= 0 && arrayEnd < 0) {
-          if (depth === 2 && itemStart >= 0) {
-            items.push(parseItem(itemStart, i + 1));
-            itemStart = -1;
-          } else if (depth === 1) arrayEnd = i;
-        }
-        break;
-      case 0x2c: // ,
-      case 0x3a: // :
-        break;
-      default:
-        // A scalar item (never sent for objects) would be lost: refuse rather than drop it.
-        if (depth === 2 && arrayStart >= 0 && arrayEnd < 0 && itemStart < 0 && c > 0x20) throw new SyntaxError(`unexpected scalar in the items array at byte ${i}`);
-    }
-  }
-  if (inString || depth !== 0) throw new SyntaxError('Unexpected end of JSON input');
-  if (arrayStart < 0 || arrayEnd < 0) return JSON.parse(buf.toString('utf8')) as ListPage; // no items array: small anyway, or a real error
+    return false;
+  });
+  if (arrayEnd < 0) throw new SyntaxError('Unexpected end of JSON input');
+  // The envelope around the array (validated by this parse, the items by theirs).
   const page = JSON.parse(buf.toString('utf8', 0, arrayStart + 1) + buf.toString('utf8', arrayEnd)) as ListPage;
-  page.items = items as ListPage['items'];
+  page.items = items;
   return page;
 }

@@ -62,3 +62,11 @@ describe('parseListBodyInChunks', () => {
     expect(() => parseListBodyInChunks(buf.subarray(0, buf.length - 5), { chunkBytes: 100 })).toThrow(SyntaxError);
   });
 });
+
+describe('parseListBodyByItems on items that are not objects', () => {
+  it('refuses scalar and string items rather than dropping them', () => {
+    expect(() => parseListBodyByItems(Buffer.from(JSON.stringify(list([{ a: 1 }, 2]))))).toThrow(/unexpected scalar/);
+    expect(() => parseListBodyByItems(Buffer.from(JSON.stringify(list(['s', { a: 1 }]))))).toThrow(/unexpected scalar/);
+    expect(parseListBodyByItems(Buffer.from(JSON.stringify(list([[1, 2], { a: [] }]))))).toEqual(list([[1, 2], { a: [] }]));
+  });
+});
