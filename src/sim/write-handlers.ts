@@ -1,4 +1,4 @@
-// Serves GET of one object and the write verbs: create (POST), update (PUT), patch (merge, JSON, strategic, server-side apply), delete, deletecollection — each with dryRun=All.
+// Serves GET of one object and the write verbs: create (POST), update (PUT), patch (merge, JSON, strategic, server-side apply), delete, deletecollection — each with dryRun=All. Object bodies may be JSON or kube protobuf.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
 import { SimApiError } from './api.js';
@@ -8,11 +8,13 @@ import type { ServerContext } from './server-context.js';
 import { badRequest, conflict, invalid, notFound, unsupportedMediaType } from './status.js';
 import { sendJson, sendObject, sendJoined } from './respond.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, STRATEGIC_MERGE_UNSUPPORTED, strategicMergeSupported } from './patch.js';
+import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/errors.js';
+import { protobufToJson } from './protobuf/to-json.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
 
-export function readBody(req: IncomingMessage): Promise<string> {
+export function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -21,9 +23,13 @@ export function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY) { reject(new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Request entity too large: limit is 3145728', reason: 'RequestEntityTooLarge', code: 413 })); req.resume(); return; }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
 }
 
 function parseJson(body: string, what = 'object'): unknown {
@@ -34,14 +40,35 @@ function parseJson(body: string, what = 'object'): unknown {
   }
 }
 
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function unsupportedBody(message: string): SimApiError {
+  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'UnsupportedMediaType', code: 415 });
+}
+
 /**
- * kube-apiserver also speaks protobuf (kubectl's typed clients send it for built-in kinds); the sim
- * speaks JSON only and answers other bodies with kube's 415, as a server without that codec would.
+ * Reads an object body in JSON or, as kubectl's typed clients send built-in kinds, kube protobuf (decoded to the
+ * same JSON; a kind or field without a schema is a 415, never silently dropped). Other media types get kube's 415.
  */
-function rejectUnsupportedBody(req: IncomingMessage): void {
-  const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) return;
-  throw new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${JSON.stringify(ct)})`, reason: 'UnsupportedMediaType', code: 415 });
+async function readObjectBody(req: IncomingMessage): Promise<unknown> {
+  const ct = mediaType(req);
+  if (ct === PROTOBUF) return decodeProtobuf(await readBodyBytes(req));
+  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) return parseJson(await readBody(req));
+  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF} (got ${JSON.stringify(ct)})`);
+}
+
+function decodeProtobuf(body: Buffer): unknown {
+  try {
+    return protobufToJson(body);
+  } catch (err) {
+    if (err instanceof MalformedProtobufError) throw badRequest(err.message);
+    if (err instanceof UnsupportedProtobufError) throw unsupportedBody(`the sim could not decode this protobuf body: ${err.message}`);
+    throw err;
+  }
 }
 
 function parseDryRun(q: URLSearchParams): boolean {
@@ -82,9 +109,8 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
-  rejectUnsupportedBody(req);
   const dryRun = parseDryRun(q);
-  const obj = expectObject(parseJson(await readBody(req)));
+  const obj = expectObject(await readObjectBody(req));
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   const created = ctx.store.createObject(type, obj, { dryRun });
@@ -93,7 +119,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const obj = expectObject(parseJson(await readBody(req)));
+  const obj = expectObject(await readObjectBody(req));
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -176,15 +202,21 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   sendObject(res, 200, ctx.store.updateObject(type, merged, opts));
 }
 
+interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] }
+
+/** The optional DeleteOptions body: JSON, or protobuf from typed clients (which encode it like their objects). */
+async function readDeleteOptions(req: IncomingMessage): Promise<DeleteOptions | undefined> {
+  const body = await readBodyBytes(req);
+  if (mediaType(req) === PROTOBUF) return body.length > 0 ? decodeProtobuf(body) as DeleteOptions : undefined;
+  const text = body.toString('utf8');
+  return text.trim() ? parseJson(text, 'DeleteOption') as DeleteOptions : undefined;
+}
+
 export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, q: URLSearchParams): Promise<void> {
   let dryRun = parseDryRun(q);
-  const body = await readBody(req);
-  let preconditions: { uid?: string; resourceVersion?: string } | undefined;
-  if (body.trim()) {
-    const o = parseJson(body, 'DeleteOption') as { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
-    preconditions = o?.preconditions;
-    if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
-  }
+  const o = await readDeleteOptions(req);
+  const preconditions = o?.preconditions;
+  if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
   // The stored JSON is what serialising the deleted object would give.
   sendJson(res, 200, ctx.store.deleteStored(type, namespace, name, { dryRun, preconditions }).json);
 }
