@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Discovery } from './discovery.js';
 import type { FaultRequest } from './faults.js';
 import { compileFilter, parseListOptions } from './list-options.js';
-import { readList, sendListPage } from './list-handler.js';
+import { handleList } from './list-handler.js';
 import { handleOpenApi } from './openapi.js';
 import type { RequestLog } from './request-log.js';
 import { sendError, sendNotFoundText, sendObject } from './respond.js';
@@ -13,6 +13,8 @@ import { badRequest, methodNotAllowed } from './status.js';
 import { handleWatch } from './watch-handler.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePatch, handleUpdate, readBody } from './write-handlers.js';
 import { handleScale } from './scale.js';
+import { handleGetAsTable } from './table/get-as-table.js';
+import { tableRequest } from './table/negotiate.js';
 
 /** Reserved prefix of the sim's own control endpoints (never subject to faults). */
 export const CONTROL_PREFIX = '/_kwatch/';
@@ -78,13 +80,15 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
       const opts = parseListOptions(q, route.legacyWatch);
       const filter = compileFilter(type, opts.labelSelector, opts.fieldSelector, name);
       if (verb === 'watch') return handleWatch(ctx, req, res, type, namespace, opts, filter);
-      const page = await readList(ctx, type, namespace, opts, filter);
-      // kubectl's Table Accept falls back to the plain list (its last choice is application/json).
-      return sendListPage(res, type, page);
+      return handleList(ctx, req, res, type, namespace, opts, filter);
     }
-    case 'get':
+    case 'get': {
       if (q.has('watch')) throw badRequest('watch is only supported on collections');
+      // kubectl's human-readable output asks for a Table.
+      const table = subresource === undefined ? tableRequest(req) : undefined;
+      if (table) return handleGetAsTable(ctx, res, type, namespace, name!, table);
       return handleGet(ctx, res, type, namespace, name!, subresource);
+    }
     case 'create':
       if (name !== undefined) throw methodNotAllowed('create', `${type.resource}/${name}`);
       return handleCreate(ctx, req, res, type, namespace, q);

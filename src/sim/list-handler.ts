@@ -1,5 +1,6 @@
-// Serves LIST: resourceVersion/resourceVersionMatch semantics, consistent paging over snapshots, continue tokens, 410/504 answers.
-import type { ServerResponse } from 'node:http';
+// Serves LIST: resourceVersion/resourceVersionMatch semantics, consistent paging over snapshots, continue tokens, 410/504 answers,
+// as a <Kind>List or — when the Accept asks for one (kubectl's human-readable output) — as a Table.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { groupVersion, type ResourceType } from './registry.js';
 import type { ListOptions, ObjectFilter } from './list-options.js';
@@ -9,6 +10,9 @@ import { lowerBound, type Snapshot } from './store.js';
 import { badRequest, expired, tooLargeResourceVersion } from './status.js';
 import { sendJoined } from './respond.js';
 import type { StoredObject } from './history.js';
+import { tableRequest } from './table/negotiate.js';
+import { printerFor } from './table/printers/index.js';
+import { sendTableList } from './table/table.js';
 
 const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
@@ -18,6 +22,14 @@ export interface ListPage {
   items: StoredObject[];
   continue?: string;
   remainingItemCount?: number;
+}
+
+/** Answers a LIST: negotiates the output first (406 before any work, as kube), then reads the page and writes it. */
+export async function handleList(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, opts: ListOptions, filter: ObjectFilter): Promise<void> {
+  const table = tableRequest(req);
+  const page = await readList(ctx, type, namespace, opts, filter);
+  if (!table) return sendListPage(res, type, page);
+  return sendTableList(res, printerFor(ctx.store, type), table, page.items, { resourceVersion: String(page.rv), continue: page.continue, remainingItemCount: page.remainingItemCount });
 }
 
 /** Computes the page a LIST request gets (no I/O besides waiting for a future revision). Throws Status errors. */

@@ -1,7 +1,8 @@
-// Serves WATCH: 200 at once, one JSON event per line, start semantics for ""/"0"/N, selector transitions, bookmarks, watch-list, timeouts, faults.
+// Serves WATCH: 200 at once, one JSON event per line, start semantics for ""/"0"/N, selector transitions, bookmarks, watch-list, timeouts, faults;
+// objects as one-row Tables when the Accept asks for them (kubectl get -w).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
-import { eventLine, type Change } from './history.js';
+import { eventLine, withResourceVersion, type Change } from './history.js';
 import { ChunkBuilder, CHUNK_FLUSH } from './respond.js';
 import { groupVersion, resourceId, type ResourceType } from './registry.js';
 import type { ListOptions, ObjectFilter } from './list-options.js';
@@ -9,6 +10,9 @@ import { parseResourceVersion } from './list-options.js';
 import type { ActiveWatch, ServerContext } from './server-context.js';
 import { lowerBound, storageKey } from './store.js';
 import { tooLargeResourceVersion } from './status.js';
+import { tableRequest } from './table/negotiate.js';
+import { printerFor } from './table/printers/index.js';
+import { TableWatchEncoder } from './table/table.js';
 
 /** A watcher whose socket buffer holds more than this is too slow and is closed (kube's cacher also drops slow watchers). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
@@ -39,6 +43,15 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   // kube 1.32 (WatchList gate on) defaults RV ""/"0" watches to sendInitialEvents=true.
   const sendInitial = opts.sendInitialEvents ?? startRv === 0;
   const endBookmark = sendInitial && opts.allowWatchBookmarks;
+  // kube never transforms a watch-list (sendInitialEvents + bookmarks) into Tables: it falls back to JSON or answers 406.
+  const table = tableRequest(req, !endBookmark);
+  const tableEncoder = table && new TableWatchEncoder(printerFor(ctx.store, type), table);
+  /** The event line of a change (shared, pre-rendered bytes unless this watch prints Tables). */
+  const changeLine = (c: Change, as: 'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT'): string | Buffer => {
+    if (!tableEncoder) return eventLine(c, as);
+    const json = as === 'LEFT' ? withResourceVersion((c.prev ?? c.cur).json, c.rv) : c.cur.json;
+    return tableEncoder.eventLine(as === 'LEFT' ? 'DELETED' : as, json);
+  };
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
@@ -103,7 +116,8 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   const sendBookmark = (rv: number, annotations?: Record<string, string>) => {
     // Never move a client backwards (a watch from a future RV waits for it); nothing during the initial state.
     if (backlog || (rv < lastRv && !annotations)) return;
-    write(`{"type":"BOOKMARK","object":${JSON.stringify(bookmarkObject(type, rv, annotations))}}\n`, rv);
+    const obj = JSON.stringify(bookmarkObject(type, rv, annotations));
+    write(tableEncoder ? tableEncoder.eventLine('BOOKMARK', obj) : `{"type":"BOOKMARK","object":${obj}}\n`, rv);
   };
 
   // Timeouts: timeoutSeconds, or kube's default of 30–60 min (minRequestTimeout 1800 s × (1 + rand)).
@@ -121,13 +135,13 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     emit(c);
   };
   const emit = (c: Change) => {
-    if (filter.empty) { write(eventLine(c, c.type), c.rv); return; }
+    if (filter.empty) { write(changeLine(c, c.type), c.rv); return; }
     const now = c.type !== 'DELETED' && filter.matches(c.cur.meta);
     const before = c.type === 'ADDED' ? false : filter.matches((c.prev ?? c.cur).meta);
-    if (c.type === 'DELETED') { if (before) write(eventLine(c, 'DELETED'), c.rv); return; }
-    if (now && before) write(eventLine(c, 'MODIFIED'), c.rv);
-    else if (now) write(eventLine(c, 'ADDED'), c.rv);
-    else if (before) write(eventLine(c, 'LEFT'), c.rv);
+    if (c.type === 'DELETED') { if (before) write(changeLine(c, 'DELETED'), c.rv); return; }
+    if (now && before) write(changeLine(c, 'MODIFIED'), c.rv);
+    else if (now) write(changeLine(c, 'ADDED'), c.rv);
+    else if (before) write(changeLine(c, 'LEFT'), c.rv);
   };
 
   if (!sendInitial) {
@@ -184,9 +198,13 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   for (let i = from; i < to; i++) {
     const o = snap.objects[i];
     if (!filter.empty && !filter.matches(o.meta)) continue;
-    out.add('{"type":"ADDED","object":');
-    out.add(o.json);
-    out.add('}\n');
+    if (tableEncoder) {
+      out.add(tableEncoder.eventLine('ADDED', o.json));
+    } else {
+      out.add('{"type":"ADDED","object":');
+      out.add(o.json);
+      out.add('}\n');
+    }
     lines++;
     if (out.size >= CHUNK_FLUSH) {
       if (closed) return;

@@ -1,0 +1,41 @@
+// Picks the printer for a resource type: kube's built-in printers by group/resource, the CRD's columns for custom resources.
+import type { ResourceType } from '../../registry.js';
+import type { SimStore } from '../../store.js';
+import type { Printer } from '../printer.js';
+import { deploymentPrinter, replicaSetPrinter } from './apps.js';
+import { configMapPrinter, secretPrinter } from './config.js';
+import { customResourcePrinter, type PrinterColumn } from './custom-resource.js';
+import { defaultPrinter } from './default.js';
+import { eventPrinter } from './event.js';
+import { leasePrinter } from './lease.js';
+import { namespacePrinter } from './namespace.js';
+import { nodePrinter } from './node.js';
+import { podPrinter } from './pod.js';
+import { servicePrinter } from './service.js';
+
+const BUILTIN: Record<string, Printer> = {
+  '/pods': podPrinter,
+  '/nodes': nodePrinter,
+  '/namespaces': namespacePrinter,
+  '/services': servicePrinter,
+  '/configmaps': configMapPrinter,
+  '/secrets': secretPrinter,
+  '/events': eventPrinter,
+  'events.k8s.io/events': eventPrinter,
+  'apps/deployments': deploymentPrinter,
+  'apps/replicasets': replicaSetPrinter,
+  'coordination.k8s.io/leases': leasePrinter,
+};
+
+export function printerFor(store: SimStore, type: ResourceType): Printer {
+  if (type.crd !== undefined) return customResourcePrinter(printerColumnsOf(store, type));
+  return BUILTIN[`${type.group}/${type.resource}`] ?? defaultPrinter;
+}
+
+/** The additionalPrinterColumns of the served version, read from the stored CRD (they can change with every CRD update). */
+function printerColumnsOf(store: SimStore, type: ResourceType): PrinterColumn[] | undefined {
+  const crdType = store.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
+  const crd = crdType && store.getStored(crdType, undefined, type.crd!)?.obj;
+  const versions = (crd?.spec as { versions?: { name?: string; additionalPrinterColumns?: PrinterColumn[] }[] } | undefined)?.versions ?? [];
+  return versions.find((v) => v.name === type.version)?.additionalPrinterColumns;
+}
