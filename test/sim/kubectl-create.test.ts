@@ -1,25 +1,18 @@
 // Conformance: kubectl's typed `create` commands send their objects as protobuf, and the sim must store exactly what
 // kubectl meant. The oracle is kubectl itself: `--dry-run=client -o json` is its own JSON rendering of the object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { until } from './sim-helpers.js';
+import { KUBECTL, kubectlWith, until } from './sim-helpers.js';
 
-const KUBECTL = '/usr/bin/kubectl';
 let sim: SimServer;
 let dir: string;
 let kubeconfig: string;
 
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const kubectl = kubectlWith(() => kubeconfig);
 
 function file(name: string, content: string | Buffer): string {
   const p = join(dir, name);

@@ -1,27 +1,19 @@
 // Conformance: real kubectl (v1.32) prints the sim's server-side Tables the way it prints a real cluster's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { humanDuration } from '../../src/sim/table/age.js';
-import { DEPLOYMENTS, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+import { DEPLOYMENTS, KUBECTL, kubectlWith, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
 
-const KUBECTL = '/usr/bin/kubectl';
 const MIN = 60_000;
 const ref = (group: string, version: string, resource: string) => ({ group, version, resource });
 let sim: SimServer;
 let kubeconfig: string;
 
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; t0: number; t1: number }> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, t0, t1: Date.now() });
-    });
-  });
-}
+const kubectl = kubectlWith(() => kubeconfig);
 
 /** kubectl's table output as header names and rows of cells, cut at the header's column starts (cells may be empty). */
 function table(out: string): { header: string[]; rows: string[][] } {

@@ -1,24 +1,17 @@
 // Conformance: real kubectl (v1.32) drives the sim with nothing but --kubeconfig.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+import { KUBECTL, kubectlWith, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
 
-const KUBECTL = '/usr/bin/kubectl';
 let sim: SimServer;
 let dir: string;
 let kubeconfig: string;
 
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const kubectl = kubectlWith(() => kubeconfig);
 
 function file(name: string, content: string): string {
   const p = join(dir, name);

@@ -1,4 +1,5 @@
 // Test helpers for the sim: HTTP requests against a started server and a line-by-line watch reader.
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import type { SimObject } from '../../src/sim/api.js';
 
@@ -117,4 +118,28 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 3000): 
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** The judge: real kubectl from PATH (KUBECTL overrides), as `.ci/run` makes sure it is installed. */
+export const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** When the command started and ended (epoch ms), to bound AGE columns. */
+  t0: number;
+  t1: number;
+}
+
+/** Runs `kubectl --kubeconfig <kubeconfig()> ARGS…` (the kubeconfig is read per call: tests write it in beforeAll). */
+export function kubectlWith(kubeconfig: () => string): (...args: string[]) => Promise<KubectlResult> {
+  return (...args) => {
+    const t0 = Date.now();
+    return new Promise((resolve) => {
+      execFile(KUBECTL, ['--kubeconfig', kubeconfig(), ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, t0, t1: Date.now() });
+      });
+    });
+  };
 }
