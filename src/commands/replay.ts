@@ -18,7 +18,7 @@ export default class Replay extends KwatchCommand {
   static override summary = 'Resume a watch from a resourceVersion on the server, or replay a recording offline, through the informer pipeline.';
   static override description = `Two questions, one command.
 
-"What happened since resourceVersion X?" — kwatch replay RESOURCE --from-rv X starts a watch at X (no list) and runs the events through the whole pipeline (Reflector → FIFO → Indexer → handlers → workqueue), printing each stage as kwatch events does. --until-rv stops once the stream passes a resourceVersion. When X is too old the server answers 410 Expired: kwatch explains what the server still has and why, and exits 1; with --on-expired relist it lists the current state instead and, given the recording that held the state at X (--baseline), prints which objects are new, changed or gone (records with op "gap"). --checkpoint FILE keeps the last resourceVersion seen (bookmarks included) so that kwatch replay --from-checkpoint FILE resumes there.
+"What happened since resourceVersion X?" — kwatch replay RESOURCE --from-rv X starts a watch at X (no list) and runs the events through the whole pipeline (Reflector → FIFO → Indexer → handlers → workqueue), printing each stage as kwatch events does. --until-rv stops once the stream passes a resourceVersion. When X is too old the server answers 410 Expired: kwatch explains what the server still has and why, and exits 1; with --on-expired relist it lists the current state instead and, given the recording that held the state at X (--baseline), prints which objects are new, changed or gone (records with op "gap"). Without a cache, each object's first event after X reaches the handlers as OnAdd; --baseline RECORDING seeds the cache with the state the recording held at X, so they get OnUpdate and OnDelete with the old object, as a restarted informer with a persisted cache would. --checkpoint FILE keeps the last resourceVersion seen (bookmarks included) so that kwatch replay --from-checkpoint FILE resumes there.
 
 "What would my informer have done with this stream?" — kwatch replay FILE feeds a recording written by kwatch events --record through the same pipeline, offline, on the recording's own clock: two runs print the same trace. --from-rv rebuilds the cache at a resourceVersion from the recording and replays from the first event after it; --key follows one object (with --diff, what changed between its versions); --inject drop-connection@RV, expire@RV, duplicate@RV and hide-delete:NAMESPACE/NAME put faults into the stream; --speed 1 replays at the recorded pace (default: max).
 
@@ -44,7 +44,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     'from-checkpoint': Flags.string({ description: 'Resume where a --checkpoint file says (its resource, server and resourceVersion); the file keeps being updated unless --checkpoint names another.' }),
     checkpoint: Flags.string({ description: 'Keep the last resourceVersion seen (bookmarks included) in this file, written atomically.' }),
     'on-expired': Flags.string({ description: 'When --from-rv is too old (410): stop with an explanation, or relist and show the gap.', options: ['stop', 'relist'], default: 'stop' }),
-    baseline: Flags.string({ description: 'With --on-expired relist: a recording holding the state at --from-rv, to show which objects are new, changed or gone.' }),
+    baseline: Flags.string({ description: 'A recording holding the state at --from-rv: it seeds the cache (so handlers get OnUpdate/OnDelete with the old object, as a restarted informer with a persisted cache would), and with --on-expired relist it shows which objects are new, changed or gone.' }),
     speed: Flags.string({ description: 'Recording replay pace: max (as fast as possible), or a factor of the recorded pace (1 = as recorded, 10 = ten times faster).', default: 'max' }),
     key: Flags.string({ description: 'Follow one object (NAMESPACE/NAME, or NAME when cluster-scoped): only its records (default stages: watch,handler).' }),
     inject: Flags.string({ description: 'Recording replay: inject a fault — drop-connection@RV, expire@RV, duplicate@RV or hide-delete:NAMESPACE/NAME (repeatable).', multiple: true }),
@@ -113,7 +113,6 @@ The argument is read as a recording when it names an existing file (or with --fi
     if (cp && flags['from-rv']) throw new UserError('--from-checkpoint names the resourceVersion: give no --from-rv');
     if (!cp && !resourceArg) throw new UserError('give a recording file, or a RESOURCE with --from-rv, or --from-checkpoint FILE');
     if (!cp && !flags['from-rv']) throw new UserError(`${resourceArg} is not a file, so it is read as a resource type: resuming on the server needs --from-rv RV (or --from-checkpoint FILE)`);
-    if (flags.baseline && flags['on-expired'] !== 'relist') throw new UserError('--baseline shows the gap a relist covers: use it with --on-expired relist');
 
     const view = openReplayView(viewFlags);
     const conn = await this.connect(flags, { tracer: view.tracer });

@@ -6,7 +6,7 @@ import { Controller, type ReconcileFunc } from './controller.js';
 import type { Indexers } from './indexer.js';
 import { SharedIndexInformer } from './shared-informer.js';
 import type { Tracer } from './trace.js';
-import type { ListerWatcher } from './types.js';
+import type { ListerWatcher, StartAt } from './types.js';
 
 export interface PipelineSource {
   /** Shown in trace records, e.g. "pods" or "deployments.apps". */
@@ -32,7 +32,7 @@ export interface PipelineOptions {
   watchdogMs?: number;
   minWatchTimeoutSeconds?: number;
   random?: () => number;
-  startAt?: { resourceVersion: string; onExpired: 'relist' | 'stop' };
+  startAt?: StartAt;
   /**
    * What runs for each workqueue key: 'dry-run' (default) reads the cache and reports what a
    * controller would see; false leaves out the workqueue and reconcile stages.

@@ -3,7 +3,7 @@ import { nextBackoff, type BackoffConfig, type BackoffState } from './backoff.js
 import { ConnectionError, StatusError, WatchDecodeError, isExpired, isTooLargeResourceVersion, isTooManyRequests } from './errors.js';
 import { MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
 import type { Stage } from './trace.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type Status, type WatchEvent } from './types.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type StartAt, type Status, type WatchEvent } from './types.js';
 
 /** The annotation on the BOOKMARK that ends a watch-list's initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -20,7 +20,7 @@ export interface ReflectorConfig {
   /** Watches ask for timeoutSeconds uniformly in [min, 2·min). */
   minWatchTimeoutSeconds: number;
   /** Watch only, from this resourceVersion, with no initial list. */
-  startAt?: { resourceVersion: string; onExpired: 'relist' | 'stop' };
+  startAt?: StartAt;
   backoff: BackoffConfig;
 }
 
@@ -214,7 +214,12 @@ export function step(state: ReflectorState, input: ReflectorInput, ctx: StepCont
     case 'start':
       if (p.kind !== 'Idle') return b.result();
       if (ctx.config.startAt) {
-        b.memory({ lastSyncResourceVersion: ctx.config.startAt.resourceVersion, startAtPending: true });
+        const { resourceVersion, items } = ctx.config.startAt;
+        if (items) {
+          b.trace('reflector', 'seeded', { rv: resourceVersion, items: items.length });
+          b.effect({ kind: 'replace', items, resourceVersion });
+        }
+        b.memory({ lastSyncResourceVersion: resourceVersion, startAtPending: true });
         b.effect({ kind: 'startResync' });
         b.startWatch();
       } else b.listAndWatch('initial');

@@ -14,7 +14,7 @@ import {
   type ReflectorState,
 } from './reflector-state.js';
 import { noTracer, type Tracer } from './trace.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type WatchStream } from './types.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchStream } from './types.js';
 
 export interface ReflectorOptions {
   listerWatcher: ListerWatcher;
@@ -39,7 +39,7 @@ export interface ReflectorOptions {
   /** When set, a watch silent for longer than this is closed and re-opened from the last resourceVersion. */
   watchdogMs?: number;
   /** Watch only, from this resourceVersion (no initial list). If it has expired: relist (default) or stop, rejecting run(). */
-  startAt?: { resourceVersion: string; onExpired?: 'relist' | 'stop' };
+  startAt?: Omit<StartAt, 'onExpired'> & { onExpired?: StartAt['onExpired'] };
   /** Applied to list items page by page as they arrive (the informer's transform; the store applies it too). */
   transform?: (obj: KubeObject) => KubeObject;
 }
@@ -113,7 +113,7 @@ export class Reflector {
       pageSize: o.pageSize,
       useWatchList: o.useWatchList ?? false,
       minWatchTimeoutSeconds: o.minWatchTimeoutSeconds ?? 300,
-      startAt: o.startAt ? { resourceVersion: o.startAt.resourceVersion, onExpired: o.startAt.onExpired ?? 'relist' } : undefined,
+      startAt: o.startAt ? { ...o.startAt, onExpired: o.startAt.onExpired ?? 'relist' } : undefined,
       backoff: REFLECTOR_BACKOFF,
     };
     this.state = initialReflectorState(this.config, this.clock.now());

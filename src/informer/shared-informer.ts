@@ -16,7 +16,7 @@ import { SharedProcessor, determineResyncPeriod } from './shared-processor.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import { chooseTransform, stripManagedFields } from './transform.js';
-import type { KubeObject, ListerWatcher } from './types.js';
+import type { KubeObject, ListerWatcher, StartAt } from './types.js';
 
 /** client-go's minimumResyncPeriod: shorter handler resync periods are raised to it. */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -54,7 +54,7 @@ export interface SharedIndexInformerOptions {
   pageSize?: number;
   minWatchTimeoutSeconds?: number;
   random?: () => number;
-  startAt?: { resourceVersion: string; onExpired: 'relist' | 'stop' };
+  startAt?: StartAt;
 }
 
 export interface HandlerOptions {

@@ -78,6 +78,19 @@ export interface ListOptions {
   sendInitialEvents?: boolean;
 }
 
+/**
+ * Start watching at a resourceVersion instead of listing first (`kwatch replay --from-rv`). `items`, when
+ * known (e.g. from a recording), is the state at that resourceVersion: it is replaced into the store before
+ * the watch opens, as an informer restarted with a persisted cache would, so later events reach the handlers
+ * as updates and deletes of known objects rather than as adds.
+ */
+export interface StartAt {
+  resourceVersion: string;
+  /** An expired resourceVersion: 'stop' (the caller explains) or 'relist' as client-go does. */
+  onExpired: 'relist' | 'stop';
+  items?: KubeObject[];
+}
+
 /** One page of a LIST response. */
 export interface ListPage {
   kind?: string;

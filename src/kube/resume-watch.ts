@@ -24,7 +24,7 @@ export interface ResumeWatchOptions {
   maxEvents?: number;
   /** 'stop' (default): fail with the explanation; 'relist': list the current state and go on. */
   onExpired?: 'stop' | 'relist';
-  /** What the user's recording held at fromRv (`--baseline`), to show the gap a relist covers. */
+  /** What the user's recording held at fromRv (`--baseline`): seeds the cache, and shows the gap a relist covers. */
   baseline?: ObjectState;
   checkpoint?: CheckpointKeeper;
   tracer: Tracer;
@@ -94,7 +94,8 @@ export async function resumeWatch(o: ResumeWatchOptions): Promise<ResumeWatchRes
   const pipeline = buildPipeline({
     sources: [{ name: o.name, listerWatcher: limit.wrap(capture), expectedKind: o.kind }],
     tracer: o.tracer,
-    startAt: { resourceVersion: o.fromRv, onExpired: o.onExpired ?? 'stop' },
+    // The baseline's objects seed the cache, so events after fromRv arrive as updates and deletes of known objects.
+    startAt: { resourceVersion: o.fromRv, onExpired: o.onExpired ?? 'stop', ...(o.baseline ? { items: o.baseline.items() } : {}) },
     fifo: o.fifo,
     traceObjects: o.traceObjects,
     keepManagedFields: o.keepManagedFields,

@@ -14,6 +14,7 @@ export const DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['watch', 'fifo
 export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
   'list-page',
   'listed',
+  'seeded',
   'list-error',
   'watch-start',
   'watch-close',

@@ -201,6 +201,28 @@ describe('kwatch replay RESOURCE --from-rv (server, built CLI)', () => {
     expect(JSON.parse(readFileSync(cp, 'utf8')).resourceVersion).toBe(next[1].rv);
   });
 
+  it('--baseline seeds the cache with the recording\'s state at the RV: later events reach the handler as updates and deletes', async () => {
+    const events = objectEvents();
+    const relisted = recorded.findIndex((e) => Number(rvOf(e)) > live.compactedAt);
+    const from = events.find((e) => recorded.indexOf(e) > relisted)!;
+    const last = events.at(-1)!;
+    const args = ['replay', 'pods', '-A', '--from-rv', rvOf(from), '--until-rv', rvOf(last), '-o', 'ndjson', '--stages', 'reflector,handler'];
+    const [cold, seeded] = await Promise.all([kwatch(args), kwatch([...args, '--baseline', rec])]);
+    expect(seeded.code).toBe(0);
+    const after = events.filter((e) => Number(rvOf(e)) > Number(rvOf(from)));
+    const asHandlerSees = { ADDED: 'OnAdd', MODIFIED: 'OnUpdate', DELETED: 'OnDelete' } as Record<string, string>;
+    const recs = ndjson(seeded.stdout);
+    const seededLine = recs.find((r) => r.stage === 'reflector' && r.op === 'seeded');
+    expect(seededLine).toMatchObject({ rv: rvOf(from) });
+    const initial = recs.filter((r) => r.stage === 'handler' && r.isInInitialList);
+    expect(initial).toHaveLength(seededLine!.items as number);
+    expect(recs.filter((r) => r.stage === 'handler' && !r.isInInitialList).map((r) => `${r.op} ${r.key}@${r.rv}`)).toEqual(after.map((e) => `${asHandlerSees[e.event.type]} ${keyOf(e)}@${rvOf(e)}`));
+    // Without it, an update of an object the cache never saw arrives as OnAdd.
+    const coldOps = ndjson(cold.stdout).filter((r) => r.stage === 'handler').map((r) => r.op);
+    expect(after.some((e) => e.event.type === 'MODIFIED')).toBe(true);
+    expect(coldOps.filter((op) => op === 'OnAdd').length).toBeGreaterThan(after.filter((e) => e.event.type === 'ADDED').length);
+  });
+
   it('at a compacted RV it explains in one line and exits 1', async () => {
     const res = await kwatch(['replay', 'pods', '-A', '--from-rv', live.doomedRv]);
     expect(res.code).toBe(1);

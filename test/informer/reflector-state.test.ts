@@ -308,6 +308,14 @@ describe('reflector step: startAt, watchdog, abort', () => {
     expect(io(m.send({ kind: 'start' }))).toEqual([{ kind: 'startResync' }, { kind: 'watch', conn: 1, options: { resourceVersion: '500', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
   });
 
+  it('startAt with the state at that resourceVersion replaces it into the store before the watch (a persisted cache)', () => {
+    const items = [{ kind: 'Pod', apiVersion: 'v1', metadata: { name: 'a', namespace: 'ns', resourceVersion: '480' } }];
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop', items } }));
+    const effects = m.send({ kind: 'start' });
+    expect(effects.find((e) => e.kind === 'trace')).toMatchObject({ op: 'seeded', detail: { rv: '500', items: 1 } });
+    expect(io(effects)).toEqual([{ kind: 'replace', items, resourceVersion: '500' }, { kind: 'startResync' }, { kind: 'watch', conn: 1, options: { resourceVersion: '500', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
+  });
+
   it('startAt with onExpired "stop" stops with the Status error when the resourceVersion is gone', () => {
     const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
     m.send({ kind: 'start' });
