@@ -72,7 +72,8 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
   if (trace === 'ndjson') {
     const { createTracePrinter } = await import('../../dist/render/trace-printer.js');
     const fd = openSync('/dev/null', 'w');
-    const printer = createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) } });
+    // As kwatch events -o ndjson prints: the lines of one event-loop turn in one write.
+    const printer = createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, batch: true });
     tracer.subscribe((r) => printer.write(r));
   }
   const conn = connectionFromUrl(spec.url, { tracer });

@@ -67,7 +67,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     },
   };
   const table = o.output === 'table' || o.output === 'wide';
-  const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff, showSecrets: o.showSecrets });
+  const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff, showSecrets: o.showSecrets, batch: true });
   let pages = 0;
   let listed = 0;
   // After a fatal error only its one line is wanted, not the stages shutting down.

@@ -33,7 +33,7 @@ export interface ReplayView {
 export function openReplayView(o: ReplayViewOptions): ReplayView {
   const out = o.stdout ?? process.stdout;
   const table = o.output === 'table' || o.output === 'wide';
-  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff, showSecrets: o.showSecrets });
+  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff, showSecrets: o.showSecrets, batch: true });
   const selected = stageFilter(o.stages ?? (o.key ? new Set<Stage>(['watch', 'handler']) : undefined));
   const summary = new TraceSummary();
   const tracer = new Tracer();

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import type { Stage, TraceRecord } from '../informer/trace.js';
 import { paint, type SgrName } from './color.js';
 import { formatClock } from './format-units.js';
+import { batchWrites } from './line-batcher.js';
 import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
@@ -44,6 +45,11 @@ export interface TracePrinterOptions {
   showSecrets?: boolean;
   /** Time for records that carry none (epoch ms). Default Date.now. */
   now?: () => number;
+  /**
+   * Coalesce the lines of one event-loop turn into one write (end() writes what is pending). For live
+   * output to a process stream; off by default so that a write is visible at once.
+   */
+  batch?: boolean;
 }
 
 export interface TracePrinter {
@@ -94,7 +100,8 @@ const ERROR_OPS = new Set(['ERROR', 'error', 'list-error', 'watch-error', 'expir
 export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
   const select = stageFilter(opts.stages);
   const now = opts.now ?? Date.now;
-  const write = makeWriter(opts);
+  const batched = opts.batch ? batchWrites(opts.stream) : undefined;
+  const write = makeWriter(batched ? { ...opts, stream: batched } : opts);
   let ended = false;
   return {
     write(record) {
@@ -105,6 +112,7 @@ export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
       if (ended) return;
       ended = true;
       write.end();
+      batched?.flush();
     },
   };
 }
@@ -115,7 +123,7 @@ export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
  */
 export function traceRecordToJSON(record: TraceRecord, includeObjects = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    time: new Date(record.time).toISOString(),
+    time: isoTime(record.time),
     stage: record.stage,
     op: record.op,
     key: record.key ?? null,
@@ -130,6 +138,17 @@ export function traceRecordToJSON(record: TraceRecord, includeObjects = false): 
     out[k] = v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
   }
   return out;
+}
+
+/** RFC 3339 of an epoch-ms time; the records of one event share their millisecond, so the last one is kept. */
+let lastTime = NaN;
+let lastIso = '';
+function isoTime(ms: number): string {
+  if (ms !== lastTime) {
+    lastTime = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 interface Writer {

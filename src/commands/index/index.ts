@@ -226,7 +226,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
   /** Prints the indexer's records for `names` as ndjson from now on; returns the function that ends the stream. */
   private async streamIndexChanges(tracer: Tracer, names: ReadonlySet<string>): Promise<() => void> {
     const { createTracePrinter } = await import('../../render/trace-printer.js');
-    const printer = createTracePrinter({ output: 'ndjson', stream: process.stdout, stages: new Set(['indexer']) });
+    const printer = createTracePrinter({ output: 'ndjson', stream: process.stdout, stages: new Set(['indexer']), batch: true });
     const unsubscribe = tracer.subscribe((r) => {
       const shaped = indexChangeRecord(r, names);
       if (shaped) printer.write(shaped);

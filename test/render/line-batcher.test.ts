@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { batchWrites } from '../../src/render/line-batcher.js';
+import { createTracePrinter } from '../../src/render/trace-printer.js';
+
+describe('batchWrites', () => {
+  it('writes the lines of one turn of the event loop at once, and everything pending on flush', async () => {
+    const writes: string[] = [];
+    const b = batchWrites({ write: (s: string) => writes.push(s) });
+    b.write('a\n');
+    b.write('b\n');
+    expect(writes).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual(['a\nb\n']);
+    b.write('c\n');
+    b.flush();
+    expect(writes).toEqual(['a\nb\n', 'c\n']);
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(2);
+  });
+
+  it('does not hold more than maxChars', () => {
+    const writes: string[] = [];
+    const b = batchWrites({ write: (s: string) => writes.push(s) }, 10);
+    b.write('12345');
+    b.write('67890');
+    expect(writes).toEqual(['1234567890']);
+  });
+});
+
+describe('a batched trace printer', () => {
+  it('prints every record by end(), in order', () => {
+    let out = '';
+    const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => (out += s) }, stages: 'all', batch: true });
+    for (let i = 0; i < 3; i++) p.write({ time: 0, stage: 'watch', op: 'ADDED', key: `ns/p${i}`, rv: String(i), type: 'ADDED' });
+    expect(out).toBe('');
+    p.end();
+    expect(out.trim().split('\n').map((l) => JSON.parse(l).key)).toEqual(['ns/p0', 'ns/p1', 'ns/p2']);
+  });
+});
