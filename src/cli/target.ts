@@ -10,6 +10,21 @@ export function displayName(r: Pick<ResolvedResource, 'group' | 'resource'>): st
   return r.group ? `${r.resource}.${r.group}` : r.resource;
 }
 
+/**
+ * kubectl's two ways to name one object: `TYPE NAME` or `TYPE/NAME`. Returns the resource list and the name;
+ * fails as kubectl does when both forms are mixed.
+ */
+export function splitTypeName(resourceArg: string, nameArg: string | undefined): { resources: string; name?: string } {
+  const slash = resourceArg.indexOf('/');
+  const mixed = (slash >= 0 && nameArg !== undefined) || (slash < 0 && nameArg?.includes('/'));
+  if (mixed) throw new UserError('there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kwatch events resource/<resource_name>\' instead of \'kwatch events resource resource/<resource_name>\')');
+  if (slash < 0) return { resources: resourceArg, name: nameArg };
+  const type = resourceArg.slice(0, slash);
+  const name = resourceArg.slice(slash + 1);
+  if (type === '' || name === '' || type.includes(',') || name.includes('/') || name.includes(',')) throw new UserError(`arguments in resource/name form must have a single resource and name: "${resourceArg}"`);
+  return { resources: type, name };
+}
+
 /** -A lists every namespace; otherwise -n, else the context's namespace. Cluster-scoped resources ignore both. */
 export function targetFor(r: ResolvedResource, conn: Connection, flags: Pick<GlobalFlags, 'namespace' | 'all-namespaces' | 'selector' | 'field-selector'>, name?: string): ListWatchTarget {
   const namespace = r.namespaced && !flags['all-namespaces'] ? (flags.namespace ?? conn.namespace) : undefined;

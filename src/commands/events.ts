@@ -5,7 +5,7 @@ import { KwatchCommand } from '../cli/base-command.js';
 import { parseDuration } from '../cli/duration.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
-import { displayName, requireVerb, targetFor } from '../cli/target.js';
+import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
 import type { Connection } from '../kube/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
@@ -30,12 +30,13 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     '<%= config.bin %> events pods -A --raw --max-events 20',
     '<%= config.bin %> events pods,deployments -n shop --for 30s',
     '<%= config.bin %> events pods web-0 --diff',
+    '<%= config.bin %> events deployment/web -n shop',
     '<%= config.bin %> events pods -A -o ndjson --stages all > trace.ndjson',
     '<%= config.bin %> events pods -A --fifo delta --watch-list --until-synced',
     '<%= config.bin %> events secrets --record secrets.ndjson',
   ];
   static override args = {
-    resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …', required: true }),
+    resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …; or TYPE/NAME for one object.', required: true }),
     name: Args.string({ description: 'Narrow to one object by name.' }),
   };
   static override flags = {
@@ -63,15 +64,16 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
 
+    const named = splitTypeName(args.resource, args.name);
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     const { resolveResources } = await import('../kube/resolve-resource.js');
-    const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags));
+    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags));
     for (const r of resources) {
       requireVerb(r, 'watch');
       if (!flags.raw) requireVerb(r, 'list');
     }
-    const targets = resources.map((r) => targetFor(r, conn, flags, args.name));
+    const targets = resources.map((r) => targetFor(r, conn, flags, named.name));
     const stop = createStopSignal({ forMs });
     try {
       if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop);

@@ -127,6 +127,20 @@ describe('kwatch events (built CLI)', () => {
     expect(ev.records.filter((r) => r.stage === 'handler').map((r) => r.key)).toEqual([`${ns}/m1`, `${ns}/m2`]);
   });
 
+  it('TYPE/NAME and TYPE NAME watch one object, as kubectl names it', async () => {
+    const ns = namespace();
+    for (const n of ['one', 'two']) pod(ns, n);
+    for (const args of [['po/two'], ['pods', 'two']]) {
+      const ev = new Running(['events', ...args, '-n', ns, '-o', 'ndjson', '--until-synced'], env);
+      const { code } = await ev.wait();
+      expect(code).toBe(0);
+      expect(ev.records.filter((r) => r.stage === 'handler').map((r) => r.key)).toEqual([`${ns}/two`]);
+    }
+    const mixed = await kwatch(['events', 'pods', 'pod/two', '-n', ns], env);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toMatch(/^error: there is no need to specify a resource type as a separate argument/);
+  });
+
   it('--until-synced with several resources: one stream, each record naming its resource', async () => {
     const ns = namespace();
     pod(ns, 'p1');
