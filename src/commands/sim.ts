@@ -7,7 +7,7 @@ import { describeError } from '../cli/error-message.js';
 
 export default class Sim extends Command {
   static override summary = 'Run the embedded Kubernetes API server (a simulated cluster) for kubectl and kwatch.';
-  static override description = `Serves the Kubernetes REST API over HTTP on 127.0.0.1 until interrupted: discovery (legacy and aggregated), get/list/watch/create/update/patch/delete, paging, bookmarks, watch-list, a bounded history with compaction, a deterministic workload with churn, and fault injection (see the control endpoint in the README). It writes a kubeconfig that kubectl and kwatch accept as is, once the server accepts connections.`;
+  static override description = `Serves the Kubernetes REST API over HTTP on 127.0.0.1 until interrupted: discovery (legacy and aggregated), get/list/watch/create/update/patch/delete, paging, bookmarks, watch-list, a bounded history with compaction, a deterministic workload with churn, and fault injection (see the control endpoint in the README). Behind the API run stand-ins for the controllers a cluster has (turn them off with --no-controllers): Deployments get ReplicaSets and pods, pods are scheduled onto the nodes and start running, deleted pods terminate gracefully (the grace period shortened by --grace-scale: 30 s of grace take 1.5 s by default), finalizers hold objects, and owners' deletion cascades to their dependents (background, foreground or orphan). The generated workload's own objects are driven by the generator, not by these controllers. It writes a kubeconfig that kubectl and kwatch accept as is, once the server accepts connections.`;
   static override examples = [
     '<%= config.bin %> sim --port 0 --kubeconfig-out /tmp/sim.kubeconfig',
     '<%= config.bin %> sim --pods 10000 --nodes 50 --churn 20 --seed 7',
@@ -24,6 +24,8 @@ export default class Sim extends Command {
     'history-age': Flags.integer({ description: 'Seconds of watch history kept.', default: 300 }),
     'bookmark-interval': Flags.integer({ description: 'Seconds between BOOKMARK events on watches that allow them.', default: 60 }),
     'no-managed-fields': Flags.boolean({ description: 'Generate objects without metadata.managedFields.', default: false }),
+    controllers: Flags.boolean({ description: 'Run the deployment, replicaset, scheduler, kubelet and garbage-collector stand-ins, graceful pod deletion and finalizers (on unless --no-controllers).', default: true, allowNo: true }),
+    'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
   async run(): Promise<void> {
@@ -32,6 +34,8 @@ export default class Sim extends Command {
     if (!Number.isFinite(churn) || churn < 0) this.fail(`invalid --churn "${flags.churn}": use a number of changes per second (0 = static)`);
     if (flags.pods < 0 || flags.nodes < 0) this.fail('--pods and --nodes must not be negative');
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
+    const graceScale = Number(flags['grace-scale']);
+    if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
 
     const { startSimServer } = await import('../sim/server.js');
     let server;
@@ -46,6 +50,7 @@ export default class Sim extends Command {
         historyMs: flags['history-age'] * 1000,
         bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
         managedFields: !flags['no-managed-fields'],
+        controllers: flags.controllers ? { graceScale } : false,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -60,7 +65,7 @@ export default class Sim extends Command {
     this.log(`kubeconfig written to ${kubeconfigPath}`);
     this.log(`  export KUBECONFIG=${kubeconfigPath}`);
     this.log(`  kubectl get pods -A        kubectl kwatch events pods -A`);
-    this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; Ctrl-C to stop`);
+    this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; controllers ${flags.controllers ? `on (grace ×${graceScale})` : 'off'}; Ctrl-C to stop`);
 
     await new Promise<void>((done) => {
       const stop = () => {

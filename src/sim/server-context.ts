@@ -1,5 +1,7 @@
 // What every request handler shares: the store, the fault controller, open watches and server-wide timings.
+import type { DeleteOutcome, DeleteRequest } from './controllers/graceful-delete.js';
 import type { FaultController } from './faults.js';
+import type { ResourceType } from './registry.js';
 import type { SimStore } from './store.js';
 
 /** An open watch stream that the server (shutdown) or a fault can close. */
@@ -14,4 +16,6 @@ export interface ServerContext {
   /** How long a LIST/watch-list for a future resourceVersion waits before 504 (kube: 3 s). */
   tooLargeWaitMs: number;
   watches: Set<ActiveWatch>;
+  /** Set when the server runs its controllers: DELETE then follows kube's graceful deletion and finalizers. */
+  deletes?: { delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome };
 }

@@ -10,6 +10,7 @@ import { RequestLog, type RequestRecord } from './request-log.js';
 import type { ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
+import { ControllerManager, type ControllerOptions } from './controllers/controller-manager.js';
 
 export interface SimServerOptions {
   /** 0 (default) picks a free port. */
@@ -32,6 +33,13 @@ export interface SimServerOptions {
   faults?: FaultOptions;
   /** How long a request for a future resourceVersion waits before 504 (default 3000 ms, as kube). */
   tooLargeWaitMs?: number;
+  /**
+   * Run what a user expects behind the API server: graceful pod deletion, finalizers, garbage collection, and the
+   * Deployment, ReplicaSet, scheduler and kubelet stand-ins (see src/sim/controllers). Default off, so objects a
+   * caller writes stay exactly as written; `kwatch sim` turns it on. The workload generator's own objects are left
+   * to the generator either way.
+   */
+  controllers?: boolean | ControllerOptions;
 }
 
 export interface SimServer {
@@ -39,6 +47,8 @@ export interface SimServer {
   url: string;
   api: SimApi;
   faults: FaultController;
+  /** The controllers, when started with `controllers`. */
+  controllers?: ControllerManager;
   /** Recent requests, oldest first (the same data as GET /_kwatch/state). */
   requests(): RequestRecord[];
   close(): Promise<void>;
@@ -57,10 +67,12 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
+  const controllers = opts.controllers ? new ControllerManager(store, opts.controllers === true ? {} : opts.controllers) : undefined;
+  if (controllers) ctx.deletes = controllers;
 
   let workload: WorkloadGenerator | undefined;
   if ((opts.nodes ?? 0) > 0 || (opts.pods ?? 0) > 0) {
-    workload = new WorkloadGenerator(store, { seed: opts.seed ?? 1, nodes: opts.nodes ?? 0, pods: opts.pods ?? 0, churn: opts.churn ?? 0, managedFields: opts.managedFields ?? true });
+    workload = new WorkloadGenerator(controllers ? controllers.generatorApi(store) : store, { seed: opts.seed ?? 1, nodes: opts.nodes ?? 0, pods: opts.pods ?? 0, churn: opts.churn ?? 0, managedFields: opts.managedFields ?? true });
     workload.populate();
   }
 
@@ -82,6 +94,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   });
   const trimTimer = setInterval(() => store.trimHistory(), 1000);
   trimTimer.unref();
+  controllers?.start();
   workload?.start();
 
   let closing: Promise<void> | undefined;
@@ -89,11 +102,13 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     url,
     api: store,
     faults,
+    controllers,
     requests: () => log.entries(),
     writeKubeconfig: (file) => writeKubeconfig(file, url),
     close: () => {
       closing ??= (async () => {
         workload?.stop();
+        controllers?.stop();
         clearInterval(trimTimer);
         faults.detach();
         for (const w of [...ctx.watches]) w.close('end');

@@ -19,7 +19,15 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** "status": only status changes are kept; undefined on a type with a status subresource over HTTP: status changes are dropped. */
   subresource?: 'status' | 'main';
+  /**
+   * Only for the delete path (controllers/graceful-delete.ts): sets metadata.deletionTimestamp and
+   * deletionGracePeriodSeconds, which no client write can set or change (kube's rest.BeforeUpdate keeps the stored ones).
+   */
+  deletion?: { timestamp: string; gracePeriodSeconds: number };
 }
+
+/** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
+export type CommitListener = (change: Change, type: ResourceType) => void;
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
@@ -106,6 +114,7 @@ export class SimStore implements SimApi {
   private readonly now: () => number;
   private readonly snapshots = new Map<string, Snapshot>();
   private revisionWaiters: { rv: number; resolve: () => void }[] = [];
+  private commitListeners: CommitListener[] = [];
 
   constructor(opts: SimStoreOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -161,6 +170,16 @@ export class SimStore implements SimApi {
   /** Number of objects in a collection (all namespaces). */
   count(type: ResourceType): number { return this.table(type).keys.length; }
 
+  /** The current stored objects of one namespace (or all), in key order, unparsed (controllers read summaries first). */
+  storedIn(type: ResourceType, namespace?: string): StoredObject[] {
+    const t = this.table(type);
+    const keys = t.keys;
+    const [from, to] = this.range(keys, type.namespaced ? namespace : undefined);
+    const out: StoredObject[] = new Array(to - from);
+    for (let i = from; i < to; i++) out[i - from] = t.objects.get(keys[i])!;
+    return out;
+  }
+
   /** [from, to) indexes of the keys of one namespace (or all). */
   range(keys: readonly string[], namespace: string | undefined): [number, number] {
     if (!namespace) return [0, keys.length];
@@ -191,12 +210,14 @@ export class SimStore implements SimApi {
     if (!meta.name) meta.name = generateName(meta.generateName!);
     const t = this.table(type);
     const key = storageKey(namespace, meta.name);
-    if (t.objects.has(key)) throw alreadyExists(type.resource, type.group, meta.name);
+    const existing = t.objects.get(key);
+    if (existing) throw beingDeleted(existing, alreadyExists(type.resource, type.group, meta.name));
     meta.uid = newUid();
     meta.creationTimestamp = kubeTime(new Date(this.now()));
     // Reserve the key's place in Go struct order; commit() fills the value.
     meta.resourceVersion = '';
     delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
     if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
     applyCreateDefaults(type, obj);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
@@ -232,11 +253,22 @@ export class SimStore implements SimApi {
     if (!type.namespaced) delete meta.namespace;
     meta.uid = old.meta.uid;
     meta.creationTimestamp = prev.metadata.creationTimestamp;
-    if (prev.metadata.deletionTimestamp) meta.deletionTimestamp = prev.metadata.deletionTimestamp;
+    const deleting = prev.metadata.deletionTimestamp !== undefined;
+    if (deleting) checkNoNewFinalizers(type, meta.name, prev, obj);
+    // Deletion metadata changes only through the delete path; an update keeps the stored values.
+    const deletion = opts.deletion ?? (deleting ? { timestamp: prev.metadata.deletionTimestamp!, gracePeriodSeconds: prev.metadata.deletionGracePeriodSeconds as number | undefined } : undefined);
+    if (deletion) {
+      meta.deletionTimestamp = deletion.timestamp;
+      if (deletion.gracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds; else meta.deletionGracePeriodSeconds = deletion.gracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
     meta.resourceVersion = String(old.rv);
     if (opts.subresource === 'status') {
       // Status writes keep everything but status (and, like kube, labels/annotations stay as stored).
       const next: SimObject = { ...prev, metadata: { ...prev.metadata } };
+      if (opts.deletion) { next.metadata.deletionTimestamp = meta.deletionTimestamp; next.metadata.deletionGracePeriodSeconds = meta.deletionGracePeriodSeconds; }
       next.status = obj.status;
       return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
@@ -245,9 +277,17 @@ export class SimStore implements SimApi {
   }
 
   private finishUpdate(t: Table, type: ResourceType, key: string, namespace: string | undefined, old: StoredObject, prev: SimObject, obj: SimObject, opts: WriteOptions): SimObject {
+    // The last finalizer of an object whose deletion is due went away: the update becomes the delete (kube's
+    // ShouldDeleteDuringUpdate). The DELETED event carries the stored state; the caller gets the object it sent.
+    if (shouldDeleteDuringUpdate(prev, obj)) {
+      if (!opts.dryRun) this.deleteStored(type, namespace, prev.metadata.name!);
+      return obj;
+    }
     if (tracksGeneration(type)) {
       const gen = Number(prev.metadata.generation ?? 1);
-      obj.metadata.generation = specChanged(prev, obj) ? gen + 1 : gen;
+      // Marking an object for deletion bumps its generation once, as kube's markAsDeleting / BeforeDelete do.
+      const marked = opts.deletion !== undefined && prev.metadata.deletionTimestamp === undefined;
+      obj.metadata.generation = specChanged(prev, obj) || marked ? gen + 1 : gen;
     } else {
       delete obj.metadata.generation;
     }
@@ -335,7 +375,14 @@ export class SimStore implements SimApi {
     const change: Change = { rv: cur.rv, type, resId: resourceId(t.type), key, namespace, cur, prev, time: this.now() };
     this.history.append(change);
     for (const w of t.watchers) w.onChange(change);
+    for (const l of this.commitListeners) l(change, t.type);
     if (this.revisionWaiters.length) this.wakeWaiters();
+  }
+
+  /** Calls `listener` with every later change (see CommitListener); returns the unsubscribe function. */
+  onCommit(listener: CommitListener): () => void {
+    this.commitListeners = [...this.commitListeners, listener];
+    return () => { this.commitListeners = this.commitListeners.filter((l) => l !== listener); };
   }
 
   // ---- reads at revisions ----
@@ -478,6 +525,29 @@ function specChanged(a: SimObject, b: SimObject): boolean {
     if (!jsonEqual(a[k], b[k])) return true;
   }
   return false;
+}
+
+/** kube's ShouldDeleteDuringUpdate: no finalizers left, deletion requested, no grace period pending. */
+function shouldDeleteDuringUpdate(prev: SimObject, next: SimObject): boolean {
+  if (prev.metadata.deletionTimestamp === undefined) return false;
+  const finalizers = next.metadata.finalizers;
+  if (Array.isArray(finalizers) && finalizers.length > 0) return false;
+  const grace = prev.metadata.deletionGracePeriodSeconds;
+  return grace === undefined || grace === 0;
+}
+
+/** ValidateObjectMetaUpdate: an object being deleted may lose finalizers but never gain one. */
+function checkNoNewFinalizers(type: ResourceType, name: string, prev: SimObject, next: SimObject): void {
+  const old = new Set(Array.isArray(prev.metadata.finalizers) ? prev.metadata.finalizers as string[] : []);
+  const added = (Array.isArray(next.metadata.finalizers) ? next.metadata.finalizers as string[] : []).filter((f) => !old.has(f));
+  if (added.length === 0) return;
+  throw invalid(type.kind, type.group, name, [{ field: 'metadata.finalizers', type: 'Forbidden', detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}` }]);
+}
+
+/** kube prefixes AlreadyExists with "object is being deleted: " when the name is held by an object on its way out. */
+function beingDeleted(existing: StoredObject, err: SimApiError): SimApiError {
+  if (!existing.json.includes('"deletionTimestamp"') || existing.obj.metadata.deletionTimestamp === undefined) return err;
+  return new SimApiError({ ...err.status, message: `object is being deleted: ${err.status.message}` });
 }
 
 export { SimApiError };

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
 import { SimApiError } from './api.js';
 import { groupVersion, type ResourceType } from './registry.js';
-import type { ObjectFilter } from './list-options.js';
+import { queryBool, type ObjectFilter } from './list-options.js';
+import type { DeleteRequest } from './controllers/graceful-delete.js';
 import type { ServerContext } from './server-context.js';
 import { badRequest, conflict, invalid, notFound, unsupportedMediaType } from './status.js';
 import { sendJson, sendObject, sendJoined } from './respond.js';
@@ -202,7 +203,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   sendObject(res, 200, ctx.store.updateObject(type, merged, opts));
 }
 
-interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] }
+interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }
 
 /** The optional DeleteOptions body: JSON, or protobuf from typed clients (which encode it like their objects). */
 async function readDeleteOptions(req: IncomingMessage): Promise<DeleteOptions | undefined> {
@@ -212,26 +213,62 @@ async function readDeleteOptions(req: IncomingMessage): Promise<DeleteOptions | 
   return text.trim() ? parseJson(text, 'DeleteOption') as DeleteOptions : undefined;
 }
 
+/** Without a body, kube reads DeleteOptions from the query (gracePeriodSeconds, propagationPolicy, orphanDependents). */
+function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
+  const o: DeleteOptions = {};
+  const grace = q.get('gracePeriodSeconds');
+  if (grace !== null) o.gracePeriodSeconds = grace;
+  const policy = q.get('propagationPolicy');
+  if (policy !== null) o.propagationPolicy = policy;
+  const orphan = q.get('orphanDependents');
+  if (orphan !== null) o.orphanDependents = queryBool(orphan) === true;
+  return o;
+}
+
+/** The DeleteRequest the delete path works with; a gracePeriodSeconds that is not an integer is a 400, as in kube. */
+function deleteRequest(o: DeleteOptions, dryRun: boolean): DeleteRequest {
+  let grace: number | undefined;
+  if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds !== null) {
+    grace = Number(o.gracePeriodSeconds);
+    if (!Number.isInteger(grace)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(String(o.gracePeriodSeconds))}: invalid syntax`);
+  }
+  return { gracePeriodSeconds: grace, propagationPolicy: o.propagationPolicy ?? undefined, orphanDependents: o.orphanDependents ?? undefined, preconditions: o.preconditions, dryRun };
+}
+
 export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, q: URLSearchParams): Promise<void> {
   let dryRun = parseDryRun(q);
-  const o = await readDeleteOptions(req);
+  const body = await readDeleteOptions(req);
+  const o = body ?? deleteOptionsFromQuery(q);
   const preconditions = o?.preconditions;
   if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
+  if (ctx.deletes) {
+    // kube's DELETE: graceful deletion, finalizers, propagation; the answer is the object or a Success Status.
+    const out = ctx.deletes.delete(type, namespace, name, deleteRequest(o, dryRun));
+    sendJson(res, out.code, out.body);
+    return;
+  }
   // The stored JSON is what serialising the deleted object would give.
   sendJson(res, 200, ctx.store.deleteStored(type, namespace, name, { dryRun, preconditions }).json);
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  await readBody(req);
+  // Without controllers the body is read and ignored, as before.
+  const options = ctx.deletes ? await readDeleteOptions(req) : (await readBody(req), undefined);
   const store = ctx.store;
   const snap = store.snapshot(type, store.currentRevision());
   const [from, to] = store.range(snap.keys, type.namespaced ? namespace : undefined);
   const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.meta));
   const deleted: string[] = [];
+  const lifecycle = ctx.deletes ? deleteRequest(options ?? {}, dryRun || (Array.isArray(options?.dryRun) && options.dryRun.includes('All'))) : undefined;
   for (const o of victims) {
     try {
-      deleted.push(store.deleteStored(type, o.meta.namespace, o.meta.name, { dryRun }).json);
+      // With controllers, each item goes as a single DELETE would (pods terminate gracefully), and the answer is
+      // the list as it was before, as kube's DeleteCollection returns it.
+      if (lifecycle) {
+        ctx.deletes!.delete(type, o.meta.namespace, o.meta.name, lifecycle);
+        deleted.push(o.json);
+      } else deleted.push(store.deleteStored(type, o.meta.namespace, o.meta.name, { dryRun }).json);
     } catch (err) {
       // Already gone (e.g. removed with its namespace): deletecollection skips it.
       if (!(err instanceof SimApiError && err.status.code === 404)) throw err;

@@ -1,0 +1,154 @@
+// Runs the sim's stand-ins for kube-controller-manager, the scheduler and the kubelet inside the server: each one
+// follows the store's commits and acts on timers, through the store's normal write path.
+import type { SimApi, SimObject, SimResourceRef } from '../api.js';
+import type { Change } from '../history.js';
+import { resourceId, type ResourceType } from '../registry.js';
+import type { SimStore } from '../store.js';
+import type { ControllerContext, ControllerTimings } from './controller-context.js';
+import { DeploymentController } from './deployment-controller.js';
+import { EventRecorder } from './event-recorder.js';
+import { GarbageCollector } from './garbage-collector.js';
+import { deleteObject, type DeleteOutcome, type DeleteRequest } from './graceful-delete.js';
+import { Kubelet } from './kubelet.js';
+import { OwnerIndex } from './owner-index.js';
+import { ownerUidsInJson } from './owner-references.js';
+import { ReplicaSetController } from './replicaset-controller.js';
+import { Scheduler } from './scheduler.js';
+
+export interface ControllerOptions {
+  /** Real seconds per second of pod grace period (default 0.05: a 30 s grace period ends after 1.5 s). */
+  graceScale?: number;
+  /** How long a pod shows ContainerCreating before it runs (default 1000 ms). */
+  podStartMs?: number;
+}
+
+const PODS = '/v1/pods';
+const NODES = '/v1/nodes';
+const REPLICASETS = 'apps/v1/replicasets';
+const DEPLOYMENTS = 'apps/v1/deployments';
+
+export class ControllerManager {
+  private readonly ctx: ControllerContext;
+  private readonly deployments: DeploymentController;
+  private readonly replicaSets: ReplicaSetController;
+  private readonly scheduler: Scheduler;
+  private readonly kubelet: Kubelet;
+  private readonly gc: GarbageCollector;
+  /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
+  private readonly generatorUids = new Set<string>();
+  private unsubscribe: (() => void) | undefined;
+  /** Syncs that threw (they are retried with backoff); the last error, for debugging. */
+  errors = 0;
+  lastError: string | undefined;
+
+  constructor(private readonly store: SimStore, opts: ControllerOptions = {}) {
+    const type = (group: string, resource: string): ResourceType => store.resolve({ group, version: 'v1', resource });
+    this.ctx = {
+      store,
+      events: new EventRecorder(store),
+      owners: new OwnerIndex(store),
+      timings: { graceScale: opts.graceScale ?? 0.05, podStartMs: opts.podStartMs ?? 1000 } satisfies ControllerTimings,
+      types: { pods: type('', 'pods'), nodes: type('', 'nodes'), replicaSets: type('apps', 'replicasets'), deployments: type('apps', 'deployments') },
+      generatorOwns: (uid) => this.generatorUids.has(uid),
+    };
+    const onError = (key: string, err: unknown): void => {
+      this.errors++;
+      this.lastError = `${key}: ${err instanceof Error ? err.message : String(err)}`;
+    };
+    this.deployments = new DeploymentController(this.ctx, onError);
+    this.replicaSets = new ReplicaSetController(this.ctx, onError);
+    this.scheduler = new Scheduler(this.ctx, onError);
+    this.kubelet = new Kubelet(this.ctx, onError);
+    this.gc = new GarbageCollector(this.ctx, onError);
+  }
+
+  /**
+   * The SimApi to hand the workload generator: the same store, but every Deployment and ReplicaSet created through
+   * it is remembered as the generator's, so the controllers leave those (and the pods they control) alone. This is
+   * the explicit marker: nothing is guessed from names or labels, and the generator's objects stay byte-identical.
+   */
+  generatorApi(api: SimApi): SimApi {
+    const remember = (ref: SimResourceRef, obj: SimObject): SimObject => {
+      if (ref.group === 'apps' && (ref.resource === 'deployments' || ref.resource === 'replicasets') && obj.metadata.uid) this.generatorUids.add(obj.metadata.uid);
+      return obj;
+    };
+    return {
+      create: (ref, obj) => remember(ref, api.create(ref, obj)),
+      update: (ref, obj) => api.update(ref, obj),
+      delete: (ref, namespace, name) => api.delete(ref, namespace, name),
+      get: (ref, namespace, name) => api.get(ref, namespace, name),
+      list: (ref, namespace) => api.list(ref, namespace),
+      currentRevision: () => api.currentRevision(),
+    };
+  }
+
+  /** Starts following the store. Only changes made from now on drive the controllers: a static cluster stays static. */
+  start(): void {
+    this.unsubscribe ??= this.store.onCommit((change, type) => this.observe(change, type));
+  }
+
+  /** Stops following the store and cancels every pending timer. */
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const c of [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc]) c.queue.stop();
+  }
+
+  /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
+  delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome {
+    return deleteObject(this.store, type, namespace, name, req);
+  }
+
+  /** Keys waiting in the controllers' queues (0 when the cluster has settled). */
+  pending(): number {
+    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc].reduce((n, c) => n + c.queue.size, 0);
+  }
+
+  /** Runs inside the store's write: records and queues only (writing here would reorder watch events). */
+  private observe(change: Change, type: ResourceType): void {
+    try {
+      this.ctx.owners.observe(change, type);
+      let parsed: SimObject | undefined;
+      const obj = (): SimObject => (parsed ??= change.cur.obj);
+      this.gc.observe(change, type, obj);
+      switch (resourceId(type)) {
+        case PODS: return this.observePod(change, obj);
+        case REPLICASETS:
+          this.replicaSets.observeReplicaSet(change);
+          this.deployments.observeReplicaSet(change, obj);
+          return;
+        case DEPLOYMENTS: return this.deployments.observeDeployment(change);
+        case NODES:
+          this.scheduler.observeNode(change);
+          this.kubelet.observeNode(change);
+          return;
+      }
+    } catch (err) {
+      this.errors++;
+      this.lastError = `observe ${change.key}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  private observePod(change: Change, pod: () => SimObject): void {
+    const json = change.cur.json;
+    // The generator's pods churn constantly: recognise them from the JSON, without parsing, and let them be —
+    // unless someone asked to delete one, which the kubelet then carries out.
+    const generators = ownerUidsInJson(json).some((uid) => this.generatorUids.has(uid));
+    if (change.type === 'DELETED') {
+      this.kubelet.observePod(change, pod);
+      this.scheduler.observePod(change, pod);
+      if (!generators) {
+        this.replicaSets.observePod(change, pod);
+        this.deployments.observePodGone(pod());
+      }
+      return;
+    }
+    if (generators) {
+      if (json.includes('"deletionTimestamp"')) this.kubelet.observePod(change, pod);
+      return;
+    }
+    this.scheduler.observePod(change, pod);
+    this.kubelet.observePod(change, pod);
+    this.replicaSets.observePod(change, pod);
+  }
+}

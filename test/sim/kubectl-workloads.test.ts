@@ -1,0 +1,114 @@
+// Conformance: real kubectl (v1.32) drives workloads on the sim with its controllers on — create, rollout status,
+// scale, set image, delete pod (Terminating, then gone), and delete deployment leaving nothing behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { kubectlWith, until } from './sim-helpers.js';
+
+let sim: SimServer;
+let kubeconfig: string;
+const kubectl = kubectlWith(() => kubeconfig);
+
+beforeAll(async () => {
+  // Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
+  sim = await startSimServer({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } });
+  kubeconfig = join(mkdtempSync(join(tmpdir(), 'kwatch-workloads-')), 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig);
+});
+afterAll(() => sim.close());
+
+const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
+
+/** `kubectl get pods -l app=web` as [name, ready, status] rows (header dropped). */
+async function webPods(): Promise<string[][]> {
+  const r = await kubectl('get', 'pods', '-l', 'app=web', '--no-headers');
+  return rows(r.stdout).map((x) => x.slice(0, 3));
+}
+
+describe('kubectl workloads against the sim', () => {
+  it('create deployment --replicas=3: rollout status completes and get deploy,rs,pods shows 3/3 Running', async () => {
+    const c = await kubectl('create', 'deployment', 'web', '--image=nginx', '--replicas=3');
+    expect(c.stdout.trim()).toBe('deployment.apps/web created');
+    const s = await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s');
+    expect(s.code).toBe(0);
+    expect(s.stdout.trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
+    const g = await kubectl('get', 'deploy,rs,pods', '-l', 'app=web');
+    expect(g.stderr).toBe('');
+    const lines = rows(g.stdout);
+    expect(lines[0]).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+    expect(lines[1].slice(0, 4)).toEqual(['deployment.apps/web', '3/3', '3', '3']);
+    const rs = lines.find((l) => l[0].startsWith('replicaset.apps/web-'))!;
+    expect(rs.slice(1, 4)).toEqual(['3', '3', '3']);
+    const hash = rs[0].slice('replicaset.apps/web-'.length);
+    const pods = lines.filter((l) => l[0].startsWith('pod/'));
+    expect(pods).toHaveLength(3);
+    for (const p of pods) {
+      expect(p[0]).toMatch(new RegExp(`^pod/web-${hash}-[a-z0-9]{5}$`));
+      expect(p.slice(1, 4)).toEqual(['1/1', 'Running', '0']);
+    }
+    // Spread over both nodes, each with an IP.
+    const wide = rows((await kubectl('get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers')).stdout);
+    expect(new Set(wide.map((w) => w[6]))).toEqual(new Set(['node-001', 'node-002']));
+    for (const w of wide) expect(w[5]).toMatch(/^10\.\d+\.\d+\.\d+$/);
+  });
+
+  it('scale --replicas=1 converges', async () => {
+    expect((await kubectl('scale', 'deployment', 'web', '--replicas=1')).stdout.trim()).toBe('deployment.apps/web scaled');
+    expect((await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s')).code).toBe(0);
+    await until(async () => (await webPods()).length === 1, 10_000);
+    expect((await webPods())[0].slice(1)).toEqual(['1/1', 'Running']);
+    const d = rows((await kubectl('get', 'deploy', 'web', '--no-headers')).stdout)[0];
+    expect(d.slice(0, 4)).toEqual(['web', '1/1', '1', '1']);
+  });
+
+  it('set image rolls out a new ReplicaSet and scales the old one to 0', async () => {
+    const before = rows((await kubectl('get', 'rs', '-l', 'app=web', '--no-headers')).stdout).map((r) => r[0]);
+    expect((await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.27')).stdout.trim()).toBe('deployment.apps/web image updated');
+    const s = await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s');
+    expect(s.code).toBe(0);
+    const rs = rows((await kubectl('get', 'rs', '-l', 'app=web', '--no-headers')).stdout);
+    expect(rs).toHaveLength(2);
+    const old = rs.find((r) => r[0] === before[0])!;
+    const fresh = rs.find((r) => r[0] !== before[0])!;
+    expect(old.slice(1, 4)).toEqual(['0', '0', '0']);
+    expect(fresh.slice(1, 4)).toEqual(['1', '1', '1']);
+    const history = await kubectl('rollout', 'history', 'deployment/web');
+    expect(rows(history.stdout).map((r) => r[0])).toEqual(['deployment.apps/web', 'REVISION', '1', '2']);
+    await until(async () => (await webPods()).length === 1, 10_000);
+    const image = await kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].spec.containers[0].image}');
+    expect(image.stdout).toBe('nginx:1.27');
+  });
+
+  it('delete pod: Terminating, then gone, and the ReplicaSet replaces it', async () => {
+    const [[name]] = await webPods();
+    const del = await kubectl('delete', 'pod', name, '--wait=false');
+    expect(del.stdout.trim()).toBe(`pod "${name}" deleted`);
+    const during = rows((await kubectl('get', 'pod', name, '--no-headers')).stdout)[0];
+    expect(during.slice(0, 3)).toEqual([name, '1/1', 'Terminating']);
+    await until(async () => (await kubectl('get', 'pod', name)).code !== 0, 10_000);
+    expect((await kubectl('get', 'pod', name)).stderr.trim()).toBe(`Error from server (NotFound): pods "${name}" not found`);
+    await until(async () => { const p = await webPods(); return p.length === 1 && p[0][0] !== name && p[0][2] === 'Running'; }, 10_000);
+  });
+
+  it('delete deployment leaves no ReplicaSet and no pod behind', async () => {
+    expect((await kubectl('delete', 'deployment', 'web')).stdout.trim()).toBe('deployment.apps "web" deleted');
+    await until(async () => {
+      const r = await kubectl('get', 'deploy,rs,pods', '-l', 'app=web');
+      return r.stdout.trim() === '' && r.stderr.trim() === 'No resources found in default namespace.';
+    }, 10_000);
+  });
+
+  it('delete --cascade=foreground removes the deployment only after its pods', async () => {
+    await kubectl('create', 'deployment', 'fg', '--image=nginx', '--replicas=2');
+    expect((await kubectl('rollout', 'status', 'deployment/fg', '--timeout=15s')).code).toBe(0);
+    const del = await kubectl('delete', 'deployment', 'fg', '--cascade=foreground', '--wait=false');
+    expect(del.code).toBe(0);
+    const fin = await kubectl('get', 'deployment', 'fg', '-o', 'jsonpath={.metadata.finalizers}');
+    expect(fin.stdout).toBe('["foregroundDeletion"]');
+    await until(async () => (await kubectl('get', 'deployment', 'fg')).code !== 0, 10_000);
+    expect((await kubectl('get', 'rs,pods', '-l', 'app=fg', '-o', 'name')).stdout.trim()).toBe('');
+    expect(sim.controllers!.errors).toBe(0);
+  });
+});
