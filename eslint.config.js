@@ -23,19 +23,19 @@ export default tseslint.config(
   {
     files: ['src/informer/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['../commands/*', '../render/*', '../kube/*', '../sim/*', '../cli/*'], message: 'informer imports nothing from commands, render, kube or sim' }] }],
+      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['**/commands/*', '**/render/*', '**/kube/*', '**/sim/*', '**/cli/*'], message: 'informer imports nothing from commands, render, kube or sim' }] }],
     },
   },
   {
     files: ['src/sim/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['../informer/*', '../kube/*', '../render/*', '../commands/*', '../cli/*'], message: 'the sim shares no code with the client' }] }],
+      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*'], message: 'the sim shares no code with the client' }] }],
     },
   },
   {
     files: ['src/render/**/*.ts', 'src/render/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../commands/*', '../kube/*', '../sim/*'], message: 'render never does I/O beyond writing to its stream' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/commands/*', '**/kube/*', '**/sim/*'], message: 'render never does I/O beyond writing to its stream' }] }],
     },
   },
   {
