@@ -69,7 +69,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
   if (subresource !== undefined) {
     const sub = type.subresources.find((s) => s.name === subresource)!;
-    if ((subresource !== 'status' && subresource !== 'scale') || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+    if ((subresource !== 'status' && subresource !== 'scale' && subresource !== 'finalize') || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
     if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
   } else if (!type.verbs.includes(verb)) {
     throw methodNotAllowed(verb, type.resource);

@@ -80,7 +80,10 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
     status.phase ??= 'Pending';
     status.qosClass ??= 'BestEffort';
   } else if (type.resource === 'namespaces') {
-    obj.spec ??= { finalizers: ['kubernetes'] };
+    // namespaceStrategy.PrepareForCreate: the "kubernetes" finalizer is always there on create (appended if absent).
+    const spec = (obj.spec = { ...(obj.spec ?? {}) }) as { finalizers?: string[] };
+    const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    spec.finalizers = finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'];
     obj.status ??= { phase: 'Active' };
     const labels = (obj.metadata.labels ??= {});
     labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;

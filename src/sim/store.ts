@@ -3,6 +3,7 @@ import type { SimApi, SimObject, SimResourceRef } from './api.js';
 import { SimApiError } from './api.js';
 import { History, StoredObject, withResourceVersion, type Change, type ChangeType, type ObjectSummary } from './history.js';
 import { ResourceRegistry, resourceId, type ResourceType } from './registry.js';
+import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
 import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
 import { crdResourceTypes, prepareCrd } from './crd.js';
@@ -18,19 +19,22 @@ export interface StoreWatcher {
 export interface WriteOptions {
   dryRun?: boolean;
   /** "status": only status changes are kept; undefined on a type with a status subresource over HTTP: status changes are dropped. */
-  subresource?: 'status' | 'main';
+  subresource?: 'status' | 'main' | 'finalize';
   /**
    * Only for the delete path (controllers/graceful-delete.ts): sets metadata.deletionTimestamp and
    * deletionGracePeriodSeconds, which no client write can set or change (kube's rest.BeforeUpdate keeps the stored ones).
    */
-  deletion?: { timestamp: string; gracePeriodSeconds: number };
+  deletion?: { timestamp: string; gracePeriodSeconds?: number };
 }
 
 /** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
 export type CommitListener = (change: Change, type: ResourceType) => void;
 
+/** Admission on create (the controllers' NamespaceLifecycle): throws to refuse `obj` in `namespace`. */
+export type CreateAdmission = (type: ResourceType, obj: SimObject, namespace: string) => void;
+
 export interface DeleteOptions extends WriteOptions {
-  preconditions?: { uid?: string; resourceVersion?: string };
+  preconditions?: DeletePreconditions;
 }
 
 /** A consistent, immutable view of one collection at a revision, sorted by storage key. */
@@ -115,6 +119,8 @@ export class SimStore implements SimApi {
   private readonly snapshots = new Map<string, Snapshot>();
   private revisionWaiters: { rv: number; resolve: () => void }[] = [];
   private commitListeners: CommitListener[] = [];
+  /** Set while the controllers run: refuses new content in a terminating namespace. */
+  admitCreate: CreateAdmission | undefined;
 
   constructor(opts: SimStoreOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -204,6 +210,7 @@ export class SimStore implements SimApi {
     if (type.namespaced) {
       meta.namespace = namespace;
       if (!this.getStored(this.resolve({ group: '', version: 'v1', resource: 'namespaces' }), undefined, namespace!)) throw notFound('namespaces', '', namespace!);
+      this.admitCreate?.(type, obj, namespace!);
     } else {
       delete meta.namespace;
     }
@@ -273,6 +280,7 @@ export class SimStore implements SimApi {
       return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
     if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = prev.status;
+    if (type.group === '' && type.resource === 'namespaces' && opts.subresource !== undefined) keepNamespaceFinalizers(prev, obj, opts.subresource === 'finalize');
     return this.finishUpdate(t, type, key, namespace, old, prev, obj, opts);
   }
 
@@ -312,13 +320,7 @@ export class SimStore implements SimApi {
     const key = storageKey(ns, name);
     const old = t.objects.get(key);
     if (!old) throw notFound(type.resource, type.group, name);
-    const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== old.meta.uid) {
-      throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.meta.uid}`);
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) {
-      throw conflict(type.resource, type.group, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${old.rv}`);
-    }
+    checkDeletePreconditions(type, name, old, opts.preconditions);
     if (opts.dryRun) return old;
     if (type.resource === 'namespaces' && type.group === '') this.emptyNamespace(name);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') this.dropCustomResources(name);
@@ -527,13 +529,32 @@ function specChanged(a: SimObject, b: SimObject): boolean {
   return false;
 }
 
-/** kube's ShouldDeleteDuringUpdate: no finalizers left, deletion requested, no grace period pending. */
+/**
+ * kube's ShouldDeleteDuringUpdate: no finalizers left, deletion requested, no grace period pending; for a namespace
+ * (ShouldDeleteNamespaceDuringUpdate) spec.finalizers must be empty too.
+ */
 function shouldDeleteDuringUpdate(prev: SimObject, next: SimObject): boolean {
   if (prev.metadata.deletionTimestamp === undefined) return false;
+  if (prev.kind === 'Namespace' && prev.apiVersion === 'v1') {
+    const spec = next.spec as { finalizers?: unknown } | undefined;
+    if (Array.isArray(spec?.finalizers) && spec.finalizers.length > 0) return false;
+  }
   const finalizers = next.metadata.finalizers;
   if (Array.isArray(finalizers) && finalizers.length > 0) return false;
   const grace = prev.metadata.deletionGracePeriodSeconds;
   return grace === undefined || grace === 0;
+}
+
+/**
+ * The namespace strategies: a client's update or status write keeps spec.finalizers as stored (only the finalize
+ * subresource changes them), and a finalize write keeps the stored status.
+ */
+function keepNamespaceFinalizers(prev: SimObject, next: SimObject, finalize: boolean): void {
+  if (finalize) { next.status = prev.status; return; }
+  const finalizers = (prev.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  const spec = { ...((next.spec as Record<string, unknown> | undefined) ?? {}) };
+  if (finalizers === undefined) delete spec.finalizers; else spec.finalizers = finalizers;
+  next.spec = spec;
 }
 
 /** ValidateObjectMetaUpdate: an object being deleted may lose finalizers but never gain one. */

@@ -394,6 +394,8 @@ export class WorkloadGenerator {
     if (!this.nodes.length) return;
     const node = this.rand.pick(this.nodes);
     const current = this.api.get(REF.nodes, undefined, node.name) as any;
+    // Someone deleted the node: stop placing pods there (the pods on it go by pod garbage collection).
+    if (!current) { this.nodes.splice(this.nodes.indexOf(node), 1); return; }
     if (!current?.status?.conditions) return;
     const next = structuredClone(current);
     for (const c of next.status.conditions) c.lastHeartbeatTime = time;

@@ -125,7 +125,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   checkNamespace(type, obj, namespace);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
-  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: subresource === 'status' ? 'status' : 'main' });
+  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: subresource === 'status' || subresource === 'finalize' ? subresource : 'main' });
   sendObject(res, 200, updated);
 }
 

@@ -10,8 +10,10 @@ import { EventRecorder } from './event-recorder.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './graceful-delete.js';
 import { Kubelet } from './kubelet.js';
+import { admitCreate, deleteNamespace, isNamespaceType, NamespaceController } from './namespace-controller.js';
 import { OwnerIndex } from './owner-index.js';
 import { ownerUidsInJson } from './owner-references.js';
+import { PodGC } from './pod-gc.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import { Scheduler } from './scheduler.js';
 
@@ -26,6 +28,7 @@ const PODS = '/v1/pods';
 const NODES = '/v1/nodes';
 const REPLICASETS = 'apps/v1/replicasets';
 const DEPLOYMENTS = 'apps/v1/deployments';
+const NAMESPACES = '/v1/namespaces';
 
 export class ControllerManager {
   private readonly ctx: ControllerContext;
@@ -34,6 +37,8 @@ export class ControllerManager {
   private readonly scheduler: Scheduler;
   private readonly kubelet: Kubelet;
   private readonly gc: GarbageCollector;
+  private readonly namespaces: NamespaceController;
+  private readonly podGC: PodGC;
   /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
   private readonly generatorUids = new Set<string>();
   private unsubscribe: (() => void) | undefined;
@@ -60,6 +65,8 @@ export class ControllerManager {
     this.scheduler = new Scheduler(this.ctx, onError);
     this.kubelet = new Kubelet(this.ctx, onError);
     this.gc = new GarbageCollector(this.ctx, onError);
+    this.namespaces = new NamespaceController(this.ctx, onError);
+    this.podGC = new PodGC(this.ctx, onError);
   }
 
   /**
@@ -85,23 +92,30 @@ export class ControllerManager {
   /** Starts following the store. Only changes made from now on drive the controllers: a static cluster stays static. */
   start(): void {
     this.unsubscribe ??= this.store.onCommit((change, type) => this.observe(change, type));
+    this.store.admitCreate = (type, obj, namespace) => admitCreate(this.store, type, obj, namespace);
   }
 
   /** Stops following the store and cancels every pending timer. */
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    for (const c of [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc]) c.queue.stop();
+    this.store.admitCreate = undefined;
+    for (const c of this.all()) c.queue.stop();
+  }
+
+  private all(): { queue: { size: number; stop(): void } }[] {
+    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC];
   }
 
   /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
   delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome {
+    if (isNamespaceType(type)) return deleteNamespace(this.store, type, name, req);
     return deleteObject(this.store, type, namespace, name, req);
   }
 
   /** Keys waiting in the controllers' queues (0 when the cluster has settled). */
   pending(): number {
-    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc].reduce((n, c) => n + c.queue.size, 0);
+    return this.all().reduce((n, c) => n + c.queue.size, 0);
   }
 
   /** Runs inside the store's write: records and queues only (writing here would reorder watch events). */
@@ -111,6 +125,7 @@ export class ControllerManager {
       let parsed: SimObject | undefined;
       const obj = (): SimObject => (parsed ??= change.cur.obj);
       this.gc.observe(change, type, obj);
+      if (type.namespaced) this.namespaces.observeContent(change);
       switch (resourceId(type)) {
         case PODS: return this.observePod(change, obj);
         case REPLICASETS:
@@ -121,7 +136,9 @@ export class ControllerManager {
         case NODES:
           this.scheduler.observeNode(change);
           this.kubelet.observeNode(change);
+          this.podGC.observeNode(change);
           return;
+        case NAMESPACES: return this.namespaces.observeNamespace(change);
       }
     } catch (err) {
       this.errors++;
@@ -134,6 +151,7 @@ export class ControllerManager {
     // The generator's pods churn constantly: recognise them from the JSON, without parsing, and let them be —
     // unless someone asked to delete one, which the kubelet then carries out.
     const generators = ownerUidsInJson(json).some((uid) => this.generatorUids.has(uid));
+    this.podGC.observePod(change);
     if (change.type === 'DELETED') {
       this.kubelet.observePod(change, pod);
       this.scheduler.observePod(change, pod);

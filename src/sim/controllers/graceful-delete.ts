@@ -2,8 +2,9 @@
 // the garbage-collection finalizers DeleteOptions ask for, and the response (object or Status) and events that follow.
 import type { SimObject } from '../api.js';
 import { kubeTime } from '../object-meta.js';
+import { checkDeletePreconditions } from '../delete-preconditions.js';
 import type { ResourceType } from '../registry.js';
-import { conflict, invalid, notFound } from '../status.js';
+import { invalid, notFound } from '../status.js';
 import type { SimStore } from '../store.js';
 import { finalizersOf } from './owner-references.js';
 
@@ -65,13 +66,7 @@ export function deleteObject(store: SimStore, type: ResourceType, namespace: str
   validateDeleteRequest(req);
   const stored = store.getStored(type, namespace, name);
   if (!stored) throw notFound(type.resource, type.group, name);
-  const pre = req.preconditions;
-  if (pre?.uid && pre.uid !== stored.meta.uid) {
-    throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${stored.meta.uid}`);
-  }
-  if (pre?.resourceVersion && pre.resourceVersion !== String(stored.rv)) {
-    throw conflict(type.resource, type.group, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${stored.rv}`);
-  }
+  checkDeletePreconditions(type, name, stored, req.preconditions);
   const obj = stored.obj;
   const dryRun = req.dryRun === true;
   const accepted = req.orphanDependents === false ? 202 : 200;
@@ -139,7 +134,7 @@ function finalized(type: ResourceType, obj: SimObject, json: string, deleted: bo
 }
 
 /** deletionFinalizersForGarbageCollection: options first, then the finalizers already set; default Background. */
-function gcFinalizers(current: string[], req: DeleteRequest): string[] {
+export function gcFinalizers(current: string[], req: DeleteRequest): string[] {
   let orphan: boolean;
   let foreground: boolean;
   if (req.orphanDependents !== undefined) {
