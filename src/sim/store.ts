@@ -25,6 +25,12 @@ export interface WriteOptions {
    * deletionGracePeriodSeconds, which no client write can set or change (kube's rest.BeforeUpdate keeps the stored ones).
    */
   deletion?: { timestamp: string; gracePeriodSeconds?: number };
+  /**
+   * Client writes over HTTP only (managed-fields/): sets next.metadata.managedFields from the stored object (undefined
+   * on create) and the object about to be stored, and may refuse the write (apply conflicts). In-process writes pass
+   * none and keep whatever managedFields they bring.
+   */
+  fields?: (prev: SimObject | undefined, next: SimObject) => void;
 }
 
 /** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
@@ -228,6 +234,7 @@ export class SimStore implements SimApi {
     if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
     applyCreateDefaults(type, obj);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
+    opts.fields?.(undefined, obj);
     const out = normalizeObject(type, obj);
     if (opts.dryRun) {
       delete out.metadata.resourceVersion;
@@ -300,6 +307,7 @@ export class SimStore implements SimApi {
       delete obj.metadata.generation;
     }
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, prev);
+    opts.fields?.(prev, obj);
     const next = normalizeObject(type, obj);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
     if (jsonEqual(next, prev)) return prev;

@@ -11,6 +11,7 @@ import { sendJson, sendObject, sendJoined } from './respond.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, STRATEGIC_MERGE_UNSUPPORTED, strategicMergeSupported } from './patch.js';
 import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/errors.js';
 import { protobufToJson } from './protobuf/to-json.js';
+import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -114,7 +115,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   const obj = expectObject(await readObjectBody(req));
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
-  const created = ctx.store.createObject(type, obj, { dryRun });
+  const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)) });
   sendObject(res, 201, created);
 }
 
@@ -125,7 +126,8 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   checkNamespace(type, obj, namespace);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
-  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: subresource === 'status' || subresource === 'finalize' ? subresource : 'main' });
+  const sub = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
+  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub) });
   sendObject(res, 200, updated);
 }
 
@@ -135,6 +137,11 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   const body = await readBody(req);
   const current = ctx.store.getStored(type, namespace, name);
   const opts = { dryRun, subresource: subresource === 'status' ? 'status' as const : 'main' as const };
+  const manager = fieldManagerOf(q, req);
+  const apply = contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor';
+  if (!apply && q.get('force') !== null) {
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'force', type: 'Forbidden', detail: 'may not be specified for non-apply patch' }]);
+  }
   let result: unknown;
   try {
     switch (contentType) {
@@ -155,7 +162,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
         break;
       case 'application/apply-patch+yaml':
       case 'application/apply-patch+cbor':
-        return await serverSideApply(ctx, res, type, namespace, name, body, q, opts);
+        return await serverSideApply(ctx, res, type, namespace, name, body, q, { ...opts, manager });
       default:
         throw unsupportedMediaType(contentType);
     }
@@ -170,7 +177,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
-  sendObject(res, 200, ctx.store.updateObject(type, next, opts));
+  sendObject(res, 200, ctx.store.updateObject(type, next, { ...opts, fields: updateFields(type, manager, opts.subresource) }));
 }
 
 function patchFailure(err: PatchError): SimApiError {
@@ -179,28 +186,31 @@ function patchFailure(err: PatchError): SimApiError {
 }
 
 /**
- * Server-side apply, simplified: the applied configuration is merged into the live object like a merge patch (no
- * field ownership or conflicts), or creates the object when it does not exist. kubectl sends the body as JSON.
+ * Server-side apply: the applied configuration is merged into the live object like a merge patch, or creates the
+ * object when it does not exist; field ownership (managed-fields/) records it as the manager's Apply entry, prunes
+ * what it no longer applies and refuses changes to fields others own (409) unless force. kubectl sends JSON.
  */
-async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, body: string, q: URLSearchParams, opts: { dryRun: boolean; subresource: 'status' | 'main' }): Promise<void> {
+async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, body: string, q: URLSearchParams, opts: { dryRun: boolean; subresource: 'status' | 'main'; manager: string }): Promise<void> {
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
   const applied = expectObject(parseJson(body, 'apply configuration'));
+  // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
+  const fields = applyFields(type, opts.manager, opts.subresource, JSON.parse(body) as unknown, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
   if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   checkNamespace(type, applied, namespace);
   const current = ctx.store.getStored(type, namespace, name);
   if (!current) {
     applied.metadata.name = name;
-    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun }));
+    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun, fields }));
     return;
   }
   const rv = applied.metadata.resourceVersion;
   if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
   const merged = expectObject(applyMergePatch(current.obj, applied));
   merged.metadata.resourceVersion = String(current.rv);
-  sendObject(res, 200, ctx.store.updateObject(type, merged, opts));
+  sendObject(res, 200, ctx.store.updateObject(type, merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields }));
 }
 
 interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }

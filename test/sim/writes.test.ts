@@ -62,8 +62,12 @@ describe('write verbs', () => {
     const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa', namespace: 'default', labels: { x: '1' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
     const created = await req('PATCH', `${P}/ssa?fieldManager=test`, body, { 'Content-Type': 'application/apply-patch+yaml' });
     expect(created.status).toBe(201);
-    const merged = await req('PATCH', `${P}/ssa?fieldManager=test`, { ...body, metadata: { ...body.metadata, labels: { y: '2' } } }, { 'Content-Type': 'application/apply-patch+yaml' });
+    // Another manager's apply merges in (the same container values: shared ownership, no conflict) …
+    const merged = await req('PATCH', `${P}/ssa?fieldManager=other`, { ...body, metadata: { ...body.metadata, labels: { y: '2' } } }, { 'Content-Type': 'application/apply-patch+yaml' });
     expect(merged.json.metadata.labels).toEqual({ x: '1', y: '2' });
+    // … and a manager that stops applying a field it alone owns removes it.
+    const pruned = await req('PATCH', `${P}/ssa?fieldManager=test`, { ...body, metadata: { ...body.metadata, labels: { z: '3' } } }, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(pruned.json.metadata.labels).toEqual({ y: '2', z: '3' });
     const noManager = await req('PATCH', `${P}/ssa`, body, { 'Content-Type': 'application/apply-patch+yaml' });
     expect(noManager.status).toBe(422);
   });
