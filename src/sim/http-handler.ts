@@ -116,7 +116,7 @@ async function drain(req: IncomingMessage): Promise<void> {
 /**
  * Control endpoints (never faulted):
  * - `GET /_kwatch/state` → `{ revision, compactedRevision, historySize, watches, objects: {<group/version/resource>: n},
- *   faults: FaultState, requestCount, requests: RequestRecord[] (last 200) }`
+ *   faults: FaultState, controllers: { errors, lastError? } | null (off), requestCount, requests: RequestRecord[] (last 200) }`
  * - `POST /_kwatch/faults` with a FaultRequest JSON body (see faults.ts) → the new FaultState.
  * - `POST /_kwatch/compact` → compacts history now; answers the state.
  */
@@ -150,6 +150,7 @@ export function simState(ctx: ServerContext, log: RequestLog): object {
     watches: ctx.watches.size,
     objects: s.counts(),
     faults: ctx.faults.state(),
+    controllers: ctx.deletes ? { errors: ctx.deletes.errors, ...(ctx.deletes.lastError ? { lastError: ctx.deletes.lastError } : {}) } : null,
     requestCount: log.count,
     requests: log.entries().slice(-200),
   };

@@ -17,5 +17,10 @@ export interface ServerContext {
   tooLargeWaitMs: number;
   watches: Set<ActiveWatch>;
   /** Set when the server runs its controllers: DELETE then follows kube's graceful deletion and finalizers. */
-  deletes?: { delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome };
+  deletes?: {
+    delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome;
+    /** Controller syncs that threw (retried with backoff), and the last error: shown in /_kwatch/state. */
+    readonly errors: number;
+    readonly lastError: string | undefined;
+  };
 }

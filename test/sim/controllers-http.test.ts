@@ -90,3 +90,16 @@ describe('DELETE with controllers', () => {
     expect(sim.controllers!.errors).toBe(0);
   });
 });
+
+describe('/_kwatch/state with controllers', () => {
+  it('reports the controllers and their sync errors (none here); null when they are off', async () => {
+    const on = await http(sim.url, '/_kwatch/state');
+    expect(on.json).toMatchObject({ controllers: { errors: 0 } });
+    const plain = await startSimServer({ nodes: 0, pods: 0, churn: 0 });
+    try {
+      expect((await http(plain.url, '/_kwatch/state')).json).toMatchObject({ controllers: null });
+    } finally {
+      await plain.close();
+    }
+  });
+});
