@@ -99,7 +99,7 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
 
 /** Whether the type keeps metadata.generation (bumped on spec changes). */
 export function tracksGeneration(type: ResourceType): boolean {
-  return type.crd !== undefined || ['deployments', 'replicasets', 'customresourcedefinitions'].includes(type.resource);
+  return type.crd !== undefined || ['deployments', 'replicasets', 'jobs', 'customresourcedefinitions'].includes(type.resource);
 }
 
 /** Structural equality of JSON values (key order ignored). */

@@ -86,6 +86,8 @@ export function builtinResourceTypes(): ResourceType[] {
     builtin({ group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'],
       subresources: [{ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: STATUS_VERBS }, status('ReplicaSet')],
       emptyFields: { spec: { selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } } }, status: { replicas: 0 } } }),
+    builtin({ group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, verbs: ALL_VERBS, categories: ['all'],
+      subresources: [status('Job')], emptyFields: { spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: null } } }, status: {} } }),
     builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, verbs: ALL_VERBS, emptyFields: { spec: {} } }),
     builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false, verbs: ALL_VERBS, shortNames: ['crd', 'crds'], categories: ['api-extensions'],
       subresources: [status('CustomResourceDefinition')], emptyFields: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null } } }),
@@ -94,7 +96,7 @@ export function builtinResourceTypes(): ResourceType[] {
 }
 
 /** The group order of /apis on a real 1.32 server (groups the sim lacks are skipped). */
-const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io'];
+const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'apiextensions.k8s.io'];
 
 interface CrdVersion { name: string; served?: boolean; storage?: boolean; subresources?: { status?: unknown; scale?: unknown } }
 interface CrdSpec { group: string; scope: string; names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions: CrdVersion[] }

@@ -7,6 +7,7 @@ import { checkDeletePreconditions, type DeletePreconditions } from './delete-pre
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
 import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
 import { crdResourceTypes, prepareCrd } from './crd.js';
+import { isJobType, prepareJobForCreate } from './job-strategy.js';
 import { selectableFields } from './field-selector.js';
 
 /** Receives every change of one collection, synchronously, in revision order. */
@@ -234,6 +235,7 @@ export class SimStore implements SimApi {
     if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
     applyCreateDefaults(type, obj);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
+    if (isJobType(type)) prepareJobForCreate(obj);
     opts.fields?.(undefined, obj);
     const out = normalizeObject(type, obj);
     if (opts.dryRun) {

@@ -8,6 +8,7 @@ import { servicePrinter } from '../../src/sim/table/printers/service.js';
 import { eventPrinter } from '../../src/sim/table/printers/event.js';
 import { deploymentPrinter, replicaSetPrinter } from '../../src/sim/table/printers/apps.js';
 import { defaultPrinter } from '../../src/sim/table/printers/default.js';
+import { jobPrinter } from '../../src/sim/table/printers/job.js';
 import { formatLabelSelector } from '../../src/sim/table/labels.js';
 import { goJson } from '../../src/sim/table/go-json.js';
 import { printerFor } from '../../src/sim/table/printers/index.js';
@@ -28,6 +29,20 @@ describe('node cells', () => {
     };
     expect(nodePrinter.row(node, NOW).cells).toEqual(['n1', 'NotReady,SchedulingDisabled', 'control-plane,infra', '60m', 'v1.32.0', '10.0.0.1', '<none>', '<unknown>', '<unknown>', '<unknown>']);
     expect(nodePrinter.row({ metadata: { name: 'n2' } }, NOW).cells.slice(1, 3)).toEqual(['Unknown', '<none>']);
+  });
+});
+
+describe('job cells', () => {
+  it('status from the first True condition, completions with and without spec.completions, duration', () => {
+    const tmpl = { spec: { containers: [{ name: 'pi', image: 'busybox' }] } };
+    const done = {
+      metadata: { name: 'pi', creationTimestamp: created }, spec: { completions: 2, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u' } }, template: tmpl },
+      status: { conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }], startTime: '2025-01-01T11:00:00Z', completionTime: '2025-01-01T11:00:07Z', succeeded: 2 },
+    };
+    expect(jobPrinter.row(done, NOW).cells).toEqual(['pi', 'Complete', '2/2', '7s', '60m', 'pi', 'busybox', 'batch.kubernetes.io/controller-uid=u']);
+    const running = { metadata: { name: 'w', creationTimestamp: created }, spec: { parallelism: 3 }, status: { startTime: '2025-01-01T11:59:30Z' } };
+    expect(jobPrinter.row(running, NOW).cells.slice(0, 4)).toEqual(['w', 'Running', '0/1 of 3', '30s']);
+    expect(jobPrinter.row({ metadata: { name: 'n', deletionTimestamp: created }, spec: {} }, NOW).cells.slice(0, 4)).toEqual(['n', 'Terminating', '0/1', '']);
   });
 });
 

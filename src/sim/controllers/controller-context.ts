@@ -12,6 +12,8 @@ export interface ControllerTimings {
   graceScale: number;
   /** How long a scheduled pod stays ContainerCreating before it runs (ms). */
   podStartMs: number;
+  /** How long a Job's pod runs before its containers exit 0 (ms). */
+  jobPodRunMs: number;
 }
 
 export interface ControllerContext {

@@ -9,6 +9,7 @@ import { DeploymentController } from './deployment-controller.js';
 import { EventRecorder } from './event-recorder.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './graceful-delete.js';
+import { JobController } from './job-controller.js';
 import { Kubelet } from './kubelet.js';
 import { admitCreate, deleteNamespace, isNamespaceType, NamespaceController } from './namespace-controller.js';
 import { OwnerIndex } from './owner-index.js';
@@ -22,6 +23,8 @@ export interface ControllerOptions {
   graceScale?: number;
   /** How long a pod shows ContainerCreating before it runs (default 1000 ms). */
   podStartMs?: number;
+  /** How long a Job's pod runs before it completes (default 1000 ms). */
+  jobPodRunMs?: number;
 }
 
 const PODS = '/v1/pods';
@@ -29,6 +32,7 @@ const NODES = '/v1/nodes';
 const REPLICASETS = 'apps/v1/replicasets';
 const DEPLOYMENTS = 'apps/v1/deployments';
 const NAMESPACES = '/v1/namespaces';
+const JOBS = 'batch/v1/jobs';
 
 export class ControllerManager {
   private readonly ctx: ControllerContext;
@@ -39,6 +43,7 @@ export class ControllerManager {
   private readonly gc: GarbageCollector;
   private readonly namespaces: NamespaceController;
   private readonly podGC: PodGC;
+  private readonly jobs: JobController;
   /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
   private readonly generatorUids = new Set<string>();
   private unsubscribe: (() => void) | undefined;
@@ -52,7 +57,7 @@ export class ControllerManager {
       store,
       events: new EventRecorder(store),
       owners: new OwnerIndex(store),
-      timings: { graceScale: opts.graceScale ?? 0.05, podStartMs: opts.podStartMs ?? 1000 } satisfies ControllerTimings,
+      timings: { graceScale: opts.graceScale ?? 0.05, podStartMs: opts.podStartMs ?? 1000, jobPodRunMs: opts.jobPodRunMs ?? 1000 } satisfies ControllerTimings,
       types: { pods: type('', 'pods'), nodes: type('', 'nodes'), replicaSets: type('apps', 'replicasets'), deployments: type('apps', 'deployments') },
       generatorOwns: (uid) => this.generatorUids.has(uid),
     };
@@ -67,6 +72,7 @@ export class ControllerManager {
     this.gc = new GarbageCollector(this.ctx, onError);
     this.namespaces = new NamespaceController(this.ctx, onError);
     this.podGC = new PodGC(this.ctx, onError);
+    this.jobs = new JobController(this.ctx, type('batch', 'jobs'), onError);
   }
 
   /**
@@ -104,7 +110,7 @@ export class ControllerManager {
   }
 
   private all(): { queue: { size: number; stop(): void } }[] {
-    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC];
+    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs];
   }
 
   /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
@@ -139,6 +145,7 @@ export class ControllerManager {
           this.podGC.observeNode(change);
           return;
         case NAMESPACES: return this.namespaces.observeNamespace(change);
+        case JOBS: return this.jobs.observeJob(change);
       }
     } catch (err) {
       this.errors++;
@@ -157,6 +164,7 @@ export class ControllerManager {
       this.scheduler.observePod(change, pod);
       if (!generators) {
         this.replicaSets.observePod(change, pod);
+        this.jobs.observePod(pod);
         this.deployments.observePodGone(pod());
       }
       return;
@@ -168,5 +176,6 @@ export class ControllerManager {
     this.scheduler.observePod(change, pod);
     this.kubelet.observePod(change, pod);
     this.replicaSets.observePod(change, pod);
+    this.jobs.observePod(pod);
   }
 }

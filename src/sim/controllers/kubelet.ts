@@ -5,6 +5,7 @@ import type { Change } from '../history.js';
 import { kubeTime } from '../object-meta.js';
 import { drivenByGenerator, splitKey, type ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
+import { runsToCompletion } from './pod-completion.js';
 import { nodeIP, podStage, podStatusFor } from './pod-status.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -16,6 +17,8 @@ export class Kubelet {
   private readonly creatingSince = new Map<string, number>();
   /** When each pod (by uid) was first seen marked for deletion: its shutdown starts then. */
   private readonly stoppingSince = new Map<string, number>();
+  /** When each Job pod (by uid) started running, to complete it jobPodRunMs later. */
+  private readonly runningSince = new Map<string, number>();
   /** Pods bound to a node that does not exist (yet): nobody runs them until it does. */
   private readonly orphans = new Map<string, string>();
 
@@ -27,6 +30,7 @@ export class Kubelet {
     if (change.type === 'DELETED') {
       this.creatingSince.delete(change.cur.meta.uid);
       this.stoppingSince.delete(change.cur.meta.uid);
+      this.runningSince.delete(change.cur.meta.uid);
       this.orphans.delete(change.key);
       return;
     }
@@ -66,6 +70,7 @@ export class Kubelet {
       this.queue.add(key, timings.podStartMs);
       return;
     }
+    if (stage === 'running' && runsToCompletion(pod)) return this.complete(key, pod, node, now);
     if (stage !== 'creating') return;
     const since = this.creatingSince.get(uid) ?? now;
     if (!this.creatingSince.has(uid)) this.creatingSince.set(uid, now);
@@ -79,6 +84,18 @@ export class Kubelet {
       this.ctx.events.record(running, types.pods, 'Normal', 'Created', `Created container: ${c.name}`, source, fieldPath);
       this.ctx.events.record(running, types.pods, 'Normal', 'Started', `Started container ${c.name}`, source, fieldPath);
     }
+    if (runsToCompletion(running)) { this.runningSince.set(uid, now); this.queue.add(key, timings.jobPodRunMs); }
+  }
+
+  /** A Job's pod: its containers exit 0 after jobPodRunMs of running (phase Succeeded, terminated reason Completed). */
+  private complete(key: string, pod: SimObject, node: SimObject, now: number): void {
+    const uid = pod.metadata.uid!;
+    const since = this.runningSince.get(uid) ?? now;
+    if (!this.runningSince.has(uid)) this.runningSince.set(uid, now);
+    const due = since + this.ctx.timings.jobPodRunMs;
+    if (now < due) { this.queue.add(key, due - now); return; }
+    this.runningSince.delete(uid);
+    this.ctx.store.updateObject(this.ctx.types.pods, { ...pod, status: podStatusFor(pod, 'stopped', { ip: nodeIP(node) }, undefined, kubeTime(new Date(now))) });
   }
 
   /**

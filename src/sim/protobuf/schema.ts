@@ -2,6 +2,7 @@
 // (messages-*.ts, one proto package each, written like generated.proto); this file parses and indexes them.
 import { APIMACHINERY_MESSAGES } from './messages-apimachinery.js';
 import { APPS_V1_MESSAGES } from './messages-apps-v1.js';
+import { BATCH_V1_MESSAGES } from './messages-batch-v1.js';
 import { CORE_V1_MESSAGES } from './messages-core-v1.js';
 
 /**
@@ -77,7 +78,7 @@ function indexSchemas(packages: ProtoPackage[]): Map<string, MessageSchema> {
   return index;
 }
 
-const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES]);
+const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES]);
 
 export function messageSchema(name: string): MessageSchema {
   const s = SCHEMAS.get(name);
@@ -98,6 +99,7 @@ const OBJECT_KINDS: Record<string, string> = {
   'v1/Service': 'Service',
   'apps/v1/Deployment': 'Deployment',
   'apps/v1/ReplicaSet': 'ReplicaSet',
+  'batch/v1/Job': 'Job',
 };
 
 /** The schema for a top-level object, or undefined when the sim cannot decode that kind. */

@@ -7,6 +7,7 @@ import { configMapPrinter, secretPrinter } from './config.js';
 import { customResourcePrinter, type PrinterColumn } from './custom-resource.js';
 import { defaultPrinter } from './default.js';
 import { eventPrinter } from './event.js';
+import { jobPrinter } from './job.js';
 import { leasePrinter } from './lease.js';
 import { namespacePrinter } from './namespace.js';
 import { nodePrinter } from './node.js';
@@ -24,6 +25,7 @@ const BUILTIN: Record<string, Printer> = {
   'events.k8s.io/events': eventPrinter,
   'apps/deployments': deploymentPrinter,
   'apps/replicasets': replicaSetPrinter,
+  'batch/jobs': jobPrinter,
   'coordination.k8s.io/leases': leasePrinter,
 };
 
