@@ -397,13 +397,18 @@ function onWatchListEvent(b: Builder, p: Extract<ReflectorPhase, { kind: 'WatchL
   return b.result();
 }
 
+/** client-go's "very short watch": closed within a second with no event. Traces it and returns its error. */
+function veryShortWatch(b: Builder, p: { conn: number; events: number }, ms: number): Error | undefined {
+  if (ms >= 1000 || p.events !== 0) return undefined;
+  const msg = veryShortWatchMessage(b.ctx.config.name);
+  b.trace('reflector', 'very-short-watch', { conn: p.conn, ms, error: msg });
+  return new Error(msg);
+}
+
 function onWatchClosed(b: Builder, p: Extract<ReflectorPhase, { kind: 'Watching' }>, input: Extract<ReflectorInput, { kind: 'closed' }>): StepResult {
   const ms = b.ctx.now - p.start;
-  if (ms < 1000 && p.events === 0) {
-    const msg = veryShortWatchMessage(b.ctx.config.name);
-    b.trace('reflector', 'very-short-watch', { conn: p.conn, ms, error: msg });
-    return onWatchError(b, p, new Error(msg), true);
-  }
+  const veryShort = veryShortWatch(b, p, ms);
+  if (veryShort) return onWatchError(b, p, veryShort, true);
   b.trace('reflector', 'watch-close', { conn: p.conn, reason: input.reason, events: p.events, ms, ...(input.error ? { error: message(input.error) } : {}) });
   b.startWatch();
   return b.result();
@@ -411,11 +416,8 @@ function onWatchClosed(b: Builder, p: Extract<ReflectorPhase, { kind: 'Watching'
 
 function onWatchListClosed(b: Builder, p: Extract<ReflectorPhase, { kind: 'WatchListing' }>, input: Extract<ReflectorInput, { kind: 'closed' }>): StepResult {
   const ms = b.ctx.now - p.start;
-  if (ms < 1000 && p.events === 0) {
-    const msg = veryShortWatchMessage(b.ctx.config.name);
-    b.trace('reflector', 'very-short-watch', { conn: p.conn, ms, error: msg });
-    return onWatchListError(b, p, new Error(msg), false);
-  }
+  const veryShort = veryShortWatch(b, p, ms);
+  if (veryShort) return onWatchListError(b, p, veryShort, false);
   // Ended before the initial-events-end bookmark: simply try again.
   b.trace('reflector', 'watch-close', { conn: p.conn, reason: input.reason, events: p.events, ms, initialEventsEnd: false });
   b.startWatchList();
