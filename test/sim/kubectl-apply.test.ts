@@ -1,22 +1,10 @@
 // Conformance: field ownership (metadata.managedFields) and server-side apply conflicts, driven by real kubectl.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kubectlWith } from './sim-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim } from './sim-helpers.js';
 
-let sim: SimServer;
-let dir: string;
-let kubeconfig: string;
-
-const kubectl = kubectlWith(() => kubeconfig);
-
-function file(name: string, content: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const fx = kubectlSim({}, 'kwatch-kubectl-apply-');
+const kubectl = fx.kubectl;
+const file = fx.file;
 
 async function managedFields(resource: string, name: string): Promise<any[]> {
   const r = await kubectl('get', resource, name, '-o', 'json', '--show-managed-fields');
@@ -25,14 +13,6 @@ async function managedFields(resource: string, name: string): Promise<any[]> {
 }
 
 const summary = (entries: any[]) => entries.map((e) => ({ manager: e.manager, operation: e.operation, fieldsV1: e.fieldsV1 }));
-
-beforeAll(async () => {
-  sim = await startSimServer();
-  dir = mkdtempSync(join(tmpdir(), 'kwatch-kubectl-apply-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-});
-afterAll(() => sim.close());
 
 describe('field ownership with kubectl', () => {
   it('create configmap records a kubectl-create Update entry', async () => {
@@ -54,11 +34,11 @@ describe('field ownership with kubectl', () => {
     ]);
 
     const manifest = file('c2.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c2\ndata:\n  a: "3"\n');
-    const rv = sim.api.currentRevision();
+    const rv = fx.sim.api.currentRevision();
     const failed = await kubectl('apply', '--server-side', '-f', manifest);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl-patch" using v1: .data.a');
-    expect(sim.api.currentRevision()).toBe(rv);
+    expect(fx.sim.api.currentRevision()).toBe(rv);
 
     const forced = await kubectl('apply', '--server-side', '--force-conflicts', '-f', manifest);
     expect(forced.stderr).toBe('');
@@ -74,7 +54,7 @@ describe('field ownership with kubectl', () => {
   it('the conflict Status carries one FieldManagerConflict cause per field', async () => {
     await kubectl('create', 'configmap', 'c3', '--from-literal=a=1');
     await kubectl('patch', 'cm', 'c3', '--type', 'merge', '-p', '{"data":{"a":"2"}}');
-    const r = await fetch(`${sim.url}/api/v1/namespaces/default/configmaps/c3?fieldManager=ctrl`, {
+    const r = await fetch(`${fx.sim.url}/api/v1/namespaces/default/configmaps/c3?fieldManager=ctrl`, {
       method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' },
       body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c3' }, data: { a: '9' } }),
     });

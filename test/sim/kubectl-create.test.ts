@@ -1,24 +1,12 @@
 // Conformance: kubectl's typed `create` commands send their objects as protobuf, and the sim must store exactly what
 // kubectl meant. The oracle is kubectl itself: `--dry-run=client -o json` is its own JSON rendering of the object.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { KUBECTL, kubectlWith, until } from './sim-helpers.js';
+import { KUBECTL, kubectlSim, until } from './sim-helpers.js';
 
-let sim: SimServer;
-let dir: string;
-let kubeconfig: string;
-
-const kubectl = kubectlWith(() => kubeconfig);
-
-function file(name: string, content: string | Buffer): string {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const fx = kubectlSim({}, 'kwatch-kubectl-create-');
+const kubectl = fx.kubectl;
+const file = fx.file;
 
 // A throwaway self-signed P-256 certificate and key, only for `create secret tls` (kubectl checks that they match).
 const TLS_CERT = `-----BEGIN CERTIFICATE-----
@@ -84,14 +72,6 @@ function expectServerMetadata(obj: { metadata: Record<string, unknown> }, namesp
   });
 }
 
-beforeAll(async () => {
-  sim = await startSimServer();
-  dir = mkdtempSync(join(tmpdir(), 'kwatch-kubectl-create-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-});
-afterAll(() => sim.close());
-
 describe('kubectl create (protobuf request bodies) against the sim', () => {
   it('create namespace stores what kubectl sends, plus uid, resourceVersion and creationTimestamp', async () => {
     const dry = await kubectl('create', 'namespace', 'demo', '--dry-run=client', '-o', 'json');
@@ -104,11 +84,11 @@ describe('kubectl create (protobuf request bodies) against the sim', () => {
   });
 
   it('create configmap, secret generic|tls|docker-registry, deployment and service clusterip|nodeport|loadbalancer|externalname; a watch sees them', async () => {
-    const watcher = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'services', '-n', 'demo', '-w', '--output-watch-events', '--no-headers']);
+    const watcher = spawn(KUBECTL, ['--kubeconfig', fx.kubeconfig, 'get', 'services', '-n', 'demo', '-w', '--output-watch-events', '--no-headers']);
     let watched = '';
     watcher.stdout.on('data', (d: Buffer) => { watched += d.toString(); });
     try {
-      await until(() => sim.requests().some((q) => q.verb === 'watch' && q.url.startsWith('/api/v1/namespaces/demo/services')), 10_000);
+      await until(() => fx.sim.requests().some((q) => q.verb === 'watch' && q.url.startsWith('/api/v1/namespaces/demo/services')), 10_000);
       const commands = createCommands();
       const results = await Promise.all(commands.map(async ({ args }) => ({
         dry: await kubectl('create', ...args, '-n', 'demo', '--dry-run=client', '-o', 'json'),

@@ -1,19 +1,14 @@
 // Conformance: real kubectl (v1.32) prints the sim's server-side Tables the way it prints a real cluster's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { humanDuration } from '../../src/sim/table/age.js';
-import { DEPLOYMENTS, KUBECTL, kubectlWith, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+import { DEPLOYMENTS, KUBECTL, kubectlSim, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+
+const fx = kubectlSim({}, 'kwatch-kubectl-get-');
+const kubectl = fx.kubectl;
 
 const MIN = 60_000;
 const ref = (group: string, version: string, resource: string) => ({ group, version, resource });
-let sim: SimServer;
-let kubeconfig: string;
-
-const kubectl = kubectlWith(() => kubeconfig);
 
 /** kubectl's table output as header names and rows of cells, cut at the header's column starts (cells may be empty). */
 function table(out: string): { header: string[]; rows: string[][] } {
@@ -35,12 +30,8 @@ function ages(created: string | undefined, r: { t0: number; t1: number }): strin
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
 beforeAll(async () => {
-  sim = await startSimServer();
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-kubectl-get-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
   const now = Date.now();
-  const api = sim.api;
+  const api = fx.sim.api;
   api.create(NAMESPACES, { metadata: { name: 'team' } });
   api.create(ref('', 'v1', 'nodes'), {
     metadata: { name: 'n1', labels: { 'node-role.kubernetes.io/control-plane': '' } },
@@ -86,9 +77,8 @@ beforeAll(async () => {
   api.create(ref('example.com', 'v1', 'gadgets'), { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'team' }, spec: { size: 3, color: 'red' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
   api.create(ref('example.com', 'v1', 'widgets'), { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'team' } });
 });
-afterAll(() => sim.close());
 
-const created = (r: { group: string; version: string; resource: string }, ns: string | undefined, name: string) => sim.api.get(r, ns, name)!.metadata.creationTimestamp;
+const created = (r: { group: string; version: string; resource: string }, ns: string | undefined, name: string) => fx.sim.api.get(r, ns, name)!.metadata.creationTimestamp;
 
 describe('kubectl get prints server-side Tables', () => {
   it('get pods -A: READY, STATUS and RESTARTS as kube prints them', async () => {
@@ -177,36 +167,36 @@ describe('kubectl get prints server-side Tables', () => {
   });
 
   it('--chunk-size=2 pages through Tables and prints one header', async () => {
-    const before = sim.requests().length;
+    const before = fx.sim.requests().length;
     const r = await kubectl('get', 'pods', '-A', '--chunk-size=2');
     const t = table(r.stdout);
     expect(t.rows.map((x) => x[1])).toEqual(['web', 'api', 'batch']);
-    const lists = sim.requests().slice(before).filter((q) => q.verb === 'list' && q.url.startsWith('/api/v1/pods'));
+    const lists = fx.sim.requests().slice(before).filter((q) => q.verb === 'list' && q.url.startsWith('/api/v1/pods'));
     expect(lists.map((q) => q.url.includes('continue='))).toEqual([false, true]);
   });
 
   it('--sort-by=.metadata.name asks for whole objects (includeObject=Object) and sorts the rows', async () => {
-    const before = sim.requests().length;
+    const before = fx.sim.requests().length;
     const t = table((await kubectl('get', 'pods', '-A', '--sort-by=.metadata.name')).stdout);
     expect(t.rows.map((x) => `${x[0]}/${x[1]}`)).toEqual(['team/api', 'team/batch', 'default/web']);
-    expect(sim.requests().slice(before).some((q) => q.verb === 'list' && q.url.includes('includeObject=Object'))).toBe(true);
+    expect(fx.sim.requests().slice(before).some((q) => q.verb === 'list' && q.url.includes('includeObject=Object'))).toBe(true);
   });
 
   it('get pod NAME is a one-row Table from a GET', async () => {
-    const before = sim.requests().length;
+    const before = fx.sim.requests().length;
     const t = table((await kubectl('get', 'pod', 'api', '-n', 'team')).stdout);
     expect(t.header).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
     expect(t.rows.map((x) => x.slice(0, 4))).toEqual([['api', '1/1', 'Running', '3 (15m ago)']]);
-    expect(sim.requests().slice(before).map((q) => q.verb)).toContain('get');
+    expect(fx.sim.requests().slice(before).map((q) => q.verb)).toContain('get');
   });
 
   it('get -w prints the list, then one row per change without repeating the header', async () => {
-    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'pods', '-n', 'team', '-w']);
+    const child = spawn(KUBECTL, ['--kubeconfig', fx.kubeconfig, 'get', 'pods', '-n', 'team', '-w']);
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     try {
-      await until(() => out.split('\n').length > 3 && sim.requests().some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods')), 10_000);
-      sim.api.create(PODS, { ...pod('late', { namespace: 'team' }), status: { phase: 'Pending' } });
+      await until(() => out.split('\n').length > 3 && fx.sim.requests().some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods')), 10_000);
+      fx.sim.api.create(PODS, { ...pod('late', { namespace: 'team' }), status: { phase: 'Pending' } });
       await until(() => /\nlate\s/.test(out), 10_000);
       const t = table(out);
       expect(t.header).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);

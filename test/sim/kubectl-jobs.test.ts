@@ -1,23 +1,11 @@
 // Conformance: real kubectl (v1.32) runs a batch/v1 Job on the sim with its controllers on — api-resources lists
 // jobs, create job (a protobuf body), wait --for=condition=complete, get jobs/pods, and delete cascading to the pods.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kubectlWith, until } from './sim-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim, until } from './sim-helpers.js';
 
-let sim: SimServer;
-let kubeconfig: string;
-const kubectl = kubectlWith(() => kubeconfig);
-
-beforeAll(async () => {
-  // One node; pods start after 100 ms and a Job's pod runs for 300 ms; 30 s of grace take 0.6 s.
-  sim = await startSimServer({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100, jobPodRunMs: 300 } });
-  kubeconfig = join(mkdtempSync(join(tmpdir(), 'kwatch-jobs-')), 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-});
-afterAll(() => sim.close());
+// One node; pods start after 100 ms and a Job's pod runs for 300 ms; 30 s of grace take 0.6 s.
+const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100, jobPodRunMs: 300 } }, 'kwatch-jobs-');
+const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
 

@@ -1,24 +1,12 @@
 // Conformance: real kubectl (v1.32) deletes a namespace on the sim with its controllers on — the namespace turns
 // Terminating, its pods go gracefully, `kubectl delete namespace` waits until it is gone — and a deleted node's pods
 // are collected and replaced on the remaining node.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kubectlWith, until, watch } from './sim-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim, until, watch } from './sim-helpers.js';
 
-let sim: SimServer;
-let kubeconfig: string;
-const kubectl = kubectlWith(() => kubeconfig);
-
-beforeAll(async () => {
-  // Two nodes from the generator (no pods of its own); 30 s of grace take 0.6 s, pods start after 100 ms.
-  sim = await startSimServer({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } });
-  kubeconfig = join(mkdtempSync(join(tmpdir(), 'kwatch-namespaces-')), 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-});
-afterAll(() => sim.close());
+// Two nodes from the generator (no pods of its own); 30 s of grace take 0.6 s, pods start after 100 ms.
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } }, 'kwatch-namespaces-');
+const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
 
@@ -29,8 +17,8 @@ describe('kubectl namespaces and nodes against the sim', () => {
     expect((await kubectl('rollout', 'status', 'deployment/web', '-n', 'demo', '--timeout=15s')).code).toBe(0);
     const pods = rows((await kubectl('get', 'pods', '-n', 'demo', '--no-headers')).stdout).map((r) => r[0]);
     expect(pods).toHaveLength(2);
-    const nsWatch = await watch(sim.url, '/api/v1/namespaces?watch=1&fieldSelector=metadata.name%3Ddemo');
-    const podWatch = await watch(sim.url, '/api/v1/namespaces/demo/pods?watch=1');
+    const nsWatch = await watch(fx.sim.url, '/api/v1/namespaces?watch=1&fieldSelector=metadata.name%3Ddemo');
+    const podWatch = await watch(fx.sim.url, '/api/v1/namespaces/demo/pods?watch=1');
     try {
       const d = await kubectl('delete', 'namespace', 'demo', '--timeout=20s');
       expect(d.code).toBe(0);

@@ -1,23 +1,11 @@
 // Conformance: real kubectl (v1.32) drives workloads on the sim with its controllers on — create, rollout status,
 // scale, set image, delete pod (Terminating, then gone), and delete deployment leaving nothing behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kubectlWith, until } from './sim-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim, until } from './sim-helpers.js';
 
-let sim: SimServer;
-let kubeconfig: string;
-const kubectl = kubectlWith(() => kubeconfig);
-
-beforeAll(async () => {
-  // Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
-  sim = await startSimServer({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } });
-  kubeconfig = join(mkdtempSync(join(tmpdir(), 'kwatch-workloads-')), 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-});
-afterAll(() => sim.close());
+// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-workloads-');
+const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
 
@@ -109,6 +97,6 @@ describe('kubectl workloads against the sim', () => {
     expect(fin.stdout).toBe('["foregroundDeletion"]');
     await until(async () => (await kubectl('get', 'deployment', 'fg')).code !== 0, 10_000);
     expect((await kubectl('get', 'rs,pods', '-l', 'app=fg', '-o', 'name')).stdout.trim()).toBe('');
-    expect(sim.controllers!.errors).toBe(0);
+    expect(fx.sim.controllers!.errors).toBe(0);
   });
 });

@@ -1,35 +1,18 @@
 // Conformance: real kubectl (v1.32) drives the sim with nothing but --kubeconfig.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { KUBECTL, kubectlWith, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
+import { KUBECTL, kubectlSim, NAMESPACES, pod, PODS, until } from './sim-helpers.js';
 
-let sim: SimServer;
-let dir: string;
-let kubeconfig: string;
-
-const kubectl = kubectlWith(() => kubeconfig);
-
-function file(name: string, content: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
+const fx = kubectlSim({}, 'kwatch-kubectl-');
+const kubectl = fx.kubectl;
+const file = fx.file;
 
 beforeAll(async () => {
-  sim = await startSimServer();
-  dir = mkdtempSync(join(tmpdir(), 'kwatch-kubectl-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-  sim.api.create(NAMESPACES, { metadata: { name: 'team' } });
+  fx.sim.api.create(NAMESPACES, { metadata: { name: 'team' } });
   for (const [n, ns, node] of [['a', 'default', 'n1'], ['b', 'default', 'n2'], ['c', 'team', 'n1'], ['d', 'team', 'n2'], ['e', 'team', 'n1']]) {
-    sim.api.create(PODS, pod(n, { namespace: ns, node, labels: { tier: node === 'n1' ? 'front' : 'back' } }));
+    fx.sim.api.create(PODS, pod(n, { namespace: ns, node, labels: { tier: node === 'n1' ? 'front' : 'back' } }));
   }
 });
-afterAll(() => sim.close());
 
 const names = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
 
@@ -43,10 +26,10 @@ describe('kubectl against the sim', () => {
   });
 
   it('get --chunk-size=2 follows continue tokens over several pages', async () => {
-    const before = sim.requests().length;
+    const before = fx.sim.requests().length;
     const r = await kubectl('get', 'pods', '-A', '--chunk-size=2', '-o', 'name');
     expect(r.stdout.trim().split('\n')).toEqual(['pod/a', 'pod/b', 'pod/c', 'pod/d', 'pod/e']);
-    const lists = sim.requests().slice(before).filter((q) => q.verb === 'list' && q.url.startsWith('/api/v1/pods'));
+    const lists = fx.sim.requests().slice(before).filter((q) => q.verb === 'list' && q.url.startsWith('/api/v1/pods'));
     expect(lists).toHaveLength(3);
     expect(lists.every((q) => q.url.includes('limit=2'))).toBe(true);
     expect(lists.slice(1).every((q) => q.url.includes('continue='))).toBe(true);
@@ -80,27 +63,27 @@ describe('kubectl against the sim', () => {
     expect(again.stderr.trim()).toBe('Error from server (AlreadyExists): error when creating "' + f + '": pods "web" already exists');
     const f2 = file('pod2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web2\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
     expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 created');
-    const rv = sim.api.currentRevision();
+    const rv = fx.sim.api.currentRevision();
     expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 unchanged');
-    expect(sim.api.currentRevision()).toBe(rv);
+    expect(fx.sim.api.currentRevision()).toBe(rv);
     file('pod2.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web2\n  labels: {v: "2"}\nspec:\n  containers:\n  - name: c\n    image: nginx\n');
     expect((await kubectl('apply', '-f', f2)).stdout.trim()).toBe('pod/web2 configured');
-    expect(sim.api.get(PODS, 'default', 'web2')!.metadata.labels).toEqual({ v: '2' });
+    expect(fx.sim.api.get(PODS, 'default', 'web2')!.metadata.labels).toEqual({ v: '2' });
     const ssa = await kubectl('apply', '--server-side', '-f', f);
     expect(ssa.stdout.trim()).toBe('pod/web serverside-applied');
     const del = await kubectl('delete', 'pod', 'web', 'web2');
     expect(del.stdout.trim().split('\n')).toEqual(['pod "web" deleted', 'pod "web2" deleted']);
-    expect(sim.api.get(PODS, 'default', 'web')).toBeUndefined();
+    expect(fx.sim.api.get(PODS, 'default', 'web')).toBeUndefined();
   });
 
   it('--dry-run=server validates and answers without storing', async () => {
-    const rv = sim.api.currentRevision();
+    const rv = fx.sim.api.currentRevision();
     const r = await kubectl('run', 'dry', '--image=nginx', '--dry-run=server', '-o', 'name');
     expect(r.stdout.trim()).toBe('pod/dry');
     const d = await kubectl('delete', 'pod', 'a', '--dry-run=server');
     expect(d.stdout.trim()).toBe('pod "a" deleted (server dry run)');
-    expect(sim.api.currentRevision()).toBe(rv);
-    expect(sim.api.get(PODS, 'default', 'a')).toBeDefined();
+    expect(fx.sim.api.currentRevision()).toBe(rv);
+    expect(fx.sim.api.get(PODS, 'default', 'a')).toBeDefined();
   });
 
   it('create -f of a CRD and apply -f of its custom resource, usable at once by kind and short name', async () => {
@@ -137,16 +120,16 @@ spec:
   });
 
   it('get -w --output-watch-events prints creates, changes and deletes as they happen', async () => {
-    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'pods', '-n', 'team', '-w', '--output-watch-events', '--no-headers']);
+    const child = spawn(KUBECTL, ['--kubeconfig', fx.kubeconfig, 'get', 'pods', '-n', 'team', '-w', '--output-watch-events', '--no-headers']);
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     try {
       await until(() => out.split('\n').length > 3, 10_000);
-      expect((await sim.requests()).some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods'))).toBe(true);
-      sim.api.create(PODS, pod('w', { namespace: 'team' }));
-      const cur = sim.api.get(PODS, 'team', 'c')!;
-      sim.api.update(PODS, { ...cur, status: { phase: 'Running' } });
-      sim.api.delete(PODS, 'team', 'd');
+      expect((await fx.sim.requests()).some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods'))).toBe(true);
+      fx.sim.api.create(PODS, pod('w', { namespace: 'team' }));
+      const cur = fx.sim.api.get(PODS, 'team', 'c')!;
+      fx.sim.api.update(PODS, { ...cur, status: { phase: 'Running' } });
+      fx.sim.api.delete(PODS, 'team', 'd');
       await until(() => /DELETED\s+d\s/.test(out), 10_000);
       const rows = names(out).map((x) => `${x[0]} ${x[1]}`);
       expect(rows).toEqual(['ADDED c', 'ADDED d', 'ADDED e', 'ADDED w', 'MODIFIED c', 'DELETED d']);
@@ -156,16 +139,16 @@ spec:
   });
 
   it('get --raw of a watch from a past resourceVersion replays history; from a compacted one gets the 410 ERROR', async () => {
-    const rv = sim.api.currentRevision();
-    sim.api.create(PODS, pod('hist', { namespace: 'team' }));
-    sim.api.delete(PODS, 'team', 'hist');
+    const rv = fx.sim.api.currentRevision();
+    fx.sim.api.create(PODS, pod('hist', { namespace: 'team' }));
+    fx.sim.api.delete(PODS, 'team', 'hist');
     const r = await kubectl('get', '--raw', `/api/v1/namespaces/team/pods?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
     const evs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(evs.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED hist', 'DELETED hist']);
-    sim.faults.compact();
+    fx.sim.faults.compact();
     const old = await kubectl('get', '--raw', `/api/v1/pods?watch=1&resourceVersion=${rv}`);
     const [err] = old.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(err).toEqual({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${sim.api.currentRevision()})`, reason: 'Expired', code: 410 } });
+    expect(err).toEqual({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${fx.sim.api.currentRevision()})`, reason: 'Expired', code: 410 } });
   });
 
   it('scale changes a deployment\'s replicas through the scale subresource', async () => {

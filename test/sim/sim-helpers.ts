@@ -1,5 +1,10 @@
 // Test helpers for the sim: HTTP requests against a started server and a line-by-line watch reader.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startSimServer, type SimServer, type SimServerOptions } from '../../src/sim/server.js';
 import { request } from 'node:http';
 import type { SimObject } from '../../src/sim/api.js';
 
@@ -141,5 +146,48 @@ export function kubectlWith(kubeconfig: () => string): (...args: string[]) => Pr
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, t0, t1: Date.now() });
       });
     });
+  };
+}
+
+/** A sim for a kubectl conformance file: its server, a temporary folder holding its kubeconfig, kubectl on it. */
+export interface KubectlSim {
+  /** The server (set by the time any test or later beforeAll runs). */
+  readonly sim: SimServer;
+  readonly dir: string;
+  readonly kubeconfig: string;
+  kubectl(...args: string[]): Promise<KubectlResult>;
+  /** Writes `content` to `name` in the folder; returns its path (for `kubectl … -f`). */
+  file(name: string, content: string | Buffer): string;
+}
+
+/** Starts the sim in a beforeAll and closes it in an afterAll of the calling test file. */
+export function kubectlSim(options: SimServerOptions = {}, dirPrefix = 'kwatch-kubectl-'): KubectlSim {
+  let sim: SimServer | undefined;
+  let dir = '';
+  let kubeconfig = '';
+  beforeAll(async () => {
+    sim = await startSimServer(options);
+    dir = mkdtempSync(join(tmpdir(), dirPrefix));
+    kubeconfig = join(dir, 'kubeconfig');
+    await sim.writeKubeconfig(kubeconfig);
+  });
+  afterAll(() => sim?.close());
+  return {
+    get sim() {
+      if (!sim) throw new Error('the sim starts in beforeAll');
+      return sim;
+    },
+    get dir() {
+      return dir;
+    },
+    get kubeconfig() {
+      return kubeconfig;
+    },
+    kubectl: kubectlWith(() => kubeconfig),
+    file(name, content) {
+      const p = join(dir, name);
+      writeFileSync(p, content);
+      return p;
+    },
   };
 }
