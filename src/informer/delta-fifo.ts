@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
 import type { Delta, DeltaType, Deltas, InformerQueue, KnownObjects, ObjectOrTombstone, PopProcessFunc, TransformFunc } from './deltas.js';
 import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, RequeueError, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import { ArrayQueue } from './array-queue.js';
 import type { ReflectorStore } from './reflector-store.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
@@ -27,9 +28,8 @@ export interface DeltaFifoOptions {
  *   everything else accumulates until popped.
  */
 export class DeltaFifo implements ReflectorStore, InformerQueue {
-  /** Keys in pop order; entries before `head` are consumed. */
-  private queue: string[] = [];
-  private head = 0;
+  /** Keys in pop order. */
+  private readonly queue = new ArrayQueue<string>();
   private readonly items = new Map<string, Delta[]>();
   /** True once Replace ran first, or Add/Update/Delete was called first. */
   private populated = false;
@@ -55,7 +55,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
 
   /** Number of keys queued. */
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   add(obj: KubeObject): void {
@@ -159,7 +159,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
 
   /** Queued keys in pop order. */
   listKeys(): string[] {
-    return this.queue.slice(this.head);
+    return this.queue.toArray();
   }
 
   /** A copy of the deltas queued for key, or undefined. */
@@ -213,13 +213,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
 
   private take(): [string, Delta[], boolean] {
     const isInInitialList = !this.hasSynced();
-    const key = this.queue[this.head];
-    this.queue[this.head] = '';
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    const key = this.queue.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     const deltas = this.items.get(key)!;
     this.items.delete(key);

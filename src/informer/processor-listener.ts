@@ -1,4 +1,5 @@
 // processorListener: one handler's bounded buffer of notifications, delivered serially to that handler.
+import { ArrayQueue } from './array-queue.js';
 import type { Clock } from './clock.js';
 import type { ObjectOrTombstone } from './deltas.js';
 import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf } from './deltas.js';
@@ -64,8 +65,7 @@ export class ProcessorListener {
   /** When this listener is next due a resync (epoch ms). */
   nextResync: number;
   readonly stats: ListenerStats = { delivered: 0, buffered: 0, maxBuffered: 0, overflows: 0, errors: 0 };
-  private buffer: (Notification | undefined)[] = [];
-  private head = 0;
+  private readonly buffer = new ArrayQueue<Notification>(4096);
   private running = false;
   private stopped = false;
   private initialPending = 0;
@@ -90,7 +90,7 @@ export class ProcessorListener {
 
   /** Notifications waiting for the handler. */
   get buffered(): number {
-    return this.buffer.length - this.head;
+    return this.buffer.length;
   }
 
   /** Queues a notification (never blocks; the processor checks room before popping the FIFO). */
@@ -135,7 +135,7 @@ export class ProcessorListener {
 
   /** Nothing buffered and no handler call running. */
   get idle(): boolean {
-    return !this.running && this.buffer.length - this.head === 0;
+    return !this.running && this.buffer.length === 0;
   }
 
   /** Resolves once the buffer is empty and no handler call is running. */
@@ -147,25 +147,15 @@ export class ProcessorListener {
   /** Stops delivery: drops what is buffered and releases anyone waiting for room. */
   stop(): void {
     this.stopped = true;
-    this.buffer = [];
-    this.head = 0;
+    this.buffer.clear();
     this.stats.buffered = 0;
     this.releaseRoom();
     this.releaseIdle();
   }
 
   private async run(): Promise<void> {
-    while (!this.stopped && this.head < this.buffer.length) {
-      const n = this.buffer[this.head]!;
-      this.buffer[this.head] = undefined;
-      this.head++;
-      if (this.head === this.buffer.length) {
-        this.buffer = [];
-        this.head = 0;
-      } else if (this.head > 4096 && this.head * 2 > this.buffer.length) {
-        this.buffer = this.buffer.slice(this.head);
-        this.head = 0;
-      }
+    while (!this.stopped && this.buffer.length > 0) {
+      const n = this.buffer.shift()!;
       this.stats.buffered = this.buffered;
       try {
         const r = this.deliver(n);

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
 import type { Delta, DeltaType, Deltas, InformerQueue, KnownObjects, ObjectOrTombstone, PopProcessFunc, TransformFunc } from './deltas.js';
 import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import { ArrayQueue } from './array-queue.js';
 import type { ReflectorStore } from './reflector-store.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
@@ -18,13 +19,12 @@ export interface RealFifoOptions {
 }
 
 /**
- * client-go's RealFIFO. Contracts: `items[head..]` holds every event not yet popped, in arrival order;
+ * client-go's RealFIFO. Contracts: `items` holds every event not yet popped, in arrival order;
  * nothing is merged, so a key may appear many times; every pop hands out exactly one delta.
  * Unlike DeltaFIFO, Delete is never ignored (there is nothing queued to compare with).
  */
 export class RealFifo implements ReflectorStore, InformerQueue {
-  private items: Delta[] = [];
-  private head = 0;
+  private readonly items = new ArrayQueue<Delta>();
   private populated = false;
   /** Entries queued by the first Replace (all of the queue at that point) not popped yet. */
   private initialPopulationCount = 0;
@@ -46,7 +46,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
 
   /** Number of entries queued. */
   get length(): number {
-    return this.items.length - this.head;
+    return this.items.length;
   }
 
   add(obj: KubeObject): void {
@@ -74,10 +74,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     for (const obj of list) listed.add(deletionHandlingKey(obj));
     // Last queued delta per key, in order of each key's first appearance in the queue.
     const lastQueued = new Map<string, Delta>();
-    for (let i = this.head; i < this.items.length; i++) {
-      const d = this.items[i];
-      lastQueued.set(deletionHandlingKey(d.object), d);
-    }
+    this.items.forEach((d) => lastQueued.set(deletionHandlingKey(d.object), d));
     for (const [key, last] of lastQueued) {
       if (listed.has(key) || last.type === 'Deleted') continue;
       this.append('Deleted', new DeletedFinalStateUnknown(key, last.object as KubeObject), true, key);
@@ -98,7 +95,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
   /** A Sync entry for every known object whose key has nothing queued. */
   resync(): void {
     const queued = new Set<string>();
-    for (let i = this.head; i < this.items.length; i++) queued.add(deletionHandlingKey(this.items[i].object));
+    this.items.forEach((d) => queued.add(deletionHandlingKey(d.object)));
     for (const key of this.knownObjects.listKeys()) {
       if (queued.has(key)) continue;
       const obj = this.knownObjects.getByKey(key);
@@ -128,7 +125,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
   /** Distinct queued keys, in order of first appearance. */
   listKeys(): string[] {
     const keys = new Set<string>();
-    for (let i = this.head; i < this.items.length; i++) keys.add(deletionHandlingKey(this.items[i].object));
+    this.items.forEach((d) => keys.add(deletionHandlingKey(d.object)));
     return [...keys];
   }
 
@@ -157,13 +154,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
 
   private take(): [Deltas, boolean] {
     const isInInitialList = !this.hasSynced();
-    const delta = this.items[this.head];
-    (this.items as (Delta | undefined)[])[this.head] = undefined;
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    const delta = this.items.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     if (this.tracer.enabled) {
       this.tracer.emit({

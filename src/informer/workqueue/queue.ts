@@ -1,5 +1,6 @@
 // The basic workqueue (client-go util/workqueue queue.go): dedup through dirty/processing, with the reasons each key was queued.
 import { AbortableWaiters } from '../abortable-waiters.js';
+import { ArrayQueue } from '../array-queue.js';
 import type { Clock } from '../clock.js';
 import { realClock } from '../clock.js';
 import type { Tracer } from '../trace.js';
@@ -41,8 +42,7 @@ interface Pending {
  * workers at once. `pending` holds the reasons of dirty items, so it has exactly the keys of `dirty`.
  */
 export class Queue<T = string> {
-  private queue: T[] = [];
-  private head = 0;
+  private readonly queue = new ArrayQueue<T>();
   private readonly dirty = new Map<T, Pending>();
   private readonly processing = new Set<T>();
   private readonly getters = new AbortableWaiters<GetResult<T>>();
@@ -84,7 +84,7 @@ export class Queue<T = string> {
 
   /** Items waiting in the queue (not those being processed). */
   len(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   get length(): number {
@@ -164,16 +164,7 @@ export class Queue<T = string> {
   protected onShutDown(): void {}
 
   private take(): GetResult<T> {
-    const item = this.queue[this.head];
-    (this.queue as (T | undefined)[])[this.head] = undefined;
-    this.head++;
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    const item = this.queue.shift() as T;
     const pending = this.dirty.get(item)!;
     this.dirty.delete(item);
     this.processing.add(item);
