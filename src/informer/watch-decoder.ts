@@ -4,8 +4,11 @@ import { parseOmittingManagedFields } from './omit-managed-fields.js';
 import { WATCH_EVENT_TYPES, type KubeObject, type WatchEvent, type WatchEventType } from './types.js';
 
 export interface DecodeWatchStreamOptions {
-  /** Called once per non-blank line with its size in bytes (newline included), before it is parsed. */
-  onLine?(bytes: number): void;
+  /**
+   * Called once per non-blank line, before it is parsed, with its size in bytes (newline included) and
+   * its bytes (without the newline; valid only during the call).
+   */
+  onLine?(bytes: number, line: Buffer): void;
   /** Leave metadata.managedFields out of the decoded objects (for caches that strip them anyway). */
   omitManagedFields?: boolean;
 }
@@ -61,13 +64,13 @@ export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string
   }
 }
 
-function decodeLine(line: Buffer, onLine: ((bytes: number) => void) | undefined, omitManagedFields: boolean): WatchEvent | undefined {
+function decodeLine(line: Buffer, onLine: DecodeWatchStreamOptions['onLine'], omitManagedFields: boolean): WatchEvent | undefined {
   const n = line.length;
   if (n === 0) return undefined;
   const first = line[0];
   // Only lines starting with whitespace can be blank; skip the trim for the common case.
   if ((first === 0x20 || first === 0x0d || first === 0x09) && line.toString('utf8').trim() === '') return undefined;
-  onLine?.(n + 1);
+  onLine?.(n + 1, line);
   if (!omitManagedFields) return decodeWatchEventLine(line.toString('utf8'), n + 1);
   let parsed: unknown;
   try {

@@ -1,7 +1,7 @@
 // The ListerWatcher over HTTP: LIST and WATCH of one resource (optionally one namespace, one
 // name, selectors) against a real API server through a Connection.
-import { ConnectionError, StreamCutError } from '../informer/errors.js';
-import { decodeWatchEventLine, decodeWatchStream } from '../informer/watch-decoder.js';
+import { ConnectionError } from '../informer/errors.js';
+import { decodeWatchStream } from '../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
 import type { Connection, HttpResponse } from './connection.js';
 import { parseListBody } from './list-body.js';
@@ -35,27 +35,6 @@ export function resourcePath(t: Pick<ListWatchTarget, 'group' | 'version' | 'res
   const base = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
   const ns = t.namespaced && t.namespace ? `/namespaces/${encodeURIComponent(t.namespace)}` : '';
   return `${base}${ns}/${t.resource}`;
-}
-
-/** Splits a byte stream into lines (JSON watch framing: one event per line). */
-async function* lines(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  let pending: Buffer[] = [];
-  for await (const chunk of body) {
-    let buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    let nl = buf.indexOf(10);
-    while (nl !== -1) {
-      const head = buf.subarray(0, nl);
-      const line = pending.length ? Buffer.concat([...pending, head]).toString('utf8') : head.toString('utf8');
-      pending = [];
-      if (line.trim()) yield line.endsWith('\r') ? line.slice(0, -1) : line;
-      buf = buf.subarray(nl + 1);
-      nl = buf.indexOf(10);
-    }
-    if (buf.length) pending.push(Buffer.from(buf));
-  }
-  const rest = Buffer.concat(pending).toString('utf8');
-  // As the informer's decoder: a line without its newline is a cut stream.
-  if (rest.trim()) throw new StreamCutError(rest);
 }
 
 export interface HttpListerWatcherOptions {
@@ -121,7 +100,13 @@ export class HttpListerWatcher implements ListerWatcher {
   /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
   async rawWatch(options: ListOptions, signal?: AbortSignal): Promise<RawWatchStream> {
     return this.openWatch(options, signal, async function* (body) {
-      for await (const line of lines(body)) yield { line, event: decodeWatchEventLine(line) };
+      // The decoder reports each line just before it yields that line's event.
+      let line = '';
+      const onLine = (_size: number, bytes: Buffer) => {
+        line = bytes.toString('utf8');
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+      };
+      for await (const event of decodeWatchStream(body, { onLine })) yield { line, event };
     });
   }
 
