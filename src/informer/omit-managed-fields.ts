@@ -73,15 +73,14 @@ export function parseOmittingManagedFields<T>(json: Buffer, objectsOf: (parsed: 
   if (cut === undefined) return JSON.parse(json.toString('utf8')) as T;
   const parsed = JSON.parse(cut.text) as T;
   let placeholders = 0;
-  for (const obj of objectsOf(parsed)) if (obj?.metadata?.managedFields === null) placeholders++;
-  if (placeholders !== cut.cuts) return JSON.parse(json.toString('utf8')) as T;
   for (const obj of objectsOf(parsed)) {
     const meta = obj?.metadata;
-    if (meta?.managedFields === null) {
-      // A copy without the key, not `delete` (which would push the object into V8's slow dictionary mode).
-      const { managedFields: _placeholder, ...rest } = meta;
-      obj!.metadata = rest;
-    }
+    if (meta?.managedFields !== null) continue;
+    placeholders++;
+    // A copy without the key, not `delete` (which would push the object into V8's slow dictionary mode).
+    const { managedFields: _placeholder, ...rest } = meta;
+    obj!.metadata = rest;
   }
-  return parsed;
+  // A cut elsewhere than in these objects' metadata: the whole text as sent (the copies above are dropped).
+  return placeholders === cut.cuts ? parsed : (JSON.parse(json.toString('utf8')) as T);
 }
