@@ -88,6 +88,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     const i = o.resources.length > 1 ? o.resources.findIndex((x) => displayName(x) === r.resource) : 0;
     const ns = o.targets[i]?.namespace;
     stopSpinner();
+    printer.flush();
     err.write(ns ? `No resources found in ${ns} namespace (watching for changes; -A watches all namespaces).\n` : 'No resources found (watching for changes).\n');
   };
   const onOutputError = (e: NodeJS.ErrnoException) => {

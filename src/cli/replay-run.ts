@@ -82,7 +82,7 @@ export async function runRecordingReplay(o: {
       traceObjects: o.view.diff !== undefined,
       keepManagedFields: o.pipeline.keepManagedFields,
       resyncPeriodMs: o.pipeline.resyncPeriodMs,
-      onSeeded: (s) => err(`kwatch: rebuilt the cache at resourceVersion ${s.resourceVersion} from the recording (${s.objects} objects, not shown); replaying from the first event after it`),
+      onSeeded: (s) => view.notice(`kwatch: rebuilt the cache at resourceVersion ${s.resourceVersion} from the recording (${s.objects} objects, not shown); replaying from the first event after it`),
     });
   } catch (e) {
     if (e instanceof RecordingError) throw new UserError(e.message);
@@ -132,7 +132,7 @@ export async function runServerResume(o: {
       traceObjects: o.traceObjects,
       keepManagedFields: o.pipeline.keepManagedFields,
       resyncPeriodMs: o.pipeline.resyncPeriodMs,
-      notice: (m) => err(`kwatch: ${m}`),
+      notice: (m) => o.view.notice(`kwatch: ${m}`),
     });
   } catch (e) {
     if (e instanceof ExpiredResourceVersionError) throw new UserError(e.message);

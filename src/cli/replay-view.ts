@@ -22,6 +22,8 @@ export interface ReplayView {
   /** Everything emitted here is counted and, when selected, printed. */
   tracer: Tracer;
   summary: TraceSummary;
+  /** Writes a message to stderr after the records printed so far (stdout is batched). */
+  notice(message: string): void;
   /** Ends the output (closes a json array); the tracer prints nothing afterwards. */
   close(): void;
 }
@@ -47,6 +49,10 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
   return {
     tracer,
     summary,
+    notice(message) {
+      printer.flush();
+      process.stderr.write(`${message}\n`);
+    },
     close() {
       if (!open) return;
       open = false;

@@ -54,6 +54,8 @@ export interface TracePrinterOptions {
 
 export interface TracePrinter {
   write(record: TraceRecord): void;
+  /** Writes what a batched printer holds now (before a message on another stream, to keep the order). */
+  flush(): void;
   /** Closes the output (the json array); further writes are ignored. */
   end(): void;
 }
@@ -107,6 +109,9 @@ export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
     write(record) {
       if (ended || !select(record)) return;
       write.record(record.time === undefined ? { ...record, time: now() } : record);
+    },
+    flush() {
+      batched?.flush();
     },
     end() {
       if (ended) return;
