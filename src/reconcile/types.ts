@@ -1,0 +1,110 @@
+// The public shape of a user's controller module: what `kwatch reconcile --with FILE` loads and what
+// it hands to the user's reconcile function. Users import these types from 'kwatch'.
+import type { KubeObject } from '../informer/types.js';
+
+export type { KubeObject } from '../informer/types.js';
+
+/** Why a run happened: one trigger merged into it (kube-rs's ReconcileReason, with the event that caused it). */
+export interface ReconcileReason {
+  /** 'object updated' | 'object deleted' | 'related object updated' | 'related object deleted' | 'reconciler requested retry' | 'error policy requested retry' | 'error backoff' | 'resync' | 'initial' */
+  reason: string;
+  /** The informer event behind it (OnAdd, OnUpdate, OnDelete) when there was one. */
+  op?: string;
+  /** The resource of the object that triggered (kubectl's spelling: pods, replicasets.apps). */
+  resource?: string;
+  /** namespace/name of the object that triggered. */
+  key?: string;
+  rv?: string;
+  /** The event came from a write of this run's own controller (overlay's local events, or a sent write). */
+  own?: boolean;
+  /** The event was made locally by --writes overlay, not sent by the server. */
+  local?: boolean;
+  /** Epoch ms when the trigger was seen. */
+  time?: number;
+}
+
+export interface ReconcileRequest {
+  namespace?: string;
+  name: string;
+  /** Every trigger merged into this run, oldest first. */
+  reasons: readonly ReconcileReason[];
+}
+
+/** What reconcile returns: nothing or {} waits for the next change (kube-rs await_change). */
+export type ReconcileAction = void | undefined | { requeue?: boolean; requeueAfter?: string | number };
+
+export interface ObjectRef {
+  namespace?: string;
+  name: string;
+}
+
+export interface ListQuery {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** An index of the informer: 'namespace' (built in), or one the module declares. */
+  index?: { name: string; value: string };
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+export interface PatchOptions {
+  type?: PatchType;
+  fieldManager?: string;
+  force?: boolean;
+}
+
+/** A write's outcome as the reconciler sees it: the object the write produced (or would produce). */
+export type WriteResult = KubeObject | undefined;
+
+/** What reconcile reads and writes through (controller-runtime's client over the informer cache). */
+export interface ReconcileContext {
+  /** The cached object, or undefined; starts (and waits for) a shared informer for a kind not watched yet. */
+  get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): Promise<T | undefined>;
+  list<T extends KubeObject = KubeObject>(resource: string, query?: ListQuery): Promise<T[]>;
+  create(obj: KubeObject): Promise<WriteResult>;
+  update(obj: KubeObject): Promise<WriteResult>;
+  patch(obj: KubeObject, patch: unknown, options?: PatchOptions): Promise<WriteResult>;
+  delete(obj: KubeObject): Promise<void>;
+  updateStatus(obj: KubeObject): Promise<WriteResult>;
+  patchStatus(obj: KubeObject, patch: unknown, options?: PatchOptions): Promise<WriteResult>;
+  /** An Event about obj (core/v1 Event), written like every other write. */
+  recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
+  /** A line in the trace under this run's key. */
+  log(...args: unknown[]): void;
+  /** The controller's name. */
+  readonly controller: string;
+  /** Aborted when kwatch stops. */
+  readonly signal: AbortSignal;
+}
+
+export type ReconcileFn = (req: ReconcileRequest, ctx: ReconcileContext) => ReconcileAction | Promise<ReconcileAction>;
+export type ErrorPolicyFn = (err: unknown, req: ReconcileRequest, ctx: ReconcileContext) => ReconcileAction | Promise<ReconcileAction>;
+
+export interface WatchSpec {
+  resource: string;
+  /** Which primary objects to reconcile when obj changes (controller-runtime's EnqueueRequestsFromMapFunc). */
+  map(obj: KubeObject): ObjectRef[] | ObjectRef | undefined | null;
+}
+
+/** A controller as a Builder describes it (controller-runtime For/Owns/Watches). */
+export interface ControllerDefinition {
+  name?: string;
+  /** The primary resource: its own changes enqueue its key. */
+  for?: string;
+  /** Owned resources: a change enqueues the object's controller owner (EnqueueRequestForOwner, OnlyControllerOwner). */
+  owns?: string[];
+  /** Every owner of the kind `for`, not only the controller owner. */
+  ownsAllOwners?: boolean;
+  watches?: WatchSpec[];
+  reconcile: ReconcileFn;
+  errorPolicy?: ErrorPolicyFn;
+}
+
+/** The alias users name in `import type { Reconciler } from 'kwatch'`. */
+export type Reconciler = ControllerDefinition;
+
+/** Identity, for editors: `export default defineController({ for: 'deployments.apps', reconcile(req, ctx) { … } })`. */
+export function defineController<T extends ControllerDefinition>(definition: T): T {
+  return definition;
+}
