@@ -26,8 +26,12 @@ export interface ReconcileRequest {
   signal: AbortSignal;
 }
 
-/** requeueAfterMs > 0: run again after that long (backoff reset); requeue: run again with rate-limited backoff. */
-export type ReconcileResult = { requeueAfterMs?: number; requeue?: boolean } | void;
+/**
+ * requeueAfterMs > 0: run again after that long (backoff reset); requeue: run again with rate-limited backoff.
+ * `error`: the run failed and an error policy decided what follows (kube-rs's error_policy): requeueAfterMs,
+ * or nothing to wait for the next change — instead of the workqueue's per-key backoff a thrown error gets.
+ */
+export type ReconcileResult = { requeueAfterMs?: number; requeue?: boolean; error?: unknown } | void;
 
 export type ReconcileFunc = (req: ReconcileRequest) => Promise<ReconcileResult>;
 
@@ -45,6 +49,8 @@ export interface ControllerOptions {
   tracer?: Tracer;
   /** Wait for the watched informers to sync before starting workers (default true). */
   waitForSync?: boolean;
+  /** Reasons the workqueue keeps per key between two runs (the queue's default otherwise). */
+  maxReasonsPerKey?: number;
 }
 
 export interface ControllerStats {
@@ -81,7 +87,7 @@ export class Controller {
     this.clock = options.clock ?? realClock;
     this.tracer = options.tracer ?? noTracer;
     this.cache = options.cache;
-    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter });
+    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter, maxReasonsPerItem: options.maxReasonsPerKey });
   }
 
   /**
@@ -109,20 +115,29 @@ export class Controller {
     return reg;
   }
 
+  /**
+   * Adds an informer whose events the caller routes into the queue itself (kwatch reconcile's triggers):
+   * run() waits for its sync, and the registration is removed when the controller stops.
+   */
+  track(informer: SharedIndexInformer, registration?: HandlerRegistration): void {
+    if (!this.informers.includes(informer)) this.informers.push(informer);
+    if (registration) this.registrations.push(registration);
+  }
+
   /** Enqueues a key by hand. */
   enqueue(key: string, reason: QueueReason = { op: 'enqueue' }): void {
     this.queue.add(key, reason);
+  }
+
+  /** No key waiting and none being reconciled (keys waiting for a delayed requeue do not count). */
+  isIdle(): boolean {
+    return this.queue.len() === 0 && this.queue.processingCount() === 0 && this.stats.active === 0;
   }
 
   /**
    * Starts the workers (after the watched informers synced, unless waitForSync is false) and runs until
    * the signal aborts; then stops taking new keys, lets queued keys drain and in-flight reconciles finish.
    */
-  /** No key waiting and none being reconciled (keys waiting for a delayed requeue do not count). */
-  isIdle(): boolean {
-    return this.queue.len() === 0 && this.queue.processingCount() === 0 && this.stats.active === 0;
-  }
-
   async run(signal: AbortSignal): Promise<void> {
     const onAbort = () => this.queue.shutDown();
     if (signal.aborted) onAbort();
@@ -164,15 +179,22 @@ export class Controller {
     try {
       const result = await this.options.reconcile({ key, reasons, reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
       const durationMs = tracing ? this.clock.now() - start : 0;
-      if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+      if (result && result.error !== undefined) {
+        // The error policy decided: requeue after its delay, or wait for the next change.
+        this.stats.errors++;
+        const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
+        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
+        this.queue.forget(key);
+        if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
+      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
         this.stats.requeueAfter++;
         if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
         this.queue.forget(key);
-        this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', time: this.clock.now(), afterMs: result.requeueAfterMs });
+        this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs });
       } else if (result && result.requeue) {
         this.stats.requeues++;
         if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
-        this.queue.addRateLimited(key, { op: 'requeue', time: this.clock.now() });
+        this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now() });
       } else {
         this.stats.successes++;
         if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
@@ -180,10 +202,11 @@ export class Controller {
       }
     } catch (err) {
       this.stats.errors++;
+      const message = errorMessage(err);
       if (this.tracer.enabled) {
-        this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: this.clock.now() - start, error: err instanceof Error ? err.message : String(err), requeues: requeues + 1 });
+        this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: this.clock.now() - start, error: message, requeues: requeues + 1 });
       }
-      this.queue.addRateLimited(key, { op: 'error', time: this.clock.now(), error: err instanceof Error ? err.message : String(err) });
+      this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time: this.clock.now(), error: message });
     } finally {
       this.stats.active--;
       this.queue.done(key);
@@ -196,6 +219,10 @@ export function runReconciler(informer: SharedIndexInformer, options: Controller
   const controller = new Controller(options);
   controller.watch(informer);
   return { controller, done: controller.run(signal) };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 const EMPTY_CACHE: ReadonlyIndexer = {

@@ -504,6 +504,7 @@ function traceEvent(b: Builder, event: WatchEvent, conn: number, dropped?: strin
   };
   if (event.type === 'ERROR') detail.error = (event.object as unknown as Partial<Status>).message;
   if (dropped) detail.dropped = dropped;
+  if (event.local) detail.local = true;
   b.effects.push({ kind: 'trace', stage: 'watch', op: event.type, detail });
 }
 

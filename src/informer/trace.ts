@@ -19,7 +19,10 @@ export type Stage = (typeof STAGES)[number];
  * - indexer:   add, update, delete, replace
  * - handler:   OnAdd, OnUpdate, OnDelete, overflow
  * - workqueue: add, dedup, get, done, requeue, forget, add-after, add-rate-limited, shutdown
- * - reconcile: start, success, error, requeue-after
+ * - reconcile: start, success, error, requeue-after; and from kwatch reconcile: held (a trigger for a
+ *              key that is running: it runs once after), write (a write the reconciler made, with verb,
+ *              target, mode and the server's answer), log (ctx.log), loop (a key its own writes keep
+ *              re-triggering), map-error (a watches map function threw), converged / pending (--once)
  */
 export interface TraceRecord {
   time: number;

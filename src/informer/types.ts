@@ -63,6 +63,8 @@ export interface WatchEvent {
   object: KubeObject;
   /** Size of the event's line on the wire, in bytes (filled by the decoder). */
   bytes?: number;
+  /** Made locally (kwatch reconcile --writes overlay), never sent by a server; traced as `local`. */
+  local?: boolean;
 }
 
 /** List/watch query options, named exactly as on the wire (API-SEMANTICS §1.2). */

@@ -54,10 +54,13 @@ export function parseStages(s: string): StageSelection {
   return all ? 'all' : out;
 }
 
-/** A predicate for records under a selection; undefined selects the default set. */
-export function stageFilter(selection?: StageSelection): (record: TraceRecord) => boolean {
+/** kwatch reconcile's default: why each key was queued and what each run did, plus the reflector's lifecycle. */
+export const RECONCILE_DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['workqueue', 'reconcile']);
+
+/** A predicate for records under a selection; undefined selects the default set (`defaults`, or DEFAULT_STAGES). */
+export function stageFilter(selection?: StageSelection, defaults: ReadonlySet<Stage> = DEFAULT_STAGES): (record: TraceRecord) => boolean {
   if (selection === 'all') return () => true;
   if (selection) return (r) => selection.has(r.stage);
   return (r) =>
-    (DEFAULT_STAGES.has(r.stage) && !(r.stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(r.op))) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
+    (defaults.has(r.stage) && !(r.stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(r.op))) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
 }

@@ -45,6 +45,13 @@ export function formatValue(v: unknown): string {
 interface ReasonLike {
   op: string;
   rv?: string;
+  /** kwatch reconcile's trigger text (kube-rs's ReconcileReason), with what caused it. */
+  reason?: string;
+  resource?: string;
+  key?: string;
+  own?: boolean;
+  local?: boolean;
+  afterMs?: number;
 }
 
 function isReason(v: unknown): v is ReasonLike {
@@ -57,5 +64,24 @@ function isQueueReasonLike(v: unknown): v is ReasonLike | ReasonLike[] {
 
 /** Workqueue reasons as `OnUpdate@1234,OnDelete@1240`: why a key is queued, without the bookkeeping fields. */
 function formatReasons(v: ReasonLike | ReasonLike[]): string {
-  return (Array.isArray(v) ? v : [v]).map((r) => (r.rv ? `${r.op}@${r.rv}` : r.op)).join(',');
+  return (Array.isArray(v) ? v : [v]).map((r) => (typeof r.reason === 'string' ? JSON.stringify(describeReason(r)) : r.rv ? `${r.op}@${r.rv}` : r.op)).join(',');
+}
+
+/**
+ * A reconcile trigger as a sentence: `object updated (OnUpdate@4121)`, `related object updated
+ * (replicasets.apps default/web-7d9f@4121, own write)`, `reconciler requested retry (after 30s)`.
+ */
+export function describeReason(r: ReasonLike): string {
+  const text = r.reason ?? r.op;
+  const notes: string[] = [];
+  if (text.startsWith('related object')) notes.push(`${r.resource ?? ''} ${r.key ?? ''}${r.rv ? `@${r.rv}` : ''}`.trim());
+  else if (r.resource !== undefined) notes.push(r.rv ? `${r.op}@${r.rv}` : r.op);
+  if (typeof r.afterMs === 'number') notes.push(`after ${formatMs(r.afterMs)}`);
+  if (r.local) notes.push('local');
+  if (r.own) notes.push('own write');
+  return notes.length > 0 ? `${text} (${notes.join(', ')})` : text;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms)}ms`;
 }

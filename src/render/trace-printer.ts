@@ -35,6 +35,8 @@ export interface TracePrinterOptions {
   color?: boolean;
   /** Which records to print; default: watch, fifo, handler, workqueue and the reflector's lifecycle. */
   stages?: StageSelection;
+  /** The stages shown whole when `stages` is not given (kwatch reconcile shows workqueue and reconcile). */
+  defaultStages?: ReadonlySet<Stage>;
   /** TIME column: local HH:MM:SS.mmm (`clock`, default) or RFC 3339 UTC (`iso`). */
   timeFormat?: 'clock' | 'iso';
   /** Keep `old`/`new`/`object` in json, ndjson and yaml output. Default false. */
@@ -100,7 +102,7 @@ const DELETE_OPS = new Set(['DELETED', 'Deleted', 'OnDelete']);
 const ERROR_OPS = new Set(['ERROR', 'error', 'list-error', 'watch-error', 'expired', 'overflow', 'watchdog', 'very-short-watch']);
 
 export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
-  const select = stageFilter(opts.stages);
+  const select = stageFilter(opts.stages, opts.defaultStages);
   const now = opts.now ?? Date.now;
   const batched = opts.batch ? batchWrites(opts.stream) : undefined;
   const write = makeWriter(batched ? { ...opts, stream: batched } : opts);
@@ -164,10 +166,11 @@ interface Writer {
 function makeWriter(opts: TracePrinterOptions): Writer {
   const { stream } = opts;
   const reveal = { reveal: opts.showSecrets };
+  // A reconciler's write always shows what it changes; other records only with --diff.
   const changes = (r: TraceRecord) =>
-    opts.diff && isObject(r.old) && isObject(r.new) ? maskSecretChanges(r.new, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal) : undefined;
+    (opts.diff || isWrite(r)) && isObject(r.old) && isObject(r.new) ? maskSecretChanges(r.new, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal) : undefined;
   const toJSON = (r: TraceRecord) => {
-    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : r, opts.includeObjects);
+    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : isWrite(r) ? maskWrite(r, reveal) : r, opts.includeObjects);
     const d = changes(r);
     if (d) o.diff = d;
     return o;
@@ -226,7 +229,7 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
         r.key ?? '',
         r.rv ?? '',
         ...(wide ? WIDE_COLUMNS.map((c) => cellOf(r, c.fields)) : []),
-        formatDetail(r, skip),
+        formatDetail(r, isWrite(r) ? WRITE_TABLE_SKIP : skip),
       ];
       line += joinCells(cells, columns, color ? (i) => styleOf(i, r) : () => undefined) + '\n';
       const d = changes(r);
@@ -273,6 +276,26 @@ function cellOf(r: TraceRecord, fields: string[]): string {
     return Array.isArray(v) ? v.join(',') : String(v);
   }
   return '';
+}
+
+/** A write's table line names verb, target and mode; the request and changed paths show as the diff below it. */
+const WRITE_TABLE_SKIP: ReadonlySet<string> = new Set(['request', 'changed', 'conn', 'connection', 'connId', 'depth', 'queueDepth', 'index', 'indexValues', 'indices']);
+
+function isWrite(r: TraceRecord): boolean {
+  return r.stage === 'reconcile' && r.op === 'write';
+}
+
+/** A write's request carries the object or patch as sent: a Secret's data in it is masked like anywhere else. */
+function maskWrite(r: TraceRecord, reveal: { reveal?: boolean }): TraceRecord {
+  if (reveal.reveal || !isObject(r.request)) return r;
+  const body = r.request.body;
+  if (!isObject(body)) return r;
+  // A patch names no kind: a patch of a Secret is masked as a Secret.
+  const asSecret = r.resource === 'secrets' && body.kind === undefined;
+  const masked = maskSecrets(asSecret ? { ...body, kind: 'Secret' } : body, reveal) as Record<string, unknown>;
+  if (masked === body) return r;
+  if (asSecret) delete masked.kind;
+  return { ...r, request: { ...r.request, body: masked } };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,0 +1,108 @@
+// kwatch reconcile: run the user's own reconcile function locally over the informer cache — why each
+// run happened, what it read, what it would write (dry-run by default), whether it converges.
+import { Args, Flags } from '@oclif/core';
+import { KwatchCommand } from '../cli/base-command.js';
+import { parseDuration } from '../cli/duration.js';
+import { describeError } from '../cli/error-message.js';
+import { createStopSignal } from '../cli/stop-signal.js';
+import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
+import { UserError } from '../cli/user-error.js';
+import { Tracer } from '../informer/trace.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+
+const WRITE_MODES = ['intercept', 'overlay', 'server-dry-run', 'apply'] as const;
+
+export default class Reconcile extends KwatchCommand {
+  static override summary = 'Run your reconcile function locally over the informer cache: why each run happened, what it would write, whether it converges.';
+  static override description = `Loads your controller from --with FILE (.js, .mjs, .cjs or .ts) and runs it as controller-runtime or kube-rs would: informers for its primary resource (RESOURCE, or the module's \`for\`), for what it \`owns\` (changes enqueue the controller owner) and what it \`watches\` (changes enqueue what its map returns), a debounced scheduler, a rate-limited workqueue, and --concurrency workers that never run one key twice at once.
+
+Each run prints the reasons merged into it (object updated, related object updated, reconciler requested retry, error policy requested retry, error backoff), its writes and its result. Writes are intercepted by default — nothing reaches the server; --writes overlay applies them to a local layer so the reconciler sees its own writes (convergence and loops show without touching the cluster); server-dry-run sends them with dryRun=All and shows the server's answer; apply sends them for real (only with --sim or --yes).
+
+Several --with modules share one informer per resource, as kube-controller-manager's shared informer factory does. A key whose own writes keep re-triggering it more than --loop-threshold times in a row gets a loop record naming the fields that change every round.
+
+--once syncs, reconciles every primary object, follows what that triggers until the queue is idle, prints a report and exits 0 when no write is pending (converged), 1 when writes are pending, 2 on errors.`;
+  static override examples = [
+    '<%= config.bin %> reconcile deployments.apps --with examples/reconcilers/annotator.mjs --sim',
+    '<%= config.bin %> reconcile --with examples/reconcilers/configmap-roller.mjs --sim --writes overlay',
+    '<%= config.bin %> reconcile --with ./controller.ts -n shop --once',
+    '<%= config.bin %> reconcile --with a.mjs --with b.mjs -A -o ndjson > trace.ndjson',
+    '<%= config.bin %> reconcile deployments --with ./controller.ts --writes server-dry-run',
+  ];
+  static override args = {
+    resource: Args.string({ description: 'The primary resource (deployments, deployments.apps, …); may be left out when the module names its `for`.' }),
+  };
+  static override flags = {
+    ...discoveryFlags,
+    with: Flags.string({ description: 'Your controller module: .js/.mjs (ESM), .cjs or .ts; repeat for several controllers (they share informers).', required: true, multiple: true }),
+    writes: Flags.string({ description: 'What happens to the reconciler\'s writes: intercept (shown, nothing sent), overlay (applied locally and fed back to the informers), server-dry-run (sent with dryRun=All), apply (sent for real; needs --sim or --yes).', options: [...WRITE_MODES], default: 'intercept' }),
+    yes: Flags.boolean({ description: 'Allow --writes apply against a server that is not --sim.', default: false }),
+    concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
+    debounce: Flags.string({ description: 'Triggers for one key within this window make one run (e.g. 500ms); 0 = off.', default: '0' }),
+    'loop-threshold': Flags.integer({ description: 'Report a loop when a key\'s own writes re-trigger it more than this many times in a row.', default: 5 }),
+    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle, print a report; exit 0 converged, 1 writes pending, 2 errors.', default: false }),
+    'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects).' }),
+    'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
+    stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
+    diff: Flags.boolean({ description: 'Also print what changed on every handler update (writes always show their diff).', default: false }),
+    fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
+    resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each primary object is reconciled again (reason: resync).' }),
+    'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
+    for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
+    'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Reconcile);
+    const { output, stages } = await parseTraceViewFlags(flags);
+    const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
+    const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
+    const debounceMs = parseDuration(flags.debounce, '--debounce');
+    if (flags.concurrency < 1) throw new UserError('--concurrency must be at least 1');
+    if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
+    if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
+    if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
+    const mode = flags.writes as (typeof WRITE_MODES)[number];
+    if (mode === 'apply' && !flags.sim && !flags.yes) {
+      throw new UserError('--writes apply sends the reconciler\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
+    }
+
+    const { loadControllerModules } = await import('../reconcile/module-loader.js');
+    const controllers = await loadControllerModules(flags.with, { resource: args.resource });
+    const tracer = new Tracer();
+    const conn = await this.connect(flags, { tracer });
+    if (mode === 'apply') process.stderr.write(`kwatch: --writes apply: the reconciler's writes go to ${flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}"`} at ${conn.server}\n`);
+    const stop = createStopSignal({ forMs });
+    const { runReconcile } = await import('../cli/reconcile-run.js');
+    let code: number;
+    try {
+      code = await runReconcile({
+        conn,
+        tracer,
+        controllers,
+        scope: { namespace: flags['all-namespaces'] ? undefined : (flags.namespace ?? conn.namespace), labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
+        discovery: discoveryOptionsFromFlags(flags),
+        mode,
+        output,
+        stages,
+        diff: flags.diff ? 'changed' : undefined,
+        showSecrets: flags['show-secrets'],
+        concurrency: flags.concurrency,
+        debounceMs,
+        loopThreshold: flags['loop-threshold'],
+        resyncPeriodMs: resyncMs,
+        fifo: flags.fifo as 'real' | 'delta',
+        fieldManager: flags['field-manager'],
+        once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
+        maxEvents: flags['max-events'],
+        stop,
+      });
+    } catch (err) {
+      // --once is a check: whatever stopped it is an error (2+), never "writes pending" (1).
+      if (flags.once) throw new UserError(describeError(err).message, 2);
+      throw err;
+    } finally {
+      stop.dispose();
+    }
+    if (code !== 0) this.exit(code);
+  }
+}

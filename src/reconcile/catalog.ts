@@ -1,0 +1,42 @@
+// What reconcile needs to know about resources, as narrow interfaces the caller implements: naming
+// (discovery on a live server, the header of a recording offline) and where each one is listed/watched.
+import type { ListerWatcher } from '../informer/types.js';
+
+export interface ResourceInfo {
+  /** kubectl's spelling: pods, deployments.apps. */
+  name: string;
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+export interface ResourceCatalog {
+  /** A resource by any name kubectl accepts (po, deploy, deployments.apps); rejects when unknown. */
+  resolve(name: string): Promise<ResourceInfo>;
+  /** The resource serving apiVersion/kind (for writes, which name only the object). */
+  resolveKind(apiVersion: string, kind: string): Promise<ResourceInfo>;
+  /** Lists and watches the resource within the run's scope (namespace; selectors for the primary). */
+  listerWatcher(info: ResourceInfo, role: 'primary' | 'secondary'): ListerWatcher;
+}
+
+export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {
+  return info.group ? `${info.group}/${info.version}` : info.version;
+}
+
+/** The group of an apiVersion: "apps/v1" → "apps", "v1" → "". */
+export function groupOf(apiVersion: string | undefined): string {
+  if (!apiVersion) return '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export function splitKey(key: string): { namespace?: string; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}

@@ -1,0 +1,67 @@
+// The ReconcileContext a run reads and writes through: reads from the shared informers' caches (deep
+// copies, as controller-runtime's cache-backed client hands out), writes through the WriteChannel.
+import { format } from 'node:util';
+import type { Clock } from '../informer/clock.js';
+import type { Tracer } from '../informer/trace.js';
+import type { KubeObject } from '../informer/types.js';
+import { objectKey } from './catalog.js';
+import type { SharedInformerFactory } from './informer-factory.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { ListQuery, ObjectRef, PatchOptions, ReconcileContext } from './types.js';
+import type { RunRef, WriteChannel } from './writes.js';
+
+export interface ContextDeps {
+  factory: SharedInformerFactory;
+  writes: WriteChannel;
+  tracer: Tracer;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext {
+  const informer = async (resource: string) => {
+    const entry = await deps.factory.informerFor(resource);
+    if (!entry.informer.hasSynced()) await deps.factory.waitForSync(entry, deps.signal);
+    return entry;
+  };
+  const write = (verb: Parameters<WriteChannel['write']>[1]['verb'], obj: KubeObject, patch?: unknown, options?: PatchOptions) => deps.writes.write(run, { verb, obj, patch, options });
+  return {
+    controller: run.controller,
+    signal: deps.signal,
+    async get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): Promise<T | undefined> {
+      if (!ref || typeof ref.name !== 'string') throw new TypeError(`ctx.get(${JSON.stringify(resource)}, ref): ref needs a name`);
+      const { info, informer: inf } = await informer(resource);
+      const obj = inf.getIndexer().getByKey(objectKey(info.namespaced ? ref.namespace : undefined, ref.name));
+      return obj === undefined ? undefined : (structuredClone(obj) as T);
+    },
+    async list<T extends KubeObject = KubeObject>(resource: string, query: ListQuery = {}): Promise<T[]> {
+      const { info, informer: inf } = await informer(resource);
+      const indexer = inf.getIndexer();
+      let items: KubeObject[];
+      if (query.index) items = indexer.byIndex(query.index.name, query.index.value);
+      else if (query.namespace && info.namespaced) items = indexer.byIndex('namespace', query.namespace);
+      else items = indexer.list();
+      if (query.index && query.namespace && info.namespaced) items = items.filter((o) => o.metadata?.namespace === query.namespace);
+      if (query.labelSelector) {
+        const matches = parseLabelSelector(query.labelSelector);
+        items = items.filter((o) => matches(o.metadata?.labels));
+      }
+      if (query.fieldSelector) items = items.filter(parseFieldSelector(query.fieldSelector));
+      return items.map((o) => structuredClone(o) as T);
+    },
+    create: (obj) => write('create', obj),
+    update: (obj) => write('update', obj),
+    patch: (obj, patch, options) => write('patch', obj, patch, options),
+    updateStatus: (obj) => write('update-status', obj),
+    patchStatus: (obj, patch, options) => write('patch-status', obj, patch, options),
+    async delete(obj) {
+      await write('delete', obj);
+    },
+    async recordEvent(obj, type, reason, message) {
+      await deps.writes.write(run, { verb: 'event', obj, event: { type, reason, message } });
+    },
+    log(...args: unknown[]) {
+      if (deps.tracer.enabled) deps.tracer.emit({ time: deps.clock.now(), stage: 'reconcile', op: 'log', key: run.key, controller: run.controller, message: format(...args) });
+    },
+  };
+}

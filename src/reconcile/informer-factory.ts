@@ -1,0 +1,135 @@
+// One informer per resource, shared by every controller of the run (kube-controller-manager's shared
+// informer factory): one LIST+WATCH per kind whatever the number of controllers, started on first use —
+// also while running, when a reconciler reads a kind nobody watched yet.
+import type { Clock } from '../informer/clock.js';
+import { SharedIndexInformer } from '../informer/shared-informer.js';
+import { Tracer } from '../informer/trace.js';
+import type { TraceRecord } from '../informer/trace.js';
+import type { ListerWatcher } from '../informer/types.js';
+import type { ResourceCatalog, ResourceInfo } from './catalog.js';
+
+export interface InformerFactoryOptions {
+  catalog: ResourceCatalog;
+  tracer: Tracer;
+  clock?: Clock;
+  fifo?: 'real' | 'delta';
+  resyncPeriodMs?: number;
+  /** Put old/new objects on handler records (for --diff). */
+  traceObjects?: boolean;
+  random?: () => number;
+  /** Wraps each resource's ListerWatcher (the overlay of local writes, event limits). */
+  wrap?: (info: ResourceInfo, lw: ListerWatcher) => ListerWatcher;
+  /** An informer gave up (e.g. 403 on its first LIST): the run cannot go on. */
+  onFatal?: (err: unknown, info: ResourceInfo) => void;
+}
+
+export interface InformerEntry {
+  info: ResourceInfo;
+  informer: SharedIndexInformer;
+}
+
+export class SharedInformerFactory {
+  private readonly entries = new Map<string, Promise<InformerEntry>>();
+  private readonly ready: InformerEntry[] = [];
+  private readonly runs: Promise<void>[] = [];
+  private signal?: AbortSignal;
+
+  constructor(private readonly o: InformerFactoryOptions) {}
+
+  /** The informer for a resource (any kubectl spelling), created on first use and started if the factory runs. */
+  informerFor(resource: string | ResourceInfo, role: 'primary' | 'secondary' = 'secondary'): Promise<InformerEntry> {
+    const lookup = typeof resource === 'string' ? this.o.catalog.resolve(resource) : Promise.resolve(resource);
+    return lookup.then((info) => {
+      const id = `${info.group}/${info.resource}`;
+      let entry = this.entries.get(id);
+      if (!entry) {
+        entry = Promise.resolve(this.create(info, role));
+        this.entries.set(id, entry);
+      }
+      return entry;
+    });
+  }
+
+  /** The informer of a resource if one exists already (writes use it to diff against the cache). */
+  existing(info: ResourceInfo): InformerEntry | undefined {
+    return this.ready.find((e) => e.info.group === info.group && e.info.resource === info.resource);
+  }
+
+  /** Starts every informer, and any created later, until the signal aborts. */
+  start(signal: AbortSignal): void {
+    this.signal = signal;
+    for (const e of this.ready) this.run(e);
+  }
+
+  /** Resolves when every informer started so far has stopped. */
+  async stopped(): Promise<void> {
+    await Promise.all(this.runs);
+  }
+
+  async waitForSync(entry: InformerEntry, signal?: AbortSignal): Promise<void> {
+    await entry.informer.whenSynced(signal);
+  }
+
+  hasSynced(): boolean {
+    return this.ready.every((e) => e.informer.hasSynced());
+  }
+
+  isIdle(): boolean {
+    return this.ready.every((e) => e.informer.isIdle());
+  }
+
+  get informers(): readonly InformerEntry[] {
+    return this.ready;
+  }
+
+  private create(info: ResourceInfo, role: 'primary' | 'secondary'): InformerEntry {
+    let lw = this.o.catalog.listerWatcher(info, role);
+    if (this.o.wrap) lw = this.o.wrap(info, lw);
+    const informer = new SharedIndexInformer({
+      listerWatcher: lw,
+      name: info.name,
+      expectedKind: info.kind,
+      fifo: this.o.fifo ?? 'real',
+      resyncPeriodMs: this.o.resyncPeriodMs,
+      tracer: resourceTracer(this.o.tracer, info.name),
+      clock: this.o.clock,
+      traceObjects: this.o.traceObjects,
+      random: this.o.random,
+    });
+    const entry = { info, informer };
+    this.ready.push(entry);
+    if (this.signal) this.run(entry);
+    return entry;
+  }
+
+  private run(entry: InformerEntry): void {
+    const signal = this.signal!;
+    this.runs.push(
+      entry.informer.run(signal).catch((err: unknown) => {
+        if (!signal.aborted) this.o.onFatal?.(err, entry.info);
+      }),
+    );
+  }
+}
+
+/** Every record of one informer says which resource it is about; costs nothing while nobody listens. */
+class ResourceTracer extends Tracer {
+  constructor(
+    private readonly target: Tracer,
+    private readonly resource: string,
+  ) {
+    super();
+  }
+
+  override get enabled(): boolean {
+    return this.target.enabled;
+  }
+
+  override emit(record: TraceRecord): void {
+    this.target.emit({ ...record, resource: this.resource });
+  }
+}
+
+function resourceTracer(target: Tracer, resource: string): Tracer {
+  return new ResourceTracer(target, resource);
+}

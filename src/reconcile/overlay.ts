@@ -1,0 +1,192 @@
+// --writes overlay: the reconcilers' writes applied to a local layer over the server's objects. Each
+// write becomes a watch event marked `local` with a local resourceVersion, flowing through the whole
+// pipeline like a server event, so a reconciler sees its own writes; later server versions of an object
+// get the local edits re-applied, as if the write had been stored. Nothing is sent.
+import type { KubeObject, ListOptions, ListPage, ListerWatcher, WatchEvent, WatchStream } from '../informer/types.js';
+import { metaNamespaceKey } from '../informer/types.js';
+import type { ResourceInfo } from './catalog.js';
+import { applyPatch, type LocalPatchType } from './patch.js';
+
+/** One local write to re-apply over later server versions of the object. */
+export type OverlayEdit = { type: 'object'; obj: KubeObject } | { type: LocalPatchType; patch: unknown } | { type: 'delete' };
+
+const LOCAL_RV = /^local-\d+$/;
+
+export class Overlay {
+  private readonly layers = new Map<string, ResourceOverlay>();
+  private seq = 0;
+
+  /** The ListerWatcher the informer of `info` reads through. */
+  wrap(info: ResourceInfo, lw: ListerWatcher): ListerWatcher {
+    const layer = new ResourceOverlay(lw);
+    this.layers.set(info.name, layer);
+    return layer;
+  }
+
+  /**
+   * Applies a write locally: `result` is the object as the write would leave it (undefined for a delete).
+   * Returns the local resourceVersion given to it, or undefined when nobody watches the resource (the
+   * write is then only reported).
+   */
+  apply(info: ResourceInfo, key: string, result: KubeObject | undefined, edit: OverlayEdit, existed: boolean): string | undefined {
+    const layer = this.layers.get(info.name);
+    if (!layer) return undefined;
+    const rv = `local-${++this.seq}`;
+    layer.record(key, edit);
+    if (result === undefined) {
+      if (!existed) return undefined;
+      layer.push({ type: 'DELETED', object: { ...layer.lastKnown(key), metadata: { ...layer.lastKnown(key)?.metadata, resourceVersion: rv } } as KubeObject, local: true });
+    } else {
+      const object = { ...result, metadata: { ...result.metadata, resourceVersion: rv } };
+      layer.push({ type: existed ? 'MODIFIED' : 'ADDED', object, local: true });
+    }
+    return rv;
+  }
+
+  /** No local event waits to be read by an informer. */
+  isIdle(): boolean {
+    for (const layer of this.layers.values()) if (layer.pendingCount > 0) return false;
+    return true;
+  }
+
+  isLocal(resource: string, rv: string | undefined): boolean {
+    return rv !== undefined && LOCAL_RV.test(rv) && this.layers.has(resource);
+  }
+}
+
+class ResourceOverlay implements ListerWatcher {
+  private readonly edits = new Map<string, OverlayEdit[]>();
+  private readonly known = new Map<string, KubeObject>();
+  private lastServerRv = '';
+  private pending: WatchEvent[] = [];
+  private wake?: () => void;
+
+  constructor(private readonly inner: ListerWatcher) {}
+
+  record(key: string, edit: OverlayEdit): void {
+    const list = this.edits.get(key) ?? [];
+    // A full object or a delete supersedes what came before it.
+    if (edit.type === 'object' || edit.type === 'delete') list.length = 0;
+    list.push(edit);
+    this.edits.set(key, list);
+  }
+
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  lastKnown(key: string): KubeObject | undefined {
+    return this.known.get(key);
+  }
+
+  push(event: WatchEvent): void {
+    const key = metaNamespaceKey(event.object);
+    if (event.type === 'DELETED') this.known.delete(key);
+    else this.known.set(key, event.object);
+    this.pending.push(event);
+    this.wake?.();
+  }
+
+  async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
+    const page = await this.inner.list(this.serverOptions(options), signal);
+    if (page.metadata.resourceVersion) this.lastServerRv = page.metadata.resourceVersion;
+    // A fresh list already holds the local state: events queued before it would repeat it.
+    if (!options.continue) this.pending = [];
+    const items: KubeObject[] = [];
+    const seen = new Set<string>();
+    for (const item of page.items) {
+      const key = metaNamespaceKey(item);
+      seen.add(key);
+      const shown = this.overlaid(key, item);
+      if (shown) items.push(shown);
+    }
+    if (!page.metadata.continue) {
+      for (const [key, edits] of this.edits) {
+        const last = edits.at(-1);
+        if (!seen.has(key) && last?.type === 'object') items.push(this.track(key, last.obj));
+      }
+    }
+    for (const item of items) this.known.set(metaNamespaceKey(item), item);
+    return { ...page, items };
+  }
+
+  async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
+    const server = await this.inner.watch(this.serverOptions(options), signal);
+    const iterator = server[Symbol.asyncIterator]();
+    let closed = false;
+    let next: Promise<IteratorResult<WatchEvent>> | undefined;
+    const self = this;
+    return {
+      close() {
+        closed = true;
+        server.close();
+        self.wake?.();
+      },
+      async *[Symbol.asyncIterator]() {
+        while (!closed) {
+          if (self.pending.length > 0) {
+            yield self.pending.shift()!;
+            continue;
+          }
+          next ??= iterator.next();
+          const local = new Promise<'local'>((resolve) => (self.wake = () => resolve('local')));
+          const won = await Promise.race([next, local]);
+          self.wake = undefined;
+          if (won === 'local') continue;
+          next = undefined;
+          if (won.done) return;
+          const shown = self.fromServer(won.value);
+          if (shown) yield shown;
+        }
+      },
+    };
+  }
+
+  /** A server event with the local edits of its object applied (or dropped while locally deleted). */
+  private fromServer(event: WatchEvent): WatchEvent | undefined {
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') {
+      if (event.type === 'BOOKMARK' && event.object.metadata?.resourceVersion) this.lastServerRv = event.object.metadata.resourceVersion;
+      return event;
+    }
+    if (event.object.metadata?.resourceVersion) this.lastServerRv = event.object.metadata.resourceVersion;
+    const key = metaNamespaceKey(event.object);
+    if (event.type === 'DELETED') {
+      this.edits.delete(key);
+      this.known.delete(key);
+      return event;
+    }
+    const shown = this.overlaid(key, event.object);
+    if (!shown) return undefined;
+    this.known.set(key, shown);
+    return shown === event.object ? event : { ...event, object: shown };
+  }
+
+  private overlaid(key: string, obj: KubeObject): KubeObject | undefined {
+    const edits = this.edits.get(key);
+    if (!edits || edits.length === 0) return obj;
+    let out: KubeObject | undefined = obj;
+    for (const e of edits) {
+      if (e.type === 'delete') out = undefined;
+      else if (e.type === 'object') out = { ...e.obj, metadata: { ...e.obj.metadata, resourceVersion: obj.metadata.resourceVersion } };
+      else if (out) {
+        try {
+          out = applyPatch(out, e.patch, e.type);
+        } catch {
+          // The patch no longer applies to the server's newer version: the server's object wins.
+        }
+      }
+    }
+    return out;
+  }
+
+  private track(key: string, obj: KubeObject): KubeObject {
+    this.known.set(key, obj);
+    return obj;
+  }
+
+  /** The server never sees local resourceVersions: resume from the last one it sent. */
+  private serverOptions(options: ListOptions): ListOptions {
+    if (options.resourceVersion && LOCAL_RV.test(options.resourceVersion)) return { ...options, resourceVersion: this.lastServerRv };
+    return options;
+  }
+}

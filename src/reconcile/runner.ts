@@ -1,0 +1,143 @@
+// The runner of one user controller: its triggers (for/owns/watches) into the scheduler, the workqueue
+// and N workers (informer/controller.ts: never two runs of one key at once), each run given a context,
+// its action mapped to the queue (requeue, requeueAfter, error policy), and reported.
+import type { Clock } from '../informer/clock.js';
+import { Controller, type ReconcileResult } from '../informer/controller.js';
+import { durationMs } from '../informer/duration.js';
+import type { ReadonlyIndexer } from '../informer/indexer.js';
+import type { Tracer } from '../informer/trace.js';
+import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
+import { splitKey, type ResourceInfo } from './catalog.js';
+import { createContext } from './context.js';
+import type { SharedInformerFactory } from './informer-factory.js';
+import type { LoopDetector } from './loop-detector.js';
+import type { RunReport, RunResult } from './report.js';
+import { Scheduler } from './scheduler.js';
+import { triggerMapped, triggerOwners, triggerSelf, type TriggerContext, type TriggerReason } from './trigger.js';
+import type { ControllerDefinition, ReconcileAction, ReconcileRequest } from './types.js';
+import type { RunRef, WriteChannel } from './writes.js';
+
+export interface RunnerOptions {
+  name: string;
+  definition: ControllerDefinition;
+  /** The resolved `for` resource. */
+  primary: ResourceInfo;
+  factory: SharedInformerFactory;
+  writes: WriteChannel;
+  loops: LoopDetector;
+  report: RunReport;
+  tracer: Tracer;
+  clock: Clock;
+  /** At most this many runs at once (never two of one key). */
+  concurrency: number;
+  debounceMs: number;
+  resyncPeriodMs?: number;
+  rateLimiter?: RateLimiter<string>;
+  /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
+  maxReasonsPerKey?: number;
+}
+
+export class ReconcileRunner {
+  readonly controller: Controller;
+  readonly scheduler: Scheduler;
+  private signal: AbortSignal = new AbortController().signal;
+  private primaryIndexer?: ReadonlyIndexer;
+
+  constructor(private readonly o: RunnerOptions) {
+    this.controller = new Controller({
+      name: o.name,
+      workers: o.concurrency,
+      clock: o.clock,
+      tracer: o.tracer,
+      rateLimiter: o.rateLimiter,
+      maxReasonsPerKey: o.maxReasonsPerKey,
+      reconcile: (req) => this.reconcileOne(req.key, req.reasons as TriggerReason[], req.reasonsDropped),
+    });
+    this.scheduler = new Scheduler(this.controller.queue, { controller: o.name, debounceMs: o.debounceMs, clock: o.clock, tracer: o.tracer });
+  }
+
+  /** Starts (or reuses) the informers the controller watches and routes their events into the scheduler. */
+  async setup(): Promise<void> {
+    const { definition: d, factory } = this.o;
+    const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
+    const primary = await factory.informerFor(this.o.primary, 'primary');
+    this.primaryIndexer = primary.informer.getIndexer();
+    this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs));
+    for (const owned of d.owns ?? []) {
+      const e = await factory.informerFor(owned);
+      this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true));
+    }
+    for (const w of d.watches ?? []) {
+      const e = await factory.informerFor(w.resource);
+      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj)));
+    }
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    this.signal = signal;
+    try {
+      await this.controller.run(signal);
+    } finally {
+      this.scheduler.stop();
+    }
+  }
+
+  /** Objects of the primary resource in the cache. */
+  primarySize(): number {
+    return this.primaryIndexer?.size ?? 0;
+  }
+
+  /** Nothing debouncing, queued or running (keys waiting for a requeueAfter do not count). */
+  isIdle(): boolean {
+    return this.scheduler.isIdle() && this.controller.isIdle();
+  }
+
+  private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
+    const o = this.o;
+    const run: RunRef = { controller: o.name, key, writes: [] };
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal: this.signal });
+    const { namespace, name } = splitKey(key);
+    const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
+    if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;
+    const start = o.clock.now();
+    let outcome: RunResult = 'ok';
+    let error: string | undefined;
+    try {
+      const result = toResult(await o.definition.reconcile(req, ctx), 'reconcile');
+      outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
+      return result;
+    } catch (err) {
+      outcome = 'error';
+      error = err instanceof Error ? err.message : String(err);
+      if (!o.definition.errorPolicy) throw err;
+      let after: ReconcileResult;
+      try {
+        after = toResult(await o.definition.errorPolicy(err, req, ctx), 'errorPolicy');
+      } catch {
+        throw err;
+      }
+      return { error: err, requeueAfterMs: after?.requeueAfterMs ?? (after?.requeue ? 1 : undefined) };
+    } finally {
+      o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error);
+      const loop = o.loops.observe(o.name, key, reasons, run.writes);
+      if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields });
+    }
+  }
+}
+
+/** The reason as the user's code sees it: kube-rs's reason text and what caused it, no queue bookkeeping. */
+function publicReason(r: TriggerReason): TriggerReason {
+  return { ...r, reason: r.reason ?? r.op };
+}
+
+/** kube-rs's Action: nothing (await change), { requeue }, or { requeueAfter: '30s' | ms }. */
+function toResult(action: ReconcileAction, from: string): ReconcileResult {
+  if (action === undefined || action === null) return undefined;
+  if (typeof action !== 'object') throw new TypeError(`${from} returned ${JSON.stringify(action)}: return nothing, { requeue: true } or { requeueAfter: '30s' }`);
+  if (action.requeueAfter !== undefined) {
+    const ms = typeof action.requeueAfter === 'number' ? action.requeueAfter : durationMs(String(action.requeueAfter));
+    if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new TypeError(`${from} returned requeueAfter ${JSON.stringify(action.requeueAfter)}: use milliseconds or a duration such as '30s'`);
+    return { requeueAfterMs: Math.max(1, ms) };
+  }
+  return action.requeue ? { requeue: true } : undefined;
+}

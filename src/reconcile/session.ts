@@ -1,0 +1,135 @@
+// One run of kwatch reconcile: the user's controllers over one shared informer factory, one write
+// channel and one loop detector — the assembly of trigger, scheduler, runner and context.
+import type { Clock } from '../informer/clock.js';
+import { realClock } from '../informer/clock.js';
+import type { Tracer } from '../informer/trace.js';
+import type { ListerWatcher } from '../informer/types.js';
+import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
+import type { ResourceCatalog, ResourceInfo } from './catalog.js';
+import { SharedInformerFactory } from './informer-factory.js';
+import { LoopDetector } from './loop-detector.js';
+import { Overlay } from './overlay.js';
+import { RunReport } from './report.js';
+import { ReconcileRunner } from './runner.js';
+import type { ControllerDefinition } from './types.js';
+import { WriteChannel, type WriteMode } from './writes.js';
+import type { ObjectWriter } from './writer.js';
+
+export interface SessionController {
+  name: string;
+  definition: ControllerDefinition;
+}
+
+export interface SessionOptions {
+  controllers: SessionController[];
+  catalog: ResourceCatalog;
+  mode: WriteMode;
+  /** For server-dry-run and apply. */
+  writer?: ObjectWriter;
+  tracer: Tracer;
+  clock?: Clock;
+  random?: () => number;
+  concurrency?: number;
+  debounceMs?: number;
+  loopThreshold?: number;
+  resyncPeriodMs?: number;
+  fifo?: 'real' | 'delta';
+  traceObjects?: boolean;
+  fieldManager?: string;
+  maxReasonsPerKey?: number;
+  /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
+  rateLimiter?: () => RateLimiter<string>;
+  /** Wraps each resource's ListerWatcher under the overlay (event limits, recording gates). */
+  wrap?: (info: ResourceInfo, lw: ListerWatcher) => ListerWatcher;
+}
+
+export class ReconcileSession {
+  readonly factory: SharedInformerFactory;
+  readonly report = new RunReport();
+  readonly loops: LoopDetector;
+  readonly writes: WriteChannel;
+  readonly runners: ReconcileRunner[] = [];
+  private readonly overlay?: Overlay;
+  private fatal?: unknown;
+  private readonly stop = new AbortController();
+
+  constructor(private readonly o: SessionOptions) {
+    const clock = o.clock ?? realClock;
+    this.overlay = o.mode === 'overlay' ? new Overlay() : undefined;
+    const overlay = this.overlay;
+    this.factory = new SharedInformerFactory({
+      catalog: o.catalog,
+      tracer: o.tracer,
+      clock,
+      fifo: o.fifo,
+      resyncPeriodMs: o.resyncPeriodMs,
+      traceObjects: o.traceObjects,
+      random: o.random,
+      wrap: (info, lw) => {
+        const inner = o.wrap ? o.wrap(info, lw) : lw;
+        return overlay ? overlay.wrap(info, inner) : inner;
+      },
+      onFatal: (err) => {
+        this.fatal ??= err;
+        this.stop.abort(err);
+      },
+    });
+    this.loops = new LoopDetector(o.loopThreshold ?? 5);
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.stop.signal });
+  }
+
+  /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */
+  async setup(): Promise<void> {
+    const clock = this.o.clock ?? realClock;
+    for (const c of this.o.controllers) {
+      if (!c.definition.for) throw new Error(`controller ${c.name} names no primary resource`);
+      const primary = await this.o.catalog.resolve(c.definition.for);
+      const runner = new ReconcileRunner({
+        name: c.name,
+        definition: c.definition,
+        primary,
+        factory: this.factory,
+        writes: this.writes,
+        loops: this.loops,
+        report: this.report,
+        tracer: this.o.tracer,
+        clock,
+        concurrency: Math.max(1, this.o.concurrency ?? 1),
+        debounceMs: this.o.debounceMs ?? 0,
+        resyncPeriodMs: this.o.resyncPeriodMs,
+        rateLimiter: this.o.rateLimiter?.(),
+        maxReasonsPerKey: this.o.maxReasonsPerKey,
+      });
+      await runner.setup();
+      this.runners.push(runner);
+    }
+  }
+
+  /** Runs informers and controllers until the signal aborts; rejects when an informer gives up. */
+  async run(signal: AbortSignal): Promise<void> {
+    const onAbort = () => this.stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.factory.start(this.stop.signal);
+      await Promise.all(this.runners.map((r) => r.run(this.stop.signal)));
+      await this.factory.stopped();
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (this.fatal !== undefined) throw this.fatal;
+  }
+
+  hasSynced(): boolean {
+    return this.factory.hasSynced();
+  }
+
+  async whenSynced(signal?: AbortSignal): Promise<void> {
+    await Promise.all(this.factory.informers.map((e) => e.informer.whenSynced(signal)));
+  }
+
+  /** Every informer and every controller is done with what it was given. */
+  isIdle(): boolean {
+    return this.factory.isIdle() && (this.overlay?.isIdle() ?? true) && this.runners.every((r) => r.isIdle());
+  }
+}

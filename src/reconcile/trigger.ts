@@ -1,0 +1,103 @@
+// Triggers: how informer events become reconcile requests, each with its reason (kube-rs's trigger_self,
+// trigger_owners and trigger_others; controller-runtime's For, Owns and Watches).
+import type { Clock } from '../informer/clock.js';
+import { DeletedFinalStateUnknown, resourceVersionOf, type ObjectOrTombstone } from '../informer/deltas.js';
+import type { HandlerRegistration, SharedIndexInformer } from '../informer/shared-informer.js';
+import type { Tracer } from '../informer/trace.js';
+import type { KubeObject } from '../informer/types.js';
+import type { QueueReason } from '../informer/workqueue/queue.js';
+import { groupOf, objectKey, type ResourceInfo } from './catalog.js';
+import type { ObjectRef, ReconcileReason } from './types.js';
+
+/** A reason as the workqueue carries it: the queue's `op` plus kube-rs's reason text. */
+export type TriggerReason = QueueReason & ReconcileReason;
+
+export interface TriggerSink {
+  trigger(key: string, reason: TriggerReason): void;
+}
+
+/** Which events a controller's own writes caused (by resource, object key and resourceVersion). */
+export interface WriteOrigins {
+  isOwn(controller: string, resource: string, key: string, rv: string | undefined): boolean;
+  isLocal(resource: string, rv: string | undefined): boolean;
+}
+
+export interface TriggerContext {
+  controller: string;
+  primary: ResourceInfo;
+  sink: TriggerSink;
+  clock: Clock;
+  tracer: Tracer;
+  origins: WriteOrigins;
+}
+
+type Event = { op: 'OnAdd' | 'OnUpdate' | 'OnDelete'; obj: ObjectOrTombstone; old?: KubeObject; sync?: boolean };
+
+/** `for`: an object's own changes enqueue its key. */
+export function triggerSelf(informer: SharedIndexInformer, source: ResourceInfo, t: TriggerContext, resyncPeriodMs?: number): HandlerRegistration {
+  return register(informer, source, t, resyncPeriodMs, (e) => [keyOf(e.obj)], (e) => (e.sync ? 'resync' : e.op === 'OnDelete' ? 'object deleted' : 'object updated'));
+}
+
+/** `owns`: a change enqueues the owner of kind `for` (the controller owner only, unless allOwners). */
+export function triggerOwners(informer: SharedIndexInformer, source: ResourceInfo, t: TriggerContext, allOwners: boolean): HandlerRegistration {
+  const ownersOf = (obj: KubeObject | undefined): string[] => {
+    if (!obj) return [];
+    return (obj.metadata?.ownerReferences ?? [])
+      .filter((ref) => (allOwners || ref.controller === true) && ref.kind === t.primary.kind && groupOf(ref.apiVersion) === t.primary.group)
+      .map((ref) => objectKey(t.primary.namespaced ? obj.metadata?.namespace : undefined, ref.name));
+  };
+  // On update both the old and the new owners hear of it, as EnqueueRequestForOwner does.
+  return register(informer, source, t, undefined, (e) => [...ownersOf(objectOf(e.obj)), ...ownersOf(e.old)], related);
+}
+
+/** `watches`: a change enqueues the keys `map` returns (for both the old and the new object on update). */
+export function triggerMapped(informer: SharedIndexInformer, source: ResourceInfo, t: TriggerContext, map: (obj: KubeObject) => ObjectRef[] | ObjectRef | undefined | null): HandlerRegistration {
+  const keysOf = (obj: KubeObject | undefined): string[] => {
+    if (!obj) return [];
+    let refs: ReturnType<typeof map>;
+    try {
+      refs = map(structuredClone(obj));
+    } catch (err) {
+      if (t.tracer.enabled) t.tracer.emit({ time: t.clock.now(), stage: 'reconcile', op: 'map-error', key: keyOf(obj), controller: t.controller, resource: source.name, error: err instanceof Error ? err.message : String(err) });
+      return [];
+    }
+    const list = refs == null ? [] : Array.isArray(refs) ? refs : [refs];
+    return list.filter((r) => r && typeof r.name === 'string').map((r) => objectKey(t.primary.namespaced ? (r.namespace ?? obj.metadata?.namespace) : undefined, r.name));
+  };
+  return register(informer, source, t, undefined, (e) => [...keysOf(objectOf(e.obj)), ...keysOf(e.old)], related);
+}
+
+function related(e: Event): string {
+  return e.op === 'OnDelete' ? 'related object deleted' : 'related object updated';
+}
+
+function register(informer: SharedIndexInformer, source: ResourceInfo, t: TriggerContext, resyncPeriodMs: number | undefined, keysOf: (e: Event) => string[], reasonOf: (e: Event) => string): HandlerRegistration {
+  const fire = (e: Event) => {
+    const keys = new Set(keysOf(e));
+    if (keys.size === 0) return;
+    const key = keyOf(e.obj);
+    const rv = resourceVersionOf(e.obj);
+    const reason: TriggerReason = { op: e.op, reason: reasonOf(e), resource: source.name, key, rv, time: t.clock.now() };
+    if (t.origins.isLocal(source.name, rv)) reason.local = true;
+    if (t.origins.isOwn(t.controller, source.name, key, rv)) reason.own = true;
+    if (e.obj instanceof DeletedFinalStateUnknown) reason.tombstone = true;
+    for (const k of keys) t.sink.trigger(k, reason);
+  };
+  return informer.addEventHandler(
+    {
+      onAdd: (obj) => fire({ op: 'OnAdd', obj }),
+      onUpdate: (old, obj) => fire({ op: 'OnUpdate', obj, old, sync: old.metadata?.resourceVersion === obj.metadata?.resourceVersion }),
+      onDelete: (obj) => fire({ op: 'OnDelete', obj }),
+    },
+    { name: t.controller, resyncPeriodMs },
+  );
+}
+
+function objectOf(obj: ObjectOrTombstone): KubeObject | undefined {
+  return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+}
+
+function keyOf(obj: ObjectOrTombstone): string {
+  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+  return objectKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
+}

@@ -1,0 +1,258 @@
+// What happens to a reconciler's writes (--writes): intercept (reported, nothing sent), overlay (applied
+// to a local layer the informers read through), server-dry-run (sent with dryRun=All) or apply (sent).
+// Every write becomes one `write` trace record with the verb, the target, the diff against the cached
+// object and, in json/ndjson, the full request; it also tells the triggers which events it caused.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../informer/clock.js';
+import { StatusError } from '../informer/errors.js';
+import type { Tracer } from '../informer/trace.js';
+import type { KubeObject, Status } from '../informer/types.js';
+import { objectKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
+import type { SharedInformerFactory } from './informer-factory.js';
+import type { Overlay, OverlayEdit } from './overlay.js';
+import { applyPatch, createMergePatch, mergePatchPaths } from './patch.js';
+import type { WriteOrigins } from './trigger.js';
+import type { PatchOptions } from './types.js';
+import type { ObjectWriter, WriteRequest } from './writer.js';
+
+export const WRITE_MODES = ['intercept', 'overlay', 'server-dry-run', 'apply'] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
+
+export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'update-status' | 'patch-status' | 'event';
+
+export interface WriteCall {
+  verb: WriteVerb;
+  obj: KubeObject;
+  patch?: unknown;
+  options?: PatchOptions;
+  /** recordEvent's arguments. */
+  event?: { type: string; reason: string; message: string };
+}
+
+/** What one write did, for the run's report and the loop detector. */
+export interface WriteOutcome {
+  verb: WriteVerb;
+  resource: string;
+  target: string;
+  /** Field paths the write changes (empty for a write that changes nothing). */
+  changed: string[];
+  failed: boolean;
+}
+
+/** The run a write belongs to. */
+export interface RunRef {
+  controller: string;
+  key: string;
+  writes: WriteOutcome[];
+}
+
+export interface WriteChannelOptions {
+  mode: WriteMode;
+  catalog: ResourceCatalog;
+  factory: SharedInformerFactory;
+  tracer: Tracer;
+  clock: Clock;
+  overlay?: Overlay;
+  /** Needed for server-dry-run and apply. */
+  writer?: ObjectWriter;
+  /** fieldManager sent when the call names none; default kwatch-<controller>. */
+  fieldManager?: string;
+  signal?: AbortSignal;
+}
+
+/** Paths that change on every write and say nothing about what the reconciler did. */
+const NOISE = /^metadata\.(resourceVersion|managedFields|generation)(\.|$)/;
+
+export class WriteChannel implements WriteOrigins {
+  /** controller → "resource|key|rv" of events its writes produced. */
+  private readonly own = new Map<string, Set<string>>();
+
+  constructor(private readonly o: WriteChannelOptions) {}
+
+  get mode(): WriteMode {
+    return this.o.mode;
+  }
+
+  isOwn(controller: string, resource: string, key: string, rv: string | undefined): boolean {
+    return rv !== undefined && (this.own.get(controller)?.has(`${resource}|${key}|${rv}`) ?? false);
+  }
+
+  isLocal(resource: string, rv: string | undefined): boolean {
+    return this.o.overlay?.isLocal(resource, rv) ?? false;
+  }
+
+  async write(run: RunRef, call: WriteCall): Promise<KubeObject | undefined> {
+    const obj = call.verb === 'event' ? call.obj : checkObject(call);
+    const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now()) : obj;
+    const info = await this.o.catalog.resolveKind(target.apiVersion!, target.kind!);
+    const namespace = info.namespaced ? (target.metadata.namespace ?? namespaceOfKey(run.key)) : undefined;
+    const local = { ...target, metadata: { ...target.metadata, ...(namespace ? { namespace } : {}) } } as KubeObject;
+    const name = local.metadata.name ?? `${local.metadata.generateName ?? ''}${randomSuffix()}`;
+    const key = objectKey(namespace, name);
+    const cached = this.o.factory.existing(info)?.informer.getIndexer().getByKey(key);
+    const shown = { verb: call.verb, resource: info.name, target: key, mode: this.o.mode };
+    const request = wireRequest(call, info, namespace, name, local, this.o.fieldManager ?? `kwatch-${run.controller}`);
+
+    let result: KubeObject | undefined;
+    let changed: string[] = [];
+    let answer: KubeObject | undefined;
+    try {
+      ({ result, changed } = localResult(call, local, name, cached, info));
+      if (this.o.mode === 'intercept' || this.o.mode === 'overlay') {
+        answer = result;
+        if (this.o.mode === 'overlay' && changed.length > 0) {
+          const rv = this.o.overlay?.apply(info, key, result, overlayEdit(call, cached, result), cached !== undefined);
+          if (rv !== undefined) {
+            this.remember(run.controller, info.name, key, rv);
+            if (answer) answer = { ...answer, metadata: { ...answer.metadata, resourceVersion: rv } };
+          }
+        }
+      } else {
+        answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
+        if (this.o.mode === 'apply') this.remember(run.controller, info.name, key, answer?.metadata?.resourceVersion);
+      }
+    } catch (err) {
+      run.writes.push({ ...shown, changed, failed: true });
+      this.trace(run, { ...shown, rv: cached?.metadata?.resourceVersion, old: cached, new: result, request, status: statusOf(err), error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+    run.writes.push({ ...shown, changed, failed: false });
+    this.trace(run, { ...shown, rv: answer?.metadata?.resourceVersion, noop: changed.length === 0 ? true : undefined, changed, old: cached, new: answer ?? result, request });
+    return answer === undefined ? undefined : structuredClone(answer);
+  }
+
+  private remember(controller: string, resource: string, key: string, rv: string | undefined): void {
+    if (rv === undefined) return;
+    let set = this.own.get(controller);
+    if (!set) this.own.set(controller, (set = new Set()));
+    set.add(`${resource}|${key}|${rv}`);
+  }
+
+  private trace(run: RunRef, detail: Record<string, unknown>): void {
+    if (!this.o.tracer.enabled) return;
+    this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'write', key: run.key, controller: run.controller, ...detail });
+  }
+}
+
+function checkObject(call: WriteCall): KubeObject {
+  const obj = call.obj;
+  const where = `ctx.${verbMethod(call.verb)}`;
+  if (typeof obj !== 'object' || obj === null) throw new TypeError(`${where}: expected a Kubernetes object`);
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') throw new TypeError(`${where}: the object needs apiVersion and kind (they name the resource it is written to)`);
+  if (typeof obj.metadata?.name !== 'string' && !(call.verb === 'create' && typeof obj.metadata?.generateName === 'string')) throw new TypeError(`${where}: the object needs metadata.name`);
+  return structuredClone(obj);
+}
+
+function verbMethod(verb: WriteVerb): string {
+  return verb === 'update-status' ? 'updateStatus' : verb === 'patch-status' ? 'patchStatus' : verb === 'event' ? 'recordEvent' : verb;
+}
+
+/** The object as the server would store it, and the field paths that differ from the cached one. */
+function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo): { result?: KubeObject; changed: string[] } {
+  const notFound = () => statusError(404, 'NotFound', `${info.resource}${info.group ? `.${info.group}` : ''} "${name}" not found`, info, name);
+  switch (call.verb) {
+    case 'create':
+    case 'event': {
+      if (cached) throw statusError(409, 'AlreadyExists', `${info.resource}${info.group ? `.${info.group}` : ''} "${name}" already exists`, info, name);
+      const created = { ...obj, metadata: { ...obj.metadata, name } };
+      return { result: created, changed: ['(created)'] };
+    }
+    case 'update': {
+      const rv = obj.metadata.resourceVersion;
+      if (cached && rv && rv !== cached.metadata.resourceVersion) {
+        throw statusError(409, 'Conflict', `Operation cannot be fulfilled on ${info.resource}${info.group ? `.${info.group}` : ''} "${name}": the object has been modified; please apply your changes to the latest version and try again`, info, name);
+      }
+      return { result: obj, changed: cached ? changedPaths(cached, obj) : ['(created)'] };
+    }
+    case 'update-status': {
+      if (!cached) throw notFound();
+      const result = { ...cached, status: obj.status };
+      return { result, changed: changedPaths(cached, result) };
+    }
+    case 'patch':
+    case 'patch-status': {
+      if (!cached) throw notFound();
+      const type = call.options?.type ?? 'merge';
+      const patched = applyPatch(cached, call.patch, type);
+      const result = call.verb === 'patch-status' ? { ...cached, status: patched.status } : patched;
+      return { result, changed: changedPaths(cached, result) };
+    }
+    case 'delete':
+      if (!cached) throw notFound();
+      return { result: undefined, changed: ['(deleted)'] };
+  }
+}
+
+function changedPaths(from: KubeObject, to: KubeObject): string[] {
+  return mergePatchPaths(createMergePatch(from, to)).filter((p) => !NOISE.test(p));
+}
+
+function overlayEdit(call: WriteCall, cached: KubeObject | undefined, result: KubeObject | undefined): OverlayEdit {
+  if (call.verb === 'delete' || result === undefined) return { type: 'delete' };
+  if (!cached) return { type: 'object', obj: result };
+  // Kept as a merge patch against what was cached, so later server versions keep their other changes.
+  const patch = createMergePatch(cached, result) as Record<string, unknown>;
+  if (typeof patch.metadata === 'object' && patch.metadata !== null) delete (patch.metadata as Record<string, unknown>).resourceVersion;
+  return { type: 'merge', patch };
+}
+
+/** The request the write is (or would be) on the wire: what -o json/ndjson shows. */
+function wireRequest(call: WriteCall, info: ResourceInfo, namespace: string | undefined, name: string, obj: KubeObject, defaultManager: string): Omit<WriteRequest, 'dryRun'> {
+  const fieldManager = call.options?.fieldManager ?? defaultManager;
+  const base = { resource: info, namespace, name, fieldManager };
+  switch (call.verb) {
+    case 'create':
+    case 'event':
+      return { ...base, verb: 'create', body: obj };
+    case 'update':
+      return { ...base, verb: 'update', body: obj };
+    case 'update-status':
+      return { ...base, verb: 'update', body: obj, subresource: 'status' };
+    case 'patch':
+    case 'patch-status':
+      return { ...base, verb: 'patch', body: call.patch, patchType: call.options?.type ?? 'merge', force: call.options?.force, subresource: call.verb === 'patch-status' ? 'status' : undefined };
+    case 'delete':
+      return { ...base, verb: 'delete', body: { apiVersion: 'v1', kind: 'DeleteOptions', ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}) } };
+  }
+}
+
+/** A core/v1 Event about obj, as client-go's record.EventRecorder writes one. */
+function eventFor(call: WriteCall, controller: string, now: number): KubeObject {
+  const { obj } = call;
+  const { type, reason, message } = call.event ?? { type: 'Normal', reason: '', message: '' };
+  const time = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${obj.metadata?.name ?? 'object'}.${now.toString(16)}${randomSuffix()}`, namespace: obj.metadata?.namespace ?? 'default' },
+    involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion },
+    type,
+    reason,
+    message,
+    source: { component: controller },
+    reportingComponent: controller,
+    firstTimestamp: time,
+    lastTimestamp: time,
+    count: 1,
+  };
+}
+
+function namespaceOfKey(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  return slash < 0 ? undefined : key.slice(0, slash);
+}
+
+function randomSuffix(): string {
+  // kube's generateName suffix: 5 characters from a consonant-and-digit alphabet.
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  return Array.from(randomBytes(5), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+function statusError(code: number, reason: string, message: string, info: ResourceInfo, name: string): StatusError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: { name, group: info.group, kind: info.resource }, code };
+  return new StatusError(status);
+}
+
+function statusOf(err: unknown): { code: number; reason?: string; message?: string } | undefined {
+  return err instanceof StatusError ? { code: err.status.code, reason: err.status.reason, message: err.status.message } : undefined;
+}
