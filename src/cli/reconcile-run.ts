@@ -106,10 +106,11 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
         () => {
           const keys = session.runners.reduce((n, r) => n + r.primarySize(), 0);
           const max = o.once!.maxReconciles ?? Math.max(10, 10 * keys);
-          void untilIdle(() => {
-            if (session.report.runs >= max) limited = true;
-            return limited || (gate.inFlight === 0 && session.isIdle());
-          }, run.signal, Infinity).then(() => run.abort(new Error('stopped: idle')));
+          session.report.limitRuns(max, () => {
+            limited = true;
+            run.abort(new Error('stopped: --max-reconciles'));
+          });
+          void untilIdle(() => gate.inFlight === 0 && session.isIdle(), run.signal, Infinity).then(() => run.abort(new Error('stopped: idle')));
         },
         () => {},
       );

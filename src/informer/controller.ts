@@ -203,10 +203,10 @@ export class Controller {
     } catch (err) {
       this.stats.errors++;
       const message = errorMessage(err);
-      if (this.tracer.enabled) {
-        this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: this.clock.now() - start, error: message, requeues: requeues + 1 });
-      }
-      this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time: this.clock.now(), error: message });
+      const tracing = this.tracer.enabled;
+      const time = tracing ? this.clock.now() : 0;
+      const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
+      if (tracing) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: time - start, error: message, requeues: requeues + 1, backoffMs });
     } finally {
       this.stats.active--;
       this.queue.done(key);

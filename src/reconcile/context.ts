@@ -4,9 +4,8 @@ import { format } from 'node:util';
 import type { Clock } from '../informer/clock.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
-import { objectKey } from './catalog.js';
+import { getCached, listCached } from './cache-reader.js';
 import type { SharedInformerFactory } from './informer-factory.js';
-import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { ListQuery, ObjectRef, PatchOptions, ReconcileContext } from './types.js';
 import type { RunRef, WriteChannel } from './writes.js';
 
@@ -31,23 +30,11 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     async get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): Promise<T | undefined> {
       if (!ref || typeof ref.name !== 'string') throw new TypeError(`ctx.get(${JSON.stringify(resource)}, ref): ref needs a name`);
       const { info, informer: inf } = await informer(resource);
-      const obj = inf.getIndexer().getByKey(objectKey(info.namespaced ? ref.namespace : undefined, ref.name));
-      return obj === undefined ? undefined : (structuredClone(obj) as T);
+      return getCached(info, inf.getIndexer(), ref) as T | undefined;
     },
     async list<T extends KubeObject = KubeObject>(resource: string, query: ListQuery = {}): Promise<T[]> {
       const { info, informer: inf } = await informer(resource);
-      const indexer = inf.getIndexer();
-      let items: KubeObject[];
-      if (query.index) items = indexer.byIndex(query.index.name, query.index.value);
-      else if (query.namespace && info.namespaced) items = indexer.byIndex('namespace', query.namespace);
-      else items = indexer.list();
-      if (query.index && query.namespace && info.namespaced) items = items.filter((o) => o.metadata?.namespace === query.namespace);
-      if (query.labelSelector) {
-        const matches = parseLabelSelector(query.labelSelector);
-        items = items.filter((o) => matches(o.metadata?.labels));
-      }
-      if (query.fieldSelector) items = items.filter(parseFieldSelector(query.fieldSelector));
-      return items.map((o) => structuredClone(o) as T);
+      return listCached(info, inf.getIndexer(), query) as T[];
     },
     create: (obj) => write('create', obj),
     update: (obj) => write('update', obj),

@@ -39,7 +39,9 @@ export class LoopDetector {
       return undefined;
     }
     streak.rounds++;
-    for (const f of streak.fields) if (!changed.includes(f)) streak.fields.delete(f);
+    // The write that started the streak may differ (it created the field); the loop is what repeats after it.
+    if (streak.rounds === 1) streak.fields = new Set(changed);
+    else for (const f of streak.fields) if (!changed.includes(f)) streak.fields.delete(f);
     if (streak.rounds > this.threshold && !streak.reported) {
       streak.reported = true;
       const finding = { controller, key, rounds: streak.rounds, fields: [...streak.fields].map((f) => shortField(f, key)) };

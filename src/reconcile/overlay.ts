@@ -112,34 +112,41 @@ class ResourceOverlay implements ListerWatcher {
 
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
     const server = await this.inner.watch(this.serverOptions(options), signal);
-    const iterator = server[Symbol.asyncIterator]();
-    let closed = false;
-    let next: Promise<IteratorResult<WatchEvent>> | undefined;
-    const self = this;
+    const state = { closed: false };
     return {
-      close() {
-        closed = true;
+      close: () => {
+        state.closed = true;
         server.close();
-        self.wake?.();
+        this.wake?.();
       },
-      async *[Symbol.asyncIterator]() {
-        while (!closed) {
-          if (self.pending.length > 0) {
-            yield self.pending.shift()!;
-            continue;
-          }
-          next ??= iterator.next();
-          const local = new Promise<'local'>((resolve) => (self.wake = () => resolve('local')));
-          const won = await Promise.race([next, local]);
-          self.wake = undefined;
-          if (won === 'local') continue;
-          next = undefined;
-          if (won.done) return;
-          const shown = self.fromServer(won.value);
-          if (shown) yield shown;
-        }
-      },
+      [Symbol.asyncIterator]: () => this.merge(server, state),
     };
+  }
+
+  /** The server's events (local edits re-applied) interleaved with local ones, until closed. */
+  private async *merge(server: WatchStream, state: { closed: boolean }): AsyncGenerator<WatchEvent> {
+    const iterator = server[Symbol.asyncIterator]();
+    let next: Promise<IteratorResult<WatchEvent>> | undefined;
+    while (!state.closed) {
+      if (this.pending.length > 0) {
+        yield this.pending.shift()!;
+        continue;
+      }
+      next ??= iterator.next();
+      const local = new Promise<'local'>((resolve) => (this.wake = () => resolve('local')));
+      const won = await Promise.race([next, local]);
+      this.wake = undefined;
+      if (won === 'local') {
+        // A write's event reaches the informer a turn of the event loop later, as a server's would:
+        // a reconciler that keeps re-triggering itself must not starve timers, signals and output.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      next = undefined;
+      if (won.done) return;
+      const shown = this.fromServer(won.value);
+      if (shown) yield shown;
+    }
   }
 
   /** A server event with the local edits of its object applied (or dropped while locally deleted). */

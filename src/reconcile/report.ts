@@ -23,6 +23,24 @@ export interface KeyReport {
 export class RunReport {
   private readonly byKey = new Map<string, KeyReport>();
   runs = 0;
+  private limit?: { max: number; reached: () => void; hit: boolean };
+
+  /** Calls `reached` once, as soon as `max` runs have been reported (--max-reconciles). */
+  limitRuns(max: number, reached: () => void): void {
+    this.limit = { max, reached, hit: false };
+    this.checkLimit();
+  }
+
+  get limited(): boolean {
+    return this.limit?.hit ?? false;
+  }
+
+  private checkLimit(): void {
+    const l = this.limit;
+    if (!l || l.hit || this.runs < l.max) return;
+    l.hit = true;
+    l.reached();
+  }
 
   add(controller: string, key: string, reasons: readonly TriggerReason[], writes: readonly WriteOutcome[], result: RunResult, durationMs: number, error?: string): void {
     this.runs++;
@@ -37,6 +55,7 @@ export class RunReport {
     r.result = result;
     r.error = error;
     r.durationMs += durationMs;
+    this.checkLimit();
   }
 
   rows(): KeyReport[] {

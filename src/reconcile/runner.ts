@@ -7,6 +7,7 @@ import { durationMs } from '../informer/duration.js';
 import type { ReadonlyIndexer } from '../informer/indexer.js';
 import type { Tracer } from '../informer/trace.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
+import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
 import type { SharedInformerFactory } from './informer-factory.js';
@@ -67,9 +68,10 @@ export class ReconcileRunner {
       const e = await factory.informerFor(owned);
       this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true));
     }
+    const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {
       const e = await factory.informerFor(w.resource);
-      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj)));
+      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj, cache)));
     }
   }
 

@@ -81,10 +81,19 @@ export interface ReconcileContext {
 export type ReconcileFn = (req: ReconcileRequest, ctx: ReconcileContext) => ReconcileAction | Promise<ReconcileAction>;
 export type ErrorPolicyFn = (err: unknown, req: ReconcileRequest, ctx: ReconcileContext) => ReconcileAction | Promise<ReconcileAction>;
 
+/** Synchronous reads of the caches the controller already has (for `watches` map functions). */
+export interface CacheReader {
+  get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): T | undefined;
+  list<T extends KubeObject = KubeObject>(resource: string, query?: ListQuery): T[];
+}
+
 export interface WatchSpec {
   resource: string;
-  /** Which primary objects to reconcile when obj changes (controller-runtime's EnqueueRequestsFromMapFunc). */
-  map(obj: KubeObject): ObjectRef[] | ObjectRef | undefined | null;
+  /**
+   * Which primary objects to reconcile when obj changes (controller-runtime's EnqueueRequestsFromMapFunc).
+   * `cache` reads the resources the controller watches (its `for`, `owns` and `watches`), synchronously.
+   */
+  map(obj: KubeObject, cache: CacheReader): ObjectRef[] | ObjectRef | undefined | null;
 }
 
 /** A controller as a Builder describes it (controller-runtime For/Owns/Watches). */

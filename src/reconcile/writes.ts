@@ -10,7 +10,8 @@ import type { KubeObject, Status } from '../informer/types.js';
 import { objectKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { Overlay, OverlayEdit } from './overlay.js';
-import { applyPatch, createMergePatch, mergePatchPaths } from './patch.js';
+import { diffObjects } from '../informer/object-diff.js';
+import { applyPatch, createMergePatch } from './patch.js';
 import type { WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
@@ -59,9 +60,6 @@ export interface WriteChannelOptions {
   fieldManager?: string;
   signal?: AbortSignal;
 }
-
-/** Paths that change on every write and say nothing about what the reconciler did. */
-const NOISE = /^metadata\.(resourceVersion|managedFields|generation)(\.|$)/;
 
 export class WriteChannel implements WriteOrigins {
   /** controller → "resource|key|rv" of events its writes produced. */
@@ -183,8 +181,9 @@ function localResult(call: WriteCall, obj: KubeObject, name: string, cached: Kub
   }
 }
 
+/** Field paths as --diff names them (`spec.template.metadata.annotations["x"]`, `status.conditions[type=Ready].status`). */
 function changedPaths(from: KubeObject, to: KubeObject): string[] {
-  return mergePatchPaths(createMergePatch(from, to)).filter((p) => !NOISE.test(p));
+  return diffObjects(from, to).map((c) => c.path);
 }
 
 function overlayEdit(call: WriteCall, cached: KubeObject | undefined, result: KubeObject | undefined): OverlayEdit {

@@ -17,12 +17,13 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
   }
 
-  /** addAfter(item, rateLimiter.when(item)): records a failure and backs off. Ignored after shutDown. */
-  addRateLimited(item: T, ...reasons: QueueReason[]): void {
-    if (this.shuttingDown()) return;
+  /** addAfter(item, rateLimiter.when(item)): records a failure and backs off; returns the delay (ms). Ignored after shutDown. */
+  addRateLimited(item: T, ...reasons: QueueReason[]): number | undefined {
+    if (this.shuttingDown()) return undefined;
     const delayMs = this.rateLimiter.when(item);
     if (this.tracer.enabled) this.trace('add-rate-limited', item, { delayMs, requeues: this.rateLimiter.numRequeues(item), reason: reasons[0] });
     this.addAfter(item, delayMs, ...reasons);
+    return delayMs;
   }
 
   /** The item succeeded: the limiter stops tracking it (its backoff resets). */
