@@ -13,6 +13,7 @@ const SCRIPTS = [
   { name: 'sim-throughput', file: 'sim-throughput.js', md: 'sim-throughput.md' },
   { name: 'sync', file: 'sync.js', md: 'sync.md' },
   { name: 'discovery', file: 'discovery.js', md: 'discovery.md' },
+  { name: 'reconcile', file: 'reconcile.js', md: 'reconcile.md' },
   { name: 'index', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
   { name: 'cold-start', file: 'cold-start.js', args: QUICK ? ['--runs', '5'] : [], optional: true },
 ];
