@@ -98,15 +98,17 @@ function expectObject(v: unknown): SimObject {
   return o;
 }
 
-/** A create or update body the kind's Go type cannot hold is a 400, as kube's decoder answers it. */
-function checkDecodes(type: ResourceType, obj: SimObject): void {
-  const err = objectDecodeError(type, obj);
+const isObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A create or update body the kind's Go type cannot hold is a 400, as kube's decoder answers it (a body that is no object at all is expectObject's). */
+function checkDecodes(type: ResourceType, body: unknown): void {
+  const err = isObject(body) ? objectDecodeError(type, body) : undefined;
   if (err) throw badRequest(cannotBeHandled(type, err));
 }
 
 /** A patch whose result the kind cannot hold: kube's 422 on the patched object, before anything is stored. */
-function checkPatchedDecodes(type: ResourceType, patched: SimObject): void {
-  const err = objectDecodeError(type, patched);
+function checkPatchedDecodes(type: ResourceType, patched: unknown): void {
+  const err = isObject(patched) ? objectDecodeError(type, patched) : undefined;
   if (err) throw invalid('', '', '', [{ field: 'patch', type: 'Invalid value', value: JSON.stringify(patched), detail: err }]);
 }
 
@@ -133,8 +135,9 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const obj = expectObject(await readObjectBody(req, type));
-  checkDecodes(type, obj);
+  const body = await readObjectBody(req, type);
+  checkDecodes(type, body);
+  const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)) });
@@ -143,8 +146,9 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const obj = expectObject(await readObjectBody(req, type));
-  checkDecodes(type, obj);
+  const body = await readObjectBody(req, type);
+  checkDecodes(type, body);
+  const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -193,8 +197,8 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
     if (err instanceof PatchError) throw patchFailure(err);
     throw err;
   }
+  checkPatchedDecodes(type, result);
   const next = expectObject(result);
-  checkPatchedDecodes(type, next);
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
   if (type.namespaced) next.metadata.namespace = current!.meta.namespace;
@@ -218,8 +222,9 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
-  const applied = expectObject(parseJson(body, 'apply configuration'));
-  checkDecodes(type, applied);
+  const config = parseJson(body, 'apply configuration');
+  checkDecodes(type, config);
+  const applied = expectObject(config);
   // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
   const fields = applyFields(type, opts.manager, opts.subresource, JSON.parse(body) as unknown, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);

@@ -57,6 +57,11 @@ describe('create and update bodies the kind cannot hold', () => {
     expect(sim.api.get(CONFIGMAPS, 'default', 'dx')).toBeUndefined();
   });
 
+  it('metadata that is not an object is the decoder\'s error too', async () => {
+    const r = await send('POST', CM, { metadata: 'x' });
+    expect(r.json).toEqual(cannot('ConfigMap', 'json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta'));
+  });
+
   it('finalizers, ownerReferences and timestamps are decoded into their Go types', async () => {
     const fin = await send('POST', CM, { metadata: { name: 'f', finalizers: 'x' } });
     expect(fin.json.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string');
@@ -107,6 +112,12 @@ describe('patches whose result the kind cannot hold', () => {
     expect(r.json.message).toMatch(/^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal string into Go struct field ObjectMeta\.metadata\.labels of type map\[string\]string$/);
     expect(sim.api.get(CONFIGMAPS, 'default', 'live')!.metadata.labels).toEqual({ a: '1' });
     expect(sim.api.currentRevision()).toBe(rv);
+  });
+
+  it('a merge patch that makes metadata a string is the same 422', async () => {
+    const r = await send('PATCH', `${CM}/live`, { metadata: 'x' }, 'application/merge-patch+json');
+    expect(r.status).toBe(422);
+    expect(r.json.message).toMatch(/json: cannot unmarshal string into Go struct field ConfigMap\.metadata of type v1\.ObjectMeta$/);
   });
 
   it('a JSON patch that replaces data with an array is refused the same way', async () => {
