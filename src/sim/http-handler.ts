@@ -6,7 +6,8 @@ import { compileFilter, parseListOptions } from './list-options.js';
 import { handleList } from './list-handler.js';
 import { handleOpenApi } from './openapi.js';
 import type { RequestLog } from './request-log.js';
-import { sendError, sendNotFoundText, sendObject } from './respond.js';
+import { sendBadRequestText, sendError, sendNotFoundText, sendObject } from './respond.js';
+import { checkRouteSegments, splitRequestTarget } from './request-path.js';
 import { parseResourcePath, requestVerb } from './router.js';
 import type { ServerContext } from './server-context.js';
 import { badRequest, methodNotAllowed } from './status.js';
@@ -29,9 +30,10 @@ export function createRequestHandler(ctx: ServerContext, discovery: Discovery, l
 }
 
 async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://sim');
-  const path = url.pathname;
-  const q = url.searchParams;
+  // The path as sent, never normalised: kube resolves no dot segments, and `..` must not climb out of a name.
+  const target = splitRequestTarget(req.url ?? '/');
+  if (!target) return sendBadRequestText(res);
+  const { path, query: q } = target;
   const method = req.method ?? 'GET';
   if (path.startsWith(CONTROL_PREFIX)) return control(ctx, log, req, res, path);
 
@@ -74,6 +76,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   } else if (!type.verbs.includes(verb)) {
     throw methodNotAllowed(verb, type.resource);
   }
+  checkRouteSegments(route);
   switch (verb) {
     case 'list':
     case 'watch': {

@@ -32,6 +32,13 @@ export function sendNotFoundText(res: ServerResponse): void {
   res.end(body);
 }
 
+/** What Go's server answers a request line it cannot parse (e.g. a `%ZZ` escape in the path), before any handler runs. */
+export function sendBadRequestText(res: ServerResponse): void {
+  const body = '400 Bad Request';
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 const CHUNK = 1 << 20;
 /** A builder holding this much is flushed (well before it would have to grow). */
 export const CHUNK_FLUSH = CHUNK - 65536;

@@ -2,6 +2,7 @@
 import type { ResourceRegistry, ResourceType } from './registry.js';
 import type { RequestVerb } from './faults.js';
 import { queryBool } from './list-options.js';
+import { decodePathSegment } from './request-path.js';
 
 export interface ResourceRoute {
   type: ResourceType;
@@ -12,9 +13,9 @@ export interface ResourceRoute {
   legacyWatch: boolean;
 }
 
-/** Resolves a resource path; undefined when no resource handler serves it (answered with a plain-text 404). */
+/** Resolves a resource path as sent (still percent-encoded: each segment is decoded on its own, so `%2F` stays inside its segment); undefined when no resource handler serves it (answered with a plain-text 404). */
 export function parseResourcePath(path: string, registry: ResourceRegistry): ResourceRoute | undefined {
-  const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const segs = path.split('/').filter(Boolean).map(decodePathSegment);
   let group: string, version: string, rest: string[];
   if (segs[0] === 'api' && segs.length >= 3) { group = ''; version = segs[1]; rest = segs.slice(2); }
   else if (segs[0] === 'apis' && segs.length >= 4) { group = segs[1]; version = segs[2]; rest = segs.slice(3); }

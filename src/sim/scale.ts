@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
 import { SimApiError } from './api.js';
+import { jsonDepthError } from './decode-body.js';
 import { applyJsonPatch, applyMergePatch, PatchError } from './patch.js';
 import type { ResourceType } from './registry.js';
 import { sendObject } from './respond.js';
@@ -47,6 +48,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function parse(body: string): unknown {
+  const deep = jsonDepthError(body);
+  if (deep) throw badRequest(`couldn't get version/kind; json parse error: ${deep}`);
   try {
     return JSON.parse(body);
   } catch (err) {

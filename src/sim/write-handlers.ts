@@ -12,6 +12,7 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, 
 import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/errors.js';
 import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
+import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -35,6 +36,9 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function parseJson(body: string, what = 'object'): unknown {
+  // Go's scanner refuses deep nesting; JSON.parse would accept it and leave recursion elsewhere to overflow.
+  const deep = jsonDepthError(body);
+  if (deep) throw badRequest(`couldn't get version/kind; json parse error: ${deep}`);
   try {
     return JSON.parse(body);
   } catch (err) {
@@ -56,10 +60,15 @@ function unsupportedBody(message: string): SimApiError {
  * Reads an object body in JSON or, as kubectl's typed clients send built-in kinds, kube protobuf (decoded to the
  * same JSON; a kind or field without a schema is a 415, never silently dropped). Other media types get kube's 415.
  */
-async function readObjectBody(req: IncomingMessage): Promise<unknown> {
+async function readObjectBody(req: IncomingMessage, type: ResourceType): Promise<unknown> {
   const ct = mediaType(req);
   if (ct === PROTOBUF) return decodeProtobuf(await readBodyBytes(req));
-  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) return parseJson(await readBody(req));
+  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) {
+    const text = await readBody(req);
+    const deep = jsonDepthError(text);
+    if (deep) throw badRequest(unrecognizedObject(type, deep, text));
+    return parseJson(text);
+  }
   throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF} (got ${JSON.stringify(ct)})`);
 }
 
@@ -89,6 +98,20 @@ function expectObject(v: unknown): SimObject {
   return o;
 }
 
+const isObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A create or update body the kind's Go type cannot hold is a 400, as kube's decoder answers it (a body that is no object at all is expectObject's). */
+function checkDecodes(type: ResourceType, body: unknown): void {
+  const err = isObject(body) ? objectDecodeError(type, body) : undefined;
+  if (err) throw badRequest(cannotBeHandled(type, err));
+}
+
+/** A patch whose result the kind cannot hold: kube's 422 on the patched object, before anything is stored. */
+function checkPatchedDecodes(type: ResourceType, patched: unknown): void {
+  const err = isObject(patched) ? objectDecodeError(type, patched) : undefined;
+  if (err) throw invalid('', '', '', [{ field: 'patch', type: 'Invalid value', value: JSON.stringify(patched), detail: err }]);
+}
+
 function checkTypeMeta(type: ResourceType, obj: SimObject): void {
   const gv = groupVersion(type);
   if (obj.apiVersion !== undefined && obj.apiVersion !== gv) throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${gv})`);
@@ -112,7 +135,9 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const obj = expectObject(await readObjectBody(req));
+  const body = await readObjectBody(req, type);
+  checkDecodes(type, body);
+  const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)) });
@@ -121,7 +146,9 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const obj = expectObject(await readObjectBody(req));
+  const body = await readObjectBody(req, type);
+  checkDecodes(type, body);
+  const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -170,6 +197,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
     if (err instanceof PatchError) throw patchFailure(err);
     throw err;
   }
+  checkPatchedDecodes(type, result);
   const next = expectObject(result);
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
@@ -194,7 +222,9 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
-  const applied = expectObject(parseJson(body, 'apply configuration'));
+  const config = parseJson(body, 'apply configuration');
+  checkDecodes(type, config);
+  const applied = expectObject(config);
   // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
   const fields = applyFields(type, opts.manager, opts.subresource, JSON.parse(body) as unknown, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);

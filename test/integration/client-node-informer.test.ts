@@ -104,9 +104,21 @@ describe.concurrent('@kubernetes/client-node informer against kwatch sim', () =>
       t.sim.faults.dropWatchesEvery({ ms: 700 });
       await new Promise((r) => setTimeout(r, 1500));
       // …and once the history is compacted while both are cut off (three pods deleted meanwhile): both get a 410 and relist.
+      // The core must be mid-watch, with an event seen, when that drop comes: a watch closed within a second with no
+      // event is client-go's "very short watch", which relists (past the compaction, so no 410) instead of resuming.
+      t.sim.faults.dropWatchesEvery(null);
+      const stats = core.getReflector()!.stats;
+      let mark = { watches: -1, events: -1 };
+      await until(() => {
+        if (stats.watches === mark.watches && stats.events > mark.events) return true;
+        if (stats.watches !== mark.watches) mark = { watches: stats.watches, events: stats.events };
+        return false;
+      }, 10_000, () => `kwatch's core has no watch delivering events (${stats.watches} watches, ${stats.events} events)`);
       t.sim.faults.dropWatches('end');
       const missed = t.sim.api.list(PODS).slice(0, 3).map((p) => keyOf(t.sim.api.delete(PODS, p.metadata.namespace, p.metadata.name!)));
       t.sim.faults.compact();
+      // Its resumed watch asks for a compacted revision at once; the periodic drops go on meanwhile.
+      t.sim.faults.dropWatchesEvery({ ms: 700 });
       await new Promise((r) => setTimeout(r, 2500));
       t.workload.stop();
       t.sim.faults.dropWatchesEvery(null);

@@ -125,7 +125,8 @@ spec:
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     try {
       await until(() => out.split('\n').length > 3, 10_000);
-      expect((await fx.sim.requests()).some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods'))).toBe(true);
+      // kubectl prints the listed rows before it opens the watch: wait for the watch request itself.
+      await until(() => fx.sim.requests().some((q) => q.verb === 'watch' && q.url.includes('/namespaces/team/pods')), 10_000);
       fx.sim.api.create(PODS, pod('w', { namespace: 'team' }));
       const cur = fx.sim.api.get(PODS, 'team', 'c')!;
       fx.sim.api.update(PODS, { ...cur, status: { phase: 'Running' } });

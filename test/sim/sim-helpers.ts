@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSimServer, type SimServer, type SimServerOptions } from '../../src/sim/server.js';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import type { SimObject } from '../../src/sim/api.js';
 
 export interface HttpResult {
@@ -16,9 +16,23 @@ export interface HttpResult {
 }
 
 export function http(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  return send(base + path, init.method ?? 'GET', init);
+}
+
+/**
+ * A request with the path sent byte for byte (`..`, `%2e%2e`, `%ZZ` included): a URL string given to node:http is
+ * parsed by WHATWG URL first, which resolves dot segments — so a test of path handling must pass the path on its own.
+ */
+export function rawHttp(base: string, method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  const { hostname, port } = new URL(base);
+  return send({ host: hostname, port, path }, method, init);
+}
+
+function send(target: string | { host: string; port: string; path: string }, method: string, init: { body?: unknown; headers?: Record<string, string> }): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-    const req = request(base + path, { method: init.method ?? 'GET', headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers } }, (res) => {
+    const headers = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers };
+    const onResponse = (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -28,7 +42,8 @@ export function http(base: string, path: string, init: { method?: string; body?:
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
       res.on('error', reject);
-    });
+    };
+    const req = typeof target === 'string' ? request(target, { method, headers }, onResponse) : request({ ...target, method, headers }, onResponse);
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
