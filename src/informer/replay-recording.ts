@@ -8,6 +8,7 @@ import { buildTimeline, positionAfter, stateBefore, type RecordedOp, type Timeli
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
 import { Tracer } from './trace.js';
 import { VirtualClock } from './virtual-clock.js';
+import { driveVirtualTime, settle } from './virtual-time-driver.js';
 import { seededRandom } from './seeded-random.js';
 
 export interface ReplayRecordingOptions {
@@ -83,38 +84,21 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   const stop = new AbortController();
   let failure: { err: unknown } | undefined;
   const running = pipeline.run(stop.signal).catch((err: unknown) => void (failure = { err }));
-  const idle = () => settle(() => records);
-  let stoppedBy: ReplayResult['stoppedBy'] | undefined;
+  let stoppedBy: ReplayResult['stoppedBy'];
   try {
-    await idle();
+    await settle(() => records);
     if (starts) {
       muted = false;
       o.onSeeded?.({ resourceVersion: o.fromRv!, objects: starts.reduce((n, s) => n + s.seed.size, 0) });
     }
-    for (;;) {
-      await idle();
-      if (failure) break;
-      if (o.signal.aborted) {
-        stoppedBy = 'signal';
-        break;
-      }
-      if (limit.reached) {
-        stoppedBy = limit.reason ?? 'max-events';
-        break;
-      }
-      if (lws.every((lw) => lw.exhausted)) {
-        stoppedBy = 'end';
-        break;
-      }
-      const next = clock.nextAt();
-      if (next === undefined || next > recording.startEpoch + lastT + HORIZON_MS) {
-        stoppedBy = 'stalled';
-        break;
-      }
-      const speed = o.speed ?? Infinity;
-      if (Number.isFinite(speed) && next > clock.now()) await realSleep((next - clock.now()) / speed, o.signal);
-      if (!o.signal.aborted) clock.fireNext();
-    }
+    stoppedBy = (await driveVirtualTime({
+      clock,
+      progress: () => records,
+      signal: o.signal,
+      speed: o.speed,
+      horizon: recording.startEpoch + lastT + HORIZON_MS,
+      done: () => (failure ? 'end' : limit.reached ? (limit.reason ?? 'max-events') : lws.every((lw) => lw.exhausted) ? 'end' : undefined),
+    })) as ReplayResult['stoppedBy'];
   } finally {
     stop.abort();
     await running;
@@ -122,7 +106,7 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   if (failure) throw failure.err;
   const stats: RecordedStats = { recorded: 0, synthesizedLists: 0, synthesizedExpiries: 0 };
   for (const lw of lws) for (const k of Object.keys(stats) as (keyof RecordedStats)[]) stats[k] += lw.stats[k];
-  return { stoppedBy: stoppedBy ?? 'end', unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now() };
+  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now() };
 }
 
 type Start = { position: TimelinePosition; seed: ReturnType<typeof stateBefore>['state']; resourceVersion: string; t: number };
@@ -150,35 +134,4 @@ function lastResourceVersion(recording: Recording): string | undefined {
     if (e.rec === 'event' && e.event.type !== 'ERROR') return e.event.object.metadata?.resourceVersion;
   }
   return undefined;
-}
-
-/**
- * Waits until the pipeline has nothing left to do without time passing: no new trace record over a
- * few turns of the event loop. Everything in a replay is in-process, so this is exact enough.
- */
-async function settle(count: () => number): Promise<void> {
-  let last = count();
-  let quiet = 0;
-  for (let i = 0; i < 1_000_000 && quiet < 3; i++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const now = count();
-    if (now === last) quiet++;
-    else {
-      quiet = 0;
-      last = now;
-    }
-  }
-}
-
-function realSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
