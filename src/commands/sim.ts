@@ -25,6 +25,8 @@ export default class Sim extends Command {
     'bookmark-interval': Flags.integer({ description: 'Seconds between BOOKMARK events on watches that allow them.', default: 60 }),
     'no-managed-fields': Flags.boolean({ description: 'Generate objects without metadata.managedFields.', default: false }),
     controllers: Flags.boolean({ description: 'Run the deployment, replicaset, scheduler, kubelet and garbage-collector stand-ins, graceful pod deletion and finalizers (on unless --no-controllers).', default: true, allowNo: true }),
+    tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
+    users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
@@ -36,6 +38,7 @@ export default class Sim extends Command {
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
     const graceScale = Number(flags['grace-scale']);
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
+    if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
 
     const { startSimServer } = await import('../sim/server.js');
     let server;
@@ -51,6 +54,8 @@ export default class Sim extends Command {
         bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
         managedFields: !flags['no-managed-fields'],
         controllers: flags.controllers ? { graceScale } : false,
+        tls: flags.tls,
+        users: flags.users,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -58,13 +63,23 @@ export default class Sim extends Command {
       throw err;
     }
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
-    mkdirSync(dirname(kubeconfigPath), { recursive: true });
-    await server.writeKubeconfig(kubeconfigPath);
+    const { PrivateFileError } = await import('../sim/private-file.js');
+    const { controlTokenFile } = await import('../sim/kubeconfig.js');
+    try {
+      mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
+      await server.writeKubeconfig(kubeconfigPath);
+    } catch (err) {
+      await server.close();
+      if (err instanceof PrivateFileError) this.fail(`cannot write the kubeconfig: ${err.message} (--kubeconfig-out)`);
+      throw err;
+    }
 
     this.log(`kwatch sim serving the Kubernetes API at ${server.url}`);
     this.log(`kubeconfig written to ${kubeconfigPath}`);
     this.log(`  export KUBECONFIG=${kubeconfigPath}`);
     this.log(`  kubectl get pods -A        kubectl kwatch events pods -A`);
+    if (flags.users) this.log(`users: admin (context kwatch-sim, client certificate), dev (context kwatch-sim-dev, token; namespace dev only)`);
+    this.log(`control endpoint token (for ${server.url}/_kwatch/…) written to ${controlTokenFile(kubeconfigPath)}`);
     this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; controllers ${flags.controllers ? `on (grace ×${graceScale})` : 'off'}; Ctrl-C to stop`);
 
     await new Promise<void>((done) => {
