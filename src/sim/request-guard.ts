@@ -1,30 +1,25 @@
-// Refuses what a web page could send a sim on the user's machine: a Host that is not the sim's own address (DNS
-// rebinding would let a page read Secrets), a foreign Origin (a cross-site form could write), and control-endpoint
-// requests without the per-run token (a page could inject faults).
+// Refuses what a web page could send a sim on the user's machine: a Host that names it by a DNS name (DNS rebinding
+// would let a page read Secrets), a foreign Origin (a cross-site form could write), and control-endpoint requests
+// without the per-run token (a page could inject faults).
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { SimApiError } from './api.js';
 
 export interface GuardOptions {
-  /** The address the server listens on, e.g. 127.0.0.1, :: or 0.0.0.0. */
-  listenAddress: string;
-  port: () => number;
   controlToken: string;
   controlPrefix: string;
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** undefined when the request may go on, else the Status to refuse it with. */
 export function checkRequest(req: IncomingMessage, o: GuardOptions): SimApiError | undefined {
   const host = req.headers.host;
-  if (!host || !isOwnAddress(host, o)) return refuse(403, 'Forbidden', `Host ${JSON.stringify(host ?? '')} is not this server's address: use 127.0.0.1:${o.port()} or localhost:${o.port()}`);
+  if (!host || !isOwnAddress(host)) return refuse(403, 'Forbidden', `Host ${JSON.stringify(host ?? '')} is not this server's address: name it by IP address or as localhost`);
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let originHost: string | undefined;
     try { originHost = new URL(origin).host; } catch { originHost = undefined; }
-    if (!originHost || !isOwnAddress(originHost, o)) return refuse(403, 'Forbidden', `requests from the web page at Origin ${JSON.stringify(origin)} are not accepted`);
+    if (!originHost || !isOwnAddress(originHost)) return refuse(403, 'Forbidden', `requests from the web page at Origin ${JSON.stringify(origin)} are not accepted`);
   }
   if ((req.url ?? '').startsWith(o.controlPrefix) && !hasToken(req.headers.authorization, o.controlToken)) {
     return refuse(401, 'Unauthorized', `the control endpoint needs the sim's control token: send "Authorization: Bearer <token>" with the token from the file beside the sim's kubeconfig`);
@@ -32,19 +27,16 @@ export function checkRequest(req: IncomingMessage, o: GuardOptions): SimApiError
   return undefined;
 }
 
-function isOwnAddress(hostHeader: string, o: GuardOptions): boolean {
+/**
+ * A Host naming the server by IP address or as localhost, whatever the port (a proxy or an ssh tunnel in front of the
+ * sim changes the port): DNS rebinding needs a DNS name, so only names other than localhost are refused.
+ */
+function isOwnAddress(hostHeader: string): boolean {
   let url: URL;
   try { url = new URL(`http://${hostHeader}`); } catch { return false; }
-  if (url.username || url.password || url.pathname !== '/') return false;
-  // URL drops a default port (":80"); a Host without a port means the scheme's default.
-  const port = url.port ? Number(url.port) : /:\d+$/.test(hostHeader) ? 80 : undefined;
-  if (port === undefined ? o.port() !== 80 && o.port() !== 443 : port !== o.port()) return false;
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return false;
   const name = url.hostname;
-  if (LOOPBACK_NAMES.has(name)) return true;
-  const bare = name.replace(/^\[|\]$/g, '');
-  if (bare === o.listenAddress) return true;
-  // Bound to every interface: any IP literal names this server (rebinding needs a DNS name).
-  return (o.listenAddress === '0.0.0.0' || o.listenAddress === '::') && isIP(bare) !== 0;
+  return name === 'localhost' || isIP(name.replace(/^\[|\]$/g, '')) !== 0;
 }
 
 function hasToken(header: string | undefined, token: string): boolean {

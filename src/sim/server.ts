@@ -105,9 +105,8 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   }
 
   const handler = createRequestHandler(ctx, discovery, log);
-  let port = 0;
   const guarded = (req: IncomingMessage, res: ServerResponse) => {
-    const refused = checkRequest(req, { listenAddress, port: () => port, controlToken, controlPrefix: CONTROL_PREFIX });
+    const refused = checkRequest(req, { controlToken, controlPrefix: CONTROL_PREFIX });
     if (!refused) return handler(req, res);
     req.resume();
     sendError(res, refused);
@@ -126,7 +125,6 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  port = addr.port;
   const url = `${credentials ? 'https' : 'http'}://${host}:${addr.port}`;
 
   faults.attach({
