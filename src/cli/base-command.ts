@@ -18,6 +18,13 @@ export abstract class KwatchCommand extends Command {
   private cleanups: (() => Promise<void>)[] = [];
   /** Verbosity from -v, available to error reporting. */
   protected verbosity = 0;
+  /** Whether the command reads a namespaced resource across every namespace (error reporting hints at -n). */
+  private acrossNamespaces = false;
+
+  /** Commands tell which namespace they read, so that a cluster-scope 403 can suggest -n. */
+  protected noteTarget(target: { namespaced: boolean; namespace?: string }): void {
+    if (target.namespaced && target.namespace === undefined) this.acrossNamespaces = true;
+  }
 
   /** Registers work to run when the command ends, however it ends (last registered runs first). */
   protected onCleanup(fn: () => Promise<void>): void {
@@ -74,7 +81,7 @@ export abstract class KwatchCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number }): Promise<any> {
     // oclif's own control flow (exit, help) passes through untouched.
     if (err instanceof Errors.ExitError || (err as { code?: string }).code === 'EEXIT') throw err;
-    const report = describeError(err);
+    const report = describeError(err, { acrossNamespaces: this.acrossNamespaces });
     process.stderr.write(`error: ${report.message}\n`);
     if (report.bug && this.verbosity >= 6 && err.stack) process.stderr.write(`${err.stack}\n`);
     this.exit(report.exitCode);

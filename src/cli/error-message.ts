@@ -9,9 +9,21 @@ export interface ErrorReport {
   bug: boolean;
 }
 
-export function describeError(err: unknown): ErrorReport {
+/** What the failed command was doing, for hints the error alone cannot give. */
+export interface ErrorContext {
+  /** It read a namespaced resource across every namespace (-A, or a command whose default is every namespace). */
+  acrossNamespaces?: boolean;
+}
+
+export function describeError(err: unknown, context: ErrorContext = {}): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
   if (err instanceof StatusError) {
+    // kubectl's words for a 401; the Status message ("Unauthorized") adds nothing.
+    if (err.httpCode === 401) return { message: `You must be logged in to the server (Unauthorized): the server did not accept the credentials of the kubeconfig's user`, exitCode: 1, bug: false };
+    // RBAC that allows some namespaces but not the cluster scope (a namespaced Role): the way out is -n.
+    if (err.httpCode === 403 && context.acrossNamespaces && / at the cluster scope$/.test(err.message)) {
+      return { message: `Error from server (Forbidden): ${err.message} (reading every namespace needs access to all of them: use -n NAMESPACE for one you may read)`, exitCode: 1, bug: false };
+    }
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
   }

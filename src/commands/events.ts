@@ -74,6 +74,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
       if (!flags.raw) requireVerb(r, 'list');
     }
     const targets = resources.map((r) => targetFor(r, conn, flags, named.name));
+    for (const t of targets) this.noteTarget(t);
     const stop = createStopSignal({ forMs });
     try {
       if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop);

@@ -50,7 +50,9 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     const resource = resources[0];
     requireVerb(resource, 'list');
     const { HttpListerWatcher } = await import('../kube/http-lister-watcher.js');
-    const lw = new HttpListerWatcher(conn, targetFor(resource, conn, flags));
+    const target = targetFor(resource, conn, flags);
+    this.noteTarget(target);
+    const lw = new HttpListerWatcher(conn, target);
     const { startSpinner } = await import('../render/spinner.js');
 
     if (flags['compare-watch-list']) {

@@ -131,6 +131,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       requireVerb(r, 'watch');
       if (flags['on-expired'] === 'relist') requireVerb(r, 'list');
       target = targetFor(r, conn, flags);
+      this.noteTarget(target);
       name = displayName(r);
       kind = r.kind;
     }

@@ -7,10 +7,11 @@ import { describeError } from '../cli/error-message.js';
 
 export default class Sim extends Command {
   static override summary = 'Run the embedded Kubernetes API server (a simulated cluster) for kubectl and kwatch.';
-  static override description = `Serves the Kubernetes REST API over HTTP on 127.0.0.1 until interrupted: discovery (legacy and aggregated), get/list/watch/create/update/patch/delete, paging, bookmarks, watch-list, a bounded history with compaction, a deterministic workload with churn, and fault injection (see the control endpoint in the README). Behind the API run stand-ins for the controllers a cluster has (turn them off with --no-controllers): Deployments get ReplicaSets and pods, pods are scheduled onto the nodes and start running, deleted pods terminate gracefully (the grace period shortened by --grace-scale: 30 s of grace take 1.5 s by default), finalizers hold objects, and owners' deletion cascades to their dependents (background, foreground or orphan). The generated workload's own objects are driven by the generator, not by these controllers. It writes a kubeconfig that kubectl and kwatch accept as is, once the server accepts connections.`;
+  static override description = `Serves the Kubernetes REST API over HTTP on 127.0.0.1 (HTTPS with --tls, with a client-certificate admin and a namespace-scoped token user with --users) until interrupted: discovery (legacy and aggregated), get/list/watch/create/update/patch/delete, paging, bookmarks, watch-list, a bounded history with compaction, a deterministic workload with churn, and fault injection (see the control endpoint in the README). Behind the API run stand-ins for the controllers a cluster has (turn them off with --no-controllers): Deployments get ReplicaSets and pods, pods are scheduled onto the nodes and start running, deleted pods terminate gracefully (the grace period shortened by --grace-scale: 30 s of grace take 1.5 s by default), finalizers hold objects, and owners' deletion cascades to their dependents (background, foreground or orphan). The generated workload's own objects are driven by the generator, not by these controllers. It writes a kubeconfig that kubectl and kwatch accept as is, once the server accepts connections (mode 0600), and beside it the control endpoint's token for this run (<kubeconfig>.control-token; send it as "Authorization: Bearer TOKEN" to /_kwatch/…).`;
   static override examples = [
     '<%= config.bin %> sim --port 0 --kubeconfig-out /tmp/sim.kubeconfig',
     '<%= config.bin %> sim --pods 10000 --nodes 50 --churn 20 --seed 7',
+    '<%= config.bin %> sim --tls --users --kubeconfig-out /tmp/sim.kubeconfig   # then: kubectl --context kwatch-sim-dev get pods',
     'KUBECONFIG=/tmp/sim.kubeconfig kubectl get pods -A',
   ];
   static override flags = {
@@ -25,6 +26,8 @@ export default class Sim extends Command {
     'bookmark-interval': Flags.integer({ description: 'Seconds between BOOKMARK events on watches that allow them.', default: 60 }),
     'no-managed-fields': Flags.boolean({ description: 'Generate objects without metadata.managedFields.', default: false }),
     controllers: Flags.boolean({ description: 'Run the deployment, replicaset, scheduler, kubelet and garbage-collector stand-ins, graceful pod deletion and finalizers (on unless --no-controllers).', default: true, allowNo: true }),
+    tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
+    users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
@@ -36,6 +39,7 @@ export default class Sim extends Command {
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
     const graceScale = Number(flags['grace-scale']);
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
+    if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
 
     const { startSimServer } = await import('../sim/server.js');
     let server;
@@ -51,6 +55,8 @@ export default class Sim extends Command {
         bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
         managedFields: !flags['no-managed-fields'],
         controllers: flags.controllers ? { graceScale } : false,
+        tls: flags.tls,
+        users: flags.users,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -58,13 +64,23 @@ export default class Sim extends Command {
       throw err;
     }
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
-    mkdirSync(dirname(kubeconfigPath), { recursive: true });
-    await server.writeKubeconfig(kubeconfigPath);
+    const { PrivateFileError } = await import('../sim/private-file.js');
+    const { controlTokenFile } = await import('../sim/kubeconfig.js');
+    try {
+      mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
+      await server.writeKubeconfig(kubeconfigPath);
+    } catch (err) {
+      await server.close();
+      if (err instanceof PrivateFileError) this.fail(`cannot write the kubeconfig: ${err.message} (--kubeconfig-out)`);
+      throw err;
+    }
 
     this.log(`kwatch sim serving the Kubernetes API at ${server.url}`);
     this.log(`kubeconfig written to ${kubeconfigPath}`);
     this.log(`  export KUBECONFIG=${kubeconfigPath}`);
     this.log(`  kubectl get pods -A        kubectl kwatch events pods -A`);
+    if (flags.users) this.log(`users: admin (context kwatch-sim, client certificate), dev (context kwatch-sim-dev, token; namespace dev only)`);
+    this.log(`control endpoint token (for ${server.url}/_kwatch/…) written to ${controlTokenFile(kubeconfigPath)}`);
     this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; controllers ${flags.controllers ? `on (grace ×${graceScale})` : 'off'}; Ctrl-C to stop`);
 
     await new Promise<void>((done) => {

@@ -4,6 +4,7 @@ import type { Indexers, ReadonlyIndexer } from '../informer/indexer.js';
 import { SharedIndexInformer } from '../informer/shared-informer.js';
 import type { Tracer, TraceRecord } from '../informer/trace.js';
 import type { CacheSnapshot } from './cache-check.js';
+import { FailFastListerWatcher } from './fail-fast-lister-watcher.js';
 import type { Connection } from './connection.js';
 import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
 
@@ -47,8 +48,11 @@ export class SyncTimeoutError extends Error {
 export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
   // The informer strips managedFields (its default transform), so they are never decoded.
   const listerWatcher = new HttpListerWatcher(o.conn, o.target, { omitManagedFields: true });
+  // An error no retry can fix before the first sync (403, 401, a bad selector) ends the wait at once with the server's
+  // own Status, instead of a retry loop until --sync-timeout.
+  const fatal = new AbortController();
   const informer = new SharedIndexInformer({
-    listerWatcher,
+    listerWatcher: new FailFastListerWatcher(listerWatcher, (err) => fatal.abort(err)),
     name: o.name,
     expectedKind: o.expectedKind,
     indexers: o.indexers,
@@ -69,10 +73,11 @@ export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
     });
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new SyncTimeoutError(timeoutMs, lastError)), timeoutMs);
-    const both = AbortSignal.any([o.signal, timeout.signal]);
+    const both = AbortSignal.any([o.signal, timeout.signal, fatal.signal]);
     try {
       await Promise.race([informer.whenSynced(both), done.then(() => Promise.reject(o.signal.reason ?? new Error('the informer stopped before it synced')))]);
     } catch (err) {
+      if (fatal.signal.aborted) throw fatal.signal.reason;
       if (timeout.signal.aborted) throw new SyncTimeoutError(timeoutMs, lastError);
       throw err;
     } finally {

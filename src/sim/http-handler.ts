@@ -1,7 +1,7 @@
 // The request entry point: control endpoint, faults, discovery, OpenAPI, health, and dispatch of resource verbs to their handlers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Discovery } from './discovery.js';
-import type { FaultRequest } from './faults.js';
+import { parseFaultRequest } from './fault-request.js';
 import { compileFilter, parseListOptions } from './list-options.js';
 import { handleList } from './list-handler.js';
 import { handleOpenApi } from './openapi.js';
@@ -42,6 +42,9 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   const record = log.add({ time: Date.now(), method, url: req.url ?? '/', verb, code: 0 });
   res.on('finish', () => { record.code = res.statusCode; });
   res.on('close', () => { if (!record.code) record.code = res.statusCode; });
+  // With users (sim --users): 401 for unknown credentials, 403 for what RBAC does not allow.
+  const denied = ctx.access?.check(req, path, route, verb);
+  if (denied) { await drain(req); return sendError(res, denied); }
 
   const fault = ctx.faults.onRequest(verb, path);
   if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -117,20 +120,17 @@ async function drain(req: IncomingMessage): Promise<void> {
 }
 
 /**
- * Control endpoints (never faulted):
+ * Control endpoints (never faulted; the request guard has already checked the control token):
  * - `GET /_kwatch/state` → `{ revision, compactedRevision, historySize, watches, objects: {<group/version/resource>: n},
  *   faults: FaultState, controllers: { errors, lastError? } | null (off), requestCount, requests: RequestRecord[] (last 200) }`
- * - `POST /_kwatch/faults` with a FaultRequest JSON body (see faults.ts) → the new FaultState.
+ * - `POST /_kwatch/faults` with a FaultRequest JSON body (see faults.ts; checked by fault-request.ts) → the new FaultState.
  * - `POST /_kwatch/compact` → compacts history now; answers the state.
  */
 async function control(ctx: ServerContext, log: RequestLog, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   try {
     if (path === '/_kwatch/state' && req.method === 'GET') return sendObject(res, 200, simState(ctx, log));
     if (path === '/_kwatch/faults' && req.method === 'POST') {
-      const body = await readBody(req);
-      let parsed: FaultRequest;
-      try { parsed = JSON.parse(body || '{}') as FaultRequest; } catch { throw badRequest('the fault request must be a JSON object'); }
-      return sendObject(res, 200, ctx.faults.apply(parsed));
+      return sendObject(res, 200, ctx.faults.apply(parseFaultRequest(await readBody(req))));
     }
     if (path === '/_kwatch/compact' && req.method === 'POST') {
       await drain(req);

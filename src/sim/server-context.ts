@@ -1,4 +1,5 @@
 // What every request handler shares: the store, the fault controller, open watches and server-wide timings.
+import type { AccessControl } from './auth/access-control.js';
 import type { DeleteOutcome, DeleteRequest } from './controllers/graceful-delete.js';
 import type { FaultController } from './faults.js';
 import type { ResourceType } from './registry.js';
@@ -16,6 +17,8 @@ export interface ServerContext {
   /** How long a LIST/watch-list for a future resourceVersion waits before 504 (kube: 3 s). */
   tooLargeWaitMs: number;
   watches: Set<ActiveWatch>;
+  /** Set when the sim runs with users: authentication and RBAC before any handler. */
+  access?: Pick<AccessControl, 'check'>;
   /** Set when the server runs its controllers: DELETE then follows kube's graceful deletion and finalizers. */
   deletes?: {
     delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome;

@@ -1,12 +1,18 @@
 // startSimServer: the embedded Kubernetes API server over node:http — store, discovery, handlers, workload and faults wired together.
-import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SimApi } from './api.js';
 import { Discovery } from './discovery.js';
 import { FaultController, type FaultOptions } from './faults.js';
-import { createRequestHandler } from './http-handler.js';
+import { AccessControl } from './auth/access-control.js';
+import { createSimCredentials, type SimCredentials } from './auth/sim-credentials.js';
+import { CONTROL_PREFIX, createRequestHandler } from './http-handler.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
+import { checkRequest } from './request-guard.js';
+import { sendError } from './respond.js';
 import type { ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
@@ -40,11 +46,22 @@ export interface SimServerOptions {
    * to the generator either way.
    */
   controllers?: boolean | ControllerOptions;
+  /** Serve HTTPS with a certificate from a CA generated for this run (the kubeconfig carries the CA). */
+  tls?: boolean;
+  /**
+   * Authenticate and authorize (needs `tls`): an admin with a client certificate (system:masters), and a user "dev"
+   * with a bearer token who may do anything in one namespace (default "dev", created) and only discovery elsewhere.
+   */
+  users?: boolean | { namespace?: string };
 }
 
 export interface SimServer {
-  /** e.g. http://127.0.0.1:43123 */
+  /** e.g. http://127.0.0.1:43123 (https:// with `tls`) */
   url: string;
+  /** The bearer token /_kwatch/ requests must carry (new for every run; written beside the kubeconfig). */
+  controlToken: string;
+  /** With `tls`: the CA, the server's certificate and, with `users`, the users' credentials. */
+  credentials?: SimCredentials;
   api: SimApi;
   faults: FaultController;
   /** The controllers, when started with `controllers`. */
@@ -52,6 +69,7 @@ export interface SimServer {
   /** Recent requests, oldest first (the same data as GET /_kwatch/state). */
   requests(): RequestRecord[];
   close(): Promise<void>;
+  /** Writes the kubeconfig (mode 0600, replacing rather than following a symlink) and the control token beside it. */
   writeKubeconfig(file: string): Promise<void>;
 }
 
@@ -61,10 +79,20 @@ const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-sy
 
 /** Starts the server; resolves once it accepts connections. */
 export async function startSimServer(opts: SimServerOptions = {}): Promise<SimServer> {
+  if (opts.users && !opts.tls) throw new Error('users need tls: the admin authenticates with a client certificate');
+  const listenAddress = opts.host ?? '127.0.0.1';
+  const userOpts = typeof opts.users === 'object' ? opts.users : {};
+  const credentials = opts.tls ? createSimCredentials({ hosts: certificateHosts(listenAddress), users: Boolean(opts.users), devNamespace: userOpts.namespace }) : undefined;
+  const controlToken = randomBytes(24).toString('base64url');
   const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs });
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   const faults = new FaultController(opts.faults);
   const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
+  if (credentials?.users) {
+    ctx.access = new AccessControl(credentials.users);
+    const ns = credentials.users.dev.namespace;
+    if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
+  }
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
   const controllers = opts.controllers ? new ControllerManager(store, opts.controllers === true ? {} : opts.controllers) : undefined;
@@ -76,17 +104,28 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     workload.populate();
   }
 
-  const server: Server = createServer({ keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 }, createRequestHandler(ctx, discovery, log));
+  const handler = createRequestHandler(ctx, discovery, log);
+  const guarded = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = checkRequest(req, { controlToken, controlPrefix: CONTROL_PREFIX });
+    if (!refused) return handler(req, res);
+    req.resume();
+    sendError(res, refused);
+  };
+  const httpOptions = { keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 };
+  const server: Server = credentials
+    // requestCert without rejectUnauthorized: a client certificate is asked for, but token users need none.
+    ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem, ca: credentials.caPem, requestCert: Boolean(credentials.users), rejectUnauthorized: false }, guarded)
+    : createServer(httpOptions, guarded);
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s) => { sockets.add(s); s.setNoDelay(true); s.on('close', () => sockets.delete(s)); });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    server.listen(opts.port ?? 0, listenAddress, () => { server.off('error', reject); resolve(); });
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const url = `http://${host}:${addr.port}`;
+  const url = `${credentials ? 'https' : 'http'}://${host}:${addr.port}`;
 
   faults.attach({
     dropWatches: (mode) => { const all = [...ctx.watches]; for (const w of all) w.close(mode); return all.length; },
@@ -100,11 +139,13 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   let closing: Promise<void> | undefined;
   return {
     url,
+    controlToken,
+    credentials,
     api: store,
     faults,
     controllers,
     requests: () => log.entries(),
-    writeKubeconfig: (file) => writeKubeconfig(file, url),
+    writeKubeconfig: (file) => writeKubeconfig(file, url, { caPem: credentials?.caPem, users: credentials?.users }, controlToken),
     close: () => {
       closing ??= (async () => {
         workload?.stop();
@@ -122,4 +163,11 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
       return closing;
     },
   };
+}
+
+/** Names the server certificate is valid for: the loopback names, and the listen address when it is a specific one. */
+function certificateHosts(listenAddress: string): string[] {
+  const hosts = ['127.0.0.1', 'localhost', '::1'];
+  if (listenAddress !== '0.0.0.0' && listenAddress !== '::' && !hosts.includes(listenAddress)) hosts.push(listenAddress);
+  return hosts;
 }

@@ -2,7 +2,7 @@
 // (the object for pods, a Success Status for deployments, 202 for orphanDependents=false) and the watch events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { http, pod, PODS, until, watch } from './sim-helpers.js';
+import { controlHttp, http, pod, PODS, until, watch } from './sim-helpers.js';
 
 let sim: SimServer;
 const P = '/api/v1/namespaces/default/pods';
@@ -93,11 +93,11 @@ describe('DELETE with controllers', () => {
 
 describe('/_kwatch/state with controllers', () => {
   it('reports the controllers and their sync errors (none here); null when they are off', async () => {
-    const on = await http(sim.url, '/_kwatch/state');
+    const on = await controlHttp(sim, '/_kwatch/state');
     expect(on.json).toMatchObject({ controllers: { errors: 0 } });
     const plain = await startSimServer({ nodes: 0, pods: 0, churn: 0 });
     try {
-      expect((await http(plain.url, '/_kwatch/state')).json).toMatchObject({ controllers: null });
+      expect((await controlHttp(plain, '/_kwatch/state')).json).toMatchObject({ controllers: null });
     } finally {
       await plain.close();
     }

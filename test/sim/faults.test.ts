@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { parseFaultSpec } from '../../src/sim/faults.js';
-import { http, pod, PODS, watch } from './sim-helpers.js';
+import { controlHttp, http, pod, PODS, watch } from './sim-helpers.js';
 
 let sim: SimServer;
 beforeAll(async () => { sim = await startSimServer(); });
 afterAll(() => sim.close());
 
-const control = (body: unknown) => http(sim.url, '/_kwatch/faults', { method: 'POST', body });
+const control = (body: unknown) => controlHttp(sim, '/_kwatch/faults', { method: 'POST', body });
 
 describe('fault injection', () => {
   it('fails the next N requests matching verb and path with 429 + Retry-After, then recovers', async () => {
@@ -79,7 +79,7 @@ describe('fault injection', () => {
     const rv = sim.api.currentRevision();
     sim.api.create(PODS, pod('pre-compact'));
     await control({ reset: true, compact: true });
-    const state = await http(sim.url, '/_kwatch/state');
+    const state = await controlHttp(sim, '/_kwatch/state');
     expect(state.json).toMatchObject({ compactedRevision: rv + 1, historySize: 0, revision: rv + 1 });
     const w = await watch(sim.url, `/api/v1/pods?watch=1&resourceVersion=${rv}`);
     expect((await w.waitFor(1))[0].object.code).toBe(410);
@@ -87,7 +87,7 @@ describe('fault injection', () => {
 
   it('reports requests in the state endpoint log', async () => {
     await http(sim.url, '/api/v1/pods?limit=7');
-    const state = await http(sim.url, '/_kwatch/state');
+    const state = await controlHttp(sim, '/_kwatch/state');
     const last = state.json.requests.at(-1);
     expect(last).toMatchObject({ method: 'GET', url: '/api/v1/pods?limit=7', verb: 'list', code: 200 });
     expect(sim.requests().at(-1)!.url).toBe('/api/v1/pods?limit=7');

@@ -50,6 +50,11 @@ function send(target: string | { host: string; port: string; path: string }, met
   });
 }
 
+/** GET or POST on the sim's control endpoint (/_kwatch/…) with its per-run control token. */
+export function controlHttp(sim: Pick<SimServer, 'url' | 'controlToken'>, path: string, init: { method?: string; body?: unknown } = {}): Promise<HttpResult> {
+  return http(sim.url, path, { ...init, headers: { Authorization: `Bearer ${sim.controlToken}` } });
+}
+
 export interface WatchEvent { type: string; object: any }
 
 /** An open watch: events arrive in `events`; `lines` holds raw lines; `ended` resolves when the server closes. */

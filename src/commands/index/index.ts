@@ -95,6 +95,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
     }
     const namespace = resource.namespaced && !flags['all-namespaces'] ? flags.namespace : undefined;
+    this.noteTarget({ namespaced: resource.namespaced, namespace });
 
     const stop = createStopSignal({ forMs });
     this.onCleanup(async () => stop.dispose());
