@@ -2,7 +2,7 @@
 // through Node itself, TypeScript (.ts, .mts, .cts) bundled by esbuild first. Every failure is one
 // ControllerModuleError line naming the file, and the line where Node or esbuild can tell it.
 import { randomBytes } from 'node:crypto';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -121,24 +121,60 @@ async function importTypeScript(module: ModuleFile): Promise<Record<string, unkn
 async function loadError(err: unknown, module: ModuleFile, transpiled?: TranspiledFile): Promise<ControllerModuleError> {
   const make = (message: string) => new ControllerModuleError(message, module.abs, { cause: err });
   if (!(err instanceof Error)) return make(`${module.display}: ${String(err)} (thrown while loading the module)`);
-  const message = firstLine(unbundled(err.message, transpiled, module.abs));
+  const message = firstLine(unbundled(err.message, transpiled, module.abs)) + hintFor(err, module);
   const named = err.name && err.name !== 'Error' ? `${err.name}: ${message}` : message;
 
-  if (err.name === 'SyntaxError') {
-    const hint = extname(module.abs) === '.js' && /Cannot use import statement outside a module|Unexpected token 'export'/.test(message)
-      ? ' (Node loads this .js file as CommonJS: rename it .mjs, or set "type": "module" in its package.json)'
-      : '';
-    const at = syntaxErrorLocation(err.stack);
-    if (at) return make(`${place(at, module, true)}: ${named}${hint}`);
-    // Node 20 names no file for a syntax error in an ES module: esbuild, parsing the same files, finds the place.
-    if (!transpiled) {
-      const found = await bundleModule(module.abs, join(dirname(module.abs), '.kwatch-syntax-check.mjs'), PUBLIC_ENTRY);
-      if (!found.ok) return bundleError(found.errors[0], module, err);
-    }
+  const header = err.name === 'SyntaxError' ? syntaxErrorLocation(err.stack) : undefined;
+  if (header) return make(`${place(header, module, true)}: ${named}`);
+  const thrown = thrownAt(err.stack, { skipUnder: OWN_CODE, transpiled });
+  if (thrown) return make(`${place(thrown, module, false)}: ${named} (thrown while loading ${thrown.file === module.abs ? 'the module' : module.display})`);
+
+  // No frame of the user's: the module failed to parse or link. Node 20 names no place for an ES
+  // module's syntax error, nor for an import it cannot find: esbuild, reading the same files, can.
+  if (!transpiled) {
+    const check = await bundleModule(module.abs, join(dirname(module.abs), '.kwatch-check.mjs'), PUBLIC_ENTRY);
+    if (!check.ok) return bundleError(check.errors[0], module, err);
   }
-  const at = thrownAt(err.stack, { skipUnder: OWN_CODE, transpiled });
-  if (at) return make(`${place(at, module, false)}: ${named} (thrown while loading ${at.file === module.abs ? 'the module' : module.display})`);
+  const missing = /^Cannot find (?:package|module) '([^']+)' imported from (.+)$/.exec(message);
+  if (missing) {
+    const importers = transpiled ? bundledSources(transpiled) : [missing[2].startsWith('file:') ? fileURLToPath(missing[2]) : missing[2]];
+    const at = importLine(missing[1], importers);
+    if (at) return make(`${place(at, module, false)}: ${named}`);
+  }
   return make(`${module.display}: ${named} (while loading the module)`);
+}
+
+/** What to do about a failure users meet for a known reason. */
+function hintFor(err: Error, module: ModuleFile): string {
+  if (err.name === 'SyntaxError' && extname(module.abs) === '.js' && /Cannot use import statement outside a module|Unexpected token 'export'/.test(err.message)) {
+    return ' (Node loads this .js file as CommonJS: rename it .mjs, or set "type": "module" in its package.json)';
+  }
+  if (/^Cannot find module 'kwatch'/.test(err.message)) {
+    return ' (require() cannot see the running kwatch: use import { defineController } from \'kwatch\' in an ES module (.mjs), or export a plain object)';
+  }
+  return '';
+}
+
+/** The first line of files that names specifier in quotes (the import Node could not resolve). */
+function importLine(specifier: string, files: string[]): SourceLocation | undefined {
+  for (const file of files) {
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const lines = text.split('\n');
+    const i = lines.findIndex((l) => l.includes(`'${specifier}'`) || l.includes(`"${specifier}"`) || l.includes(`\`${specifier}\``));
+    if (i !== -1) return { file, line: i + 1 };
+  }
+  return undefined;
+}
+
+/** The source files esbuild put into a bundle, the entry last (esbuild lists imports before importers). */
+function bundledSources(transpiled: TranspiledFile): string[] {
+  const sources = (transpiled.sourceMap.payload as { sources?: string[] }).sources ?? [];
+  return sources.map((s) => (s.startsWith('file:') ? fileURLToPath(s) : resolve(dirname(transpiled.path), s)));
 }
 
 /** esbuild's first error: FILE:LINE:COL, and SyntaxError unless it is an import it could not resolve. */
