@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+/** Which node runs the loader: this one, or another version to check (KWATCH_TEST_NODE=/path/to/node). */
+const NODE = process.env.KWATCH_TEST_NODE ?? process.execPath;
+
 export const LOADER = join(import.meta.dirname, '..', '..', 'dist', 'reconcile', 'module-loader.js');
 
 export interface Loaded {
@@ -57,7 +60,7 @@ export function loadInNode(cwd: string, files: string[], resource?: string): Pro
   if (!existsSync(LOADER)) throw new Error(`${LOADER} is missing: run npm run build first`);
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath,
+      NODE,
       ['--input-type=module', '-e', DRIVER],
       { cwd, timeout: 20_000, env: { ...process.env, KWATCH_LOADER_URL: pathToFileURL(LOADER).href, KWATCH_LOAD_ARGS: JSON.stringify([resource ?? '', ...files]) } },
       (err, stdout, stderr) => {

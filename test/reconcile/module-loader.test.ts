@@ -24,6 +24,8 @@ function folder(files: Record<string, string>): string {
 async function loaded(cwd: string, files: string[], resource?: string): Promise<Loaded[]> {
   const results = await loadInNode(cwd, files, resource);
   for (const r of results) if (!r.ok) throw new Error(`did not load: ${r.error}`);
+  // Nothing on stderr: no warning of Node's (loader hooks, source maps) reaches the user's terminal.
+  expect(results.stderr).toBe('');
   return results as Loaded[];
 }
 
