@@ -20,10 +20,11 @@ export interface TranspiledFile {
 }
 
 /** Node's CommonJS (and newer Node's ESM) SyntaxError starts its stack with "FILE:LINE", the line, and carets. */
-export function syntaxErrorLocation(stack: string | undefined): SourceLocation | undefined {
+export function syntaxErrorLocation(stack: string | undefined, transpiled?: TranspiledFile): SourceLocation | undefined {
   const m = /^(file:\/\/\S+?|\/.+?|[A-Za-z]:\\.+?):(\d+)\r?\n(.*)\r?\n( *)\^/.exec(stack ?? '');
   if (!m) return undefined;
-  return { file: toPath(m[1]), line: Number(m[2]), column: m[4].length + 1 };
+  const loc = { file: toPath(m[1]), line: Number(m[2]), column: m[4].length + 1 };
+  return transpiled && loc.file === transpiled.path ? mapBack(transpiled, loc) : loc;
 }
 
 /**

@@ -124,7 +124,7 @@ async function loadError(err: unknown, module: ModuleFile, transpiled?: Transpil
   const message = firstLine(unbundled(err.message, transpiled, module.abs)) + hintFor(err, module);
   const named = err.name && err.name !== 'Error' ? `${err.name}: ${message}` : message;
 
-  const header = err.name === 'SyntaxError' ? syntaxErrorLocation(err.stack) : undefined;
+  const header = err.name === 'SyntaxError' ? syntaxErrorLocation(err.stack, transpiled) : undefined;
   if (header) return make(`${place(header, module, true)}: ${named}`);
   const thrown = thrownAt(err.stack, { skipUnder: OWN_CODE, transpiled });
   if (thrown) return make(`${place(thrown, module, false)}: ${named} (thrown while loading ${thrown.file === module.abs ? 'the module' : module.display})`);

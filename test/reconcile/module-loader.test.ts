@@ -176,11 +176,15 @@ describe('a module that cannot be used: one line naming the file (and the line)'
   test('an import that does not resolve names the line of the import', async () => {
     const dir = folder({
       'pkg.ts': `// uses a package that is not installed\nimport { x } from 'not-installed';\nexport function reconcile() { return x; }\n`,
+      'node_modules/greeting/package.json': '{ "name": "greeting", "type": "module", "exports": "./index.js" }',
+      'node_modules/greeting/index.js': `export const greet = (n) => 'hello ' + n;\n`,
+      'export.ts': `import type { ReconcileContext } from 'kwatch';\ntype Greeting = string;\nimport { farewell } from 'greeting';\nexport function reconcile(_r: unknown, _c: ReconcileContext): Greeting { return farewell; }\n`,
       'rel.mjs': `import { x } from './nope.mjs';\nexport function reconcile() { return x; }\n`,
       'req.cjs': `const { defineController } = require('kwatch');\nmodule.exports = defineController({ for: 'pods', reconcile() {} });\n`,
     });
     expect(await loadError(dir, ['pkg.ts'])).toBe(`pkg.ts:2: Cannot find package 'not-installed' imported from ${join(dir, 'pkg.ts')}`);
     expect(await loadError(dir, ['rel.mjs'])).toBe('rel.mjs:1:19: Could not resolve "./nope.mjs"');
+    expect(await loadError(dir, ['export.ts'])).toBe("export.ts:3:10: SyntaxError: The requested module 'greeting' does not provide an export named 'farewell'");
     expect(await loadError(dir, ['req.cjs'])).toBe(
       "req.cjs:1: Cannot find module 'kwatch' (require() cannot see the running kwatch: use import { defineController } from 'kwatch' in an ES module (.mjs), or export a plain object) (thrown while loading the module)",
     );
