@@ -13,6 +13,8 @@ import { syntaxErrorLocation, thrownAt, unbundled, type SourceLocation, type Tra
 import { resolveKwatchTo } from './kwatch-resolve-hook.js';
 import type { ControllerDefinition } from './types.js';
 
+export { ControllerModuleError } from './controller-module-error.js';
+
 export interface LoadOptions {
   /** RESOURCE from the command line: the primary resource of a module that names none. */
   resource?: string;
