@@ -6,7 +6,8 @@ export type KwatchErrorCode =
   | 'STATUS' // the server answered with a Status (see .status)
   | 'CONNECTION' // the server could not be reached, or the connection broke
   | 'WATCH_DECODE' // a watch line was not a valid watch event
-  | 'STREAM_CUT'; // the stream ended in the middle of a line
+  | 'STREAM_CUT' // the stream ended in the middle of a line
+  | 'CONTROLLER_MODULE'; // a user's controller module (kwatch reconcile --with) could not be loaded
 
 export class KwatchError extends Error {
   constructor(

@@ -113,7 +113,11 @@ export interface ControllerDefinition {
 /** The alias users name in `import type { Reconciler } from 'kwatch'`. */
 export type Reconciler = ControllerDefinition;
 
-/** Identity, for editors: `export default defineController({ for: 'deployments.apps', reconcile(req, ctx) { … } })`. */
-export function defineController<T extends ControllerDefinition>(definition: T): T {
+/**
+ * Identity, for editors: `export default defineController({ for: 'deployments.apps', reconcile(req, ctx) { … } })`
+ * types req and ctx, completes the fields, and rejects a misspelt one (not generic on purpose: an
+ * inferred type parameter would let any extra field through).
+ */
+export function defineController(definition: ControllerDefinition): ControllerDefinition {
   return definition;
 }

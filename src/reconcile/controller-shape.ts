@@ -1,0 +1,126 @@
+// Turns what a controller module exports into one ControllerDefinition, or a one-line error naming
+// the file. Two forms: a plain `export async function reconcile(req, ctx)` (CommonJS: module.exports =
+// function, or module.exports.reconcile), or a Builder-like definition as the default export
+// (CommonJS: module.exports = { for, reconcile, ... }).
+import { ControllerModuleError } from './controller-module-error.js';
+import type { ControllerDefinition, ErrorPolicyFn, ReconcileFn, WatchSpec } from './types.js';
+
+export interface ControllerShape {
+  /** The definition's name, else the file's basename without its extension. */
+  name: string;
+  /** `for` is the module's own value, else the command line's RESOURCE; the rest as the module gave it. */
+  definition: ControllerDefinition;
+  /** The primary resource the module itself names (`for`), if it names one. */
+  moduleFor?: string;
+}
+
+export interface ShapeContext {
+  /** The path as the user gave it: the start of every error line. */
+  display: string;
+  /** The module's absolute path (the error's .file). */
+  file: string;
+  /** The default name: the file's basename without its extension. */
+  defaultName: string;
+  /** RESOURCE from the command line. */
+  resource?: string;
+}
+
+const MISSING_RECONCILE = 'exports no reconcile function (export async function reconcile(req, ctx), or export default defineController({ for, reconcile }))';
+
+export function controllerShape(exports: Record<string, unknown>, where: ShapeContext): ControllerShape {
+  const fail = (what: string): never => {
+    throw new ControllerModuleError(`${where.display}: ${what}`, where.file);
+  };
+  const source = definitionSource(exports);
+  if (!source || source.reconcile === undefined) return fail(MISSING_RECONCILE);
+
+  if (typeof source.reconcile !== 'function') fail(`reconcile is ${describe(source.reconcile)}, not a function`);
+  if (source.errorPolicy !== undefined && typeof source.errorPolicy !== 'function') fail(`errorPolicy is ${describe(source.errorPolicy)}, not a function`);
+  if (source.name !== undefined && !isName(source.name)) fail(`name must be a non-empty string, got ${describe(source.name)}`);
+  if (source.for !== undefined && !isName(source.for)) fail(`for must be a resource name such as 'deployments.apps', got ${describe(source.for)}`);
+  if (source.ownsAllOwners !== undefined && typeof source.ownsAllOwners !== 'boolean') fail(`ownsAllOwners must be true or false, got ${describe(source.ownsAllOwners)}`);
+  const owns = source.owns === undefined ? undefined : checkOwns(source.owns, fail);
+  const watches = source.watches === undefined ? undefined : checkWatches(source.watches, fail);
+
+  const moduleFor = source.for as string | undefined;
+  const primary = moduleFor ?? where.resource;
+  if (!primary) fail('names no primary resource: give RESOURCE on the command line or `for` in the module');
+
+  const owner = source.owner;
+  const definition: ControllerDefinition = {
+    name: (source.name as string | undefined) ?? where.defaultName,
+    for: primary,
+    // Bound, so a definition's methods can still reach its other members through `this`.
+    reconcile: (source.reconcile as ReconcileFn).bind(owner),
+  };
+  if (source.errorPolicy !== undefined) definition.errorPolicy = (source.errorPolicy as ErrorPolicyFn).bind(owner);
+  if (owns) definition.owns = owns;
+  if (source.ownsAllOwners !== undefined) definition.ownsAllOwners = source.ownsAllOwners as boolean;
+  if (watches) definition.watches = watches;
+  return { name: definition.name!, definition, ...(moduleFor !== undefined ? { moduleFor } : {}) };
+}
+
+interface DefinitionSource {
+  name?: unknown;
+  for?: unknown;
+  owns?: unknown;
+  ownsAllOwners?: unknown;
+  watches?: unknown;
+  reconcile?: unknown;
+  errorPolicy?: unknown;
+  /** `this` for reconcile and errorPolicy. */
+  owner: unknown;
+}
+
+/** Which of the module's exports describe the controller; undefined when none does. */
+function definitionSource(exports: Record<string, unknown>): DefinitionSource | undefined {
+  const def = exports.default;
+  if (isObject(def) && ('reconcile' in def || 'for' in def)) {
+    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
+  }
+  if ('reconcile' in exports && exports.reconcile !== undefined) return { reconcile: exports.reconcile, errorPolicy: exports.errorPolicy, owner: undefined };
+  // export default async function reconcile(…), or CommonJS module.exports = function (…).
+  if (typeof def === 'function') {
+    const fn = def as unknown as Record<string, unknown>;
+    return { reconcile: def, errorPolicy: exports.errorPolicy ?? fn.errorPolicy, owner: undefined };
+  }
+  return undefined;
+}
+
+function checkOwns(owns: unknown, fail: (what: string) => never): string[] {
+  if (!Array.isArray(owns)) return fail(`owns must be an array of resource names such as ['replicasets.apps'], got ${describe(owns)}`);
+  owns.forEach((r, i) => {
+    if (!isName(r)) fail(`owns[${i}] must be a resource name such as 'replicasets.apps', got ${describe(r)}`);
+  });
+  return [...(owns as string[])];
+}
+
+function checkWatches(watches: unknown, fail: (what: string) => never): WatchSpec[] {
+  const shape = '{ resource: string, map(obj) { return [{ namespace, name }] } }';
+  if (!Array.isArray(watches)) return fail(`watches must be an array of ${shape}, got ${describe(watches)}`);
+  watches.forEach((w, i) => {
+    if (!isObject(w)) return fail(`watches[${i}] must be ${shape}, got ${describe(w)}`);
+    if (!isName(w.resource)) fail(`watches[${i}].resource must be a resource name such as 'configmaps', got ${describe(w.resource)}`);
+    if (typeof w.map !== 'function') fail(`watches[${i}].map must be a function from the watched object to the primary objects to reconcile, got ${describe(w.map)}`);
+  });
+  // The user's own objects, so map keeps its `this`.
+  return [...(watches as WatchSpec[])];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isName(v: unknown): v is string {
+  return typeof v === 'string' && v.trim() !== '';
+}
+
+/** 'undefined', 'null', 'an array', 'the string "x"', 'a number (3)', 'an object'. */
+function describe(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v === '' ? 'an empty string' : `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `a ${typeof v} (${String(v)})`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
