@@ -130,6 +130,6 @@ export class ReconcileSession {
 
   /** Every informer and every controller is done with what it was given. */
   isIdle(): boolean {
-    return this.factory.isIdle() && (this.overlay?.isIdle() ?? true) && this.runners.every((r) => r.isIdle());
+    return this.factory.isIdle() && (this.overlay?.isIdle() ?? true) && this.runners.every((r) => r.isIdle()) && !this.writes.awaitingEchoes();
   }
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../informer/clock.js';
 import { StatusError } from '../informer/errors.js';
+import { compareResourceVersions } from '../informer/resource-version.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject, Status } from '../informer/types.js';
 import { objectKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
@@ -64,6 +65,8 @@ export interface WriteChannelOptions {
 export class WriteChannel implements WriteOrigins {
   /** controller → "resource|key|rv" of events its writes produced. */
   private readonly own = new Map<string, Set<string>>();
+  /** Sent writes whose watch event has not reached the cache yet (--writes apply), by "resource|key". */
+  private readonly echoes = new Map<string, { info: ResourceInfo; key: string; rv?: string; deleted: boolean; until: number }>();
 
   constructor(private readonly o: WriteChannelOptions) {}
 
@@ -107,7 +110,10 @@ export class WriteChannel implements WriteOrigins {
         }
       } else {
         answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
-        if (this.o.mode === 'apply') this.remember(run.controller, info.name, key, answer?.metadata?.resourceVersion);
+        if (this.o.mode === 'apply') {
+          this.remember(run.controller, info.name, key, answer?.metadata?.resourceVersion);
+          if (changed.length > 0) this.expectEcho(info, key, answer, call.verb === 'delete');
+        }
       }
     } catch (err) {
       run.writes.push({ ...shown, changed, failed: true });
@@ -117,6 +123,26 @@ export class WriteChannel implements WriteOrigins {
     run.writes.push({ ...shown, changed, failed: false });
     this.trace(run, { ...shown, rv: answer?.metadata?.resourceVersion, noop: changed.length === 0 ? true : undefined, changed, old: cached, new: answer ?? result, request });
     return answer === undefined ? undefined : structuredClone(answer);
+  }
+
+  /**
+   * True while a sent write's own watch event has yet to reach the informer's cache: until then the run is
+   * not idle (the write will trigger again). An echo that never comes (the object is outside the watched
+   * scope) stops counting after ECHO_WAIT_MS.
+   */
+  awaitingEchoes(): boolean {
+    const now = this.o.clock.now();
+    for (const [id, e] of this.echoes) {
+      const cached = this.o.factory.existing(e.info)?.informer.getIndexer().getByKey(e.key);
+      const arrived = e.deleted ? cached === undefined || cached.metadata.resourceVersion === e.rv : cached !== undefined && e.rv !== undefined && compareResourceVersions(cached.metadata.resourceVersion ?? '0', e.rv) >= 0;
+      if (arrived || now > e.until) this.echoes.delete(id);
+    }
+    return this.echoes.size > 0;
+  }
+
+  private expectEcho(info: ResourceInfo, key: string, answer: KubeObject | undefined, deleted: boolean): void {
+    if (!this.o.factory.existing(info)) return;
+    this.echoes.set(`${info.name}|${key}`, { info, key, rv: answer?.metadata?.resourceVersion, deleted, until: this.o.clock.now() + ECHO_WAIT_MS });
   }
 
   private remember(controller: string, resource: string, key: string, rv: string | undefined): void {
@@ -131,6 +157,9 @@ export class WriteChannel implements WriteOrigins {
     this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'write', key: run.key, controller: run.controller, ...detail });
   }
 }
+
+/** How long a sent write may take to come back as a watch event before the run stops waiting for it. */
+const ECHO_WAIT_MS = 10_000;
 
 function checkObject(call: WriteCall): KubeObject {
   const obj = call.obj;

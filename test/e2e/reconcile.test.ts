@@ -108,7 +108,8 @@ describe('kwatch reconcile triggers, driven by kubectl', () => {
       const rs = JSON.parse((await k.kubectl('get', 'replicasets.apps', '-n', 'default', '-o', 'json')).stdout).items[0];
       const owner = rs.metadata.ownerReferences.find((o: { controller?: boolean }) => o.controller).name;
       expect((await k.kubectl('annotate', 'replicasets.apps', rs.metadata.name, '-n', 'default', 'touched=1')).code).toBe(0);
-      const start = await run.waitFor((r) => r.op === 'start' && JSON.stringify(r.reasons).includes('related object updated'), 'the owner run');
+      const related = (r: Rec) => r.op === 'start' && (r.reasons as { reason: string; op: string }[]).some((x) => x.reason === 'related object updated' && x.op === 'OnUpdate');
+      const start = await run.waitFor(related, 'the owner run');
       expect(start.key).toBe(`default/${owner}`);
       expect(start.reasons).toEqual([expect.objectContaining({ reason: 'related object updated', resource: 'replicasets.apps', key: `default/${rs.metadata.name}`, op: 'OnUpdate' })]);
     } finally {
