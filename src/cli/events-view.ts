@@ -131,6 +131,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     out.off('error', onOutputError);
   }
   err.write(`${summary.format()}\n`);
+  if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
 
@@ -150,9 +151,9 @@ function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOption
   };
   const kinds = o.resources.map((r) => r.kind);
   try {
-    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry });
+    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry, onFailure: () => o.stop.stop('recording failed') });
   } catch (e) {
-    throw new UserError(`cannot write the recording to ${rec.path}: ${(e as Error).message}`);
+    throw new UserError((e as Error).message);
   }
 }
 

@@ -141,6 +141,7 @@ export async function runServerResume(o: {
     o.view.close();
   }
   err(o.view.summary.format());
+  if (o.checkpoint?.failure) throw new UserError(o.checkpoint.failure.message);
   if (o.checkpoint) err(`kwatch: checkpoint ${o.checkpoint.path} at resourceVersion ${o.checkpoint.resourceVersion || o.fromRv} (resume with kwatch replay --from-checkpoint ${o.checkpoint.path})`);
 }
 

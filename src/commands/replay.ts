@@ -114,6 +114,10 @@ The argument is read as a recording when it names an existing file (or with --fi
     if (!cp && !resourceArg) throw new UserError('give a recording file, or a RESOURCE with --from-rv, or --from-checkpoint FILE');
     if (!cp && !flags['from-rv']) throw new UserError(`${resourceArg} is not a file, so it is read as a resource type: resuming on the server needs --from-rv RV (or --from-checkpoint FILE)`);
 
+    const checkpointPath = flags.checkpoint ?? fromCheckpoint;
+    // Before any connection: a path that cannot be a checkpoint is the user's to fix at once.
+    if (checkpointPath) checkpoints.checkCheckpointTarget(checkpointPath);
+
     const view = openReplayView(viewFlags);
     const conn = await this.connect(flags, { tracer: view.tracer });
     let target, name: string, kind: string | undefined;
@@ -134,8 +138,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       name = displayName(r);
       kind = r.kind;
     }
-    const checkpointPath = flags.checkpoint ?? fromCheckpoint;
-    const checkpoint = checkpointPath ? new checkpoints.CheckpointKeeper(checkpointPath, { server: conn.server, resource: { ...target, kind } }) : undefined;
+    const checkpoint = checkpointPath ? new checkpoints.CheckpointKeeper(checkpointPath, { server: conn.server, resource: { ...target, kind } }, undefined, undefined, () => stop.stop('checkpoint failed')) : undefined;
     await runServerResume({
       conn,
       view,
