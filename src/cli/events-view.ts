@@ -18,6 +18,7 @@ import { TraceSummary } from '../render/summary.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
+import { stdoutFailed } from './stdout-guard.js';
 import { UserError } from './user-error.js';
 
 export interface WatchEventsOptions {
@@ -130,7 +131,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     recording?.close();
     out.off('error', onOutputError);
   }
-  err.write(`${summary.format()}\n`);
+  if (!stdoutFailed()) err.write(`${summary.format()}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
