@@ -1,5 +1,7 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { maskUrlPasswords } from '../kube/server-url.js';
+import { UnexpectedAnswerError } from '../kube/unexpected-answer.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -9,12 +11,19 @@ export interface ErrorReport {
   bug: boolean;
 }
 
+/** The report for `err`, with any password in a URL masked (a server may echo the address it was given). */
 export function describeError(err: unknown): ErrorReport {
+  const report = describe(err);
+  return { ...report, message: maskUrlPasswords(report.message) };
+}
+
+function describe(err: unknown): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
   if (err instanceof StatusError) {
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
   }
+  if (err instanceof UnexpectedAnswerError) return { message: err.message, exitCode: 1, bug: false };
   if (err instanceof ConnectionError) {
     return { message: `Unable to connect to the server: ${err.message} (check the server address in your kubeconfig, or try --sim)`, exitCode: 1, bug: false };
   }

@@ -10,6 +10,7 @@ import type { PipelineFlags, ViewFlags } from '../cli/replay-run.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
+import { serverAddress } from '../kube/server-url.js';
 import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery-flags.js';
 
 type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string };
@@ -122,7 +123,8 @@ The argument is read as a recording when it names an existing file (or with --fi
     const conn = await this.connect(flags, { tracer: view.tracer });
     let target, name: string, kind: string | undefined;
     if (cp) {
-      if (cp.server !== conn.server) throw new UserError(`${fromCheckpoint} was written against ${cp.server}, but the current context points at ${conn.server}: resourceVersions mean nothing on another cluster (pick the right --context)`);
+      // Checkpoints hold the shown URL (an older one may hold a password: compare it masked).
+      if (serverAddress(cp.server).shown !== conn.server) throw new UserError(`${fromCheckpoint} was written against ${cp.server}, but the current context points at ${conn.server}: resourceVersions mean nothing on another cluster (pick the right --context)`);
       const { kind: k, ...t } = cp.resource;
       target = t;
       kind = k;

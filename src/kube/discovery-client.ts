@@ -6,7 +6,7 @@ import type { Connection, HttpResponse } from './connection.js';
 import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggregated-discovery.js';
 import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
 import { DiscoveryEtagCache } from './discovery-etag-cache.js';
-import { statusFromResponse } from './status-from-response.js';
+import { errorForAnswer, UnexpectedAnswerError } from './unexpected-answer.js';
 import {
   encodeAPIGroupList,
   encodeAPIResourceList,
@@ -86,8 +86,9 @@ export class DiscoveryClient {
     private readonly conn: Connection,
     private readonly opts: DiscoveryClientOptions = {},
   ) {
-    this.cache = new DiscoveryCache(conn.server, opts);
-    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.server));
+    // Named after the URL as written, as kubectl names it, so both share one cache.
+    this.cache = new DiscoveryCache(conn.cacheHost ?? conn.server, opts);
+    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.cacheHost ?? conn.server));
   }
 
   /** True while nothing used came from a cache file written by another process. */
@@ -213,7 +214,7 @@ export class DiscoveryClient {
     for (const [path, { res, text, contentType }] of [['/api', core], ['/apis', apis]] as const) {
       // /api may be missing (404 tolerated, as client-go does); /apis must answer.
       if (res.status === 404 && path === '/api') continue;
-      if (res.status < 200 || res.status >= 300) throw statusError(res, text, contentType);
+      if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
       const body = parseJson(text, path);
       const agg = aggregatedVersion(contentType);
       if (agg) {
@@ -269,7 +270,7 @@ export class DiscoveryClient {
             snap.resources.set(gv, { groupVersion: gv, resources: [] });
             return;
           }
-          if (res.status < 200 || res.status >= 300) throw statusError(res, text, contentType);
+          if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
           const list = parseJson(text, path) as APIResourceList;
           list.resources ??= [];
           list.groupVersion ||= gv;
@@ -285,15 +286,16 @@ export class DiscoveryClient {
   }
 }
 
-function statusError(res: HttpResponse, text: string, contentType: string | undefined): StatusError {
-  return new StatusError(statusFromResponse(res.status, contentType, text));
+/** The server's Status (credentials it echoes masked), or UnexpectedAnswerError for an HTML page. */
+function statusError(server: string, res: HttpResponse, text: string, contentType: string | undefined): StatusError | UnexpectedAnswerError {
+  return errorForAnswer({ server, status: res.status, contentType, text });
 }
 
 function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`the server sent an unreadable discovery document for ${path}: ${(err as Error).message}`);
+    throw new UnexpectedAnswerError(`the server sent an unreadable discovery document for ${path}: ${(err as Error).message} (not a Kubernetes API response)`, { cause: err });
   }
 }
 
