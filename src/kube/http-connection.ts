@@ -8,6 +8,7 @@ import type { Connection, HttpRequest, HttpResponse } from './connection.js';
 import { ConnIds } from './conn-ids.js';
 import { isAbortError, toConnectionError } from './network-error.js';
 import { redact } from './redact.js';
+import { requestFollowingRedirects } from './redirects.js';
 import { retryAfterSeconds } from './status-from-response.js';
 import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
 
@@ -113,7 +114,7 @@ export class HttpConnection implements Connection {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.connIds.tag(call, () =>
-        this.opts.dispatcher.request({
+        requestFollowingRedirects(this.opts.dispatcher, {
           origin: this.origin,
           path: this.basePath + url,
           method: method as Dispatcher.HttpMethod,
