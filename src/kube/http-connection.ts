@@ -1,6 +1,7 @@
 // The Connection implementation: one undici dispatcher (keep-alive pool), auth headers applied to
-// every request, non-2xx answers turned into StatusError, network failures into ConnectionError,
-// and `http` trace records (request, response) for every call.
+// every request, redirects followed as kubectl follows them, non-2xx answers turned into StatusError
+// (an HTML page into UnexpectedAnswerError), network failures into ConnectionError, and `http` trace
+// records (request, response) for every call.
 import type { Dispatcher } from 'undici';
 import { ConnectionError } from '../informer/errors.js';
 import type { Tracer } from '../informer/trace.js';
