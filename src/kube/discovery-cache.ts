@@ -67,6 +67,11 @@ export class DiscoveryCache {
     this.fresh = true;
   }
 
+  /** `text` (a message naming cache files) with `dir` replaced by `shownDir`. */
+  shown(text: string): string {
+    return this.dir === this.shownDir ? text : text.split(this.dir).join(this.shownDir);
+  }
+
   path(file: string): string {
     return join(this.dir, file);
   }
@@ -87,7 +92,7 @@ export class DiscoveryCache {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return { file, state: 'miss', ours };
-      return { file, state: 'unreadable', ours, error: (err as Error).message };
+      return { file, state: 'unreadable', ours, error: this.shown((err as Error).message) };
     }
     this.fresh = this.fresh && ours;
     return { file, state: 'hit', ageMs, ours, text };

@@ -88,7 +88,8 @@ export class DiscoveryClient {
   ) {
     // Named after the URL as written, as kubectl names it, so both share one cache.
     this.cache = new DiscoveryCache(conn.cacheHost ?? conn.server, opts);
-    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.cacheHost ?? conn.server));
+    // kwatch's own ETag store is named after the shown URL: no password in a folder name of ours.
+    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.server));
   }
 
   /** True while nothing used came from a cache file written by another process. */
@@ -122,14 +123,14 @@ export class DiscoveryClient {
     const r = this.cache.read(file);
     const { text, ...event } = r;
     this.events.push({ type: 'cache-read', ...event });
-    if (r.state === 'unreadable') this.warn(`ignoring unreadable discovery cache file ${this.cache.path(file)}: ${r.error}`);
+    if (r.state === 'unreadable') this.warn(this.cache.shown(`ignoring unreadable discovery cache file ${this.cache.path(file)}: ${r.error}`));
     if (r.state !== 'hit' || text === undefined) return undefined;
     try {
       const parsed = JSON.parse(text) as T;
       if (!parsed || typeof parsed !== 'object') throw new Error('not a JSON object');
       return parsed;
     } catch (err) {
-      this.warn(`ignoring corrupt discovery cache file ${this.cache.path(file)} (${(err as Error).message}); it will be rewritten`);
+      this.warn(this.cache.shown(`ignoring corrupt discovery cache file ${this.cache.path(file)} (${(err as Error).message}); it will be rewritten`));
       const last = this.events.findLast((e) => e.type === 'cache-read' && e.file === file);
       if (last && last.type === 'cache-read') last.state = 'unreadable';
       return undefined;
@@ -142,7 +143,7 @@ export class DiscoveryClient {
       this.events.push({ type: 'cache-write', file, bytes: Buffer.byteLength(text) });
     } catch (err) {
       this.events.push({ type: 'cache-write', file, bytes: 0, error: (err as Error).message });
-      this.warn(`failed to write discovery cache ${this.cache.path(file)}: ${(err as Error).message}`);
+      this.warn(this.cache.shown(`failed to write discovery cache ${this.cache.path(file)}: ${(err as Error).message}`));
     }
   }
 
@@ -215,7 +216,7 @@ export class DiscoveryClient {
       // /api may be missing (404 tolerated, as client-go does); /apis must answer.
       if (res.status === 404 && path === '/api') continue;
       if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
-      const body = parseJson(text, path);
+      const body = parseJson(text, path, this.conn.server);
       const agg = aggregatedVersion(contentType);
       if (agg) {
         const split = splitAggregated(body as APIGroupDiscoveryList);
@@ -271,7 +272,7 @@ export class DiscoveryClient {
             return;
           }
           if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
-          const list = parseJson(text, path) as APIResourceList;
+          const list = parseJson(text, path, this.conn.server) as APIResourceList;
           list.resources ??= [];
           list.groupVersion ||= gv;
           snap.resources.set(gv, list);
@@ -291,11 +292,11 @@ function statusError(server: string, res: HttpResponse, text: string, contentTyp
   return errorForAnswer({ server, status: res.status, contentType, text });
 }
 
-function parseJson(text: string, path: string): unknown {
+function parseJson(text: string, path: string, server: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UnexpectedAnswerError(`the server sent an unreadable discovery document for ${path}: ${(err as Error).message} (not a Kubernetes API response)`, { cause: err });
+    throw new UnexpectedAnswerError(`the server at ${server} sent an unreadable discovery document for ${path}: ${(err as Error).message} (not a Kubernetes API response)`, { cause: err });
   }
 }
 

@@ -1,7 +1,7 @@
 // What a reached server may answer that is not a plain Kubernetes success, and what the user then reads:
 // credentials the server echoes back masked, a password in the server URL never shown, an HTML page named
 // for what it is, a malformed list body reported in one line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,13 @@ describe('a password in the server URL', () => {
       const port = new URL(stub.url).port;
       expect(client.cache.dir).toBe(join(dir, 'cache', 'discovery', `alice_pa_40ss_w0rd_127.0.0.1_${port}`));
       expect(client.cache.shownDir).toBe(join(dir, 'cache', 'discovery', `alice_***_127.0.0.1_${port}`));
+      // A warning about a file in that folder names the folder as shown.
+      mkdirSync(client.cache.dir, { recursive: true });
+      writeFileSync(join(client.cache.dir, 'servergroups.json'), '{not json');
+      const warnings: string[] = [];
+      await failure(new DiscoveryClient(conn, { cacheDir: join(dir, 'cache'), warn: (m) => warnings.push(m) }).discover());
+      expect(warnings[0]).toContain(`ignoring corrupt discovery cache file ${join(client.cache.shownDir, 'servergroups.json')}`);
+      expect(warnings.join('\n')).not.toContain('pa_40ss');
     } finally {
       await conn.close();
     }
