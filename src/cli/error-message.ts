@@ -1,5 +1,7 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { maskUrlPasswords } from '../kube/server-url.js';
+import { UnexpectedAnswerError } from '../kube/unexpected-answer.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -15,7 +17,13 @@ export interface ErrorContext {
   acrossNamespaces?: boolean;
 }
 
+/** The report for `err`, with any password in a URL masked (a server may echo the address it was given). */
 export function describeError(err: unknown, context: ErrorContext = {}): ErrorReport {
+  const report = describe(err, context);
+  return { ...report, message: maskUrlPasswords(report.message) };
+}
+
+function describe(err: unknown, context: ErrorContext): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
   if (err instanceof StatusError) {
     // kubectl's words for a 401; the Status message ("Unauthorized") adds nothing.
@@ -27,6 +35,7 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
   }
+  if (err instanceof UnexpectedAnswerError) return { message: err.message, exitCode: 1, bug: false };
   if (err instanceof ConnectionError) {
     return { message: `Unable to connect to the server: ${err.message} (check the server address in your kubeconfig, or try --sim)`, exitCode: 1, bug: false };
   }
@@ -34,7 +43,7 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
   if (err instanceof Error) {
     // oclif parse errors and kube config errors carry a usable message and are the user's to fix.
     const name = err.constructor?.name ?? '';
-    if (/^(KubeconfigError|UnknownResourceTypeError|CLIError|RequiredArgsError|FailedFlagValidationError|NonExistentFlagsError|UnexpectedArgsError)$/.test(name) || (err as { oclif?: unknown }).oclif) {
+    if (/^(FileWriteError|KubeconfigError|UnknownResourceTypeError|CLIError|RequiredArgsError|FailedFlagValidationError|NonExistentFlagsError|UnexpectedArgsError)$/.test(name) || (err as { oclif?: unknown }).oclif) {
       return { message: err.message, exitCode: 1, bug: false };
     }
     return { message: `internal error: ${err.message} (this is a kwatch bug; rerun with -v 6 to see the stack)`, exitCode: 2, bug: true };

@@ -18,6 +18,7 @@ import { TraceSummary } from '../render/summary.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
+import { stdoutFailed } from './stdout-guard.js';
 import { UserError } from './user-error.js';
 
 export interface WatchEventsOptions {
@@ -130,7 +131,8 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     recording?.close();
     out.off('error', onOutputError);
   }
-  err.write(`${summary.format()}\n`);
+  if (!stdoutFailed()) err.write(`${summary.format()}\n`);
+  if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
 
@@ -150,9 +152,9 @@ function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOption
   };
   const kinds = o.resources.map((r) => r.kind);
   try {
-    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry });
+    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry, onFailure: () => o.stop.stop('recording failed') });
   } catch (e) {
-    throw new UserError(`cannot write the recording to ${rec.path}: ${(e as Error).message}`);
+    throw new UserError((e as Error).message);
   }
 }
 

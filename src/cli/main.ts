@@ -5,10 +5,12 @@ import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { guardStdout } from './stdout-guard.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: string[] }): Promise<void> {
+  guardStdout();
   let argv = opts.argv ?? process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
     const version = fastVersion();

@@ -14,6 +14,7 @@ import type { StageSelection } from '../render/stage-filter.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
 import type { StopSignal } from './stop-signal.js';
+import { stdoutFailed } from './stdout-guard.js';
 import { UserError } from './user-error.js';
 
 export interface ViewFlags {
@@ -90,7 +91,7 @@ export async function runRecordingReplay(o: {
   } finally {
     view.close();
   }
-  err(view.summary.format());
+  if (!stdoutFailed()) err(view.summary.format());
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
   if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
     err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
@@ -140,7 +141,8 @@ export async function runServerResume(o: {
   } finally {
     o.view.close();
   }
-  err(o.view.summary.format());
+  if (!stdoutFailed()) err(o.view.summary.format());
+  if (o.checkpoint?.failure) throw new UserError(o.checkpoint.failure.message);
   if (o.checkpoint) err(`kwatch: checkpoint ${o.checkpoint.path} at resourceVersion ${o.checkpoint.resourceVersion || o.fromRv} (resume with kwatch replay --from-checkpoint ${o.checkpoint.path})`);
 }
 

@@ -1,4 +1,5 @@
-// One AbortSignal for "the user wants to stop": Ctrl-C / SIGTERM, --for DURATION, or an explicit stop().
+// One AbortSignal for "the user wants to stop": Ctrl-C / SIGTERM, --for DURATION, stdout gone, or an explicit stop().
+import { stdoutClosed } from './stdout-guard.js';
 
 export interface StopSignal {
   signal: AbortSignal;
@@ -17,8 +18,11 @@ export function createStopSignal(opts: { forMs?: number } = {}): StopSignal {
     ac.abort(new Error(`stopped: ${why}`));
   };
   const onSignal = () => stop('interrupted');
+  const onOutputClosed = () => stop('output closed');
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  if (stdoutClosed.aborted) onOutputClosed();
+  else stdoutClosed.addEventListener('abort', onOutputClosed, { once: true });
   const timer = opts.forMs && opts.forMs > 0 ? setTimeout(() => stop('duration'), opts.forMs) : undefined;
   return {
     signal: ac.signal,
@@ -29,6 +33,7 @@ export function createStopSignal(opts: { forMs?: number } = {}): StopSignal {
     dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      stdoutClosed.removeEventListener('abort', onOutputClosed);
       if (timer) clearTimeout(timer);
     },
   };

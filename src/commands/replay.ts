@@ -10,6 +10,7 @@ import type { PipelineFlags, ViewFlags } from '../cli/replay-run.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
+import { serverAddress } from '../kube/server-url.js';
 import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery-flags.js';
 
 type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string };
@@ -114,11 +115,16 @@ The argument is read as a recording when it names an existing file (or with --fi
     if (!cp && !resourceArg) throw new UserError('give a recording file, or a RESOURCE with --from-rv, or --from-checkpoint FILE');
     if (!cp && !flags['from-rv']) throw new UserError(`${resourceArg} is not a file, so it is read as a resource type: resuming on the server needs --from-rv RV (or --from-checkpoint FILE)`);
 
+    const checkpointPath = flags.checkpoint ?? fromCheckpoint;
+    // Before any connection: a path that cannot be a checkpoint is the user's to fix at once.
+    if (checkpointPath) checkpoints.checkCheckpointTarget(checkpointPath);
+
     const view = openReplayView(viewFlags);
     const conn = await this.connect(flags, { tracer: view.tracer });
     let target, name: string, kind: string | undefined;
     if (cp) {
-      if (cp.server !== conn.server) throw new UserError(`${fromCheckpoint} was written against ${cp.server}, but the current context points at ${conn.server}: resourceVersions mean nothing on another cluster (pick the right --context)`);
+      // Checkpoints hold the shown URL (an older one may hold a password: compare it masked).
+      if (serverAddress(cp.server).shown !== conn.server) throw new UserError(`${fromCheckpoint} was written against ${cp.server}, but the current context points at ${conn.server}: resourceVersions mean nothing on another cluster (pick the right --context)`);
       const { kind: k, ...t } = cp.resource;
       target = t;
       kind = k;
@@ -135,8 +141,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       name = displayName(r);
       kind = r.kind;
     }
-    const checkpointPath = flags.checkpoint ?? fromCheckpoint;
-    const checkpoint = checkpointPath ? new checkpoints.CheckpointKeeper(checkpointPath, { server: conn.server, resource: { ...target, kind } }) : undefined;
+    const checkpoint = checkpointPath ? new checkpoints.CheckpointKeeper(checkpointPath, { server: conn.server, resource: { ...target, kind } }, undefined, undefined, () => stop.stop('checkpoint failed')) : undefined;
     await runServerResume({
       conn,
       view,

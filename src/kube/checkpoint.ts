@@ -1,6 +1,8 @@
 // A checkpoint file: the last resourceVersion a `kwatch replay` run reached, with the server and the
-// resource it belongs to, so a later run resumes there (`--from-checkpoint`). Written atomically.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// resource it belongs to, so a later run resumes there (`--from-checkpoint`). Written atomically, 0600,
+// and only over a regular file (see private-file.ts).
+import { readFileSync } from 'node:fs';
+import { checkWriteTarget, FileWriteError, replacePrivateFile } from './private-file.js';
 
 export const CHECKPOINT_KIND = 'KwatchCheckpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -59,16 +61,21 @@ export function readCheckpoint(path: string): Checkpoint {
   return cp as Checkpoint;
 }
 
-/** Writes to a temporary file beside `path`, then renames it over: readers never see half a file. */
+/** Throws a FileWriteError when `path` cannot be a checkpoint (a device, a FIFO, a symbolic link, no such directory). */
+export function checkCheckpointTarget(path: string): void {
+  checkWriteTarget(path, 'checkpoint');
+}
+
+/** Writes to a temporary file beside `path`, then renames it over: readers never see half a file. Throws FileWriteError. */
 export function writeCheckpoint(path: string, cp: Checkpoint): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(cp, null, 2)}\n`);
-  renameSync(tmp, path);
+  replacePrivateFile(path, `${JSON.stringify(cp, null, 2)}\n`, 'checkpoint');
 }
 
 /**
  * Keeps a checkpoint file up to date as resourceVersions go by: the first change is written at once,
- * later ones at most once per `throttleMs` (the latest wins); flush() writes what is pending.
+ * later ones at most once per `throttleMs` (the latest wins); flush() writes what is pending. A failed
+ * write never throws into the watch that reported the resourceVersion: it is kept in `failure`, later
+ * writes are skipped and `onFailure` is told (to stop the run).
  */
 export class CheckpointKeeper {
   private written = '';
@@ -77,13 +84,18 @@ export class CheckpointKeeper {
   private timer?: ReturnType<typeof setTimeout>;
   /** Writes done (for tests and -v). */
   writes = 0;
+  /** The write that failed, if one did. */
+  failure?: FileWriteError;
 
   constructor(
     readonly path: string,
     private readonly base: Omit<Checkpoint, 'kind' | 'version' | 'resourceVersion' | 'updated'>,
     private readonly throttleMs = 1000,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly onFailure?: (err: FileWriteError) => void,
+  ) {
+    checkCheckpointTarget(path);
+  }
 
   get resourceVersion(): string {
     return this.pending || this.written;
@@ -100,8 +112,14 @@ export class CheckpointKeeper {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.pending || this.pending === this.written) return;
-    writeCheckpoint(this.path, { kind: CHECKPOINT_KIND, version: CHECKPOINT_VERSION, ...this.base, resourceVersion: this.pending, updated: new Date(this.now()).toISOString() });
+    if (!this.pending || this.pending === this.written || this.failure) return;
+    try {
+      writeCheckpoint(this.path, { kind: CHECKPOINT_KIND, version: CHECKPOINT_VERSION, ...this.base, resourceVersion: this.pending, updated: new Date(this.now()).toISOString() });
+    } catch (err) {
+      this.failure = err instanceof FileWriteError ? err : new FileWriteError(`cannot write the checkpoint to ${this.path}: ${(err as Error).message}`, { cause: err });
+      this.onFailure?.(this.failure);
+      return;
+    }
     this.written = this.pending;
     this.lastWrite = this.now();
     this.writes++;

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Tracer } from '../informer/trace.js';
 import { HttpConnection } from './http-connection.js';
 import { resolveKubeconfig, type TlsOptions } from './kubeconfig.js';
+import { serverAddress, type ServerAddress } from './server-url.js';
 
 export { KubeconfigError } from './config-error.js';
 
@@ -19,8 +20,10 @@ export interface ConnectionOptions {
 }
 
 export interface Connection {
-  /** The cluster URL. */
+  /** The cluster URL as it may be shown (a password in its userinfo masked as ***). */
   server: string;
+  /** The cluster URL as the kubeconfig spells it, when it differs from `server`: kubectl's discovery cache folder is named after it. */
+  cacheHost?: string;
   /** -n, else the context's namespace, else "default". */
   namespace: string;
   contextName?: string;
@@ -82,10 +85,11 @@ export async function loadConnection(opts: ConnectionOptions): Promise<Connectio
   const kc = await resolveKubeconfig(opts);
   return new HttpConnection({
     server: kc.server,
+    cacheHost: kc.cacheHost,
     namespace: kc.namespace,
     contextName: kc.contextName,
     tracer: opts.tracer ?? new Tracer(),
-    dispatcher: await makeDispatcher(kc.server, kc.tls, kc.proxyUrl),
+    dispatcher: await makeDispatcher(kc.cacheHost, kc.tls, kc.proxyUrl),
     headers: kc.headers,
     authHeaders: kc.authHeaders,
     requestTimeoutMs: opts.requestTimeoutMs,
@@ -101,28 +105,34 @@ export function connectionFromUrl(url: string, opts: { namespace?: string; trace
 /** connectionFromUrl must be synchronous; undici is imported on the first request. */
 class LazyDispatcherConnection implements Connection {
   readonly server: string;
+  readonly cacheHost: string;
+  private readonly address: ServerAddress;
   readonly namespace: string;
   readonly contextName = undefined;
   readonly tracer: Tracer;
   private inner?: Promise<HttpConnection>;
 
   constructor(url: string, private readonly opts: { namespace?: string; tracer?: Tracer; token?: string; requestTimeoutMs?: number }) {
-    this.server = url.replace(/\/+$/, '');
+    this.address = serverAddress(url);
+    this.server = this.address.shown;
+    this.cacheHost = this.address.raw;
     this.namespace = opts.namespace || 'default';
     this.tracer = opts.tracer ?? new Tracer();
   }
 
   private connection(): Promise<HttpConnection> {
-    this.inner ??= makeDispatcher(this.server, {}).then(
+    const { basicAuth, password } = this.address;
+    this.inner ??= makeDispatcher(this.address.raw, {}).then(
       (dispatcher) =>
         new HttpConnection({
           server: this.server,
+          cacheHost: this.cacheHost,
           namespace: this.namespace,
           tracer: this.tracer,
           dispatcher,
-          headers: this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : {},
+          headers: this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : basicAuth ? { Authorization: basicAuth } : {},
           requestTimeoutMs: this.opts.requestTimeoutMs,
-          secrets: this.opts.token ? [this.opts.token] : [],
+          secrets: [this.opts.token, password].filter((s): s is string => Boolean(s)),
         }),
     );
     return this.inner;

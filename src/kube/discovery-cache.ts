@@ -4,6 +4,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, st
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { shownFolderName } from './server-url.js';
 
 /** kubectl's default TTL since 1.24 (it was 10 minutes before). */
 export const DEFAULT_DISCOVERY_TTL_MS = 6 * 60 * 60 * 1000;
@@ -44,6 +45,8 @@ export interface DiscoveryCacheOptions {
 export class DiscoveryCache {
   /** <root>/discovery/<safe host> */
   readonly dir: string;
+  /** `dir` as it may be printed: a password in the server URL's userinfo masked (kubectl's folder name holds it). */
+  readonly shownDir: string;
   readonly ttlMs: number;
   private readonly now: () => number;
   private readonly ourFiles = new Set<string>();
@@ -53,6 +56,7 @@ export class DiscoveryCache {
 
   constructor(server: string, opts: DiscoveryCacheOptions = {}) {
     this.dir = join(cacheRoot(opts.cacheDir), 'discovery', safeHostDir(server));
+    this.shownDir = join(cacheRoot(opts.cacheDir), 'discovery', shownFolderName(server, safeHostDir(server), safeHostDir));
     this.ttlMs = opts.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS;
     this.now = opts.now ?? Date.now;
   }
@@ -61,6 +65,11 @@ export class DiscoveryCache {
   invalidate(): void {
     this.invalidated = true;
     this.fresh = true;
+  }
+
+  /** `text` (a message naming cache files) with `dir` replaced by `shownDir`. */
+  shown(text: string): string {
+    return this.dir === this.shownDir ? text : text.split(this.dir).join(this.shownDir);
   }
 
   path(file: string): string {
@@ -83,7 +92,7 @@ export class DiscoveryCache {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return { file, state: 'miss', ours };
-      return { file, state: 'unreadable', ours, error: (err as Error).message };
+      return { file, state: 'unreadable', ours, error: this.shown((err as Error).message) };
     }
     this.fresh = this.fresh && ours;
     return { file, state: 'hit', ageMs, ours, text };

@@ -6,7 +6,7 @@ import type { Connection, HttpResponse } from './connection.js';
 import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggregated-discovery.js';
 import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
 import { DiscoveryEtagCache } from './discovery-etag-cache.js';
-import { statusFromResponse } from './status-from-response.js';
+import { errorForAnswer, UnexpectedAnswerError } from './unexpected-answer.js';
 import {
   encodeAPIGroupList,
   encodeAPIResourceList,
@@ -86,7 +86,9 @@ export class DiscoveryClient {
     private readonly conn: Connection,
     private readonly opts: DiscoveryClientOptions = {},
   ) {
-    this.cache = new DiscoveryCache(conn.server, opts);
+    // Named after the URL as written, as kubectl names it, so both share one cache.
+    this.cache = new DiscoveryCache(conn.cacheHost ?? conn.server, opts);
+    // kwatch's own ETag store is named after the shown URL: no password in a folder name of ours.
     this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.server));
   }
 
@@ -121,14 +123,14 @@ export class DiscoveryClient {
     const r = this.cache.read(file);
     const { text, ...event } = r;
     this.events.push({ type: 'cache-read', ...event });
-    if (r.state === 'unreadable') this.warn(`ignoring unreadable discovery cache file ${this.cache.path(file)}: ${r.error}`);
+    if (r.state === 'unreadable') this.warn(this.cache.shown(`ignoring unreadable discovery cache file ${this.cache.path(file)}: ${r.error}`));
     if (r.state !== 'hit' || text === undefined) return undefined;
     try {
       const parsed = JSON.parse(text) as T;
       if (!parsed || typeof parsed !== 'object') throw new Error('not a JSON object');
       return parsed;
     } catch (err) {
-      this.warn(`ignoring corrupt discovery cache file ${this.cache.path(file)} (${(err as Error).message}); it will be rewritten`);
+      this.warn(this.cache.shown(`ignoring corrupt discovery cache file ${this.cache.path(file)} (${(err as Error).message}); it will be rewritten`));
       const last = this.events.findLast((e) => e.type === 'cache-read' && e.file === file);
       if (last && last.type === 'cache-read') last.state = 'unreadable';
       return undefined;
@@ -141,7 +143,7 @@ export class DiscoveryClient {
       this.events.push({ type: 'cache-write', file, bytes: Buffer.byteLength(text) });
     } catch (err) {
       this.events.push({ type: 'cache-write', file, bytes: 0, error: (err as Error).message });
-      this.warn(`failed to write discovery cache ${this.cache.path(file)}: ${(err as Error).message}`);
+      this.warn(this.cache.shown(`failed to write discovery cache ${this.cache.path(file)}: ${(err as Error).message}`));
     }
   }
 
@@ -213,8 +215,8 @@ export class DiscoveryClient {
     for (const [path, { res, text, contentType }] of [['/api', core], ['/apis', apis]] as const) {
       // /api may be missing (404 tolerated, as client-go does); /apis must answer.
       if (res.status === 404 && path === '/api') continue;
-      if (res.status < 200 || res.status >= 300) throw statusError(res, text, contentType);
-      const body = parseJson(text, path);
+      if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
+      const body = parseJson(text, path, this.conn.server);
       const agg = aggregatedVersion(contentType);
       if (agg) {
         const split = splitAggregated(body as APIGroupDiscoveryList);
@@ -269,8 +271,8 @@ export class DiscoveryClient {
             snap.resources.set(gv, { groupVersion: gv, resources: [] });
             return;
           }
-          if (res.status < 200 || res.status >= 300) throw statusError(res, text, contentType);
-          const list = parseJson(text, path) as APIResourceList;
+          if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
+          const list = parseJson(text, path, this.conn.server) as APIResourceList;
           list.resources ??= [];
           list.groupVersion ||= gv;
           snap.resources.set(gv, list);
@@ -285,15 +287,16 @@ export class DiscoveryClient {
   }
 }
 
-function statusError(res: HttpResponse, text: string, contentType: string | undefined): StatusError {
-  return new StatusError(statusFromResponse(res.status, contentType, text));
+/** The server's Status (credentials it echoes masked), or UnexpectedAnswerError for an HTML page. */
+function statusError(server: string, res: HttpResponse, text: string, contentType: string | undefined): StatusError | UnexpectedAnswerError {
+  return errorForAnswer({ server, status: res.status, contentType, text });
 }
 
-function parseJson(text: string, path: string): unknown {
+function parseJson(text: string, path: string, server: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`the server sent an unreadable discovery document for ${path}: ${(err as Error).message}`);
+    throw new UnexpectedAnswerError(`the server at ${server} sent an unreadable discovery document for ${path}: ${(err as Error).message} (not a Kubernetes API response)`, { cause: err });
   }
 }
 

@@ -66,7 +66,7 @@ export async function discoveryReport(conn: Connection, opts: DiscoveryReportOpt
   return {
     server: conn.server,
     cacheRoot: cacheRoot(opts.cacheDir),
-    cacheDir: client.cache.dir,
+    cacheDir: client.cache.shownDir,
     ttlSeconds: Math.round(client.cache.ttlMs / 1000),
     mode: snap.mode,
     fresh: client.fresh,

@@ -1,17 +1,23 @@
 // The Connection implementation: one undici dispatcher (keep-alive pool), auth headers applied to
-// every request, non-2xx answers turned into StatusError, network failures into ConnectionError,
-// and `http` trace records (request, response) for every call.
+// every request, redirects followed as kubectl follows them, non-2xx answers turned into StatusError
+// (an HTML page into UnexpectedAnswerError), network failures into ConnectionError, and `http` trace
+// records (request, response) for every call.
 import type { Dispatcher } from 'undici';
-import { ConnectionError, StatusError } from '../informer/errors.js';
+import { ConnectionError } from '../informer/errors.js';
 import type { Tracer } from '../informer/trace.js';
 import type { Connection, HttpRequest, HttpResponse } from './connection.js';
 import { ConnIds } from './conn-ids.js';
 import { isAbortError, toConnectionError } from './network-error.js';
 import { redact } from './redact.js';
-import { retryAfterSeconds, statusFromResponse } from './status-from-response.js';
+import { requestFollowingRedirects } from './redirects.js';
+import { retryAfterSeconds } from './status-from-response.js';
+import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
 
 export interface HttpConnectionOptions {
+  /** The server URL as it may be shown (no password); requests go to its origin and path. */
   server: string;
+  /** The server URL as written, when it differs (see Connection.cacheHost). */
+  cacheHost?: string;
   namespace: string;
   contextName?: string;
   tracer: Tracer;
@@ -39,6 +45,7 @@ export function buildPathAndQuery(path: string, query?: HttpRequest['query']): s
 
 export class HttpConnection implements Connection {
   readonly server: string;
+  readonly cacheHost?: string;
   readonly namespace: string;
   readonly contextName?: string;
   readonly tracer: Tracer;
@@ -51,6 +58,7 @@ export class HttpConnection implements Connection {
 
   constructor(private readonly opts: HttpConnectionOptions) {
     this.server = opts.server;
+    this.cacheHost = opts.cacheHost;
     this.namespace = opts.namespace;
     this.contextName = opts.contextName;
     this.tracer = opts.tracer;
@@ -107,7 +115,7 @@ export class HttpConnection implements Connection {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.connIds.tag(call, () =>
-        this.opts.dispatcher.request({
+        requestFollowingRedirects(this.opts.dispatcher, {
           origin: this.origin,
           path: this.basePath + url,
           method: method as Dispatcher.HttpMethod,
@@ -130,7 +138,8 @@ export class HttpConnection implements Connection {
     // A stream's timeout covers only the wait for its headers.
     if (req.stream && ok && timer) clearTimeout(timer);
 
-    if (!ok && !req.allowErrorStatus) {
+    // An HTML page is never an API answer, whatever its status (a proxy's login page, a web server at the wrong address).
+    if ((!ok && !req.allowErrorStatus) || (ok && isNotKubernetesAnswer(contentType))) {
       let text = '';
       try {
         text = await readLimited(res.body, MAX_ERROR_BODY);
@@ -139,8 +148,7 @@ export class HttpConnection implements Connection {
       }
       cleanup();
       if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes: Buffer.byteLength(text), conn });
-      const retry = retryAfterSeconds(res.headers['retry-after']);
-      throw new StatusError(statusFromResponse(status, contentType, text, retry), retry);
+      throw errorForAnswer({ server: this.server, status, contentType, text, retryAfter: retryAfterSeconds(res.headers['retry-after']), secrets: this.opts.secrets });
     }
 
     if (req.stream && tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), contentType, conn, stream: true });

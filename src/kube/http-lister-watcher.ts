@@ -5,6 +5,7 @@ import { decodeWatchStream } from '../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
 import type { Connection, HttpResponse } from './connection.js';
 import { parseListBody } from './list-body.js';
+import { checkListShape, UnexpectedAnswerError } from './unexpected-answer.js';
 import { isAbortError } from './network-error.js';
 
 export interface ListWatchTarget {
@@ -84,9 +85,9 @@ export class HttpListerWatcher implements ListerWatcher {
     try {
       page = parseListBody(buf, { omitManagedFields: this.omitManagedFields });
     } catch (err) {
-      throw new ConnectionError(`the server sent an unreadable list body for ${this.path}: ${(err as Error).message}`, undefined, { cause: err });
+      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable list body for ${this.path}: ${(err as Error).message}`, { cause: err });
     }
-    page.items ??= [];
+    page = checkListShape(page, { server: this.conn.server, path: this.path });
     page.metadata ??= {};
     page.bytes = buf.length;
     fillItemTypeMeta(page);

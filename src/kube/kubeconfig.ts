@@ -9,6 +9,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import YAML from 'yaml';
 import { KubeconfigError } from './config-error.js';
 import { redact } from './redact.js';
+import { maskUrlPasswords, serverAddress } from './server-url.js';
 
 export interface KubeconfigSelection {
   kubeconfig?: string;
@@ -27,7 +28,10 @@ export interface TlsOptions {
 }
 
 export interface ResolvedKubeconfig {
+  /** The server URL as it may be shown: a password in its userinfo masked. */
   server: string;
+  /** The server URL as written (kubectl names its discovery cache folder after it). */
+  cacheHost: string;
   namespace: string;
   contextName?: string;
   files: string[];
@@ -161,16 +165,16 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   const c = cluster.body;
   const u = user.body;
 
-  const serverText = String(c.server).replace(/\/+$/, '');
+  const address = serverAddress(String(c.server));
   let server: URL;
   try {
-    server = new URL(serverText);
+    server = new URL(address.raw);
   } catch {
-    throw new KubeconfigError(`cluster "${cluster.name}" in ${where} has an invalid server URL "${serverText}"`);
+    throw new KubeconfigError(`cluster "${cluster.name}" in ${where} has an invalid server URL "${maskUrlPasswords(address.raw)}"`);
   }
   if (server.protocol !== 'https:' && server.protocol !== 'http:') throw new KubeconfigError(`cluster "${cluster.name}" in ${where} has an unsupported server URL scheme "${server.protocol}"`);
 
-  const secrets = [u.token, u.password, u['client-key-data']].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = [u.token, u.password, u['client-key-data'], address.password].filter((s): s is string => typeof s === 'string' && s.length > 0);
   const tls: TlsOptions = {};
   const ca = readBytes('the certificate authority', c['certificate-authority'], c['certificate-authority-data']);
   if (ca) tls.ca = ca;
@@ -190,6 +194,8 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   } else if (u.username) {
     headers.Authorization = `Basic ${Buffer.from(`${u.username}:${u.password ?? ''}`).toString('base64')}`;
   }
+  // Userinfo in the server URL is basic auth when nothing else authenticates (Go's http.Client sends it so).
+  if (!headers.Authorization && address.basicAuth && !u.exec && !u['auth-provider']) headers.Authorization = address.basicAuth;
   if (u.as) headers['Impersonate-User'] = String(u.as);
   if (Array.isArray(u['as-groups']) && u['as-groups'].length) headers['Impersonate-Group'] = u['as-groups'].join(',');
 
@@ -199,7 +205,8 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   }
 
   return {
-    server: serverText,
+    server: address.shown,
+    cacheHost: address.raw,
     namespace: sel.namespace || context?.body.namespace || 'default',
     contextName: context?.name,
     files,

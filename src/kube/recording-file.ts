@@ -1,6 +1,8 @@
 // Writes a recording (src/informer/recording-format.ts) to a file, one synchronous write per line,
-// so that Ctrl-C, a kill or a crash never loses a line that was received.
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+// so that Ctrl-C, a kill or a crash never loses a line that was received. The file is 0600 and only ever a
+// regular file (see private-file.ts).
+import { closeSync, fsyncSync } from 'node:fs';
+import { errnoText, FileWriteError, openPrivateFile, writeAll } from './private-file.js';
 import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
 
 /** Where a RecordingListerWatcher puts its entries. */
@@ -16,6 +18,8 @@ export interface RecordingFileOptions {
   /** Applied to every line before it is written (masking Secrets and tokens); identity by default. */
   redact?: <T>(value: T) => T;
   now?: () => number;
+  /** Told once when a write fails (the disk is full…): later lines are dropped, `failure` keeps the error. */
+  onFailure?: (err: FileWriteError) => void;
 }
 
 export class RecordingFile implements RecordingSink {
@@ -25,8 +29,11 @@ export class RecordingFile implements RecordingSink {
   private readonly redact: <T>(value: T) => T;
   private readonly now: () => number;
   lines = 0;
+  /** The write that failed, if one did. */
+  failure?: FileWriteError;
+  private readonly onFailure?: (err: FileWriteError) => void;
 
-  /** Creates (or truncates) `path` and writes the header at once. */
+  /** Creates (or truncates) `path` and writes the header at once; throws FileWriteError for a path that is not ours to write. */
   constructor(
     readonly path: string,
     header: Omit<RecordingHeader, 'startTime'>,
@@ -34,8 +41,9 @@ export class RecordingFile implements RecordingSink {
   ) {
     this.now = opts.now ?? Date.now;
     this.redact = opts.redact ?? ((v) => v);
+    this.onFailure = opts.onFailure;
     this.start = this.now();
-    this.fd = openSync(path, 'w');
+    this.fd = openPrivateFile(path, 'recording');
     this.line({ ...header, startTime: new Date(this.start).toISOString() });
   }
 
@@ -61,14 +69,25 @@ export class RecordingFile implements RecordingSink {
     } catch {
       // not every file system supports fsync (e.g. a pipe); the data was written either way
     }
-    closeSync(fd);
+    try {
+      closeSync(fd);
+    } catch {
+      // after a failed write the descriptor may be unusable: nothing more to save
+    }
   }
 
   private line(value: unknown): void {
     if (this.fd === undefined) return;
     // One writeSync per line: the kernel has the whole line before the next event is handled.
-    const buf = Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
-    for (let off = 0; off < buf.length; ) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      writeAll(this.fd, Buffer.from(`${JSON.stringify(value)}\n`, 'utf8'));
+    } catch (err) {
+      // Never thrown into the watch that delivered the line: the run stops and reports this once.
+      this.failure = new FileWriteError(`cannot write the recording to ${this.path}: ${errnoText(err)} (${this.lines} lines written)`, { cause: err });
+      this.close();
+      this.onFailure?.(this.failure);
+      return;
+    }
     this.lines++;
   }
 }

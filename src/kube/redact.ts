@@ -15,6 +15,23 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
+/** Authorization header values as a server may echo them: the scheme as sent (capitalized), then the credential. */
+const ECHOED: [RegExp, string][] = [
+  [/\b(Bearer\s+)[A-Za-z0-9\-._~+/*]+=*/g, '$1***'], // RFC 6750's token68 characters
+  [/\b(Basic\s+)[A-Za-z0-9+/=]{4,}/g, '$1***'],
+];
+
+/**
+ * Text a server sent back (an error message) with our credentials masked: the known secrets, and any
+ * `Bearer …`/`Basic …` value. Unlike redact(), words such as "token:" are left alone: they are prose here.
+ */
+export function redactEcho(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
+  for (const [re, repl] of ECHOED) out = out.replace(re, repl);
+  return out;
+}
+
 /** Header values safe to show: Authorization and Impersonate-* credentials masked. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,0 +1,51 @@
+// A failed write to stdout — a full disk, `> /dev/full`, a closed pipe — ends the command with one line
+// (none for a closed pipe, as `kwatch … | head` is normal) instead of a stack trace from wherever the
+// write happened. Output to a file fails synchronously inside write(), output to a pipe with an 'error'
+// event; both land here. Later writes are dropped, and running commands are told to stop.
+
+/** Aborted when stdout can no longer be written; stop signals listen to it. */
+const outputGone = new AbortController();
+export const stdoutClosed: AbortSignal = outputGone.signal;
+
+/** True when stdout failed for a reason worth its error line (not a closed pipe): summaries are then left out. */
+export function stdoutFailed(): boolean {
+  return stdoutClosed.aborted && (stdoutClosed.reason as NodeJS.ErrnoException | undefined)?.code !== 'EPIPE';
+}
+
+/** The one line for a failed stdout write; undefined for a closed pipe (said nothing, like kubectl). */
+export function outputFailureLine(err: NodeJS.ErrnoException): string | undefined {
+  if (err.code === 'EPIPE') return undefined;
+  const why = (err.message ?? String(err)).replace(/^[A-Z0-9_]+: /, '').replace(/, \w+$/, '');
+  return `error: cannot write to standard output: ${why}${err.code ? ` (${err.code})` : ''}`;
+}
+
+type Stream = NodeJS.WriteStream | (NodeJS.WritableStream & { write: (...args: never[]) => boolean });
+
+export function guardStdout(stream: Stream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): void {
+  const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  const fail = (err: NodeJS.ErrnoException) => {
+    if (outputGone.signal.aborted) return;
+    const line = outputFailureLine(err);
+    if (line) {
+      stderr.write(`${line}\n`);
+      process.exitCode = 1;
+    }
+    outputGone.abort(err);
+  };
+  (stream as { write: unknown }).write = (...args: unknown[]): boolean => {
+    if (outputGone.signal.aborted) return true;
+    try {
+      return original(...args);
+    } catch (err) {
+      fail(err as NodeJS.ErrnoException);
+      return true;
+    }
+  };
+  // Every 'error' comes here alone: other listeners (oclif rethrows all but EPIPE) would turn it into a stack.
+  const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
+  (stream as { emit: unknown }).emit = (event: string | symbol, ...args: unknown[]): boolean => {
+    if (event !== 'error') return emit(event, ...args);
+    fail(args[0] as NodeJS.ErrnoException);
+    return true;
+  };
+}
