@@ -12,6 +12,14 @@ export interface ResourceInfo {
   namespaced: boolean;
 }
 
+/** A resource the reconciler named cannot be used (one line for the user). */
+export class CatalogError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CatalogError';
+  }
+}
+
 export interface ResourceCatalog {
   /** A resource by any name kubectl accepts (po, deploy, deployments.apps); rejects when unknown. */
   resolve(name: string): Promise<ResourceInfo>;

@@ -1,7 +1,7 @@
 // reconcile's ResourceCatalog on a live server: names resolved through discovery (the disk cache shared
 // with kubectl), each resource listed and watched over HTTP within the command's scope.
 import type { ListerWatcher } from '../../informer/types.js';
-import type { ResourceCatalog, ResourceInfo } from '../../reconcile/catalog.js';
+import { CatalogError, type ResourceCatalog, type ResourceInfo } from '../../reconcile/catalog.js';
 import type { Connection } from '../connection.js';
 import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions } from '../discovery-client.js';
 import { HttpListerWatcher } from '../http-lister-watcher.js';
@@ -14,14 +14,6 @@ export interface CatalogScope {
   /** Applied to the primary resource only (secondary kinds are read whole within the namespace). */
   labelSelector?: string;
   fieldSelector?: string;
-}
-
-/** A resource the reconciler named cannot be used (one line for the user). */
-export class CatalogError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CatalogError';
-  }
 }
 
 export class HttpResourceCatalog implements ResourceCatalog {
