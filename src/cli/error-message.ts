@@ -1,5 +1,6 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -10,6 +11,12 @@ export interface ErrorReport {
 }
 
 export function describeError(err: unknown): ErrorReport {
+  const report = describeRaw(err);
+  // Messages quote server text (a Status message, an admission webhook's denial) and recordings.
+  return { ...report, message: escapeForTerminal(report.message, { multiline: true }) };
+}
+
+function describeRaw(err: unknown): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
   if (err instanceof StatusError) {
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;

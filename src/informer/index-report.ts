@@ -54,14 +54,25 @@ export function withNoneValue(fn: IndexFunc, emptyMeansAbsent = false): IndexFun
   };
 }
 
+export interface IndexSpecOptions {
+  /**
+   * What the index funcs see instead of the cached object, e.g. a copy with Secret values masked:
+   * every value an index holds (and every index change traced) is then derived from that view.
+   * Should return its input when it has nothing to change (it runs on every indexing).
+   */
+  view?: (obj: KubeObject) => KubeObject;
+}
+
 /** Index funcs for `--by` specs, each named by the spec as written; throws the core's error for an unknown spec. */
-export function indexersFromSpecs(specs: readonly string[]): Indexers {
+export function indexersFromSpecs(specs: readonly string[], opts: IndexSpecOptions = {}): Indexers {
   const out: Indexers = {};
+  const view = opts.view;
   for (const raw of specs) {
     const name = raw.trim();
     if (name in out) continue;
     const spec = normalizeIndexSpec(name);
-    out[name] = withNoneValue(indexFuncFromSpec(spec), EMPTY_MEANS_ABSENT.has(spec));
+    const fn = indexFuncFromSpec(spec);
+    out[name] = withNoneValue(view ? (obj) => fn(view(obj)) : fn, EMPTY_MEANS_ABSENT.has(spec));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 // (`status.conditions[type=Ready].status`), else by index (`spec.tolerations[0].key`). Arrays of
 // scalars compare as one value (`metadata.finalizers: [a] → [a,b]`). An added or removed field has
 // `old` or `new` undefined.
+import { escapeForTerminal } from './terminal-escape.js';
 
 export interface FieldChange {
   path: string;
@@ -120,9 +121,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const MAX_VALUE = 160;
 
-/** One line per change: `status.phase: Pending → Running`; added/removed fields show `<none>`. */
+/**
+ * One line per change: `status.phase: Pending → Running`; added/removed fields show `<none>`.
+ * Control characters (newlines of multi-line values too) are escaped: one change stays one line.
+ */
 export function formatDiff(changes: FieldChange[]): string {
-  return changes.map((c) => `${c.path}: ${show(c.old)} → ${show(c.new)}`).join('\n');
+  return changes.map((c) => escapeForTerminal(`${c.path}: ${show(c.old)} → ${show(c.new)}`)).join('\n');
 }
 
 function show(v: unknown): string {

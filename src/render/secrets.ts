@@ -109,25 +109,44 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Masks the values of changes that touch secret material: a Secret's data/stringData and its
- * last-applied annotation, and credential fields (token, password, …) of any object. The change is
- * still listed — what changed is visible, never the values.
+ * Masks the values of changes that touch secret material: a Secret's data/stringData (whatever the
+ * key) and its last-applied annotation — also inside a whole `metadata`/`metadata.annotations`/`data`
+ * added or removed at once — and credential fields (token, password, …) of any object, also nested
+ * in a whole added or removed subtree. The change is still listed — what changed is visible, never
+ * the values. `obj` is the object the changes belong to (its kind decides whether it is a Secret).
  */
 export function maskSecretChanges<C extends { path: string; old: unknown; new: unknown }>(obj: unknown, changes: C[], opts: MaskOptions = {}): C[] {
   if (opts.reveal) return changes;
   const isSecret = isRecord(obj) && obj.kind === 'Secret';
   return changes.map((c) => {
-    const secretData = isSecret && /^(data|stringData)([.[]|$)/.test(c.path);
-    const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(c.path)?.[1] ?? '';
-    const sensitive = secretData || (isSecret && c.path.includes(LAST_APPLIED)) || CREDENTIAL_FIELDS.has(normalise(lastSegment));
-    if (!sensitive) return c;
-    const base64 = isSecret && c.path.startsWith('data');
-    return { ...c, old: maskedChangeValue(c.old, base64), new: maskedChangeValue(c.new, base64) };
+    const old = maskChangeValue(c.old, c.path, isSecret);
+    const now = maskChangeValue(c.new, c.path, isSecret);
+    return old === c.old && now === c.new ? c : { ...c, old, new: now };
   });
 }
 
-function maskedChangeValue(v: unknown, base64: boolean): unknown {
+const SECRET_DATA_PATH = /^(data|stringData)([.[]|$)/;
+
+/** One side of a change at `path`, masked as maskSecrets would mask it in place. */
+function maskChangeValue(v: unknown, path: string, isSecret: boolean): unknown {
   if (v === undefined || v === null) return v;
-  if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
-  return mask(v) === v ? '<masked>' : mask(v);
+  if (isSecret) {
+    const data = SECRET_DATA_PATH.exec(path);
+    if (data) {
+      const base64 = data[1] === 'data';
+      if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
+      // The whole map at once (`data: <none> → {...}`): every value masked, the keys kept.
+      if (data[2] === '' && isRecord(v)) return maskValues(v, base64);
+      return '<masked>';
+    }
+    if (path.includes(LAST_APPLIED)) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
+    if (path === 'metadata' && isRecord(v)) return maskLastApplied(v);
+    if (path === 'metadata.annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }) as { annotations: unknown }).annotations;
+    if (path === '') return mask(v);
+  }
+  if (typeof v === 'string') {
+    const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(path)?.[1] ?? '';
+    return CREDENTIAL_FIELDS.has(normalise(lastSegment)) ? maskCredential(lastSegment, v) : v;
+  }
+  return mask(v);
 }

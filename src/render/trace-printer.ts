@@ -20,6 +20,7 @@ import { batchWrites } from './line-batcher.js';
 import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
+import { escapeForTerminal } from './terminal-escape.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
 export { shouldColor } from './color.js';
@@ -164,8 +165,11 @@ interface Writer {
 function makeWriter(opts: TracePrinterOptions): Writer {
   const { stream } = opts;
   const reveal = { reveal: opts.showSecrets };
+  // The kind decides the Secret rules; an object from a typed list may lack it where the other side has it.
   const changes = (r: TraceRecord) =>
-    opts.diff && isObject(r.old) && isObject(r.new) ? maskSecretChanges(r.new, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal) : undefined;
+    opts.diff && isObject(r.old) && isObject(r.new)
+      ? maskSecretChanges(r.new.kind !== undefined ? r.new : r.old, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal)
+      : undefined;
   const toJSON = (r: TraceRecord) => {
     const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : r, opts.includeObjects);
     const d = changes(r);
@@ -198,7 +202,7 @@ function makeWriter(opts: TracePrinterOptions): Writer {
       };
     }
     case 'name':
-      return { record: (r) => stream.write(`${r.stage}/${r.op}${r.key ? ` ${r.key}` : ''}\n`), end: () => {} };
+      return { record: (r) => stream.write(escapeForTerminal(`${r.stage}/${r.op}${r.key ? ` ${r.key}` : ''}`) + '\n'), end: () => {} };
     case 'table':
     case 'wide':
       return tableWriter(opts, changes);
@@ -237,11 +241,14 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
   };
 }
 
-/** Pads each cell but the last to its column's width (at least), styling only the text, never the padding. */
+/**
+ * Pads each cell but the last to its column's width (at least), styling only the text, never the
+ * padding. Control characters in a cell are escaped first (keys, values and messages come from servers).
+ */
 function joinCells(cells: string[], columns: Column[], style: (i: number) => SgrName | undefined): string {
   let out = '';
   for (let i = 0; i < cells.length; i++) {
-    const text = cells[i];
+    const text = escapeForTerminal(cells[i]);
     const s = style(i);
     out += s && text ? paint(s, text) : text;
     if (i < columns.length) out += ' '.repeat(Math.max(0, columns[i].width - text.length)) + GAP;
