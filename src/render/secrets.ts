@@ -3,6 +3,11 @@
 export interface MaskOptions {
   /** Return the input unchanged (--show-secrets). */
   reveal?: boolean;
+  /**
+   * The kind of objects that carry none: items of a typed list come without kind from a real server
+   * (and from recordings other tools wrote). An object counts when it has `metadata`.
+   */
+  assumeKind?: string;
 }
 
 /** Field names whose string values are credentials, compared case-insensitively without `-`/`_`. */
@@ -35,7 +40,7 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  */
 export function maskSecrets<T>(value: T, opts: MaskOptions = {}): T {
   if (opts.reveal) return value;
-  return mask(value) as T;
+  return mask(value, opts.assumeKind) as T;
 }
 
 /** The placeholder for a secret value of `bytes` bytes. */
@@ -43,18 +48,18 @@ export function maskedValue(bytes: number): string {
   return `<masked ${bytes} bytes>`;
 }
 
-function mask(v: unknown): unknown {
+function mask(v: unknown, assumeKind?: string): unknown {
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const m = mask(v[i]);
+      const m = mask(v[i], assumeKind);
       if (m !== v[i]) (out ??= v.slice())[i] = m;
     }
     return out ?? v;
   }
   if (typeof v !== 'object' || v === null) return v;
   const obj = v as Record<string, unknown>;
-  const isSecret = obj.kind === 'Secret';
+  const isSecret = (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret';
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(obj)) {
     const x = obj[k];
@@ -62,7 +67,7 @@ function mask(v: unknown): unknown {
     if (isSecret && (k === 'data' || k === 'stringData') && isRecord(x)) m = maskValues(x, k === 'data');
     else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x);
     else if (typeof x === 'string' && CREDENTIAL_FIELDS.has(normalise(k))) m = maskCredential(k, x);
-    else m = mask(x);
+    else m = mask(x, assumeKind);
     if (m !== x) (out ??= { ...obj })[k] = m;
   }
   return out ?? obj;

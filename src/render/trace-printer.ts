@@ -171,7 +171,7 @@ function makeWriter(opts: TracePrinterOptions): Writer {
       ? maskSecretChanges(r.new.kind !== undefined ? r.new : r.old, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal)
       : undefined;
   const toJSON = (r: TraceRecord) => {
-    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : r, opts.includeObjects);
+    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, { ...reveal, assumeKind: kindOf(r) }) : r, opts.includeObjects);
     const d = changes(r);
     if (d) o.diff = d;
     return o;
@@ -280,6 +280,15 @@ function cellOf(r: TraceRecord, fields: string[]): string {
     return Array.isArray(v) ? v.join(',') : String(v);
   }
   return '';
+}
+
+/** The kind of the objects a record carries (one side of an update may come from a typed list, without kind). */
+function kindOf(r: TraceRecord): string | undefined {
+  for (const f of OBJECT_FIELDS) {
+    const o = r[f];
+    if (isObject(o) && typeof o.kind === 'string') return o.kind;
+  }
+  return undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
