@@ -9,6 +9,7 @@ import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/targe
 import { UserError } from '../cli/user-error.js';
 import type { Connection } from '../kube/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { printWarning } from '../cli/warning.js';
 import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
 import type { ResolvedResource } from '../kube/resolve-resource.js';
 import { Tracer } from '../informer/trace.js';
@@ -68,7 +69,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     const { resolveResources } = await import('../kube/resolve-resource.js');
-    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags));
+    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags, printWarning));
     for (const r of resources) {
       requireVerb(r, 'watch');
       if (!flags.raw) requireVerb(r, 'list');

@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { describeError } from '../../src/cli/error-message.js';
+import { printWarning } from '../../src/cli/warning.js';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
 import { indexersFromSpecs, indexRows } from '../../src/informer/index-report.js';
 import { Indexer } from '../../src/informer/indexer.js';
@@ -17,6 +18,7 @@ import { createTracePrinter, type TraceOutput } from '../../src/render/trace-pri
 
 /** Sets the window title, rings the bell, erases the line and overwrites it from its start. */
 const EVIL = '\x1b]0;pwned\x07\x1b[2K\rall good';
+const ESCAPED_EVIL = '\\x1b]0;pwned\\x07\\x1b[2K\\rall good';
 /** Any raw control character but newline (which ends lines in every output). */
 // eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -157,5 +159,15 @@ describe('error lines', () => {
     expect(msg).not.toMatch(RAW_CONTROL);
     expect(msg).toBe('Error from server (Forbidden): configmaps "\\x1b]0;pwned\\x07\\x1b[2K\\rall good" is forbidden');
     expect(describeError(new ConnectionError(`reset by ${EVIL}`)).message).not.toMatch(RAW_CONTROL);
+  });
+
+  it('Warning: lines (discovery failures quote the server) are escaped', () => {
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      printWarning(`couldn't get resource list for x/v1: ${EVIL}`);
+      expect(spy).toHaveBeenCalledWith(`Warning: couldn't get resource list for x/v1: ${ESCAPED_EVIL}\n`);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

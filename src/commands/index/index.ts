@@ -10,6 +10,7 @@ import { Tracer } from '../../informer/trace.js';
 import type { KubeObject } from '../../informer/types.js';
 import type { CacheCheckReport } from '../../kube/cache-check.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery-flags.js';
+import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/index-informer.js';
 import type { ResolvedResource } from '../../kube/resolve-resource.js';
 import { formatColumns } from '../../render/columns.js';
@@ -93,7 +94,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     const { resolveResource } = await import('../../kube/resolve-resource.js');
-    const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags));
+    const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     for (const verb of ['list', 'watch']) {
       if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
     }
