@@ -56,9 +56,11 @@ export function withNoneValue(fn: IndexFunc, emptyMeansAbsent = false): IndexFun
 
 export interface IndexSpecOptions {
   /**
-   * What the index funcs see instead of the cached object, e.g. a copy with Secret values masked:
-   * every value an index holds (and every index change traced) is then derived from that view.
-   * Should return its input when it has nothing to change (it runs on every indexing).
+   * What the index funcs of `annotation:KEY` and JSONPath specs see instead of the cached object, e.g.
+   * a copy with Secret values masked: every value such an index holds (and every index change traced)
+   * is derived from that view. The fixed specs (namespace, nodeName, phase, owner, label:KEY) read
+   * only metadata and status fields that such a view leaves alone, so they skip it: it runs on every
+   * indexing. Should return its input when it has nothing to change.
    */
   view?: (obj: KubeObject) => KubeObject;
 }
@@ -72,9 +74,15 @@ export function indexersFromSpecs(specs: readonly string[], opts: IndexSpecOptio
     if (name in out) continue;
     const spec = normalizeIndexSpec(name);
     const fn = indexFuncFromSpec(spec);
-    out[name] = withNoneValue(view ? (obj) => fn(view(obj)) : fn, EMPTY_MEANS_ABSENT.has(spec));
+    const viewed = view && readsAnyField(spec) ? (obj: KubeObject) => fn(view(obj)) : fn;
+    out[name] = withNoneValue(viewed, EMPTY_MEANS_ABSENT.has(spec));
   }
   return out;
+}
+
+/** Specs whose values can come from any field: an annotation (the last-applied one holds a whole object) or a JSONPath. */
+function readsAnyField(spec: string): boolean {
+  return spec.startsWith('annotation:') || spec.startsWith('jsonpath:') || spec.startsWith('{');
 }
 
 /** The number of keys under each value of an index, without sorting anything (cheap enough for every frame). */

@@ -66,7 +66,7 @@ function mask(v: unknown, assumeKind?: string): unknown {
     let m: unknown;
     if (isSecret && (k === 'data' || k === 'stringData') && isRecord(x)) m = maskValues(x, k === 'data');
     else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x);
-    else if (typeof x === 'string' && CREDENTIAL_FIELDS.has(normalise(k))) m = maskCredential(k, x);
+    else if (typeof x === 'string' && isCredentialField(k)) m = maskCredential(k, x);
     else m = mask(x, assumeKind);
     if (m !== x) (out ??= { ...obj })[k] = m;
   }
@@ -103,6 +103,22 @@ function base64Bytes(s: string): number {
   const len = s.replace(/\s/g, '').length;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((len * 3) / 4) - pad);
+}
+
+/**
+ * Whether a field name holds a credential. Remembered per name: the same few hundred names recur in
+ * every object, and masking runs on every indexed object in `kwatch index`. The memo is bounded (data
+ * maps and labels bring arbitrary names).
+ */
+const credentialNames = new Map<string, boolean>();
+function isCredentialField(key: string): boolean {
+  let yes = credentialNames.get(key);
+  if (yes === undefined) {
+    yes = CREDENTIAL_FIELDS.has(normalise(key));
+    if (credentialNames.size >= 10_000) credentialNames.clear();
+    credentialNames.set(key, yes);
+  }
+  return yes;
 }
 
 function normalise(key: string): string {
@@ -151,7 +167,7 @@ function maskChangeValue(v: unknown, path: string, isSecret: boolean): unknown {
   }
   if (typeof v === 'string') {
     const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(path)?.[1] ?? '';
-    return CREDENTIAL_FIELDS.has(normalise(lastSegment)) ? maskCredential(lastSegment, v) : v;
+    return isCredentialField(lastSegment) ? maskCredential(lastSegment, v) : v;
   }
   return mask(v);
 }
