@@ -32,8 +32,8 @@ const CREDENTIAL_FIELDS = new Set([
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /**
- * A copy of `value` with Secret `data`/`stringData` values replaced by `<masked N bytes>` (N = decoded
- * size), credential fields (token, password, Authorization headers…) masked the same way (an
+ * A copy of `value` with every Secret `data`/`stringData` value, whatever its key, replaced by
+ * `<masked N bytes>` (N = decoded size), credential fields (token, password, Authorization headers…) masked the same way (an
  * `Authorization: Bearer x` keeps its scheme), and a Secret's last-applied annotation (which holds
  * its data) masked whole. Walks nested values (lists, watch events, recordings). Never mutates the
  * input: unchanged subtrees are shared, changed ones copied.
