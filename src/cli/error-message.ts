@@ -2,6 +2,7 @@
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
 import { maskUrlPasswords } from '../kube/server-url.js';
 import { UnexpectedAnswerError } from '../kube/unexpected-answer.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -17,10 +18,13 @@ export interface ErrorContext {
   acrossNamespaces?: boolean;
 }
 
-/** The report for `err`, with any password in a URL masked (a server may echo the address it was given). */
+/**
+ * The one line for `err`: any password in a URL masked (a server may echo the address it was given), and
+ * control characters escaped (messages quote server text: a Status message, an admission webhook's denial).
+ */
 export function describeError(err: unknown, context: ErrorContext = {}): ErrorReport {
   const report = describe(err, context);
-  return { ...report, message: maskUrlPasswords(report.message) };
+  return { ...report, message: escapeForTerminal(maskUrlPasswords(report.message), { multiline: true }) };
 }
 
 function describe(err: unknown, context: ErrorContext): ErrorReport {

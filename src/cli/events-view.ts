@@ -163,14 +163,5 @@ function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOption
  * pages of Secrets are masked as Secrets by their resource's kind.
  */
 function redactEntry(entry: RecordingEntry, kinds: string[]): RecordingEntry {
-  if (entry.rec === 'list' && kinds[entry.res] === 'Secret') {
-    const items = entry.page.items.map((item) => {
-      const masked = maskSecrets({ ...item, kind: 'Secret' });
-      if (item.kind === undefined) delete (masked as { kind?: string }).kind;
-      return masked;
-    });
-    const rest = maskSecrets({ ...entry, page: { ...entry.page, items: [] } });
-    return { ...rest, page: { ...rest.page, items } };
-  }
-  return maskSecrets(entry);
+  return maskSecrets(entry, { assumeKind: 'res' in entry ? kinds[entry.res] : undefined });
 }

@@ -11,6 +11,7 @@ import { ExpiredResourceVersionError } from '../kube/expired-resource-version.js
 import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
 import { resumeWatch } from '../kube/resume-watch.js';
 import type { StageSelection } from '../render/stage-filter.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
 import type { StopSignal } from './stop-signal.js';
@@ -33,7 +34,8 @@ export interface PipelineFlags {
   maxEvents?: number;
 }
 
-const err = (line: string) => void process.stderr.write(`${line}\n`);
+/** A notice on stderr; it may quote a recording's text, so control characters are escaped. */
+const err = (line: string) => void process.stderr.write(`${escapeForTerminal(line, { multiline: true })}\n`);
 
 /** Reads a recording, turning its problems into one-line user errors and reporting a cut-off last line. */
 export function loadRecording(path: string): Recording {

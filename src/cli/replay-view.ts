@@ -4,6 +4,7 @@ import { Tracer, type Stage, type TraceRecord } from '../informer/trace.js';
 import { shouldColor } from '../render/color.js';
 import { stageFilter, type StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 
 export interface ReplayViewOptions {
@@ -51,7 +52,7 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
     summary,
     notice(message) {
       printer.flush();
-      process.stderr.write(`${message}\n`);
+      process.stderr.write(`${escapeForTerminal(message, { multiline: true })}\n`);
     },
     close() {
       if (!open) return;

@@ -4,6 +4,7 @@ import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { apiResourcesTable, listApiResources, type ApiResourceRow } from '../kube/api-resources.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { printWarning } from '../cli/warning.js';
 import { formatColumns } from '../render/columns.js';
 
 export default class ApiResources extends KwatchCommand {
@@ -34,7 +35,7 @@ export default class ApiResources extends KwatchCommand {
     const conn = await this.connect(flags);
     const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
     const { rows, failed } = await listApiResources(conn, {
-      ...discoveryOptionsFromFlags(flags),
+      ...discoveryOptionsFromFlags(flags, printWarning),
       apiGroup: flags['api-group'],
       namespaced: flags.namespaced === undefined ? undefined : flags.namespaced === 'true',
       verbs: list(flags.verbs),

@@ -9,6 +9,7 @@ import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/targe
 import { UserError } from '../cli/user-error.js';
 import type { Connection } from '../kube/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { printWarning } from '../cli/warning.js';
 import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
 import type { ResolvedResource } from '../kube/resolve-resource.js';
 import { Tracer } from '../informer/trace.js';
@@ -68,7 +69,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     const { resolveResources } = await import('../kube/resolve-resource.js');
-    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags));
+    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags, printWarning));
     for (const r of resources) {
       requireVerb(r, 'watch');
       if (!flags.raw) requireVerb(r, 'list');
@@ -114,6 +115,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     // The wire as sent, except secret material: a Secret's data (and credentials anywhere) stay masked
     // unless --show-secrets.
     const { maskSecrets } = await import('../render/secrets.js');
+    const { escapeForTerminal } = await import('../render/terminal-escape.js');
     const shown = (line: string): string => {
       if (showSecrets) return line;
       const parsed = JSON.parse(line) as unknown;
@@ -143,17 +145,18 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
             out.write(`---\n${yaml!.stringify(JSON.parse(shown(line)))}`);
             break;
           case 'name':
-            out.write(`${event.type} ${displayName(resources[target])}/${key}\n`);
+            out.write(escapeForTerminal(`${event.type} ${displayName(resources[target])}/${key}`) + '\n');
             break;
           default: {
+            // Key, resourceVersion and an ERROR's message are the server's text: escaped for the terminal.
             const detail = event.type === 'ERROR' ? `  ${(event.object as { message?: string }).message ?? ''}` : '';
-            out.write(`${pad(event.type, 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(key || '-', 48)}${rv}${detail}\n`);
+            out.write(`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}\n`);
           }
         }
         if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') count++;
         if (maxEvents !== undefined && count >= maxEvents) stop.stop('max-events');
       },
-      onNotice: ({ target, message }) => process.stderr.write(`kwatch: ${displayName(resources[target])}: ${message}\n`),
+      onNotice: ({ target, message }) => process.stderr.write(`kwatch: ${displayName(resources[target])}: ${escapeForTerminal(message, { multiline: true })}\n`),
     });
   }
 }

@@ -4,6 +4,8 @@ import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { printWarning } from '../cli/warning.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { ExpiredContinue, PagedListResult } from '../kube/paged-list.js';
 
 const OBJECT_OUTPUTS = ['json', 'yaml', 'name', 'ndjson'] as const;
@@ -45,7 +47,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     }
     const conn = await this.connect(flags);
     const { resolveResources } = await import('../kube/resolve-resource.js');
-    const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags));
+    const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     if (resources.length > 1) throw new UserError(`"${args.resource}" names ${resources.length} resources (${resources.map(displayName).join(', ')}): list takes one`);
     const resource = resources[0];
     requireVerb(resource, 'list');
@@ -77,14 +79,14 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
         onPage: (row) => spinner.update(`listing ${displayName(resource)}: page ${row.page}, ${row.items} items`),
         onTokenExpired: (e: ExpiredContinue) => {
           spinner.stop();
-          if (e.decision !== 'fail') process.stderr.write(`${explainExpiredContinue(e)}\n→ ${e.decision === 'restart' ? 'restarting the list (--on-expired restart)' : 'continuing with the fresh token (--on-expired inconsistent)'}\n`);
+          if (e.decision !== 'fail') process.stderr.write(`${escapeForTerminal(explainExpiredContinue(e), { multiline: true })}\n→ ${e.decision === 'restart' ? 'restarting the list (--on-expired restart)' : 'continuing with the fresh token (--on-expired inconsistent)'}\n`);
         },
       });
     } catch (err) {
       spinner.stop();
       if (err instanceof ContinueExpiredError) {
         if (output === 'table') process.stdout.write(await pageTable(err.partial, err.partial.items.length));
-        process.stderr.write(`${explainExpiredContinue(err.expired)}\n`);
+        process.stderr.write(`${escapeForTerminal(explainExpiredContinue(err.expired), { multiline: true })}\n`);
         throw new UserError(err.message);
       }
       throw err;

@@ -12,6 +12,7 @@ import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
 import { serverAddress } from '../kube/server-url.js';
 import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery-flags.js';
+import { printWarning } from '../cli/warning.js';
 
 type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string };
 
@@ -131,7 +132,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       name = displayName(cp.resource);
     } else {
       const { resolveResources } = await import('../kube/resolve-resource.js');
-      const resources = await resolveResources(conn, resourceArg!, discoveryOptionsFromFlags(flags));
+      const resources = await resolveResources(conn, resourceArg!, discoveryOptionsFromFlags(flags, printWarning));
       if (resources.length !== 1) throw new UserError(`resume one resource at a time (${resourceArg} names ${resources.length}: ${resources.map(displayName).join(', ')})`);
       const r = resources[0];
       requireVerb(r, 'watch');

@@ -54,16 +54,35 @@ export function withNoneValue(fn: IndexFunc, emptyMeansAbsent = false): IndexFun
   };
 }
 
+export interface IndexSpecOptions {
+  /**
+   * What the index funcs of `annotation:KEY` and JSONPath specs see instead of the cached object, e.g.
+   * a copy with Secret values masked: every value such an index holds (and every index change traced)
+   * is derived from that view. The fixed specs (namespace, nodeName, phase, owner, label:KEY) read
+   * only metadata and status fields that such a view leaves alone, so they skip it: it runs on every
+   * indexing. Should return its input when it has nothing to change.
+   */
+  view?: (obj: KubeObject) => KubeObject;
+}
+
 /** Index funcs for `--by` specs, each named by the spec as written; throws the core's error for an unknown spec. */
-export function indexersFromSpecs(specs: readonly string[]): Indexers {
+export function indexersFromSpecs(specs: readonly string[], opts: IndexSpecOptions = {}): Indexers {
   const out: Indexers = {};
+  const view = opts.view;
   for (const raw of specs) {
     const name = raw.trim();
     if (name in out) continue;
     const spec = normalizeIndexSpec(name);
-    out[name] = withNoneValue(indexFuncFromSpec(spec), EMPTY_MEANS_ABSENT.has(spec));
+    const fn = indexFuncFromSpec(spec);
+    const viewed = view && readsAnyField(spec) ? (obj: KubeObject) => fn(view(obj)) : fn;
+    out[name] = withNoneValue(viewed, EMPTY_MEANS_ABSENT.has(spec));
   }
   return out;
+}
+
+/** Specs whose values can come from any field: an annotation (the last-applied one holds a whole object) or a JSONPath. */
+function readsAnyField(spec: string): boolean {
+  return spec.startsWith('annotation:') || spec.startsWith('jsonpath:') || spec.startsWith('{');
 }
 
 /** The number of keys under each value of an index, without sorting anything (cheap enough for every frame). */

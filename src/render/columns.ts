@@ -10,6 +10,7 @@
 // - nothing is trimmed: an empty last cell leaves the padding of the cell before it (kubectl
 //   `api-resources -o wide` rows with no CATEGORIES end in spaces, and so do ours);
 // - RememberWidths: a column index never gets narrower than it was earlier in the output.
+import { escapeForTerminal } from './terminal-escape.js';
 
 export interface ColumnOptions {
   /** Minimal column width including padding (kubectl: 6; Go's zero value: 0). */
@@ -25,11 +26,12 @@ const KUBECTL: Required<ColumnOptions> = { minWidth: 6, padding: 3, rememberWidt
 /**
  * Rows (and an optional header row) as kubectl prints them: each row is written as its cells joined
  * by tabs plus a newline, then aligned. The result ends with a newline unless there are no lines.
+ * Control characters in cells (a tab or newline too) are escaped, so that a cell stays one cell.
  */
 export function formatColumns(headers: string[] | null, rows: string[][], opts: ColumnOptions = {}): string {
   const lines = headers ? [headers, ...rows] : rows;
   let text = '';
-  for (const l of lines) text += l.join('\t') + '\n';
+  for (const l of lines) text += l.map((cell) => escapeForTerminal(cell)).join('\t') + '\n';
   return formatTabbed(text, opts);
 }
 

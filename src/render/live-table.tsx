@@ -1,6 +1,7 @@
 // The live view of `kwatch index --watch`: a table redrawn every interval (ink on a TTY, plain blocks otherwise).
 import { formatColumns } from './columns.js';
 import { formatClock } from './format-units.js';
+import { escapeForTerminal } from './terminal-escape.js';
 
 export interface LiveTableOptions {
   headers: string[];
@@ -77,7 +78,8 @@ export async function renderLiveTable(opts: LiveTableOptions): Promise<LiveView>
     if (highlight) for (const key of changes.next(rows)) changedAt.set(key, now);
     for (const [key, t] of changedAt) if (now - t > holdMs) changedAt.delete(key);
     const lines = formatColumns(opts.headers, rows).replace(/\n$/, '').split('\n');
-    return { title: opts.title?.(), lines, marks: [false, ...rows.map((r) => changedAt.has(rowKey(r)))] };
+    const title = opts.title?.();
+    return { title: title === undefined ? undefined : escapeForTerminal(title), lines, marks: [false, ...rows.map((r) => changedAt.has(rowKey(r)))] };
   };
 
   function LiveTable() {
@@ -117,9 +119,9 @@ export function plainPeriodic(opts: LiveTableOptions & { now?: () => number }): 
     const changed = highlight ? changes.next(rows) : new Set<string>();
     let block = `--- ${formatClock(now())} ---\n`;
     const title = opts.title?.();
-    if (title !== undefined) block += title + '\n';
+    if (title !== undefined) block += escapeForTerminal(title) + '\n';
     block += formatColumns(opts.headers, rows);
-    if (changed.size > 0) block += `changed: ${[...changed].join(', ')}\n`;
+    if (changed.size > 0) block += `changed: ${[...changed].map((key) => escapeForTerminal(key)).join(', ')}\n`;
     opts.stream.write(block);
   };
   tick();

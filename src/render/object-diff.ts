@@ -1,13 +1,17 @@
 // --diff as text: one line per changed field path (the paths are computed in src/informer/object-diff.ts).
 import type { FieldChange } from '../informer/object-diff.js';
+import { escapeForTerminal } from './terminal-escape.js';
 
 export { diffObjects, type DiffOptions, type FieldChange } from '../informer/object-diff.js';
 
 const MAX_VALUE = 160;
 
-/** One line per change: `status.phase: Pending → Running`; added/removed fields show `<none>`. */
+/**
+ * One line per change: `status.phase: Pending → Running`; added/removed fields show `<none>`.
+ * Control characters (newlines of multi-line values too) are escaped: one change stays one line.
+ */
 export function formatDiff(changes: FieldChange[]): string {
-  return changes.map((c) => `${c.path}: ${show(c.old)} → ${show(c.new)}`).join('\n');
+  return changes.map((c) => escapeForTerminal(`${c.path}: ${show(c.old)} → ${show(c.new)}`)).join('\n');
 }
 
 function isScalar(v: unknown): boolean {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { KubeObject } from '../informer/types.js';
 import { formatColumns } from './columns.js';
 import { formatAge } from './format-units.js';
+import { escapeForTerminal } from './terminal-escape.js';
 
 export type ObjectOutput = 'json' | 'yaml' | 'name' | 'ndjson' | 'table';
 
@@ -34,7 +35,7 @@ export function printObjects(objects: KubeObject[], opts: PrintObjectsOptions): 
       for (const o of objects) stream.write(JSON.stringify(o) + '\n');
       break;
     case 'name':
-      for (const o of objects) stream.write(`${opts.resource ?? resourcePrefix(o)}/${o.metadata?.name ?? ''}\n`);
+      for (const o of objects) stream.write(escapeForTerminal(`${opts.resource ?? resourcePrefix(o)}/${o.metadata?.name ?? ''}`) + '\n');
       break;
     case 'table':
       if (objects.length > 0) stream.write(objectTable(objects, opts));

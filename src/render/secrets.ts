@@ -3,6 +3,11 @@
 export interface MaskOptions {
   /** Return the input unchanged (--show-secrets). */
   reveal?: boolean;
+  /**
+   * The kind of objects that carry none: items of a typed list come without kind from a real server
+   * (and from recordings other tools wrote). An object counts when it has `metadata`.
+   */
+  assumeKind?: string;
 }
 
 /** Field names whose string values are credentials, compared case-insensitively without `-`/`_`. */
@@ -27,15 +32,15 @@ const CREDENTIAL_FIELDS = new Set([
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /**
- * A copy of `value` with Secret `data`/`stringData` values replaced by `<masked N bytes>` (N = decoded
- * size), credential fields (token, password, Authorization headers…) masked the same way (an
+ * A copy of `value` with every Secret `data`/`stringData` value, whatever its key, replaced by
+ * `<masked N bytes>` (N = decoded size), credential fields (token, password, Authorization headers…) masked the same way (an
  * `Authorization: Bearer x` keeps its scheme), and a Secret's last-applied annotation (which holds
  * its data) masked whole. Walks nested values (lists, watch events, recordings). Never mutates the
  * input: unchanged subtrees are shared, changed ones copied.
  */
 export function maskSecrets<T>(value: T, opts: MaskOptions = {}): T {
   if (opts.reveal) return value;
-  return mask(value) as T;
+  return mask(value, opts.assumeKind) as T;
 }
 
 /** The placeholder for a secret value of `bytes` bytes. */
@@ -43,26 +48,26 @@ export function maskedValue(bytes: number): string {
   return `<masked ${bytes} bytes>`;
 }
 
-function mask(v: unknown): unknown {
+function mask(v: unknown, assumeKind?: string): unknown {
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const m = mask(v[i]);
+      const m = mask(v[i], assumeKind);
       if (m !== v[i]) (out ??= v.slice())[i] = m;
     }
     return out ?? v;
   }
   if (typeof v !== 'object' || v === null) return v;
   const obj = v as Record<string, unknown>;
-  const isSecret = obj.kind === 'Secret';
+  const isSecret = (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret';
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(obj)) {
     const x = obj[k];
     let m: unknown;
     if (isSecret && (k === 'data' || k === 'stringData') && isRecord(x)) m = maskValues(x, k === 'data');
     else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x);
-    else if (typeof x === 'string' && CREDENTIAL_FIELDS.has(normalise(k))) m = maskCredential(k, x);
-    else m = mask(x);
+    else if (typeof x === 'string' && isCredentialField(k)) m = maskCredential(k, x);
+    else m = mask(x, assumeKind);
     if (m !== x) (out ??= { ...obj })[k] = m;
   }
   return out ?? obj;
@@ -100,6 +105,22 @@ function base64Bytes(s: string): number {
   return Math.max(0, Math.floor((len * 3) / 4) - pad);
 }
 
+/**
+ * Whether a field name holds a credential. Remembered per name: the same few hundred names recur in
+ * every object, and masking runs on every indexed object in `kwatch index`. The memo is bounded (data
+ * maps and labels bring arbitrary names).
+ */
+const credentialNames = new Map<string, boolean>();
+function isCredentialField(key: string): boolean {
+  let yes = credentialNames.get(key);
+  if (yes === undefined) {
+    yes = CREDENTIAL_FIELDS.has(normalise(key));
+    if (credentialNames.size >= 10_000) credentialNames.clear();
+    credentialNames.set(key, yes);
+  }
+  return yes;
+}
+
 function normalise(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');
 }
@@ -109,25 +130,44 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Masks the values of changes that touch secret material: a Secret's data/stringData and its
- * last-applied annotation, and credential fields (token, password, …) of any object. The change is
- * still listed — what changed is visible, never the values.
+ * Masks the values of changes that touch secret material: a Secret's data/stringData (whatever the
+ * key) and its last-applied annotation — also inside a whole `metadata`/`metadata.annotations`/`data`
+ * added or removed at once — and credential fields (token, password, …) of any object, also nested
+ * in a whole added or removed subtree. The change is still listed — what changed is visible, never
+ * the values. `obj` is the object the changes belong to (its kind decides whether it is a Secret).
  */
 export function maskSecretChanges<C extends { path: string; old: unknown; new: unknown }>(obj: unknown, changes: C[], opts: MaskOptions = {}): C[] {
   if (opts.reveal) return changes;
   const isSecret = isRecord(obj) && obj.kind === 'Secret';
   return changes.map((c) => {
-    const secretData = isSecret && /^(data|stringData)([.[]|$)/.test(c.path);
-    const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(c.path)?.[1] ?? '';
-    const sensitive = secretData || (isSecret && c.path.includes(LAST_APPLIED)) || CREDENTIAL_FIELDS.has(normalise(lastSegment));
-    if (!sensitive) return c;
-    const base64 = isSecret && c.path.startsWith('data');
-    return { ...c, old: maskedChangeValue(c.old, base64), new: maskedChangeValue(c.new, base64) };
+    const old = maskChangeValue(c.old, c.path, isSecret);
+    const now = maskChangeValue(c.new, c.path, isSecret);
+    return old === c.old && now === c.new ? c : { ...c, old, new: now };
   });
 }
 
-function maskedChangeValue(v: unknown, base64: boolean): unknown {
+const SECRET_DATA_PATH = /^(data|stringData)([.[]|$)/;
+
+/** One side of a change at `path`, masked as maskSecrets would mask it in place. */
+function maskChangeValue(v: unknown, path: string, isSecret: boolean): unknown {
   if (v === undefined || v === null) return v;
-  if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
-  return mask(v) === v ? '<masked>' : mask(v);
+  if (isSecret) {
+    const data = SECRET_DATA_PATH.exec(path);
+    if (data) {
+      const base64 = data[1] === 'data';
+      if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
+      // The whole map at once (`data: <none> → {...}`): every value masked, the keys kept.
+      if (data[2] === '' && isRecord(v)) return maskValues(v, base64);
+      return '<masked>';
+    }
+    if (path.includes(LAST_APPLIED)) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
+    if (path === 'metadata' && isRecord(v)) return maskLastApplied(v);
+    if (path === 'metadata.annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }) as { annotations: unknown }).annotations;
+    if (path === '') return mask(v);
+  }
+  if (typeof v === 'string') {
+    const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(path)?.[1] ?? '';
+    return isCredentialField(lastSegment) ? maskCredential(lastSegment, v) : v;
+  }
+  return mask(v);
 }

@@ -20,6 +20,7 @@ import { batchWrites } from './line-batcher.js';
 import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
+import { escapeForTerminal } from './terminal-escape.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
 export { shouldColor } from './color.js';
@@ -166,11 +167,14 @@ interface Writer {
 function makeWriter(opts: TracePrinterOptions): Writer {
   const { stream } = opts;
   const reveal = { reveal: opts.showSecrets };
-  // A reconciler's write always shows what it changes; other records only with --diff.
+  // A reconciler's write always shows what it changes; other records only with --diff. The kind decides the
+  // Secret rules; an object from a typed list may lack it where the other side has it.
   const changes = (r: TraceRecord) =>
-    (opts.diff || isWrite(r)) && isObject(r.old) && isObject(r.new) ? maskSecretChanges(r.new, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal) : undefined;
+    (opts.diff || isWrite(r)) && isObject(r.old) && isObject(r.new)
+      ? maskSecretChanges(r.new.kind !== undefined ? r.new : r.old, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal)
+      : undefined;
   const toJSON = (r: TraceRecord) => {
-    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, reveal) : isWrite(r) ? maskWrite(r, reveal) : r, opts.includeObjects);
+    const o = traceRecordToJSON(opts.includeObjects ? maskSecrets(r, { ...reveal, assumeKind: kindOf(r) }) : isWrite(r) ? maskWrite(r, reveal) : r, opts.includeObjects);
     const d = changes(r);
     if (d) o.diff = d;
     return o;
@@ -201,7 +205,7 @@ function makeWriter(opts: TracePrinterOptions): Writer {
       };
     }
     case 'name':
-      return { record: (r) => stream.write(`${r.stage}/${r.op}${r.key ? ` ${r.key}` : ''}\n`), end: () => {} };
+      return { record: (r) => stream.write(escapeForTerminal(`${r.stage}/${r.op}${r.key ? ` ${r.key}` : ''}`) + '\n'), end: () => {} };
     case 'table':
     case 'wide':
       return tableWriter(opts, changes);
@@ -240,11 +244,14 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
   };
 }
 
-/** Pads each cell but the last to its column's width (at least), styling only the text, never the padding. */
+/**
+ * Pads each cell but the last to its column's width (at least), styling only the text, never the
+ * padding. Control characters in a cell are escaped first (keys, values and messages come from servers).
+ */
 function joinCells(cells: string[], columns: Column[], style: (i: number) => SgrName | undefined): string {
   let out = '';
   for (let i = 0; i < cells.length; i++) {
-    const text = cells[i];
+    const text = escapeForTerminal(cells[i]);
     const s = style(i);
     out += s && text ? paint(s, text) : text;
     if (i < columns.length) out += ' '.repeat(Math.max(0, columns[i].width - text.length)) + GAP;
@@ -285,17 +292,26 @@ function isWrite(r: TraceRecord): boolean {
   return r.stage === 'reconcile' && r.op === 'write';
 }
 
-/** A write's request carries the object or patch as sent: a Secret's data in it is masked like anywhere else. */
+/** A write's request carries the object or patch as sent: a Secret's data in it is masked like anywhere else (a patch names no kind). */
 function maskWrite(r: TraceRecord, reveal: { reveal?: boolean }): TraceRecord {
-  if (reveal.reveal || !isObject(r.request)) return r;
+  if (reveal.reveal || !isObject(r.request) || !isObject(r.request.body)) return r;
   const body = r.request.body;
-  if (!isObject(body)) return r;
-  // A patch names no kind: a patch of a Secret is masked as a Secret.
-  const asSecret = r.resource === 'secrets' && body.kind === undefined;
-  const masked = maskSecrets(asSecret ? { ...body, kind: 'Secret' } : body, reveal) as Record<string, unknown>;
-  if (masked === body) return r;
-  if (asSecret) delete masked.kind;
-  return { ...r, request: { ...r.request, body: masked } };
+  if (r.resource !== 'secrets' || body.kind !== undefined) {
+    const masked = maskSecrets(body, reveal);
+    return masked === body ? r : { ...r, request: { ...r.request, body: masked } };
+  }
+  // A patch of a Secret may be just {stringData: …}: masked as the Secret it changes.
+  const { kind: _k, metadata: _m, ...masked } = maskSecrets({ ...body, kind: 'Secret', metadata: body.metadata ?? {} }, reveal) as Record<string, unknown>;
+  return { ...r, request: { ...r.request, body: body.metadata === undefined ? masked : { ...masked, metadata: _m } } };
+}
+
+/** The kind of the objects a record carries (one side of an update may come from a typed list, without kind). */
+function kindOf(r: TraceRecord): string | undefined {
+  for (const f of OBJECT_FIELDS) {
+    const o = r[f];
+    if (isObject(o) && typeof o.kind === 'string') return o.kind;
+  }
+  return undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -10,6 +10,7 @@ import { Tracer } from '../../informer/trace.js';
 import type { KubeObject } from '../../informer/types.js';
 import type { CacheCheckReport } from '../../kube/cache-check.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery-flags.js';
+import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/index-informer.js';
 import type { ResolvedResource } from '../../kube/resolve-resource.js';
 import { formatColumns } from '../../render/columns.js';
@@ -34,6 +35,7 @@ export default class Index extends KwatchCommand {
   static override description = `Lists and watches RESOURCE into an informer cache (cluster-wide unless -n is given, as a controller's informer usually is) with one index per --by, built by the same index functions the informer core offers:
   namespace, nodeName, phase, owner (the controller ownerReference, Kind/name), label:KEY, annotation:KEY, and any JSONPath ({.spec.schedulerName} or jsonpath=EXPR; several matches give several values).
 Objects without the indexed field are filed under <none> instead of disappearing from the index (client-go's index funcs drop them; kwatch wraps them so they stay visible; nodeName and namespace also file "" there).
+Index values derived from secret material — a Secret's data, stringData and last-applied annotation, credential fields such as token or password on any object — show as <masked N bytes> unless --show-secrets; control characters in values are escaped in the table.
 
 Without --value: one row per index value with its count and a few keys, by count; then each index's totals, its build time (indexing the cached objects from scratch, as a relist does) and approximate size. -o json|yaml prints client-go's Indices shape {index: {value: [keys]}}.
 With --value: ByIndex — the objects under that value, in IndexKeys order (keys sorted).
@@ -55,7 +57,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     ...discoveryFlags,
     by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true }),
     value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
-    'show-secrets': Flags.boolean({ description: 'With --value -o json|yaml: print Secret data and tokens as they are (masked by default).', default: false }),
+    'show-secrets': Flags.boolean({ description: 'Print Secret data and tokens as they are, in index values (--by {.data}, annotation:kubectl.kubernetes.io/last-applied-configuration, …) and in --value objects (masked by default).', default: false }),
     'show-keys': Flags.boolean({ description: 'List every key under each value, not just the first few.', default: false }),
     watch: Flags.boolean({ char: 'w', description: 'Keep the informer running and update the counts live (or stream index changes with -o ndjson).', default: false, exclusive: ['value'] }),
     check: Flags.boolean({ description: `Compare the cache with a LIST from the server (with --watch: when the watch ends); exit code ${CHECK_DIFFERS_EXIT_CODE} when objects are missing, extra or stale.`, default: false, exclusive: ['value'] }),
@@ -77,7 +79,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     if (mode === 'value' && new Set(specs).size !== 1) throw new UserError('--value needs exactly one --by');
     let indexers;
     try {
-      indexers = indexersFromSpecs(specs);
+      // Index values are printed (table, json, --watch changes): derived from a view of each object with
+      // Secret data, its last-applied annotation and credential fields masked, unless --show-secrets.
+      indexers = indexersFromSpecs(specs, { view: flags['show-secrets'] ? undefined : (obj) => maskSecrets(obj) });
     } catch (err) {
       throw new UserError(`invalid --by: ${(err as Error).message}`);
     }
@@ -90,7 +94,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     const { resolveResource } = await import('../../kube/resolve-resource.js');
-    const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags));
+    const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     for (const verb of ['list', 'watch']) {
       if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
     }
@@ -139,7 +143,8 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       case 'report':
         ndjson?.();
         if (output === 'ndjson') return;
-        return this.report(session, names, indexers, output, flags['show-keys'] || output === 'wide');
+        // The build time is the index funcs' own, as a controller's relist pays it: timed without the masking.
+        return this.report(session, names, indexersFromSpecs(specs), output, flags['show-keys'] || output === 'wide');
     }
   }
 
