@@ -4,6 +4,7 @@ import { Command, Errors } from '@oclif/core';
 import type { Connection } from '../kube/connection.js';
 import { Tracer } from '../informer/trace.js';
 import { describeError } from './error-message.js';
+import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
 import { globalFlags, type GlobalFlags } from './flags.js';
 
@@ -32,10 +33,11 @@ export abstract class KwatchCommand extends Command {
     this.verbosity = flags.v ?? 0;
     const tracer = opts.tracer ?? new Tracer();
     const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
+    const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
     const kube = await import('../kube/connection.js');
     if (flags.sim) {
       const sim = await this.startSim(flags);
-      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs });
+      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes });
       this.onCleanup(() => conn.close());
       return conn;
     }
@@ -46,6 +48,7 @@ export abstract class KwatchCommand extends Command {
       user: flags.user,
       namespace: flags.namespace,
       requestTimeoutMs,
+      maxObjectBytes,
       tracer,
     });
     this.onCleanup(() => conn.close());
