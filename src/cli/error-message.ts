@@ -1,5 +1,6 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { FirstContactError } from '../kube/first-contact.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -11,10 +12,15 @@ export interface ErrorReport {
 
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
+  // The server's own error first, then why kwatch stopped retrying it.
+  if (err instanceof FirstContactError) return { message: `${describeError(err.last).message} (${err.message})`, exitCode: 1, bug: false };
   if (err instanceof StatusError) {
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
   }
+  // Without a system code the server was reached and answered something unusable (a malformed list body,
+  // a watch refused with an odd status): "unable to connect" and the kubeconfig hint would mislead.
+  if (err instanceof ConnectionError && !err.sysCode) return { message: err.message, exitCode: 1, bug: false };
   if (err instanceof ConnectionError) {
     return { message: `Unable to connect to the server: ${err.message} (check the server address in your kubeconfig, or try --sim)`, exitCode: 1, bug: false };
   }
@@ -28,4 +34,10 @@ export function describeError(err: unknown): ErrorReport {
     return { message: `internal error: ${err.message} (this is a kwatch bug; rerun with -v 6 to see the stack)`, exitCode: 2, bug: true };
   }
   return { message: `internal error: ${String(err)}`, exitCode: 2, bug: true };
+}
+
+/** The one stderr line announcing a retry of the first contact: what failed, and when it is tried again. */
+export function retryLine(what: string, error: unknown, delayMs: number): string {
+  const text = error instanceof ConnectionError ? `Unable to connect to the server: ${error.message}` : describeError(error).message;
+  return `kwatch: ${what}: ${text}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
 }

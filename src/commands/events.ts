@@ -96,6 +96,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           showSecrets: flags['show-secrets'],
           maxEvents: flags['max-events'],
           untilSynced: flags['until-synced'],
+          firstContact: this.firstContactOptions(),
         });
       }
     } finally {
@@ -121,6 +122,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     };
     await runRawWatch(conn, targets, {
       signal: stop.signal,
+      firstContact: this.firstContactOptions(),
       allowWatchBookmarks: true,
       // The header waits for a watch to open, so a request the server refuses prints only its error.
       onOpen: () => {

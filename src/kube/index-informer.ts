@@ -5,6 +5,8 @@ import { SharedIndexInformer } from '../informer/shared-informer.js';
 import type { Tracer, TraceRecord } from '../informer/trace.js';
 import type { CacheSnapshot } from './cache-check.js';
 import type { Connection } from './connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, type FirstContactOptions } from './first-contact.js';
+import { FirstContactListerWatcher } from './first-contact-lister-watcher.js';
 import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
 
 export interface IndexInformerOptions {
@@ -19,6 +21,8 @@ export interface IndexInformerOptions {
   pageSize?: number;
   /** Stops the informer. */
   signal: AbortSignal;
+  /** The first LIST's deadline and retry notices (default: 30s, silent). */
+  firstContact?: FirstContactOptions;
 }
 
 export interface IndexInformer {
@@ -26,8 +30,9 @@ export interface IndexInformer {
   listerWatcher: HttpListerWatcher;
   store: ReadonlyIndexer;
   /**
-   * Resolves once the initial list is in the cache. Rejects when the informer fails or the signal
-   * aborts first, or after `timeoutMs` (with the last list error the reflector reported, if any).
+   * Resolves once the initial list is in the cache. Rejects at once when the first contact fails for good
+   * (a 4xx, a malformed answer, a server still failing at the first-contact deadline), when the informer
+   * fails or the signal aborts first, or after `timeoutMs` (with the last list error the reflector reported).
    */
   synced(opts: { timeoutMs: number; onProgress?: (listed: number) => void }): Promise<void>;
   /** Settles when the informer stopped (rejects when it gave up). */
@@ -47,8 +52,12 @@ export class SyncTimeoutError extends Error {
 export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
   // The informer strips managedFields (its default transform), so they are never decoded.
   const listerWatcher = new HttpListerWatcher(o.conn, o.target, { omitManagedFields: true });
+  let onFatal: (err: Error) => void = () => {};
+  const fatal = new Promise<never>((_, reject) => (onFatal = reject));
+  fatal.catch(() => {}); // observed through synced()
+  const contact = new FirstContact(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS });
   const informer = new SharedIndexInformer({
-    listerWatcher,
+    listerWatcher: new FirstContactListerWatcher(listerWatcher, contact, o.name, (err) => onFatal(err)),
     name: o.name,
     expectedKind: o.expectedKind,
     indexers: o.indexers,
@@ -71,7 +80,7 @@ export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
     const timer = setTimeout(() => timeout.abort(new SyncTimeoutError(timeoutMs, lastError)), timeoutMs);
     const both = AbortSignal.any([o.signal, timeout.signal]);
     try {
-      await Promise.race([informer.whenSynced(both), done.then(() => Promise.reject(o.signal.reason ?? new Error('the informer stopped before it synced')))]);
+      await Promise.race([informer.whenSynced(both), fatal, done.then(() => Promise.reject(o.signal.reason ?? new Error('the informer stopped before it synced')))]);
     } catch (err) {
       if (timeout.signal.aborted) throw new SyncTimeoutError(timeoutMs, lastError);
       throw err;
