@@ -1,8 +1,11 @@
 // The built CLI against servers that misbehave: it never hammers them (every watch and list goes through
 // the reflector's backoff), never grows without bound, and its first contact either fails at once with
 // one line or retries visibly until a deadline — never silently, never exiting 0 when nothing worked.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kwatch } from './events-helpers.js';
+import { BIN, childEnv, kwatch } from './events-helpers.js';
 import { json } from '../kube/stub-server.js';
 import { podList, startMisbehavingServer, status, type MisbehavingServer, type PodsHandler } from '../kube/misbehaving-server.js';
 
@@ -17,7 +20,7 @@ async function against(pods: PodsHandler): Promise<MisbehavingServer> {
 }
 
 const pod = (name: string, rv: string) => ({ kind: 'Pod', apiVersion: 'v1', metadata: { name, namespace: 'default', resourceVersion: rv } });
-const watchBody = (res: import('node:http').ServerResponse, body: string) => {
+const watchBody = (res: ServerResponse, body: string) => {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.end(body);
 };
@@ -116,5 +119,79 @@ describe.concurrent('first contact: one policy for every command', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe('pod/a\n');
     expect(res.stderr).toMatch(/^kwatch: list pods: Error from server \(ServiceUnavailable\): warming up; retrying in \d\.\ds\n$/);
+  });
+});
+
+/** Runs the CLI, sampling its resident memory every 50 ms (Linux /proc); returns the peak in MiB too. */
+async function kwatchMeasured(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; peakRssMiB: number }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  let peak = 0;
+  const sample = setInterval(() => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      // exited between samples
+    }
+  }, 50);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(sample);
+  return { code, stdout, stderr, peakRssMiB: Math.round(peak) };
+}
+
+/** A watch answer whose one line never ends: 64 KiB chunks as fast as the client takes them (at most 1 GiB). */
+function endlessLine(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write('{"type":"ADDED","object":{"metadata":{"name":"');
+  const chunk = Buffer.alloc(65536, 'a');
+  let sent = 0;
+  const pump = () => {
+    while (!res.destroyed && sent < 1 << 30) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  pump();
+}
+
+describe.concurrent('bounded memory under an endless watch line', () => {
+  for (const raw of [false, true]) {
+    it(`events pods${raw ? ' --raw' : ''}: resident memory stays bounded and each watch fails with one clear notice`, async () => {
+      const s = await against((_q, res, watch) => (watch ? endlessLine(res) : json(res, 200, podList('5'))));
+      const res = await kwatchMeasured(['events', 'pods', ...(raw ? ['--raw'] : ['-o', 'ndjson']), '--max-object-size', '4Mi', '--for', '3s'], s.env);
+      expect(res.code, res.stderr).toBe(0);
+      // --raw tells on stderr; the pipeline's reflector puts it in its watch-error records.
+      expect(raw ? res.stderr : res.stdout).toMatch(/a watch event is larger than 4Mi \(the --max-object-size bound\)/);
+      // Unbounded, the line grew the client at ~200 MB/s (1.6 GB); bounded, the CLI stays near its baseline.
+      expect(res.peakRssMiB).toBeLessThan(300);
+      expect(s.watches()).toBeLessThanOrEqual(4);
+    });
+  }
+
+  it('list pods: a list item that never ends fails the command with one line', async () => {
+    const s = await against((_q, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"');
+      const chunk = Buffer.alloc(65536, 'b');
+      const pump = () => {
+        while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+      };
+      pump();
+    });
+    const res = await kwatchMeasured(['list', 'pods', '--max-object-size', '4Mi'], s.env);
+    expect(res.code).toBe(1);
+    expect(errorLines(res.stderr)).toEqual(['error: an item of the list of /api/v1/namespaces/default/pods is larger than 4Mi (the --max-object-size bound): the server sent more without the object ending']);
+    expect(res.peakRssMiB).toBeLessThan(300);
+  });
+
+  it('--max-object-size takes quantities and refuses nonsense in one line', async () => {
+    const s = await against((_q, res) => json(res, 200, podList('1')));
+    const res = await kwatch(['list', 'pods', '--max-object-size', 'lots'], s.env);
+    expect(res).toMatchObject({ code: 1, stderr: 'error: invalid --max-object-size "lots": use a size such as 64Mi, 256Mi or 1Gi (a bare number means bytes)\n' });
   });
 });
