@@ -26,6 +26,8 @@ export interface FirstContactOptions {
   onRetry?(retry: FirstContactRetry): void;
   now?: () => number;
   random?: () => number;
+  /** Waits between attempts (tests pass one that only moves their clock). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -120,7 +122,7 @@ export class FirstContact {
         const retryAfterMs = err instanceof StatusError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
         const delayMs = Math.min(Math.max(this.backoff.next(), retryAfterMs), left);
         this.opts.onRetry?.({ what, error, delayMs });
-        await sleep(delayMs, o.signal);
+        await (this.opts.sleep ?? sleep)(delayMs, o.signal);
         if (o.signal?.aborted) throw o.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
       }
     }
