@@ -84,7 +84,7 @@ describe.concurrent('first contact: one policy for every command', () => {
         const started = Date.now();
         const res = await kwatch(cmd, s.env);
         expect(res.code, res.stderr).toBe(1);
-        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(Date.now() - started).toBeLessThan(15_000); // index waited two minutes
         expect(errorLines(res.stderr)).toHaveLength(1);
         expect(res.stderr).not.toMatch(/retrying/);
         expect(s.lists() + s.watches()).toBe(1);
@@ -167,8 +167,9 @@ describe.concurrent('bounded memory under an endless watch line', () => {
       expect(res.code, res.stderr).toBe(0);
       // --raw tells on stderr; the pipeline's reflector puts it in its watch-error records.
       expect(raw ? res.stderr : res.stdout).toMatch(/a watch event is larger than 4Mi \(the --max-object-size bound\)/);
-      // Unbounded, the line grew the client at ~200 MB/s (1.6 GB); bounded, the CLI stays near its baseline.
-      expect(res.peakRssMiB).toBeLessThan(300);
+      // Unbounded, the line grows the client by ~100 MB/s (275–325 MiB after 3 s here, 1.6 GB in issue 14);
+      // bounded at 4Mi, the CLI stays near its baseline (~120 MiB).
+      expect(res.peakRssMiB).toBeLessThan(200);
       expect(s.watches()).toBeLessThanOrEqual(4);
     });
   }
@@ -186,7 +187,7 @@ describe.concurrent('bounded memory under an endless watch line', () => {
     const res = await kwatchMeasured(['list', 'pods', '--max-object-size', '4Mi'], s.env);
     expect(res.code).toBe(1);
     expect(errorLines(res.stderr)).toEqual(['error: an item of the list of /api/v1/namespaces/default/pods is larger than 4Mi (the --max-object-size bound): the server sent more without the object ending']);
-    expect(res.peakRssMiB).toBeLessThan(300);
+    expect(res.peakRssMiB).toBeLessThan(200);
   });
 
   it('--max-object-size takes quantities and refuses nonsense in one line', async () => {
