@@ -13,7 +13,7 @@ export interface ErrorReport {
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
   // The server's own error first, then why kwatch stopped retrying it.
-  if (err instanceof FirstContactError) return { message: `${describeError(err.last).message} (${err.message})`, exitCode: 1, bug: false };
+  if (err instanceof FirstContactError) return { message: `${describeError(err.last).message}; ${err.message}`, exitCode: 1, bug: false };
   if (err instanceof StatusError) {
     const reason = err.reason && err.reason !== 'Unknown' ? err.reason : `${err.httpCode}`;
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };

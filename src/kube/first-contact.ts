@@ -26,6 +26,8 @@ export interface FirstContactOptions {
   onRetry?(retry: FirstContactRetry): void;
   now?: () => number;
   random?: () => number;
+  /** Ends the retries (the user's --for or Ctrl-C) when an attempt does not bring its own signal. */
+  signal?: AbortSignal;
   /** Waits between attempts (tests pass one that only moves their clock). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -106,6 +108,7 @@ export class FirstContact {
   async attempt<T>(what: string, fn: () => Promise<T>, o: { signal?: AbortSignal; resourceVersion?: string } = {}): Promise<T> {
     if (this.done) return fn();
     this.startedAt ??= this.now();
+    const signal = o.signal ?? this.opts.signal;
     for (;;) {
       try {
         const value = await fn();
@@ -113,17 +116,18 @@ export class FirstContact {
         this.lastError = undefined;
         return value;
       } catch (err) {
-        if (o.signal?.aborted || isAbortError(err)) throw err;
+        if (signal?.aborted || isAbortError(err)) throw err;
         if (classifyFirstContactError(err, o.resourceVersion) !== 'retry') throw err;
         const error = err as Error;
         this.lastError = error;
         const left = this.startedAt + this.opts.deadlineMs - this.now();
-        if (left <= 0) throw new FirstContactError(`gave up on ${what} after ${this.elapsedSeconds()}s of retries (the first-contact deadline; --request-timeout sets it)`, error);
+        if (left <= 0) throw new FirstContactError(`gave up on ${what} after ${this.elapsedSeconds()}s of retries (the first-contact deadline: --request-timeout, 30s when unset)`, error);
         const retryAfterMs = err instanceof StatusError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
         const delayMs = Math.min(Math.max(this.backoff.next(), retryAfterMs), left);
         this.opts.onRetry?.({ what, error, delayMs });
-        await (this.opts.sleep ?? sleep)(delayMs, o.signal);
-        if (o.signal?.aborted) throw o.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+        await (this.opts.sleep ?? sleep)(delayMs, signal);
+        // Stopped while waiting: the answer to give is still the server's error.
+        if (signal?.aborted) throw new FirstContactError(`stopped after ${this.elapsedSeconds()}s while ${what} was still failing`, error);
       }
     }
   }

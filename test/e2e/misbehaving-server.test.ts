@@ -101,7 +101,7 @@ describe.concurrent('first contact: one policy for every command', () => {
       expect(retries.length).toBeGreaterThanOrEqual(1);
       expect(retries.length).toBeLessThanOrEqual(3);
       expect(s.lists() + s.watches()).toBe(retries.length + 1);
-      expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(InternalError\): etcdserver: request timed out \(gave up on (list|watch) .* after 2s of retries/)]);
+      expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(InternalError\): etcdserver: request timed out; gave up on (list|watch) .* after 2s of retries \(the first-contact deadline: --request-timeout, 30s when unset\)$/)]);
     });
   }
 
@@ -109,7 +109,7 @@ describe.concurrent('first contact: one policy for every command', () => {
     const s = await against((_q, res) => json(res, 500, status(500, 'InternalError', 'boom')));
     const res = await kwatch(['events', 'pods', '--for', '2s'], s.env);
     expect(res.code, res.stderr).toBe(1);
-    expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(InternalError\): boom \(stopped after 2s while the first pods request was still failing\)$/)]);
+    expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(InternalError\): boom; stopped after 2s while the first pods request was still failing$/)]);
   });
 
   it('a server that recovers within the deadline: the retries are shown, then the command works', async () => {
@@ -194,5 +194,27 @@ describe.concurrent('bounded memory under an endless watch line', () => {
     const s = await against((_q, res) => json(res, 200, podList('1')));
     const res = await kwatch(['list', 'pods', '--max-object-size', 'lots'], s.env);
     expect(res).toMatchObject({ code: 1, stderr: 'error: invalid --max-object-size "lots": use a size such as 64Mi, 256Mi or 1Gi (a bare number means bytes)\n' });
+  });
+});
+
+describe.concurrent('first contact at discovery', () => {
+  it('a server failing everything with 500: discovery is retried visibly, then one error line', async () => {
+    const s = await against(() => undefined);
+    s.stub.routes.clear();
+    const all500 = (_q: unknown, res: ServerResponse) => json(res, 500, status(500, 'InternalError', 'boom'));
+    for (const path of ['/api', '/apis']) s.stub.routes.set(path, all500);
+    const res = await kwatch(['events', 'pods', '--request-timeout', '2s'], s.env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^(kwatch: discovery: Error from server \(InternalError\): boom; retrying in \d\.\ds\n){1,3}error: Error from server \(InternalError\): boom; gave up on discovery after 2s of retries .*\n$/);
+  });
+
+  it('--for bounds the discovery retries too: stopped, exit 1, the server\'s error in one line', async () => {
+    const s = await against(() => undefined);
+    s.stub.routes.set('/apis', (_q, res) => json(res, 503, status(503, 'ServiceUnavailable', 'not yet')));
+    const started = Date.now();
+    const res = await kwatch(['events', 'pods', '--for', '2s'], s.env);
+    expect(res.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(ServiceUnavailable\): not yet; stopped after 2s while discovery was still failing$/)]);
   });
 });

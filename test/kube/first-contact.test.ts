@@ -31,7 +31,7 @@ describe('FirstContact', () => {
     const err = await contact.attempt('list pods', async () => { calls++; throw status(503); }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FirstContactError);
     expect((err as FirstContactError).last).toMatchObject({ message: 'm503' });
-    expect((err as Error).message).toBe('gave up on list pods after 5s of retries (the first-contact deadline; --request-timeout sets it)');
+    expect((err as Error).message).toBe('gave up on list pods after 5s of retries (the first-contact deadline: --request-timeout, 30s when unset)');
     // 0.8, 1.6, then what is left of the 5 s (not 3.2 s past it), then the last try.
     expect(retries.map((r) => r.delayMs)).toEqual([800, 1600, 2600]);
     expect(calls).toBe(4);
