@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, ObjectTooLargeError } from '../../src/informer/errors.js';
-import { connectionFromUrl, type Connection } from '../../src/kube/connection.js';
+import { connectionFromUrl, type Connection, type HttpRequest } from '../../src/kube/connection.js';
 import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
 import { startStub, type StubServer } from './stub-server.js';
 
@@ -39,6 +39,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       const item = JSON.stringify({ metadata: { name: 'p', namespace: 'big', annotations: { pad: 'x'.repeat(1000) } } });
       res.end(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"3"},"items":[${Array(3000).fill(item).join(',')}]}`);
+    },
+    '/api/v1/namespaces/stallwatch/pods': (_q, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: '2' } } })}\n`);
     },
     '/api/v1/namespaces/stall/pods': (_q, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -92,5 +96,19 @@ describe('bounds (--max-object-size 1Mi, idle-read 0.3s)', () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect((err as Error).message).toMatch(/^the server sent nothing for 0\.3s in the middle of the answer to GET \/api\/v1\/namespaces\/stall\/pods \(idle-read timeout\)$/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a watch gets an idle-read timeout of its timeoutSeconds plus a minute, and a stalled stream fails with it', async () => {
+    const seen: HttpRequest[] = [];
+    const spy: Connection = Object.assign(Object.create(conn) as Connection, { request: (req: HttpRequest) => (seen.push(req), conn.request(req)) });
+    const w = await new HttpListerWatcher(spy, { group: '', version: 'v1', resource: 'pods', namespaced: true, namespace: 'stallwatch' }).watch({ timeoutSeconds: 300 });
+    w.close();
+    expect(seen.at(-1)).toMatchObject({ stream: true, idleTimeoutMs: 360_000 });
+    // The same mechanism with a short idle: one event, then silence, then the idle-read error.
+    const res = await conn.request({ path: '/api/v1/namespaces/stallwatch/pods', query: { watch: true }, stream: true, idleTimeoutMs: 300 });
+    const read = (async () => {
+      for await (const _ of res.body) void _;
+    })();
+    await expect(read).rejects.toThrow(/^the server sent nothing for 0\.3s in the middle of the answer to GET \/api\/v1\/namespaces\/stallwatch\/pods\?watch=true \(idle-read timeout\)$/);
   });
 });
