@@ -2,8 +2,10 @@
 // reporting as one clear line with a non-zero exit code.
 import { Command, Errors } from '@oclif/core';
 import type { Connection } from '../kube/connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, type FirstContactOptions } from '../kube/first-contact.js';
 import { Tracer } from '../informer/trace.js';
-import { describeError } from './error-message.js';
+import { describeError, retryLine } from './error-message.js';
+import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
 import { globalFlags, type GlobalFlags } from './flags.js';
 
@@ -20,6 +22,8 @@ export abstract class KwatchCommand extends Command {
   protected verbosity = 0;
   /** Whether the command reads a namespaced resource across every namespace (error reporting hints at -n). */
   private acrossNamespaces = false;
+  /** --request-timeout, as connect() parsed it (0 = none). */
+  private requestTimeoutMs = 0;
 
   /** Commands tell which namespace they read, so that a cluster-scope 403 can suggest -n. */
   protected noteTarget(target: { namespaced: boolean; namespace?: string }): void {
@@ -39,10 +43,12 @@ export abstract class KwatchCommand extends Command {
     this.verbosity = flags.v ?? 0;
     const tracer = opts.tracer ?? new Tracer();
     const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
+    this.requestTimeoutMs = requestTimeoutMs;
+    const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
     const kube = await import('../kube/connection.js');
     if (flags.sim) {
       const sim = await this.startSim(flags);
-      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs });
+      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes });
       this.onCleanup(() => conn.close());
       return conn;
     }
@@ -53,10 +59,22 @@ export abstract class KwatchCommand extends Command {
       user: flags.user,
       namespace: flags.namespace,
       requestTimeoutMs,
+      maxObjectBytes,
       tracer,
     });
     this.onCleanup(() => conn.close());
     return conn;
+  }
+
+  /**
+   * The first-contact policy as the flags set it: retried until --request-timeout (30s when unset), each
+   * retry one line on stderr. Call after connect().
+   */
+  protected firstContactOptions(): FirstContactOptions {
+    return {
+      deadlineMs: this.requestTimeoutMs > 0 ? this.requestTimeoutMs : DEFAULT_FIRST_CONTACT_MS,
+      onRetry: ({ what, error, delayMs }) => process.stderr.write(`${retryLine(what, error, delayMs)}\n`),
+    };
   }
 
   /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */

@@ -1,5 +1,6 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
+import { FirstContactError } from '../kube/first-contact.js';
 import { maskUrlPasswords } from '../kube/server-url.js';
 import { UnexpectedAnswerError } from '../kube/unexpected-answer.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
@@ -29,6 +30,8 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
 
 function describe(err: unknown, context: ErrorContext): ErrorReport {
   if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, bug: false };
+  // The server's own error first, then why kwatch stopped retrying it.
+  if (err instanceof FirstContactError) return { message: `${describeError(err.last).message}; ${err.message}`, exitCode: 1, bug: false };
   if (err instanceof StatusError) {
     // kubectl's words for a 401; the Status message ("Unauthorized") adds nothing.
     if (err.httpCode === 401) return { message: `You must be logged in to the server (Unauthorized): the server did not accept the credentials of the kubeconfig's user`, exitCode: 1, bug: false };
@@ -40,6 +43,9 @@ function describe(err: unknown, context: ErrorContext): ErrorReport {
     return { message: `Error from server (${reason}): ${err.message}`, exitCode: 1, bug: false };
   }
   if (err instanceof UnexpectedAnswerError) return { message: err.message, exitCode: 1, bug: false };
+  // Without a system code the server was reached and answered something unusable (a malformed list body,
+  // a watch refused with an odd status): "unable to connect" and the kubeconfig hint would mislead.
+  if (err instanceof ConnectionError && !err.sysCode) return { message: err.message, exitCode: 1, bug: false };
   if (err instanceof ConnectionError) {
     return { message: `Unable to connect to the server: ${err.message} (check the server address in your kubeconfig, or try --sim)`, exitCode: 1, bug: false };
   }
@@ -53,4 +59,10 @@ function describe(err: unknown, context: ErrorContext): ErrorReport {
     return { message: `internal error: ${err.message} (this is a kwatch bug; rerun with -v 6 to see the stack)`, exitCode: 2, bug: true };
   }
   return { message: `internal error: ${String(err)}`, exitCode: 2, bug: true };
+}
+
+/** The one stderr line announcing a retry of the first contact: what failed, and when it is tried again. */
+export function retryLine(what: string, error: unknown, delayMs: number): string {
+  const text = error instanceof ConnectionError ? `Unable to connect to the server: ${error.message}` : describeError(error).message;
+  return `kwatch: ${what}: ${text}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
 }

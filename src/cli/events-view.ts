@@ -5,6 +5,7 @@ import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import type { Connection } from '../kube/connection.js';
+import type { FirstContactOptions } from '../kube/first-contact.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../kube/http-lister-watcher.js';
 import { RecordingFile } from '../kube/recording-file.js';
 import { RecordingListerWatcher } from '../kube/recording-lister-watcher.js';
@@ -41,6 +42,8 @@ export interface WatchEventsOptions {
   showSecrets?: boolean;
   maxEvents?: number;
   untilSynced: boolean;
+  /** The first-contact deadline and its retry notices. */
+  firstContact?: FirstContactOptions;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -113,6 +116,14 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
       maxEvents: o.maxEvents,
       untilSynced: o.untilSynced,
       onSynced: stopSpinner,
+      firstContact: o.firstContact && {
+        ...o.firstContact,
+        onRetry: (r) => {
+          stopSpinner();
+          printer.flush();
+          o.firstContact?.onRetry?.(r);
+        },
+      },
       onFatal: () => {
         muted = true;
       },

@@ -5,7 +5,8 @@ import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery-client.js';
 import { HttpResourceCatalog, type CatalogScope } from '../kube/discovery/resource-catalog.js';
-import { FailFastListerWatcher } from '../kube/fail-fast-lister-watcher.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, type FirstContactOptions } from '../kube/first-contact.js';
+import { FirstContactListerWatcher } from '../kube/first-contact-lister-watcher.js';
 import { EventGate, GatedListerWatcher } from '../kube/gated-lister-watcher.js';
 import { HttpObjectWriter } from '../kube/http/object-writer.js';
 import { untilIdle } from '../kube/until-idle.js';
@@ -42,6 +43,8 @@ export interface ReconcileRunOptions {
   /** --once: stop when the queue is idle (or after maxReconciles runs) and report. */
   once?: { maxReconciles?: number };
   maxEvents?: number;
+  /** How the first LIST or watch of each resource retries a failing server (events' policy). */
+  firstContact?: FirstContactOptions;
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream;
@@ -86,7 +89,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
-    wrap: (_info, lw) => new GatedListerWatcher(new FailFastListerWatcher(lw, onFatal), gate),
+    wrap: (info, lw) => new GatedListerWatcher(new FirstContactListerWatcher(lw, new FirstContact({ signal: o.stop.signal, ...(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal), gate),
   });
 
   const onUserStop = () => run.abort(o.stop.signal.reason);

@@ -68,16 +68,18 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const named = splitTypeName(args.resource, args.name);
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
-    const { resolveResources } = await import('../kube/resolve-resource.js');
-    const resources = await resolveResources(conn, named.resources, discoveryOptionsFromFlags(flags, printWarning));
-    for (const r of resources) {
-      requireVerb(r, 'watch');
-      if (!flags.raw) requireVerb(r, 'list');
-    }
-    const targets = resources.map((r) => targetFor(r, conn, flags, named.name));
-    for (const t of targets) this.noteTarget(t);
+    // --for and Ctrl-C bound the whole run, discovery's first-contact retries included.
     const stop = createStopSignal({ forMs });
     try {
+      const { resolveResources } = await import('../kube/resolve-resource.js');
+      const discovery = discoveryOptionsFromFlags(flags, printWarning);
+      const resources = await resolveResources(conn, named.resources, { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal: stop.signal } });
+      for (const r of resources) {
+        requireVerb(r, 'watch');
+        if (!flags.raw) requireVerb(r, 'list');
+      }
+      const targets = resources.map((r) => targetFor(r, conn, flags, named.name));
+      for (const t of targets) this.noteTarget(t);
       if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop);
       else {
         const { watchEvents } = await import('../cli/events-view.js');
@@ -98,6 +100,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           showSecrets: flags['show-secrets'],
           maxEvents: flags['max-events'],
           untilSynced: flags['until-synced'],
+          firstContact: this.firstContactOptions(),
         });
       }
     } finally {
@@ -124,6 +127,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     };
     await runRawWatch(conn, targets, {
       signal: stop.signal,
+      firstContact: this.firstContactOptions(),
       allowWatchBookmarks: true,
       // The header waits for a watch to open, so a request the server refuses prints only its error.
       onOpen: () => {

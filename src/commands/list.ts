@@ -54,7 +54,10 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     const { HttpListerWatcher } = await import('../kube/http-lister-watcher.js');
     const target = targetFor(resource, conn, flags);
     this.noteTarget(target);
-    const lw = new HttpListerWatcher(conn, target);
+    const { FirstContactListerWatcher } = await import('../kube/first-contact-lister-watcher.js');
+    const { FirstContact } = await import('../kube/first-contact.js');
+    // A failing server is retried (visibly, until the deadline) only until its first answer, as in every command.
+    const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target), new FirstContact(this.firstContactOptions()), displayName(resource));
     const { startSpinner } = await import('../render/spinner.js');
 
     if (flags['compare-watch-list']) {

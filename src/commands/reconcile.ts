@@ -7,6 +7,7 @@ import { describeError } from '../cli/error-message.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
+import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
 
@@ -71,7 +72,12 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
     if (mode === 'apply') process.stderr.write(`kwatch: --writes apply: the reconciler's writes go to ${flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}"`} at ${conn.server}\n`);
+    const namespace = flags['all-namespaces'] ? undefined : (flags.namespace ?? conn.namespace);
+    this.noteTarget({ namespaced: true, namespace });
     const stop = createStopSignal({ forMs });
+    const discovery = discoveryOptionsFromFlags(flags, printWarning);
+    // --for and Ctrl-C bound discovery's first-contact retries too.
+    const discoveryWithStop = { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal: stop.signal } };
     const { runReconcile } = await import('../cli/reconcile-run.js');
     let code: number;
     try {
@@ -79,8 +85,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
         conn,
         tracer,
         controllers,
-        scope: { namespace: flags['all-namespaces'] ? undefined : (flags.namespace ?? conn.namespace), labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
-        discovery: discoveryOptionsFromFlags(flags),
+        scope: { namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
+        discovery: discoveryWithStop,
         mode,
         output,
         stages,
@@ -94,6 +100,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         fieldManager: flags['field-manager'],
         once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
         maxEvents: flags['max-events'],
+        firstContact: this.firstContactOptions(),
         stop,
       });
     } catch (err) {

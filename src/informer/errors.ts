@@ -7,7 +7,8 @@ export type KwatchErrorCode =
   | 'CONNECTION' // the server could not be reached, or the connection broke
   | 'WATCH_DECODE' // a watch line was not a valid watch event
   | 'STREAM_CUT' // the stream ended in the middle of a line
-  | 'CONTROLLER_MODULE'; // a user's controller module (kwatch reconcile --with) could not be loaded
+  | 'CONTROLLER_MODULE' // a user's controller module (kwatch reconcile --with) could not be loaded
+  | 'TOO_LARGE'; // one object (a watch line, a list item) exceeded the size bound
 
 export class KwatchError extends Error {
   constructor(
@@ -82,4 +83,26 @@ export class StreamCutError extends KwatchError {
   constructor(readonly partialLine: string) {
     super('STREAM_CUT', `the watch stream ended in the middle of an event (${partialLine.length} bytes of an unfinished line)`);
   }
+}
+
+/**
+ * One object on the wire grew past the bound the client allows (a watch line without its newline, one
+ * list item, a list envelope): the request is failed instead of letting one endless answer eat the memory.
+ */
+export class ObjectTooLargeError extends KwatchError {
+  constructor(
+    /** What was too large, e.g. "a watch event" or "an item of the list of /api/v1/pods". */
+    readonly what: string,
+    readonly limitBytes: number,
+  ) {
+    super('TOO_LARGE', `${what} is larger than ${formatBytes(limitBytes)} (the --max-object-size bound): the server sent more without the object ending`);
+  }
+}
+
+/** 67108864 → "64Mi"; other sizes in plain bytes. */
+export function formatBytes(n: number): string {
+  for (const [unit, size] of [['Gi', 1 << 30], ['Mi', 1 << 20], ['Ki', 1 << 10]] as const) {
+    if (n >= size && n % size === 0) return `${n / size}${unit}`;
+  }
+  return `${n} bytes`;
 }

@@ -1,5 +1,5 @@
 // Watch decoder: a chunked NDJSON body → typed WatchEvents, one per line, never dropping a bad line silently.
-import { StreamCutError, WatchDecodeError } from './errors.js';
+import { ObjectTooLargeError, StreamCutError, WatchDecodeError } from './errors.js';
 import { parseOmittingManagedFields } from './omit-managed-fields.js';
 import { WATCH_EVENT_TYPES, type KubeObject, type WatchEvent, type WatchEventType } from './types.js';
 
@@ -11,6 +11,11 @@ export interface DecodeWatchStreamOptions {
   onLine?(bytes: number, line: Buffer): void;
   /** Leave metadata.managedFields out of the decoded objects (for caches that strip them anyway). */
   omitManagedFields?: boolean;
+  /**
+   * The longest line (one event, newline excluded) accepted: a line that grows past it fails the stream
+   * with ObjectTooLargeError before more of it is buffered. Default: no bound.
+   */
+  maxLineBytes?: number;
 }
 
 const NEWLINE = 0x0a;
@@ -30,6 +35,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(WATCH_EVENT_TYPES);
 export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent> {
   const onLine = opts.onLine;
   const omit = opts.omitManagedFields === true;
+  const maxLine = opts.maxLineBytes ?? Infinity;
   // Bytes of the unfinished line, kept as the chunk slices they arrived in (joined once, when the line ends).
   let partial: Buffer[] = [];
   let partialBytes = 0;
@@ -38,6 +44,7 @@ export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string
     let start = 0;
     let nl = buf.indexOf(NEWLINE, start);
     while (nl !== -1) {
+      if (partialBytes + (nl - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
       let line: Buffer;
       if (partialBytes > 0) {
         partial.push(buf.subarray(start, nl));
@@ -53,6 +60,7 @@ export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string
       nl = buf.indexOf(NEWLINE, start);
     }
     if (start < buf.length) {
+      if (partialBytes + (buf.length - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
       // Copy: the body may reuse its chunk buffers once we ask for the next one.
       partial.push(Buffer.from(buf.subarray(start)));
       partialBytes += buf.length - start;

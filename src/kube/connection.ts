@@ -16,8 +16,16 @@ export interface ConnectionOptions {
   namespace?: string;
   /** Per-request timeout (kubectl's --request-timeout); 0 or undefined = none. */
   requestTimeoutMs?: number;
+  /** The largest single object accepted (--max-object-size); default DEFAULT_MAX_OBJECT_BYTES. */
+  maxObjectBytes?: number;
   tracer?: Tracer;
 }
+
+/**
+ * 64 MiB: far above etcd's 1.5 MiB object limit (so no real object comes near it), far below what would
+ * hurt the machine. One watch line or one list item longer than this fails its request.
+ */
+export const DEFAULT_MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 
 export interface Connection {
   /** The cluster URL as it may be shown (a password in its userinfo masked as ***). */
@@ -28,6 +36,8 @@ export interface Connection {
   namespace: string;
   contextName?: string;
   tracer: Tracer;
+  /** The largest single object (watch line, list item) readers of this connection accept. */
+  readonly maxObjectBytes?: number;
   /**
    * One HTTP request with auth/TLS applied. Throws ConnectionError when the server cannot be
    * reached; for non-2xx answers throws StatusError (built from the Status body, or a synthetic
@@ -50,6 +60,11 @@ export interface HttpRequest {
   allowErrorStatus?: boolean;
   /** A long-lived body (watch): the timeout covers only the headers; traced at headers time. */
   stream?: boolean;
+  /**
+   * Fail the request when the body sends nothing for this long (ms; 0 = never). Default: the connection's
+   * idle-read timeout for plain requests, none for streams.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -93,12 +108,23 @@ export async function loadConnection(opts: ConnectionOptions): Promise<Connectio
     headers: kc.headers,
     authHeaders: kc.authHeaders,
     requestTimeoutMs: opts.requestTimeoutMs,
+    maxObjectBytes: opts.maxObjectBytes,
     secrets: kc.secrets,
   });
 }
 
+export interface UrlConnectionOptions {
+  namespace?: string;
+  tracer?: Tracer;
+  token?: string;
+  requestTimeoutMs?: number;
+  maxObjectBytes?: number;
+  /** The idle-read timeout of plain (non-stream) bodies, ms (default HttpConnection's). */
+  bodyIdleTimeoutMs?: number;
+}
+
 /** A connection to a plain URL (the in-process embedded server): no kubeconfig, optional bearer token. */
-export function connectionFromUrl(url: string, opts: { namespace?: string; tracer?: Tracer; token?: string; requestTimeoutMs?: number } = {}): Connection {
+export function connectionFromUrl(url: string, opts: UrlConnectionOptions = {}): Connection {
   return new LazyDispatcherConnection(url, opts);
 }
 
@@ -110,9 +136,11 @@ class LazyDispatcherConnection implements Connection {
   readonly namespace: string;
   readonly contextName = undefined;
   readonly tracer: Tracer;
+  readonly maxObjectBytes?: number;
   private inner?: Promise<HttpConnection>;
 
-  constructor(url: string, private readonly opts: { namespace?: string; tracer?: Tracer; token?: string; requestTimeoutMs?: number }) {
+  constructor(url: string, private readonly opts: UrlConnectionOptions) {
+    this.maxObjectBytes = opts.maxObjectBytes;
     this.address = serverAddress(url);
     this.server = this.address.shown;
     this.cacheHost = this.address.raw;
@@ -132,6 +160,8 @@ class LazyDispatcherConnection implements Connection {
           dispatcher,
           headers: this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : basicAuth ? { Authorization: basicAuth } : {},
           requestTimeoutMs: this.opts.requestTimeoutMs,
+          maxObjectBytes: this.opts.maxObjectBytes,
+          bodyIdleTimeoutMs: this.opts.bodyIdleTimeoutMs,
           secrets: [this.opts.token, password].filter((s): s is string => Boolean(s)),
         }),
     );

@@ -7,6 +7,7 @@ import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggrega
 import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
 import { DiscoveryEtagCache } from './discovery-etag-cache.js';
 import { errorForAnswer, UnexpectedAnswerError } from './unexpected-answer.js';
+import { FirstContact, type FirstContactOptions } from './first-contact.js';
 import {
   encodeAPIGroupList,
   encodeAPIResourceList,
@@ -74,6 +75,8 @@ export function* topLevelResources(snap: DiscoverySnapshot): Generator<SnapshotR
 export interface DiscoveryClientOptions extends DiscoveryCacheOptions {
   /** Warnings (corrupt cache files, failed group-versions) are reported here; default: collected only. */
   warn?: (message: string) => void;
+  /** Retry a failing server's /api and /apis as first-contact.ts says; default: fail at once. */
+  firstContact?: FirstContactOptions;
 }
 
 export class DiscoveryClient {
@@ -208,7 +211,16 @@ export class DiscoveryClient {
   }
 
   private async fromServer(): Promise<DiscoverySnapshot> {
-    const [core, apis] = await Promise.all([this.get('/api', AGGREGATED_ACCEPT, true), this.get('/apis', AGGREGATED_ACCEPT, true)]);
+    const roots = async () => {
+      const answers = await Promise.all([this.get('/api', AGGREGATED_ACCEPT, true), this.get('/apis', AGGREGATED_ACCEPT, true)]);
+      for (const [i, { res, text, contentType }] of answers.entries()) {
+        if (res.status === 404 && i === 0) continue; // see below
+        if (res.status < 200 || res.status >= 300) throw statusError(this.conn.server, res, text, contentType);
+      }
+      return answers;
+    };
+    // The first request of most commands: a failing server is retried (or not) as the first-contact policy says.
+    const [core, apis] = this.opts.firstContact ? await new FirstContact(this.opts.firstContact).attempt('discovery', roots) : await roots();
     const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failed: new Map(), mode: 'legacy', sources: new Map() };
     const aggregated: { resources: Map<string, APIResourceList>; path: string }[] = [];
 

@@ -2,7 +2,9 @@
 // resource names, and their translation into DiscoveryClient options.
 import { Flags } from '@oclif/core';
 import { parseDuration } from '../cli/duration.js';
+import { retryLine } from '../cli/error-message.js';
 import type { DiscoveryClientOptions } from './discovery-client.js';
+import { DEFAULT_FIRST_CONTACT_MS } from './first-contact.js';
 
 export const discoveryFlags = {
   'cache-dir': Flags.string({ description: 'Default cache directory (default: $KUBECACHEDIR, then ~/.kube/cache; shared with kubectl).', helpGroup: 'DISCOVERY' }),
@@ -12,6 +14,8 @@ export const discoveryFlags = {
 export interface DiscoveryFlagValues {
   'cache-dir'?: string;
   'discovery-ttl'?: string;
+  /** The global flag: also the first-contact deadline. */
+  'request-timeout'?: string;
 }
 
 /** DiscoveryClient options from parsed flags; warnings go to stderr as kubectl's do. */
@@ -20,5 +24,9 @@ export function discoveryOptionsFromFlags(flags: DiscoveryFlagValues, warn: (mes
     cacheDir: flags['cache-dir'] || undefined,
     ttlMs: flags['discovery-ttl'] ? parseDuration(flags['discovery-ttl'], '--discovery-ttl') : undefined,
     warn,
+    firstContact: {
+      deadlineMs: (flags['request-timeout'] ? parseDuration(flags['request-timeout'], '--request-timeout') : 0) || DEFAULT_FIRST_CONTACT_MS,
+      onRetry: ({ what, error, delayMs }) => process.stderr.write(`${retryLine(what, error, delayMs)}\n`),
+    },
   };
 }

@@ -30,7 +30,14 @@ export interface HttpConnectionOptions {
   requestTimeoutMs?: number;
   /** Secret strings to mask in any error text. */
   secrets?: string[];
+  /** The largest single object (watch line, list item) readers accept; see Connection.maxObjectBytes. */
+  maxObjectBytes?: number;
+  /** A plain (non-stream) body that sends nothing for this long fails (ms; default DEFAULT_BODY_IDLE_MS, 0 = never). */
+  bodyIdleTimeoutMs?: number;
 }
+
+/** A list body stalled this long is given up (client-go has only the overall timeout; we never hang silently). */
+export const DEFAULT_BODY_IDLE_MS = 60_000;
 
 /** Error bodies are read up to this size; larger ones are cut (a Status is small). */
 const MAX_ERROR_BODY = 1 << 20;
@@ -49,6 +56,7 @@ export class HttpConnection implements Connection {
   readonly namespace: string;
   readonly contextName?: string;
   readonly tracer: Tracer;
+  readonly maxObjectBytes?: number;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly hostPort: string;
@@ -62,6 +70,7 @@ export class HttpConnection implements Connection {
     this.namespace = opts.namespace;
     this.contextName = opts.contextName;
     this.tracer = opts.tracer;
+    this.maxObjectBytes = opts.maxObjectBytes;
     const u = new URL(opts.server);
     this.origin = u.origin;
     this.basePath = u.pathname.replace(/\/+$/, '');
@@ -93,6 +102,7 @@ export class HttpConnection implements Connection {
     if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
     req.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs ?? 0;
+    const idleMs = req.idleTimeoutMs ?? (req.stream ? 0 : (this.opts.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS));
     let timedOut = false;
     const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs) : undefined;
     let settled = false;
@@ -109,6 +119,9 @@ export class HttpConnection implements Connection {
         return new ConnectionError(`${verb} "${this.server}${url}": context deadline exceeded (Client.Timeout exceeded after ${timeoutMs}ms)`, 'ETIMEDOUT', { cause: err });
       }
       if (isAbortError(err)) return req.signal?.aborted ? (req.signal.reason ?? err) : err;
+      if ((err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT') {
+        return new ConnectionError(`the server sent nothing for ${idleMs / 1000}s in the middle of the answer to ${method} ${url} (idle-read timeout)`, 'UND_ERR_BODY_TIMEOUT', { cause: err });
+      }
       return toConnectionError(err, this.hostPort);
     };
 
@@ -123,7 +136,7 @@ export class HttpConnection implements Connection {
           body: req.body,
           signal: ac.signal,
           headersTimeout: timeoutMs > 0 ? timeoutMs : 300_000,
-          bodyTimeout: 0,
+          bodyTimeout: idleMs,
         }),
       );
     } catch (err) {

@@ -3,9 +3,10 @@
 import { ConnectionError } from '../informer/errors.js';
 import { decodeWatchStream } from '../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
-import type { Connection, HttpResponse } from './connection.js';
+import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from './connection.js';
 import { parseListBody } from './list-body.js';
 import { checkListShape, UnexpectedAnswerError } from './unexpected-answer.js';
+import { ListBodyGuard } from './list-body-guard.js';
 import { isAbortError } from './network-error.js';
 
 export interface ListWatchTarget {
@@ -51,6 +52,7 @@ export class HttpListerWatcher implements ListerWatcher {
   private readonly path: string;
   private readonly fieldSelector?: string;
   private readonly omitManagedFields: boolean;
+  private readonly maxObjectBytes: number;
 
   constructor(
     private readonly conn: Connection,
@@ -58,6 +60,7 @@ export class HttpListerWatcher implements ListerWatcher {
     options: HttpListerWatcherOptions = {},
   ) {
     this.omitManagedFields = options.omitManagedFields === true;
+    this.maxObjectBytes = conn.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.path = resourcePath(target);
     const byName = target.name ? `metadata.name=${target.name}` : undefined;
     this.fieldSelector = [target.fieldSelector, byName].filter(Boolean).join(',') || undefined;
@@ -80,10 +83,11 @@ export class HttpListerWatcher implements ListerWatcher {
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
     const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: 'application/json' }, signal });
-    const buf = await readAll(res);
+    const buf = await readBounded(res, new ListBodyGuard(this.maxObjectBytes, this.path));
     let page: ListPage;
     try {
       page = parseListBody(buf, { omitManagedFields: this.omitManagedFields });
+      if (page === null || typeof page !== 'object' || Array.isArray(page)) throw new SyntaxError('the body is not a JSON object');
     } catch (err) {
       throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable list body for ${this.path}: ${(err as Error).message}`, { cause: err });
     }
@@ -95,11 +99,12 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
-    return this.openWatch(options, signal, (body) => decodeWatchStream(body, { omitManagedFields: this.omitManagedFields }));
+    return this.openWatch(options, signal, (body) => decodeWatchStream(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes }));
   }
 
   /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
   async rawWatch(options: ListOptions, signal?: AbortSignal): Promise<RawWatchStream> {
+    const maxLineBytes = this.maxObjectBytes;
     return this.openWatch(options, signal, async function* (body) {
       // The decoder reports each line just before it yields that line's event.
       let line = '';
@@ -107,7 +112,7 @@ export class HttpListerWatcher implements ListerWatcher {
         line = bytes.toString('utf8');
         if (line.endsWith('\r')) line = line.slice(0, -1);
       };
-      for await (const event of decodeWatchStream(body, { onLine })) yield { line, event };
+      for await (const event of decodeWatchStream(body, { onLine, maxLineBytes })) yield { line, event };
     });
   }
 
@@ -117,7 +122,9 @@ export class HttpListerWatcher implements ListerWatcher {
     signal?.addEventListener('abort', onAbort, { once: true });
     let res: HttpResponse;
     try {
-      res = await this.conn.request({ path: this.path, query: this.query(options, true), headers: { Accept: 'application/json' }, signal: ac.signal, stream: true });
+      // A watch asked to end after timeoutSeconds that stays silent well past it is stalled, not quiet.
+      const idleTimeoutMs = options.timeoutSeconds ? options.timeoutSeconds * 1000 + WATCH_IDLE_GRACE_MS : 0;
+      res = await this.conn.request({ path: this.path, query: this.query(options, true), headers: { Accept: 'application/json' }, signal: ac.signal, stream: true, idleTimeoutMs });
     } catch (err) {
       signal?.removeEventListener('abort', onAbort);
       throw err;
@@ -152,12 +159,17 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 }
 
-async function readAll(res: HttpResponse): Promise<Buffer> {
-  const body = res.body as HttpResponse['body'] & { buffer?: () => Promise<Buffer> };
-  if (body.buffer) return body.buffer();
+/** How long past its timeoutSeconds a silent watch is given before it counts as stalled. */
+const WATCH_IDLE_GRACE_MS = 60_000;
+
+/** The whole body, failing (and dropping the connection) as soon as the guard refuses a chunk. */
+async function readBounded(res: HttpResponse, guard: ListBodyGuard): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const c of body) chunks.push(c);
-  return Buffer.concat(chunks);
+  for await (const c of res.body) {
+    guard.feed(c);
+    chunks.push(c);
+  }
+  return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
 }
 
 /**

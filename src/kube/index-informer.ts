@@ -4,8 +4,9 @@ import type { Indexers, ReadonlyIndexer } from '../informer/indexer.js';
 import { SharedIndexInformer } from '../informer/shared-informer.js';
 import type { Tracer, TraceRecord } from '../informer/trace.js';
 import type { CacheSnapshot } from './cache-check.js';
-import { FailFastListerWatcher } from './fail-fast-lister-watcher.js';
 import type { Connection } from './connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, type FirstContactOptions } from './first-contact.js';
+import { FirstContactListerWatcher } from './first-contact-lister-watcher.js';
 import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
 
 export interface IndexInformerOptions {
@@ -20,6 +21,8 @@ export interface IndexInformerOptions {
   pageSize?: number;
   /** Stops the informer. */
   signal: AbortSignal;
+  /** The first LIST's deadline and retry notices (default: 30s, silent). */
+  firstContact?: FirstContactOptions;
 }
 
 export interface IndexInformer {
@@ -27,8 +30,9 @@ export interface IndexInformer {
   listerWatcher: HttpListerWatcher;
   store: ReadonlyIndexer;
   /**
-   * Resolves once the initial list is in the cache. Rejects when the informer fails or the signal
-   * aborts first, or after `timeoutMs` (with the last list error the reflector reported, if any).
+   * Resolves once the initial list is in the cache. Rejects at once when the first contact fails for good
+   * (a 4xx, a malformed answer, a server still failing at the first-contact deadline), when the informer
+   * fails or the signal aborts first, or after `timeoutMs` (with the last list error the reflector reported).
    */
   synced(opts: { timeoutMs: number; onProgress?: (listed: number) => void }): Promise<void>;
   /** Settles when the informer stopped (rejects when it gave up). */
@@ -49,10 +53,11 @@ export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
   // The informer strips managedFields (its default transform), so they are never decoded.
   const listerWatcher = new HttpListerWatcher(o.conn, o.target, { omitManagedFields: true });
   // An error no retry can fix before the first sync (403, 401, a bad selector) ends the wait at once with the server's
-  // own Status, instead of a retry loop until --sync-timeout.
+  // own Status; a failing server is retried visibly until the first-contact deadline.
   const fatal = new AbortController();
+  const contact = new FirstContact(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS });
   const informer = new SharedIndexInformer({
-    listerWatcher: new FailFastListerWatcher(listerWatcher, (err) => fatal.abort(err)),
+    listerWatcher: new FirstContactListerWatcher(listerWatcher, contact, o.name, (err) => fatal.abort(err)),
     name: o.name,
     expectedKind: o.expectedKind,
     indexers: o.indexers,

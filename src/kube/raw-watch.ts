@@ -1,9 +1,12 @@
 // The wire only: watches one or more resources and hands over each event with the exact line the
-// server sent, re-watching from the last resourceVersion when the server ends a stream.
+// server sent, re-watching from the last resourceVersion when the server ends a stream — through the
+// reflector's backoff whenever the watch failed or ended early, so a misbehaving server is never hammered.
+import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../informer/backoff.js';
 import { isExpired, StatusError } from '../informer/errors.js';
 import type { Status, WatchEvent } from '../informer/types.js';
 import type { Connection } from './connection.js';
-import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from './first-contact.js';
+import { HttpListerWatcher, resourcePath, type ListWatchTarget } from './http-lister-watcher.js';
 
 export interface RawWatchLine {
   /** Index into the targets this event belongs to. */
@@ -27,33 +30,61 @@ export interface RawWatchOptions {
   /** Called each time a watch stream opens (status 200 received). */
   onOpen?(target: number): void;
   onNotice?(notice: RawWatchNotice): void;
+  /** The first watch's deadline and retry notices (default: 30s, silent). */
+  firstContact?: FirstContactOptions;
+  /** [0, 1) draws for backoff jitter and watch timeouts (tests). Default Math.random. */
+  random?: () => number;
 }
 
 /** Runs until the signal aborts. Rejects when a watch cannot be started (e.g. unknown namespace, forbidden). */
 export async function runRawWatch(conn: Connection, targets: ListWatchTarget[], opts: RawWatchOptions): Promise<void> {
-  await Promise.all(targets.map((t, i) => watchOne(conn, t, i, opts)));
+  const contacts = targets.map(() => new FirstContact(opts.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }));
+  await Promise.all(targets.map((t, i) => watchOne(conn, t, i, contacts[i], opts)));
+  // Stopped while the first watch was still failing: nothing ever worked.
+  const never = contacts.findIndex((c) => !c.succeeded && c.lastError);
+  if (never >= 0) {
+    const c = contacts[never];
+    throw new FirstContactError(`stopped after ${c.elapsedSeconds()}s while the first watch of ${resourcePath(targets[never])} was still failing`, c.lastError!);
+  }
 }
 
-async function watchOne(conn: Connection, target: ListWatchTarget, index: number, opts: RawWatchOptions): Promise<void> {
+/**
+ * A watch open at least this long and then closed by the server is a normal end (its timeout): re-watch at
+ * once, as client-go does. Anything shorter, or any failure, waits the reflector's backoff first (client-go
+ * calls a watch under a second with no events a "very short watch" and backs off).
+ */
+const HEALTHY_WATCH_MS = 1000;
+
+async function watchOne(conn: Connection, target: ListWatchTarget, index: number, contact: FirstContact, opts: RawWatchOptions): Promise<void> {
   const lw = new HttpListerWatcher(conn, target);
+  const backoff = new ExponentialBackoffManager(REFLECTOR_BACKOFF, Date.now, opts.random ?? Math.random);
+  const what = `watch ${resourcePath(target)}`;
   let rv = opts.resourceVersion;
-  let first = true;
+  const from = () => (rv ? `resourceVersion ${rv}` : 'the current state');
+  /** Waits the next backoff, telling the user why and for how long. */
+  const backOff = async (why: string) => {
+    const ms = backoff.next();
+    opts.onNotice?.({ target: index, message: `${why}; re-watching from ${from()} in ${(ms / 1000).toFixed(1)}s` });
+    await sleep(ms, opts.signal);
+  };
   while (!opts.signal.aborted) {
     const started = Date.now();
+    // As the reflector does: the server ends each watch after a random 5–10 minutes, and one silent for
+    // longer than that (plus a grace) is stalled — the idle-read timeout catches it.
+    const options = { resourceVersion: rv, allowWatchBookmarks: opts.allowWatchBookmarks, timeoutSeconds: watchTimeoutSeconds(opts.random ?? Math.random) };
     let stream;
     try {
-      stream = await lw.rawWatch({ resourceVersion: rv, allowWatchBookmarks: opts.allowWatchBookmarks }, opts.signal);
+      stream = await contact.attempt(what, () => lw.rawWatch(options, opts.signal), { signal: opts.signal, resourceVersion: rv });
     } catch (err) {
       if (opts.signal.aborted) return;
-      // The first watch failing is the user's problem to see; later failures are reported and retried.
-      if (first) throw err;
-      opts.onNotice?.({ target: index, message: `re-watch failed: ${(err as Error).message}; retrying in 1s` });
-      await sleep(1000, opts.signal);
+      // The first watch failing for good is the user's problem to see; later failures are reported and retried.
+      if (!contact.succeeded) throw err;
+      await backOff(`re-watch failed: ${(err as Error).message}`);
       continue;
     }
-    first = false;
     opts.onOpen?.(index);
     let expired: Status | undefined;
+    let broke: unknown;
     try {
       for await (const item of stream) {
         opts.onEvent({ target: index, line: item.line, event: item.event });
@@ -66,29 +97,42 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
         }
       }
     } catch (err) {
-      if (opts.signal.aborted) return;
-      opts.onNotice?.({ target: index, message: `watch broke: ${(err as Error).message}; re-watching from resourceVersion ${rv ?? '(unset)'}` });
-      continue;
+      broke = err;
     } finally {
       stream.close();
     }
     if (opts.signal.aborted) return;
-    const secs = ((Date.now() - started) / 1000).toFixed(1);
-    if (expired) {
-      opts.onNotice?.({ target: index, message: `the server no longer has resourceVersion ${rv} (${expired.message}); re-watching from the current state` });
+    const ms = Date.now() - started;
+    if (broke !== undefined) {
+      await backOff(`watch broke: ${(broke as Error).message}`);
+    } else if (expired) {
+      const gone = rv ? `the server no longer has resourceVersion ${rv}` : 'the server answered a watch from the current state with 410 Expired';
       rv = undefined;
+      await backOff(`${gone} (${expired.message})`);
+    } else if (ms < HEALTHY_WATCH_MS) {
+      await backOff(`the server closed the watch after ${(ms / 1000).toFixed(1)}s`);
     } else {
-      opts.onNotice?.({ target: index, message: `the server closed the watch after ${secs}s; re-watching from resourceVersion ${rv ?? '(unset)'}` });
+      opts.onNotice?.({ target: index, message: `the server closed the watch after ${(ms / 1000).toFixed(1)}s; re-watching from ${from()}` });
     }
   }
 }
 
+/** client-go's reflector: timeoutSeconds uniformly in [300, 600). */
+function watchTimeoutSeconds(random: () => number): number {
+  return Math.floor(300 * (1 + random()));
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    if (signal.aborted) return resolve();
+    const onAbort = () => {
       clearTimeout(t);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

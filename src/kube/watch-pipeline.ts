@@ -1,11 +1,13 @@
 // Runs the informer pipeline for `kwatch events`: one informer per resource over HTTP (optionally
 // recorded), every stage's trace into one tracer, and the CLI's ways to stop — a signal, an event
-// budget, the initial sync — plus fail-fast on errors that retrying cannot fix.
+// budget, the initial sync — plus the first-contact policy (fail at once on what retrying cannot fix,
+// retry the rest visibly until a deadline).
 import { buildPipeline, type Pipeline, type PipelineOptions } from '../informer/pipeline.js';
 import { Tracer } from '../informer/trace.js';
 import { untilIdle } from './until-idle.js';
 import type { ListerWatcher } from '../informer/types.js';
-import { FailFastListerWatcher } from './fail-fast-lister-watcher.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from './first-contact.js';
+import { FirstContactListerWatcher } from './first-contact-lister-watcher.js';
 import { EventGate, GatedListerWatcher } from './gated-lister-watcher.js';
 
 export interface WatchPipelineSource {
@@ -33,14 +35,16 @@ export interface WatchPipelineOptions {
   onFatal?(err: Error): void;
   /** Called once every informer has synced. */
   onSynced?(): void;
+  /** The deadline and retry notices of the first contact (default: 30s, silent). */
+  firstContact?: FirstContactOptions;
 }
 
 /** Stages that keep working on events already received. */
 
 /**
  * Resolves with why it stopped. Rejects with the server's error when the first contact with the server
- * fails for good (bad selector, forbidden, unreachable — see FailFastListerWatcher), or when an informer
- * gives up.
+ * fails for good (bad selector, forbidden, a server still failing at the first-contact deadline — see
+ * first-contact.ts), when the user stops a run whose server never answered, or when an informer gives up.
  */
 export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopReason> {
   const stop = new AbortController();
@@ -53,10 +57,11 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
   };
   const gate = new EventGate(o.maxEvents);
   const several = o.sources.length > 1;
-  const pipelines: Pipeline[] = o.sources.map((s) => {
+  const contacts = o.sources.map(() => new FirstContact(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }));
+  const pipelines: Pipeline[] = o.sources.map((s, i) => {
     // One tracer per source so that, with several resources, every record says which one it is about.
     const tracer = several ? forwardingTracer(o.tracer, s.name) : o.tracer;
-    const lw = new GatedListerWatcher(new FailFastListerWatcher(s.listerWatcher, onFatal), gate);
+    const lw = new GatedListerWatcher(new FirstContactListerWatcher(s.listerWatcher, contacts[i], s.name, onFatal), gate);
     return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
   });
 
@@ -94,6 +99,12 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
     o.signal.removeEventListener('abort', onUserStop);
   }
   if (fatal) throw fatal;
+  // Stopped (--for, Ctrl-C) while the first contact was still failing: nothing ever worked, so no success.
+  const never = o.sources.findIndex((_, i) => !contacts[i].succeeded && contacts[i].lastError);
+  if (never >= 0) {
+    const c = contacts[never];
+    throw new FirstContactError(`stopped after ${c.elapsedSeconds()}s while the first ${o.sources[never].name} request was still failing`, c.lastError!);
+  }
   return reason;
 }
 

@@ -250,9 +250,10 @@ describe('kwatch events (built CLI)', () => {
       const closed = await startSimServer({ port: 0 });
       await closed.writeKubeconfig(cfg);
       await closed.close();
-      const res = await kwatch(['events', 'pods', '--kubeconfig', cfg], env);
+      // Connection refused is retried (a server restarting) until the first-contact deadline, each retry one line.
+      const res = await kwatch(['events', 'pods', '--kubeconfig', cfg, '--request-timeout', '1s'], env);
       expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/^error: Unable to connect to the server: .*connection refused.*\n$/);
+      expect(res.stderr).toMatch(/^(kwatch: discovery: Unable to connect to the server: .*connection refused; retrying in \d\.\ds\n)+error: Unable to connect to the server: .*connection refused.*; gave up on discovery after 1s of retries .*\n$/);
     });
 
     it('forbidden: which verb on which resource, in the server\'s words', async () => {

@@ -119,6 +119,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       useWatchList: flags['watch-list'],
       pageSize: flags['page-size'],
       signal: end.signal,
+      firstContact: this.firstContactOptions(),
     });
     this.onCleanup(async () => {
       end.abort();
