@@ -87,7 +87,6 @@ export class HttpListerWatcher implements ListerWatcher {
     let page: ListPage;
     try {
       page = parseListBody(buf, { omitManagedFields: this.omitManagedFields });
-      if (page === null || typeof page !== 'object' || Array.isArray(page)) throw new SyntaxError('the body is not a JSON object');
     } catch (err) {
       throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable list body for ${this.path}: ${(err as Error).message}`, { cause: err });
     }
