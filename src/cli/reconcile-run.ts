@@ -1,7 +1,12 @@
-// Wires kwatch reconcile: the user's controllers over the shared informers of a live server (catalog
-// and writer from src/kube), the trace into the printer, the ways to stop (Ctrl-C, --for, --max-events,
-// --once's idle queue), and the verdict: the --once report and its exit code.
+// Wires kwatch reconcile: the user's controllers over shared informers — of a live server (catalog and
+// writer from src/kube) or of a recording replayed on virtual time — the trace into the printer, the
+// ways to stop (Ctrl-C, --for, --max-events, --once's idle queue, the recording's end), and the verdict:
+// the --once report and its exit code.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
+import type { ListerWatcher } from '../informer/types.js';
+import { VirtualClock } from '../informer/virtual-clock.js';
+import { driveVirtualTime } from '../informer/virtual-time-driver.js';
+import { seededRandom } from '../informer/seeded-random.js';
 import type { Connection } from '../kube/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery-client.js';
 import { HttpResourceCatalog, type CatalogScope } from '../kube/discovery/resource-catalog.js';
@@ -10,8 +15,9 @@ import { FirstContactListerWatcher } from '../kube/first-contact-lister-watcher.
 import { EventGate, GatedListerWatcher } from '../kube/gated-lister-watcher.js';
 import { HttpObjectWriter } from '../kube/http/object-writer.js';
 import { untilIdle } from '../kube/until-idle.js';
-import type { ResourceCatalog } from '../reconcile/catalog.js';
+import type { ResourceCatalog, ResourceInfo } from '../reconcile/catalog.js';
 import type { LoadedController } from '../reconcile/module-loader.js';
+import { RecordingCatalog } from '../reconcile/recording-catalog.js';
 import { ReconcileSession } from '../reconcile/session.js';
 import type { WriteMode } from '../reconcile/writes.js';
 import { shouldColor } from '../render/color.js';
@@ -19,16 +25,20 @@ import { loopLine, reconcileReportTable, reconcileVerdict, reportRecord } from '
 import { RECONCILE_DEFAULT_STAGES, type StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
+import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
 
+/** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
+export type ReconcileSource =
+  | { kind: 'server'; conn: Connection; scope: CatalogScope; discovery: DiscoveryClientOptions; firstContact?: FirstContactOptions }
+  | { kind: 'recording'; path: string };
+
 export interface ReconcileRunOptions {
-  conn: Connection;
-  /** The connection's tracer: http records and every stage's records meet here. */
+  source: ReconcileSource;
+  /** Receives every stage's records (and, live, the connection's http records). */
   tracer: Tracer;
   controllers: LoadedController[];
-  scope: CatalogScope;
-  discovery: DiscoveryClientOptions;
   mode: WriteMode;
   output: TraceOutput;
   stages?: StageSelection;
@@ -43,25 +53,37 @@ export interface ReconcileRunOptions {
   /** --once: stop when the queue is idle (or after maxReconciles runs) and report. */
   once?: { maxReconciles?: number };
   maxEvents?: number;
-  /** How the first LIST or watch of each resource retries a failing server (events' policy). */
-  firstContact?: FirstContactOptions;
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream;
+}
+
+/** What differs between a live run and a replayed one. */
+interface Backend {
+  catalog: ResourceCatalog;
+  session: Pick<ConstructorParameters<typeof ReconcileSession>[0], 'writer' | 'clock' | 'random'>;
+  wrap(info: ResourceInfo, lw: ListerWatcher, onFatal: (e: Error) => void): ListerWatcher;
+  /**
+   * Runs until stopped; `idle()` says every stage is done; `finish()` names why the run should end once idle:
+   * 'max-events' (the budget is spent) or 'idle' (--once synced: end when the queue is idle).
+   */
+  drive(o: { run: AbortController; idle: () => boolean; finish: () => string | undefined; progress: () => number }): Promise<void>;
 }
 
 /** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 writes pending, 2 errors). */
 export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
-  const catalog = new HttpResourceCatalog(o.conn, o.scope, o.discovery);
-  await checkPrimaries(o.controllers, catalog);
+  const backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
+  await checkPrimaries(o.controllers, backend.catalog);
 
   const table = o.output === 'table' || o.output === 'wide';
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: RECONCILE_DEFAULT_STAGES, diff: o.diff, showSecrets: o.showSecrets, batch: true });
   const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
   let muted = false;
+  let records = 0;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+    records++;
     if (muted) return;
     summary.add(r);
     printer.write(r);
@@ -77,10 +99,10 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   };
   const gate = new EventGate(o.maxEvents);
   const session = new ReconcileSession({
+    ...backend.session,
     controllers: o.controllers.map((c) => ({ name: c.name, definition: c.definition })),
-    catalog,
+    catalog: backend.catalog,
     mode: o.mode,
-    writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(o.conn) : undefined,
     tracer: o.tracer,
     concurrency: o.concurrency,
     debounceMs: o.debounceMs,
@@ -89,35 +111,34 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
-    wrap: (info, lw) => new GatedListerWatcher(new FirstContactListerWatcher(lw, new FirstContact({ signal: o.stop.signal, ...(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal), gate),
+    wrap: (info, lw) => new GatedListerWatcher(backend.wrap(info, lw, onFatal), gate),
   });
 
   const onUserStop = () => run.abort(o.stop.signal.reason);
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
-  let limited = false;
+  let finishing: string | undefined;
   try {
     await session.setup();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
-    const finish = async () => {
-      await untilIdle(() => gate.inFlight === 0 && session.isIdle(), run.signal, Infinity);
-      run.abort(new Error('stopped'));
-    };
-    if (o.maxEvents !== undefined) void gate.whenClosed().then(finish);
+    if (o.maxEvents !== undefined) void gate.whenClosed().then(() => (finishing ??= 'max-events'));
     if (o.once) {
       void session.whenSynced(run.signal).then(
         () => {
           const keys = session.runners.reduce((n, r) => n + r.primarySize(), 0);
-          const max = o.once!.maxReconciles ?? Math.max(10, 10 * keys);
-          session.report.limitRuns(max, () => {
-            limited = true;
-            run.abort(new Error('stopped: --max-reconciles'));
-          });
-          void untilIdle(() => gate.inFlight === 0 && session.isIdle(), run.signal, Infinity).then(() => run.abort(new Error('stopped: idle')));
+          session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => run.abort(new Error('stopped: --max-reconciles')));
+          finishing ??= 'idle';
         },
         () => {},
       );
     }
+    await backend.drive({
+      run,
+      idle: () => gate.inFlight === 0 && session.isIdle(),
+      finish: () => finishing,
+      progress: () => records,
+    });
+    run.abort(new Error('stopped'));
     await running;
   } finally {
     o.stop.signal.removeEventListener('abort', onUserStop);
@@ -132,9 +153,47 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (!o.once) return 0;
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1)}`);
-  err.write(`${reconcileVerdict(rows, session.report.runs, limited)}\n`);
+  err.write(`${reconcileVerdict(rows, session.report.runs, session.report.limited)}\n`);
   if (rows.some((r) => r.result === 'error')) return 2;
   return session.report.pending().length > 0 ? 1 : 0;
+}
+
+/** A live server: discovery names resources, writes go over HTTP, first contact follows the events policy. */
+function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: ReconcileRunOptions): Backend {
+  return {
+    catalog: new HttpResourceCatalog(src.conn, src.scope, src.discovery),
+    session: { writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(src.conn) : undefined },
+    wrap: (info, lw, onFatal) => new FirstContactListerWatcher(lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    async drive({ run, idle, finish }) {
+      // Between macrotasks: every event handed to a reflector has reached its FIFO by then.
+      await untilIdle(() => finish() !== undefined && idle(), run.signal, Infinity);
+    },
+  };
+}
+
+/** A recording: its resources replayed on its own virtual time, so every run traces the same records. */
+function recordingBackend(path: string, mode: WriteMode): Backend {
+  if (mode !== 'intercept' && mode !== 'overlay') throw new UserError(`--from-recording has no server to send writes to: use --writes intercept or overlay (not ${mode})`);
+  const recording = loadRecording(path);
+  const first = recording.entries[0]?.t ?? 0;
+  const last = recording.entries.at(-1)?.t ?? 0;
+  const clock = new VirtualClock(recording.startEpoch + first - 1);
+  const catalog = new RecordingCatalog(recording, clock, path);
+  return {
+    catalog,
+    session: { clock, random: seededRandom(1) },
+    wrap: (_info, lw) => lw,
+    async drive({ run, idle, finish, progress }) {
+      await driveVirtualTime({
+        clock,
+        progress,
+        signal: run.signal,
+        horizon: recording.startEpoch + last + 10 * 60_000,
+        // The recording's end (with --once too: the recording is the whole cluster), or the event budget.
+        done: () => (idle() && (finish() === 'max-events' || catalog.exhausted()) ? 'end' : undefined),
+      });
+    },
+  };
 }
 
 /** RESOURCE on the command line and a module's `for` must name the same resource. */

@@ -1,10 +1,11 @@
 // kwatch reconcile: run the user's own reconcile function locally over the informer cache — why each
 // run happened, what it read, what it would write (dry-run by default), whether it converges.
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags, type Interfaces } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { parseDuration } from '../cli/duration.js';
 import { describeError } from '../cli/error-message.js';
 import { createStopSignal } from '../cli/stop-signal.js';
+import type { GlobalFlags } from '../cli/flags.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
 import { printWarning } from '../cli/warning.js';
@@ -50,6 +51,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
+    'from-recording': Flags.string({ description: 'Run against a recording (kwatch events --record FILE) instead of a server, on its own virtual time: the same trace every run (--writes intercept or overlay).' }),
   };
 
   async run(): Promise<void> {
@@ -63,30 +65,23 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
     const mode = flags.writes as (typeof WRITE_MODES)[number];
-    if (mode === 'apply' && !flags.sim && !flags.yes) {
+    if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n or -A');
+    if (mode === 'apply' && !flags.sim && !flags.yes && !flags['from-recording']) {
       throw new UserError('--writes apply sends the reconciler\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
     }
 
     const { loadControllerModules } = await import('../reconcile/module-loader.js');
     const controllers = await loadControllerModules(flags.with, { resource: args.resource });
     const tracer = new Tracer();
-    const conn = await this.connect(flags, { tracer });
-    if (mode === 'apply') process.stderr.write(`kwatch: --writes apply: the reconciler's writes go to ${flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}"`} at ${conn.server}\n`);
-    const namespace = flags['all-namespaces'] ? undefined : (flags.namespace ?? conn.namespace);
-    this.noteTarget({ namespaced: true, namespace });
     const stop = createStopSignal({ forMs });
-    const discovery = discoveryOptionsFromFlags(flags, printWarning);
-    // --for and Ctrl-C bound discovery's first-contact retries too.
-    const discoveryWithStop = { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal: stop.signal } };
     const { runReconcile } = await import('../cli/reconcile-run.js');
     let code: number;
     try {
+      const source = flags['from-recording'] ? ({ kind: 'recording', path: flags['from-recording'] } as const) : await this.serverSource(flags, tracer, mode, stop.signal);
       code = await runReconcile({
-        conn,
+        source,
         tracer,
         controllers,
-        scope: { namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
-        discovery: discoveryWithStop,
         mode,
         output,
         stages,
@@ -100,7 +95,6 @@ Several --with modules share one informer per resource, as kube-controller-manag
         fieldManager: flags['field-manager'],
         once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
         maxEvents: flags['max-events'],
-        firstContact: this.firstContactOptions(),
         stop,
       });
     } catch (err) {
@@ -111,5 +105,22 @@ Several --with modules share one informer per resource, as kube-controller-manag
       stop.dispose();
     }
     if (code !== 0) this.exit(code);
+  }
+
+  /** The live server the flags name (kubeconfig or --sim), scoped by -n/-A/-l/--field-selector. */
+  private async serverSource(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, tracer: Tracer, mode: string, signal: AbortSignal) {
+    const conn = await this.connect(flags, { tracer });
+    if (mode === 'apply') process.stderr.write(`kwatch: --writes apply: the reconciler's writes go to ${flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}"`} at ${conn.server}\n`);
+    const namespace = flags['all-namespaces'] ? undefined : (flags.namespace ?? conn.namespace);
+    this.noteTarget({ namespaced: true, namespace });
+    const discovery = discoveryOptionsFromFlags(flags, printWarning);
+    return {
+      kind: 'server',
+      conn,
+      scope: { namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
+      // --for and Ctrl-C bound discovery's first-contact retries too.
+      discovery: { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal } },
+      firstContact: this.firstContactOptions(),
+    } as const;
   }
 }

@@ -75,7 +75,7 @@ export class ReconcileSession {
       },
     });
     this.loops = new LoopDetector(o.loopThreshold ?? 5);
-    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.stop.signal });
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.stop.signal, random: o.random });
   }
 
   /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */

@@ -2,7 +2,6 @@
 // to a local layer the informers read through), server-dry-run (sent with dryRun=All) or apply (sent).
 // Every write becomes one `write` trace record with the verb, the target, the diff against the cached
 // object and, in json/ndjson, the full request; it also tells the triggers which events it caused.
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../informer/clock.js';
 import { StatusError } from '../informer/errors.js';
 import { compareResourceVersions } from '../informer/resource-version.js';
@@ -60,6 +59,8 @@ export interface WriteChannelOptions {
   /** fieldManager sent when the call names none; default kwatch-<controller>. */
   fieldManager?: string;
   signal?: AbortSignal;
+  /** For generated names (generateName, Events); seeded when replaying a recording, so runs repeat exactly. */
+  random?: () => number;
 }
 
 export class WriteChannel implements WriteOrigins {
@@ -68,7 +69,11 @@ export class WriteChannel implements WriteOrigins {
   /** Sent writes whose watch event has not reached the cache yet (--writes apply), by "resource|key". */
   private readonly echoes = new Map<string, { info: ResourceInfo; key: string; rv?: string; deleted: boolean; until: number }>();
 
-  constructor(private readonly o: WriteChannelOptions) {}
+  private readonly random: () => number;
+
+  constructor(private readonly o: WriteChannelOptions) {
+    this.random = o.random ?? Math.random;
+  }
 
   get mode(): WriteMode {
     return this.o.mode;
@@ -84,11 +89,11 @@ export class WriteChannel implements WriteOrigins {
 
   async write(run: RunRef, call: WriteCall): Promise<KubeObject | undefined> {
     const obj = call.verb === 'event' ? call.obj : checkObject(call);
-    const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now()) : obj;
+    const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now(), this.random) : obj;
     const info = await this.o.catalog.resolveKind(target.apiVersion!, target.kind!);
     const namespace = info.namespaced ? (target.metadata.namespace ?? namespaceOfKey(run.key)) : undefined;
     const local = { ...target, metadata: { ...target.metadata, ...(namespace ? { namespace } : {}) } } as KubeObject;
-    const name = local.metadata.name ?? `${local.metadata.generateName ?? ''}${randomSuffix()}`;
+    const name = local.metadata.name ?? `${local.metadata.generateName ?? ''}${randomSuffix(this.random)}`;
     const key = objectKey(namespace, name);
     const cached = this.o.factory.existing(info)?.informer.getIndexer().getByKey(key);
     const shown = { verb: call.verb, resource: info.name, target: key, mode: this.o.mode };
@@ -245,14 +250,14 @@ function wireRequest(call: WriteCall, info: ResourceInfo, namespace: string | un
 }
 
 /** A core/v1 Event about obj, as client-go's record.EventRecorder writes one. */
-function eventFor(call: WriteCall, controller: string, now: number): KubeObject {
+function eventFor(call: WriteCall, controller: string, now: number, random: () => number): KubeObject {
   const { obj } = call;
   const { type, reason, message } = call.event ?? { type: 'Normal', reason: '', message: '' };
   const time = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${obj.metadata?.name ?? 'object'}.${now.toString(16)}${randomSuffix()}`, namespace: obj.metadata?.namespace ?? 'default' },
+    metadata: { name: `${obj.metadata?.name ?? 'object'}.${now.toString(16)}${randomSuffix(random)}`, namespace: obj.metadata?.namespace ?? 'default' },
     involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata?.name, namespace: obj.metadata?.namespace, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion },
     type,
     reason,
@@ -270,10 +275,10 @@ function namespaceOfKey(key: string): string | undefined {
   return slash < 0 ? undefined : key.slice(0, slash);
 }
 
-function randomSuffix(): string {
+function randomSuffix(random: () => number): string {
   // kube's generateName suffix: 5 characters from a consonant-and-digit alphabet.
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
-  return Array.from(randomBytes(5), (b) => alphabet[b % alphabet.length]).join('');
+  return Array.from({ length: 5 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
 }
 
 function statusError(code: number, reason: string, message: string, info: ResourceInfo, name: string): StatusError {

@@ -151,6 +151,27 @@ describe('kwatch reconcile triggers, driven by kubectl', () => {
   });
 });
 
+describe('kwatch reconcile --from-recording', () => {
+  it('replays a recording on its virtual clock: the same trace every run, owners enqueued by their ReplicaSets', async () => {
+    const rec = join(k.dir, 'workloads.ndjson');
+    const recording = new Running(['events', 'deployments.apps,replicasets.apps', '-n', 'default', '--record', rec, '-o', 'ndjson', '--for', '10s'], env());
+    await recording.waitFor((r) => r.stage === 'reflector' && r.op === 'watch-start' && r.resource === 'replicasets.apps', 'the recording to watch');
+    const rs = JSON.parse((await k.kubectl('get', 'replicasets.apps', '-n', 'default', '-o', 'json')).stdout).items[0];
+    expect((await k.kubectl('label', 'replicasets.apps', rs.metadata.name, '-n', 'default', 'replayed=yes')).code).toBe(0);
+    await recording.waitFor((r) => r.stage === 'watch' && r.op === 'MODIFIED' && r.key === `default/${rs.metadata.name}`, 'the recorded update');
+    await recording.stop();
+    const args = ['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '-o', 'ndjson'];
+    const [a, b] = await Promise.all([kwatch(args, env()), kwatch(args, env())]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    const starts = records(a.stdout).filter((r) => r.op === 'start');
+    expect(starts.some((r) => (r.reasons as { reason: string; key: string }[]).some((x) => x.reason === 'related object updated' && x.key === `default/${rs.metadata.name}`))).toBe(true);
+    const refused = await kwatch(['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '--writes', 'apply'], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^error: --from-recording has no server to send writes to/);
+  });
+});
+
 describe('kwatch reconcile: bad input', () => {
   it('a module without reconcile, or a missing file, is one line naming the file, exit 1', async () => {
     const mod = k.file('empty.mjs', 'export const nothing = 1;\n');
