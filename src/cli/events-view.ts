@@ -1,18 +1,15 @@
 // The pipeline view of `kwatch events`: wires the watched resources (recorded when asked) into the
 // informer pipeline and its trace into the printer, the exit summary and the initial-sync spinner.
-import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
-import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import type { Connection } from '../kube/connection.js';
 import type { FirstContactOptions } from '../kube/first-contact.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../kube/http-lister-watcher.js';
-import { RecordingFile } from '../kube/recording-file.js';
+import type { RecordingFile } from '../kube/recording-file.js';
 import { RecordingListerWatcher } from '../kube/recording-lister-watcher.js';
 import type { ResolvedResource } from '../kube/resolve-resource.js';
 import { runWatchPipeline } from '../kube/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
-import { maskSecrets } from '../render/secrets.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
@@ -20,6 +17,7 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
 import { stdoutFailed } from './stdout-guard.js';
+import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
 
 export interface WatchEventsOptions {
@@ -100,7 +98,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   };
   out.on('error', onOutputError);
 
-  const recording = o.record ? openRecording(o, o.record) : undefined;
+  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
   const sources = o.resources.map((r, i) => {
     // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
     let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
@@ -147,11 +145,8 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
 
-function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
-  const header: Omit<RecordingHeader, 'startTime'> = {
-    kind: RECORDING_KIND,
-    formatVersion: RECORDING_FORMAT_VERSION,
-    kwatchVersion: rec.kwatchVersion,
+function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
+  return openRecording(rec.path, {
     server: o.conn.server,
     resources: o.resources.map((r, i) => {
       const t = o.targets[i];
@@ -159,20 +154,8 @@ function openRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOption
       const fieldSelector = [t.fieldSelector, byName].filter(Boolean).join(',') || undefined;
       return { group: r.group, version: r.version, resource: r.resource, kind: r.kind, namespaced: r.namespaced, namespace: t.namespace, labelSelector: t.labelSelector, fieldSelector };
     }),
-    masked: !rec.showSecrets,
-  };
-  const kinds = o.resources.map((r) => r.kind);
-  try {
-    return new RecordingFile(rec.path, header, { redact: rec.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry, onFailure: () => o.stop.stop('recording failed') });
-  } catch (e) {
-    throw new UserError((e as Error).message);
-  }
-}
-
-/**
- * Masks Secret values and tokens. Items of a typed list carry no kind on a real server, so list
- * pages of Secrets are masked as Secrets by their resource's kind.
- */
-function redactEntry(entry: RecordingEntry, kinds: string[]): RecordingEntry {
-  return maskSecrets(entry, { assumeKind: 'res' in entry ? kinds[entry.res] : undefined });
+    showSecrets: rec.showSecrets,
+    kwatchVersion: rec.kwatchVersion,
+    onFailure: () => o.stop.stop('recording failed'),
+  });
 }

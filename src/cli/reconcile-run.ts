@@ -15,6 +15,8 @@ import { FirstContactListerWatcher } from '../kube/first-contact-lister-watcher.
 import { EventGate, GatedListerWatcher } from '../kube/gated-lister-watcher.js';
 import { HttpObjectWriter } from '../kube/http/object-writer.js';
 import { untilIdle } from '../kube/until-idle.js';
+import type { RecordingFile, RecordingSink } from '../kube/recording-file.js';
+import { RecordingListerWatcher } from '../kube/recording-lister-watcher.js';
 import type { ResourceCatalog, ResourceInfo } from '../reconcile/catalog.js';
 import type { LoadedController } from '../reconcile/module-loader.js';
 import { RecordingCatalog } from '../reconcile/recording-catalog.js';
@@ -25,13 +27,14 @@ import { loopLine, reconcileReportTable, reconcileVerdict, reportRecord } from '
 import { RECONCILE_DEFAULT_STAGES, type StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
+import { openRecording, type RecordedResource } from './recording-open.js';
 import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
-  | { kind: 'server'; conn: Connection; scope: CatalogScope; discovery: DiscoveryClientOptions; firstContact?: FirstContactOptions }
+  | { kind: 'server'; conn: Connection; scope: CatalogScope; discovery: DiscoveryClientOptions; firstContact?: FirstContactOptions; record?: { path: string; kwatchVersion: string } }
   | { kind: 'recording'; path: string };
 
 export interface ReconcileRunOptions {
@@ -62,7 +65,11 @@ export interface ReconcileRunOptions {
 interface Backend {
   catalog: ResourceCatalog;
   session: Pick<ConstructorParameters<typeof ReconcileSession>[0], 'writer' | 'clock' | 'random'>;
-  wrap(info: ResourceInfo, lw: ListerWatcher, onFatal: (e: Error) => void): ListerWatcher;
+  wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary', onFatal: (e: Error) => void): ListerWatcher;
+  /** Once every declared informer exists (the recording's header names them). */
+  afterSetup?(): void;
+  /** When the run is over: a line for stderr, or a failure to report. */
+  close?(): { note?: string; failure?: Error };
   /**
    * Runs until stopped; `idle()` says every stage is done; `finish()` names why the run should end once idle:
    * 'max-events' (the budget is spent) or 'idle' (--once synced: end when the queue is idle).
@@ -111,15 +118,17 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
-    wrap: (info, lw) => new GatedListerWatcher(backend.wrap(info, lw, onFatal), gate),
+    wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
   });
 
   const onUserStop = () => run.abort(o.stop.signal.reason);
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
   let finishing: string | undefined;
+  let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
   try {
     await session.setup();
+    backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => (finishing ??= 'max-events'));
     if (o.once) {
@@ -143,12 +152,15 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   } finally {
     o.stop.signal.removeEventListener('abort', onUserStop);
     unsubscribe();
+    closed = backend.close?.();
     if (!fatal && o.once && !table) for (const r of session.report.rows()) printer.write(reportRecord(r, Date.now()) as unknown as TraceRecord);
     printer.end();
   }
   if (fatal) throw fatal;
+  if (closed?.failure) throw closed.failure;
 
   err.write(`${summary.format()}\n`);
+  if (closed?.note) err.write(`${closed.note}\n`);
   for (const f of session.loops.findings) err.write(`${loopLine(f)}\n`);
   if (!o.once) return 0;
   const rows = session.report.rows();
@@ -160,15 +172,60 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
 
 /** A live server: discovery names resources, writes go over HTTP, first contact follows the events policy. */
 function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: ReconcileRunOptions): Backend {
+  const catalog = new HttpResourceCatalog(src.conn, { ...src.scope, keepManagedFields: src.record !== undefined }, src.discovery);
+  const recorder = src.record ? new ReconcileRecorder(src.record, src.conn.server, catalog, o.stop) : undefined;
   return {
-    catalog: new HttpResourceCatalog(src.conn, src.scope, src.discovery),
+    catalog,
     session: { writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(src.conn) : undefined },
-    wrap: (info, lw, onFatal) => new FirstContactListerWatcher(lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw, role) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    afterSetup: () => recorder?.open(),
+    close: () => recorder?.close() ?? {},
     async drive({ run, idle, finish }) {
       // Between macrotasks: every event handed to a reflector has reached its FIFO by then.
       await untilIdle(() => finish() !== undefined && idle(), run.signal, Infinity);
     },
   };
+}
+
+/**
+ * --record: what the server sent to the informers the controllers declare (for, owns, watches), for
+ * --from-recording later. The header names them, so the file opens once they exist; a kind a reconciler
+ * reads only later through ctx.get is not recorded (said on stderr).
+ */
+class ReconcileRecorder {
+  private readonly resources: RecordedResource[] = [];
+  private file?: RecordingFile;
+  private readonly late: string[] = [];
+
+  constructor(
+    private readonly rec: { path: string; kwatchVersion: string },
+    private readonly server: string,
+    private readonly catalog: HttpResourceCatalog,
+    private readonly stop: StopSignal,
+  ) {}
+
+  wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary'): ListerWatcher {
+    if (this.file) {
+      this.late.push(info.name);
+      return lw;
+    }
+    const t = this.catalog.target(info, role);
+    this.resources.push({ group: t.group, version: t.version, resource: t.resource, kind: info.kind, namespaced: t.namespaced, namespace: t.namespace, labelSelector: t.labelSelector, fieldSelector: t.fieldSelector });
+    const sink: RecordingSink = { elapsed: () => this.file!.elapsed(), nextConn: () => this.file!.nextConn(), write: (e) => this.file?.write(e) };
+    return new RecordingListerWatcher(lw, sink, this.resources.length - 1);
+  }
+
+  open(): void {
+    this.file = openRecording(this.rec.path, { server: this.server, resources: this.resources, showSecrets: false, kwatchVersion: this.rec.kwatchVersion, onFailure: () => this.stop.stop('recording failed') });
+  }
+
+  close(): { note?: string; failure?: Error } {
+    if (!this.file) return {};
+    this.file.close();
+    if (this.file.failure) return { failure: new UserError(this.file.failure.message) };
+    const late = this.late.length ? ` (not recorded: ${this.late.join(', ')}, first read by a reconciler after the start)` : '';
+    return { note: `recorded ${this.file.lines} lines to ${this.file.path}${late}` };
+  }
 }
 
 /** A recording: its resources replayed on its own virtual time, so every run traces the same records. */

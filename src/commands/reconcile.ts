@@ -51,6 +51,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
+    record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
     'from-recording': Flags.string({ description: 'Run against a recording (kwatch events --record FILE) instead of a server, on its own virtual time: the same trace every run (--writes intercept or overlay).' }),
   };
 
@@ -65,7 +66,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
     const mode = flags.writes as (typeof WRITE_MODES)[number];
-    if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n or -A');
+    if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace || flags.record)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n, -A or --record');
     if (mode === 'apply' && !flags.sim && !flags.yes && !flags['from-recording']) {
       throw new UserError('--writes apply sends the reconciler\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
     }
@@ -121,6 +122,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
       // --for and Ctrl-C bound discovery's first-contact retries too.
       discovery: { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal } },
       firstContact: this.firstContactOptions(),
+      record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
     } as const;
   }
 }

@@ -17,8 +17,8 @@ export interface InformerFactoryOptions {
   /** Put old/new objects on handler records (for --diff). */
   traceObjects?: boolean;
   random?: () => number;
-  /** Wraps each resource's ListerWatcher (the overlay of local writes, event limits). */
-  wrap?: (info: ResourceInfo, lw: ListerWatcher) => ListerWatcher;
+  /** Wraps each resource's ListerWatcher (the overlay of local writes, event limits, recording). */
+  wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
   /** An informer gave up (e.g. 403 on its first LIST): the run cannot go on. */
   onFatal?: (err: unknown, info: ResourceInfo) => void;
 }
@@ -84,7 +84,7 @@ export class SharedInformerFactory {
 
   private create(info: ResourceInfo, role: 'primary' | 'secondary'): InformerEntry {
     let lw = this.o.catalog.listerWatcher(info, role);
-    if (this.o.wrap) lw = this.o.wrap(info, lw);
+    if (this.o.wrap) lw = this.o.wrap(info, lw, role);
     const informer = new SharedIndexInformer({
       listerWatcher: lw,
       name: info.name,

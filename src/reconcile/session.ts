@@ -39,8 +39,8 @@ export interface SessionOptions {
   maxReasonsPerKey?: number;
   /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
   rateLimiter?: () => RateLimiter<string>;
-  /** Wraps each resource's ListerWatcher under the overlay (event limits, recording gates). */
-  wrap?: (info: ResourceInfo, lw: ListerWatcher) => ListerWatcher;
+  /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording). */
+  wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
 }
 
 export class ReconcileSession {
@@ -65,8 +65,8 @@ export class ReconcileSession {
       resyncPeriodMs: o.resyncPeriodMs,
       traceObjects: o.traceObjects,
       random: o.random,
-      wrap: (info, lw) => {
-        const inner = o.wrap ? o.wrap(info, lw) : lw;
+      wrap: (info, lw, role) => {
+        const inner = o.wrap ? o.wrap(info, lw, role) : lw;
         return overlay ? overlay.wrap(info, inner) : inner;
       },
       onFatal: (err) => {

@@ -172,6 +172,38 @@ describe('kwatch reconcile --from-recording', () => {
   });
 });
 
+describe('kwatch reconcile: a TypeScript controller', () => {
+  it('loads a .ts module on this Node (types from kwatch, an enum, a relative import) and records what it read', async () => {
+    k.file('labels.ts', 'export const TEAM_LABEL: string = "example.com/team";\n');
+    const mod = k.file(
+      'controller.ts',
+      `import { defineController, type ReconcileContext, type ReconcileRequest } from 'kwatch';
+import { TEAM_LABEL } from './labels';
+enum Verdict { Labelled = 'labelled', Skipped = 'skipped' }
+async function reconcile(req: ReconcileRequest, ctx: ReconcileContext): Promise<void> {
+  const d = await ctx.get('deployments.apps', req);
+  if (!d) return;
+  const verdict: Verdict = d.metadata.labels?.[TEAM_LABEL] ? Verdict.Skipped : Verdict.Labelled;
+  ctx.log(verdict);
+  if (verdict === Verdict.Labelled) await ctx.patch(d, { metadata: { labels: { [TEAM_LABEL]: 'platform' } } });
+}
+export default defineController({ name: 'ts-labeller', for: 'deployments.apps', reconcile });
+`,
+    );
+    const rec = join(k.dir, 'ts-run.ndjson');
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'overlay', '--record', rec, '-o', 'ndjson');
+    expect(r.stderr).toMatch(/^converged:/m);
+    expect(r.code).toBe(0);
+    const recs = records(r.stdout);
+    expect(recs.filter((x) => x.op === 'log').map((x) => x.message)).toEqual(expect.arrayContaining(['labelled', 'skipped']));
+    expect(recs.find((x) => x.op === 'write')).toMatchObject({ controller: 'ts-labeller', changed: ['metadata.labels["example.com/team"]'] });
+    expect(r.stderr).toMatch(new RegExp(`recorded \\d+ lines to ${rec.replace(/[.]/g, '\\.')}`));
+    // The recording replays the same verdict offline.
+    const replayed = await kwatch(['reconcile', '--with', mod, '--from-recording', rec, '--once', '--writes', 'overlay'], env());
+    expect(replayed.stderr).toMatch(/^converged:/m);
+  });
+});
+
 describe('kwatch reconcile: bad input', () => {
   it('a module without reconcile, or a missing file, is one line naming the file, exit 1', async () => {
     const mod = k.file('empty.mjs', 'export const nothing = 1;\n');

@@ -4,7 +4,7 @@ import type { ListerWatcher } from '../../informer/types.js';
 import { CatalogError, type ResourceCatalog, type ResourceInfo } from '../../reconcile/catalog.js';
 import type { Connection } from '../connection.js';
 import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions } from '../discovery-client.js';
-import { HttpListerWatcher } from '../http-lister-watcher.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../http-lister-watcher.js';
 import { resolveResource } from '../resolve-resource.js';
 import type { ResolvedResource } from '../rest-mapper.js';
 
@@ -14,6 +14,8 @@ export interface CatalogScope {
   /** Applied to the primary resource only (secondary kinds are read whole within the namespace). */
   labelSelector?: string;
   fieldSelector?: string;
+  /** Decode managedFields (a recording keeps what the server sent); by default they are cut before parsing. */
+  keepManagedFields?: boolean;
 }
 
 export class HttpResourceCatalog implements ResourceCatalog {
@@ -50,20 +52,21 @@ export class HttpResourceCatalog implements ResourceCatalog {
   }
 
   listerWatcher(info: ResourceInfo, role: 'primary' | 'secondary'): ListerWatcher {
+    return new HttpListerWatcher(this.conn, this.target(info, role), { omitManagedFields: this.scope.keepManagedFields !== true });
+  }
+
+  /** What is listed and watched of a resource: the namespace for all, the selectors for the primary only. */
+  target(info: ResourceInfo, role: 'primary' | 'secondary'): ListWatchTarget {
     const primary = role === 'primary';
-    return new HttpListerWatcher(
-      this.conn,
-      {
-        group: info.group,
-        version: info.version,
-        resource: info.resource,
-        namespaced: info.namespaced,
-        namespace: info.namespaced ? this.scope.namespace : undefined,
-        labelSelector: primary ? this.scope.labelSelector : undefined,
-        fieldSelector: primary ? this.scope.fieldSelector : undefined,
-      },
-      { omitManagedFields: true },
-    );
+    return {
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      namespaced: info.namespaced,
+      namespace: info.namespaced ? this.scope.namespace : undefined,
+      labelSelector: primary ? this.scope.labelSelector : undefined,
+      fieldSelector: primary ? this.scope.fieldSelector : undefined,
+    };
   }
 }
 

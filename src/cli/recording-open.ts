@@ -1,0 +1,44 @@
+// Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
+// watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
+import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import { RecordingFile } from '../kube/recording-file.js';
+import { maskSecrets } from '../render/secrets.js';
+import { UserError } from './user-error.js';
+
+export type RecordedResource = RecordingHeader['resources'][number];
+
+export interface OpenRecordingOptions {
+  server: string;
+  resources: RecordedResource[];
+  showSecrets: boolean;
+  kwatchVersion: string;
+  /** A write failed (the disk is full…): the caller stops its run. */
+  onFailure: () => void;
+}
+
+/** Creates the file (0600, a regular file only) and writes its header; a path that cannot be written is one UserError line. */
+export function openRecording(path: string, o: OpenRecordingOptions): RecordingFile {
+  const header: Omit<RecordingHeader, 'startTime'> = {
+    kind: RECORDING_KIND,
+    formatVersion: RECORDING_FORMAT_VERSION,
+    kwatchVersion: o.kwatchVersion,
+    server: o.server,
+    resources: o.resources,
+    masked: !o.showSecrets,
+  };
+  const kinds = o.resources.map((r) => r.kind);
+  try {
+    return new RecordingFile(path, header, { redact: o.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry, onFailure: o.onFailure });
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
+}
+
+/**
+ * Masks Secret values and tokens. Items of a typed list carry no kind on a real server, so list
+ * pages of Secrets are masked as Secrets by their resource's kind.
+ */
+function redactEntry(entry: RecordingEntry, kinds: string[]): RecordingEntry {
+  return maskSecrets(entry, { assumeKind: 'res' in entry ? kinds[entry.res] : undefined });
+}
