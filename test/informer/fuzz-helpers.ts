@@ -1,17 +1,9 @@
 // Deterministic randomness for the fuzz tests: a seeded generator, random JSON-able objects with the
 // characters that trip scanners (quotes, backslashes, brackets in strings, multi-byte text), random splits.
+import { seededRandom } from '../../src/informer/seeded-random.js';
 
-/** mulberry32: a small seeded PRNG returning [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the informer replays with (mulberry32), returning [0, 1). */
+export const seeded = seededRandom;
 
 const PIECES = ['a', 'items', '"', '\\', '{', '}', '[', ']', ',', ':', ' ', 'é', '✓', '😀', '\n', '\\"', '"items":[', 'metadata'];
 
