@@ -18,7 +18,7 @@ export interface TraceSummaryJSON {
   /** Records per stage and op: {watch: {ADDED: 120, …}, …}; stages without records are absent. */
   stages: Partial<Record<Stage, Record<string, number>>>;
   records: number;
-  /** watch-start records after the first one. */
+  /** watch-start records after the first one of each informer (named by the record's `name`). */
   reconnects: number;
   relists: number;
   /** 410 Gone / Expired answers (reflector `expired`). */
@@ -40,6 +40,8 @@ export class TraceSummary {
   private counts = new Map<Stage, Map<string, number>>();
   private records = 0;
   private watchStarts = 0;
+  /** Informers (reflector names) that opened a watch: each one's first is a start, not a reconnect. */
+  private readonly watching = new Set<string>();
   private relists = 0;
   private expired = 0;
   private backoffs = 0;
@@ -65,7 +67,11 @@ export class TraceSummary {
     const bytes = typeof r.bytes === 'number' ? r.bytes : 0;
     switch (r.stage) {
       case 'reflector':
-        if (r.op === 'watch-start') this.watchStarts++;
+        if (r.op === 'watch-start') {
+          const name = String(r.name ?? r.resource ?? '');
+          if (this.watching.has(name)) this.watchStarts++;
+          else this.watching.add(name);
+        }
         else if (r.op === 'relist') this.relists++;
         else if (r.op === 'expired') this.expired++;
         else if (r.op === 'backoff') this.backoffs++;
@@ -96,7 +102,7 @@ export class TraceSummary {
     return {
       stages,
       records: this.records,
-      reconnects: Math.max(0, this.watchStarts - 1),
+      reconnects: this.watchStarts,
       relists: this.relists,
       expired: this.expired,
       backoffs: this.backoffs,

@@ -17,6 +17,14 @@ const recs: TraceRecord[] = [
 ];
 
 describe('TraceSummary', () => {
+  it('counts a reconnect per informer: the first watch of each resource is a start, not a reconnect', () => {
+    const s = new TraceSummary();
+    for (const name of ['deployments.apps', 'replicasets.apps', 'configmaps']) s.add({ time: 1, stage: 'reflector', op: 'watch-start', name });
+    expect(s.toJSON().reconnects).toBe(0);
+    s.add({ time: 2, stage: 'reflector', op: 'watch-start', name: 'configmaps' });
+    expect(s.toJSON().reconnects).toBe(1);
+  });
+
   it('counts records per stage and op, in vocabulary order', () => {
     const s = new TraceSummary();
     const tracer = new Tracer();
