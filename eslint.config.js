@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js', 'scripts/**/*.js', 'bench/**/*.js', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly' } },
+    files: ['bin/**/*.js', 'scripts/**/*.js', 'bench/**/*.js', 'examples/**/*.{js,mjs,cjs}', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', performance: 'readonly', Buffer: 'readonly', AbortController: 'readonly' } },
   },
 );
