@@ -63,8 +63,8 @@ async function floorList(paged) {
 }
 
 async function core({ watchList = false, paged = false, indexers, keepManagedFields, pipeline = true, startAt, trace } = {}) {
-  const { connectionFromUrl } = await import('../../dist/kube/connection.js');
-  const { HttpListerWatcher } = await import('../../dist/kube/http-lister-watcher.js');
+  const { connectionFromUrl } = await import('../../dist/kube/http/connection.js');
+  const { HttpListerWatcher } = await import('../../dist/kube/lister-watchers/http-lister-watcher.js');
   const { buildPipeline, SharedIndexInformer, Tracer } = await import('../../dist/informer/index.js');
   // The connection imports undici on its first request; load it now, as the floor does before its clock starts.
   await import('undici');

@@ -1,8 +1,8 @@
 // The base of every kwatch command: global flags, the connection (kubeconfig or --sim), and error
 // reporting as one clear line with a non-zero exit code.
 import { Command, Errors } from '@oclif/core';
-import type { Connection } from '../kube/connection.js';
-import { DEFAULT_FIRST_CONTACT_MS, type FirstContactOptions } from '../kube/first-contact.js';
+import type { Connection } from '../kube/http/connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, type FirstContactOptions } from '../kube/http/first-contact.js';
 import { Tracer } from '../informer/trace.js';
 import { describeError, retryLine } from './error-message.js';
 import { parseByteSize } from './byte-size.js';
@@ -45,7 +45,7 @@ export abstract class KwatchCommand extends Command {
     const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
     this.requestTimeoutMs = requestTimeoutMs;
     const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
-    const kube = await import('../kube/connection.js');
+    const kube = await import('../kube/http/connection.js');
     if (flags.sim) {
       const sim = await this.startSim(flags);
       const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes });

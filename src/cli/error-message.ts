@@ -1,8 +1,8 @@
 // Maps any error to the one line the user sees and an exit code (kubectl wording where kubectl has one).
 import { ConnectionError, KwatchError, StatusError } from '../informer/errors.js';
-import { FirstContactError } from '../kube/first-contact.js';
-import { maskUrlPasswords } from '../kube/server-url.js';
-import { UnexpectedAnswerError } from '../kube/unexpected-answer.js';
+import { FirstContactError } from '../kube/http/first-contact.js';
+import { maskUrlPasswords } from '../kube/http/server-url.js';
+import { UnexpectedAnswerError } from '../kube/http/unexpected-answer.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import { UserError } from './user-error.js';
 

@@ -2,13 +2,13 @@
 // informer pipeline and its trace into the printer, the exit summary and the initial-sync spinner.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
-import type { Connection } from '../kube/connection.js';
-import type { FirstContactOptions } from '../kube/first-contact.js';
-import { HttpListerWatcher, type ListWatchTarget } from '../kube/http-lister-watcher.js';
-import type { RecordingFile } from '../kube/recording-file.js';
-import { RecordingListerWatcher } from '../kube/recording-lister-watcher.js';
-import type { ResolvedResource } from '../kube/resolve-resource.js';
-import { runWatchPipeline } from '../kube/watch-pipeline.js';
+import type { Connection } from '../kube/http/connection.js';
+import type { FirstContactOptions } from '../kube/http/first-contact.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import type { RecordingFile } from '../kube/recording/recording-file.js';
+import { RecordingListerWatcher } from '../kube/recording/recording-lister-watcher.js';
+import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
+import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';

@@ -1,8 +1,8 @@
 // The human views of `kwatch list`: one row per page (or expired token) plus totals, and the
 // paged-LIST-versus-watch-list comparison.
-import type { FetchMeasurement } from '../kube/compare-watch-list.js';
-import { describeContinueToken } from '../kube/continue-token.js';
-import type { ExpiredContinue, PageRow, PagedListResult } from '../kube/paged-list.js';
+import type { FetchMeasurement } from '../kube/pipelines/compare-watch-list.js';
+import { describeContinueToken } from '../kube/lister-watchers/continue-token.js';
+import type { ExpiredContinue, PageRow, PagedListResult } from '../kube/lister-watchers/paged-list.js';
 import { formatColumns } from '../render/columns.js';
 import { formatBytes, formatMs } from '../render/format-units.js';
 

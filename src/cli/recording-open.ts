@@ -2,7 +2,7 @@
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
 import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
 import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
-import { RecordingFile } from '../kube/recording-file.js';
+import { RecordingFile } from '../kube/recording/recording-file.js';
 import { maskSecrets } from '../render/secrets.js';
 import { UserError } from './user-error.js';
 

@@ -5,11 +5,11 @@ import { readRecording, RecordingError, type Recording } from '../informer/recor
 import { buildTimeline, stateAt, type ObjectState } from '../informer/recording-timeline.js';
 import type { ReplayFault } from '../informer/replay-faults.js';
 import { replayRecording } from '../informer/replay-recording.js';
-import type { CheckpointKeeper } from '../kube/checkpoint.js';
-import type { Connection } from '../kube/connection.js';
-import { ExpiredResourceVersionError } from '../kube/expired-resource-version.js';
-import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
-import { resumeWatch } from '../kube/resume-watch.js';
+import type { CheckpointKeeper } from '../kube/recording/checkpoint.js';
+import type { Connection } from '../kube/http/connection.js';
+import { ExpiredResourceVersionError } from '../kube/recording/expired-resource-version.js';
+import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import { resumeWatch } from '../kube/recording/resume-watch.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';

@@ -30,7 +30,7 @@ export interface ReplayView {
 }
 
 /**
- * Records with op "gap" (the gap a relist covered, see src/kube/resume-watch.ts) are results, not
+ * Records with op "gap" (the gap a relist covered, see src/kube/recording/resume-watch.ts) are results, not
  * chatter: they are printed whatever the stage selection.
  */
 export function openReplayView(o: ReplayViewOptions): ReplayView {

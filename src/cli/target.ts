@@ -1,7 +1,7 @@
 // From a resolved resource and the global flags (-n, -A, -l, --field-selector, NAME) to what a ListerWatcher reads.
-import type { Connection } from '../kube/connection.js';
-import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
-import type { ResolvedResource } from '../kube/resolve-resource.js';
+import type { Connection } from '../kube/http/connection.js';
+import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import type { GlobalFlags } from './flags.js';
 import { UserError } from './user-error.js';
 

@@ -2,8 +2,8 @@
 import { Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
-import { discoveryReport, type DiscoveryReport } from '../kube/discovery-report.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryReport, type DiscoveryReport } from '../kube/discovery/discovery-report.js';
 import { formatColumns } from '../render/columns.js';
 
 export default class Discovery extends KwatchCommand {

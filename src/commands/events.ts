@@ -7,11 +7,11 @@ import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
-import type { Connection } from '../kube/connection.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import type { Connection } from '../kube/http/connection.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
-import type { ListWatchTarget } from '../kube/http-lister-watcher.js';
-import type { ResolvedResource } from '../kube/resolve-resource.js';
+import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey } from '../informer/types.js';
 
@@ -71,7 +71,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     // --for and Ctrl-C bound the whole run, discovery's first-contact retries included.
     const stop = createStopSignal({ forMs });
     try {
-      const { resolveResources } = await import('../kube/resolve-resource.js');
+      const { resolveResources } = await import('../kube/discovery/resolve-resource.js');
       const discovery = discoveryOptionsFromFlags(flags, printWarning);
       const resources = await resolveResources(conn, named.resources, { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal: stop.signal } });
       for (const r of resources) {
@@ -109,7 +109,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
   }
 
   private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, showSecrets: boolean, stop: StopSignal): Promise<void> {
-    const { runRawWatch } = await import('../kube/raw-watch.js');
+    const { runRawWatch } = await import('../kube/lister-watchers/raw-watch.js');
     const several = resources.length > 1;
     const out = process.stdout;
     let count = 0;

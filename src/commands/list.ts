@@ -3,10 +3,10 @@ import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
-import type { ExpiredContinue, PagedListResult } from '../kube/paged-list.js';
+import type { ExpiredContinue, PagedListResult } from '../kube/lister-watchers/paged-list.js';
 
 const OBJECT_OUTPUTS = ['json', 'yaml', 'name', 'ndjson'] as const;
 type ObjectOutputFormat = (typeof OBJECT_OUTPUTS)[number];
@@ -46,16 +46,16 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
       throw new UserError(`--output ${output} is not available for list: use table (the page view), ${OBJECT_OUTPUTS.join(', ')}`);
     }
     const conn = await this.connect(flags);
-    const { resolveResources } = await import('../kube/resolve-resource.js');
+    const { resolveResources } = await import('../kube/discovery/resolve-resource.js');
     const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     if (resources.length > 1) throw new UserError(`"${args.resource}" names ${resources.length} resources (${resources.map(displayName).join(', ')}): list takes one`);
     const resource = resources[0];
     requireVerb(resource, 'list');
-    const { HttpListerWatcher } = await import('../kube/http-lister-watcher.js');
+    const { HttpListerWatcher } = await import('../kube/lister-watchers/http-lister-watcher.js');
     const target = targetFor(resource, conn, flags);
     this.noteTarget(target);
-    const { FirstContactListerWatcher } = await import('../kube/first-contact-lister-watcher.js');
-    const { FirstContact } = await import('../kube/first-contact.js');
+    const { FirstContactListerWatcher } = await import('../kube/lister-watchers/first-contact-lister-watcher.js');
+    const { FirstContact } = await import('../kube/http/first-contact.js');
     // A failing server is retried (visibly, until the deadline) only until its first answer, as in every command.
     const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target), new FirstContact(this.firstContactOptions()), displayName(resource));
     const { startSpinner } = await import('../render/spinner.js');
@@ -63,7 +63,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     if (flags['compare-watch-list']) {
       requireVerb(resource, 'watch');
       const spinner = startSpinner(process.stderr, `fetching ${displayName(resource)} by paged LIST and by watch-list…`);
-      const { compareWatchList } = await import('../kube/compare-watch-list.js');
+      const { compareWatchList } = await import('../kube/pipelines/compare-watch-list.js');
       const rows = await compareWatchList(lw, { pageSize: flags['page-size'] }).finally(() => spinner.stop());
       const { formatComparison } = await import('../cli/list-view.js');
       process.stdout.write(formatComparison(rows));
@@ -71,7 +71,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     }
 
     const spinner = startSpinner(process.stderr, `listing ${displayName(resource)}…`);
-    const { pagedList, ContinueExpiredError, explainExpiredContinue } = await import('../kube/paged-list.js');
+    const { pagedList, ContinueExpiredError, explainExpiredContinue } = await import('../kube/lister-watchers/paged-list.js');
     let result: PagedListResult;
     try {
       result = await pagedList(lw, {

@@ -10,7 +10,7 @@ import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
 import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 
 const WRITE_MODES = ['intercept', 'overlay', 'server-dry-run', 'apply'] as const;
 

@@ -10,8 +10,8 @@ import type { PipelineFlags, ViewFlags } from '../cli/replay-run.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
-import { serverAddress } from '../kube/server-url.js';
-import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery-flags.js';
+import { serverAddress } from '../kube/http/server-url.js';
+import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 
 type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string };
@@ -108,7 +108,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     pipeline: PipelineFlags,
     stop: ReturnType<typeof createStopSignal>,
   ): Promise<void> {
-    const [{ openReplayView }, { runServerResume }, checkpoints] = await Promise.all([import('../cli/replay-view.js'), import('../cli/replay-run.js'), import('../kube/checkpoint.js')]);
+    const [{ openReplayView }, { runServerResume }, checkpoints] = await Promise.all([import('../cli/replay-view.js'), import('../cli/replay-run.js'), import('../kube/recording/checkpoint.js')]);
     const fromCheckpoint = flags['from-checkpoint'];
     const cp = fromCheckpoint ? readCheckpointOrFail(checkpoints, fromCheckpoint) : undefined;
     if (cp && resourceArg) throw new UserError(`--from-checkpoint names the resource (${cp.resource.resource}): give no RESOURCE argument`);
@@ -131,7 +131,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       kind = k;
       name = displayName(cp.resource);
     } else {
-      const { resolveResources } = await import('../kube/resolve-resource.js');
+      const { resolveResources } = await import('../kube/discovery/resolve-resource.js');
       const resources = await resolveResources(conn, resourceArg!, discoveryOptionsFromFlags(flags, printWarning));
       if (resources.length !== 1) throw new UserError(`resume one resource at a time (${resourceArg} names ${resources.length}: ${resources.map(displayName).join(', ')})`);
       const r = resources[0];
@@ -175,7 +175,7 @@ function parseSpeed(s: string): number {
   return n;
 }
 
-function readCheckpointOrFail(m: typeof import('../kube/checkpoint.js'), path: string) {
+function readCheckpointOrFail(m: typeof import('../kube/recording/checkpoint.js'), path: string) {
   try {
     return m.readCheckpoint(path);
   } catch (err) {

@@ -6,10 +6,10 @@ import { buildPipeline } from '../../src/informer/pipeline.js';
 import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../../src/informer/recording-format.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import type { ListerWatcher, WatchEvent, WatchStream } from '../../src/informer/types.js';
-import { connectionFromUrl } from '../../src/kube/connection.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
-import { RecordingFile } from '../../src/kube/recording-file.js';
-import { RecordingListerWatcher } from '../../src/kube/recording-lister-watcher.js';
+import { connectionFromUrl } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
+import { RecordingFile } from '../../src/kube/recording/recording-file.js';
+import { RecordingListerWatcher } from '../../src/kube/recording/recording-lister-watcher.js';
 import type { SimServer } from '../../src/sim/server.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };

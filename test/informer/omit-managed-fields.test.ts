@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cutManagedFields, parseOmittingManagedFields } from '../../src/informer/omit-managed-fields.js';
 import { stripManagedFields } from '../../src/informer/transform.js';
 import { decodeWatchStream } from '../../src/informer/watch-decoder.js';
-import { parseListBody, parseListBodyByItems } from '../../src/kube/list-body.js';
+import { parseListBody, parseListBodyByItems } from '../../src/kube/lister-watchers/list-body.js';
 import type { KubeObject } from '../../src/informer/types.js';
 
 // managedFields as kube writes them: keys with escaped quotes and braces inside strings.

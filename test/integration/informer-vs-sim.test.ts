@@ -5,8 +5,8 @@
 // was disconnected arrives as a DeletedFinalStateUnknown tombstone.
 import { describe, it } from 'vitest';
 import { Controller, SharedIndexInformer, Tracer, type QueueReason, type TraceRecord } from '../../src/informer/index.js';
-import { connectionFromUrl, type Connection } from '../../src/kube/connection.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
+import { connectionFromUrl, type Connection } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { CheckingHandler, PodWriter, keyOf, normalise, rvOf, sameState, seeded, stateDiff, until } from './helpers.js';
 

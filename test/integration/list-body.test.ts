@@ -1,7 +1,7 @@
 // The LIST body decoder for bodies beyond V8's longest string: kube's watch cache answers the reflector's
 // first list (resourceVersion=0) in full, so 100k realistic pods arrive as one ~650 MB body.
 import { describe, expect, it } from 'vitest';
-import { parseListBody, parseListBodyByItems, parseListBodyInChunks } from '../../src/kube/list-body.js';
+import { parseListBody, parseListBodyByItems, parseListBodyInChunks } from '../../src/kube/lister-watchers/list-body.js';
 import { stripManagedFields } from '../../src/informer/transform.js';
 
 const list = (items: unknown[], extra: Record<string, unknown> = {}) => ({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '42', continue: 'c' }, items, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregatedVersion, splitAggregated } from '../../src/kube/aggregated-discovery.js';
+import { aggregatedVersion, splitAggregated } from '../../src/kube/discovery/aggregated-discovery.js';
 
 describe('aggregated discovery', () => {
   it('is recognised by Content-Type only, as client-go ContentTypeIsGVK does', () => {

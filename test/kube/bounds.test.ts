@@ -3,8 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, ObjectTooLargeError } from '../../src/informer/errors.js';
-import { connectionFromUrl, type Connection, type HttpRequest } from '../../src/kube/connection.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
+import { connectionFromUrl, type Connection, type HttpRequest } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startStub, type StubServer } from './stub-server.js';
 
 const MiB = 1024 * 1024;

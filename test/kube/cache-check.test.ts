@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedIndexInformer } from '../../src/informer/shared-informer.js';
 import type { KubeObject, ListerWatcher, WatchEvent } from '../../src/informer/types.js';
-import { checkCache, compareCache } from '../../src/kube/cache-check.js';
-import { connectionFromUrl, type Connection } from '../../src/kube/connection.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
+import { checkCache, compareCache } from '../../src/kube/pipelines/cache-check.js';
+import { connectionFromUrl, type Connection } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };

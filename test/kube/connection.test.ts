@@ -4,8 +4,8 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
-import { KubeconfigError } from '../../src/kube/config-error.js';
-import { connectionFromUrl, loadConnection } from '../../src/kube/connection.js';
+import { KubeconfigError } from '../../src/kube/http/config-error.js';
+import { connectionFromUrl, loadConnection } from '../../src/kube/http/connection.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-conn-'));

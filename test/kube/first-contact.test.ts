@@ -1,7 +1,7 @@
 // The first-contact policy on its own: which answers fail at once, which are retried, how long for.
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, ObjectTooLargeError, StatusError } from '../../src/informer/errors.js';
-import { classifyFirstContactError, FirstContact, FirstContactError, type FirstContactRetry } from '../../src/kube/first-contact.js';
+import { classifyFirstContactError, FirstContact, FirstContactError, type FirstContactRetry } from '../../src/kube/http/first-contact.js';
 
 const status = (code: number, reason = 'Whatever') => new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `m${code}`, reason, code });
 

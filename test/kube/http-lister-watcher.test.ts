@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusError, StreamCutError } from '../../src/informer/errors.js';
-import { connectionFromUrl, type Connection } from '../../src/kube/connection.js';
-import { HttpListerWatcher, resourcePath } from '../../src/kube/http-lister-watcher.js';
+import { connectionFromUrl, type Connection } from '../../src/kube/http/connection.js';
+import { HttpListerWatcher, resourcePath } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
 let stub: StubServer;

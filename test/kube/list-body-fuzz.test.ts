@@ -3,8 +3,8 @@
 // bytes end in a parse error or the guard's error — never a crash, never unbounded reading.
 import { describe, expect, it } from 'vitest';
 import { ObjectTooLargeError } from '../../src/informer/errors.js';
-import { parseListBody, parseListBodyByItems } from '../../src/kube/list-body.js';
-import { ListBodyGuard } from '../../src/kube/list-body-guard.js';
+import { parseListBody, parseListBodyByItems } from '../../src/kube/lister-watchers/list-body.js';
+import { ListBodyGuard } from '../../src/kube/lister-watchers/list-body-guard.js';
 import { randomObject, randomSplits, seeded } from '../informer/fuzz-helpers.js';
 
 /** Feeds the pieces; returns the guard's error, if any. */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../../src/informer/errors.js';
 import type { KubeObject, ListerWatcher, ListOptions, ListPage, Status } from '../../src/informer/types.js';
-import { decodeContinueToken, describeContinueToken } from '../../src/kube/continue-token.js';
-import { ContinueExpiredError, explainExpiredContinue, pagedList } from '../../src/kube/paged-list.js';
+import { decodeContinueToken, describeContinueToken } from '../../src/kube/lister-watchers/continue-token.js';
+import { ContinueExpiredError, explainExpiredContinue, pagedList } from '../../src/kube/lister-watchers/paged-list.js';
 
 const token = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${start}\u0000` })).toString('base64url');
 const obj = (name: string): KubeObject => ({ metadata: { name, namespace: 'ns' } });

@@ -5,9 +5,9 @@ import { chmodSync, closeSync, lstatSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointKeeper, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../src/kube/checkpoint.js';
-import { FileWriteError } from '../../src/kube/private-file.js';
-import { RecordingFile } from '../../src/kube/recording-file.js';
+import { CheckpointKeeper, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../src/kube/recording/checkpoint.js';
+import { FileWriteError } from '../../src/kube/recording/private-file.js';
+import { RecordingFile } from '../../src/kube/recording/recording-file.js';
 import type { RecordingHeader } from '../../src/informer/recording-format.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-private-file-'));

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
 import type { ListerWatcher, WatchEvent, WatchStream } from '../../src/informer/types.js';
-import { RecordingFile } from '../../src/kube/recording-file.js';
-import { RecordingListerWatcher } from '../../src/kube/recording-lister-watcher.js';
+import { RecordingFile } from '../../src/kube/recording/recording-file.js';
+import { RecordingListerWatcher } from '../../src/kube/recording/recording-lister-watcher.js';
 import { maskSecrets } from '../../src/render/secrets.js';
 
 const header = { kind: 'KwatchRecording' as const, formatVersion: 1, kwatchVersion: '0.0.0', server: 'http://x', resources: [], masked: true };

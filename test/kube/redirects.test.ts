@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/cli/error-message.js';
-import { connectionFromUrl } from '../../src/kube/connection.js';
-import { keepsCredentials } from '../../src/kube/redirects.js';
+import { connectionFromUrl } from '../../src/kube/http/connection.js';
+import { keepsCredentials } from '../../src/kube/http/redirects.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
 const TOKEN = 'redirect-token-123456';

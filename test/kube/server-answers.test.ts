@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/cli/error-message.js';
 import { StatusError } from '../../src/informer/errors.js';
-import { connectionFromUrl, loadConnection } from '../../src/kube/connection.js';
-import { DiscoveryClient } from '../../src/kube/discovery-client.js';
-import { HttpListerWatcher } from '../../src/kube/http-lister-watcher.js';
-import { UnexpectedAnswerError } from '../../src/kube/unexpected-answer.js';
+import { connectionFromUrl, loadConnection } from '../../src/kube/http/connection.js';
+import { DiscoveryClient } from '../../src/kube/discovery/discovery-client.js';
+import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
+import { UnexpectedAnswerError } from '../../src/kube/http/unexpected-answer.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-answers-'));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../../src/informer/errors.js';
-import { loadConnection } from '../../src/kube/connection.js';
+import { loadConnection } from '../../src/kube/http/connection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-tls-'));
 let server: Server;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { untilIdle } from '../../src/kube/until-idle.js';
+import { untilIdle } from '../../src/kube/pipelines/until-idle.js';
 
 describe('untilIdle', () => {
   it('waits for work queued as promise jobs to finish, and no longer', async () => {

@@ -8,11 +8,11 @@ import { indexChangeRecord } from '../../informer/index-changes.js';
 import { indexCounts, indexersFromSpecs, indexRows, indicesOf, indexTotals, timeIndexBuild, type Indices } from '../../informer/index-report.js';
 import { Tracer } from '../../informer/trace.js';
 import type { KubeObject } from '../../informer/types.js';
-import type { CacheCheckReport } from '../../kube/cache-check.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery-flags.js';
+import type { CacheCheckReport } from '../../kube/pipelines/cache-check.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery/discovery-flags.js';
 import { printWarning } from '../../cli/warning.js';
-import type { IndexInformer } from '../../kube/index-informer.js';
-import type { ResolvedResource } from '../../kube/resolve-resource.js';
+import type { IndexInformer } from '../../kube/pipelines/index-informer.js';
+import type { ResolvedResource } from '../../kube/discovery/resolve-resource.js';
 import { formatColumns } from '../../render/columns.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
@@ -93,7 +93,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
 
     const tracer = new Tracer();
     const conn = await this.connect(flags, { tracer });
-    const { resolveResource } = await import('../../kube/resolve-resource.js');
+    const { resolveResource } = await import('../../kube/discovery/resolve-resource.js');
     const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     for (const verb of ['list', 'watch']) {
       if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
@@ -108,7 +108,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     let synced = false;
     stop.signal.addEventListener('abort', () => (synced && flags.check ? undefined : end.abort()), { once: true });
     const ndjson = output === 'ndjson' ? await this.streamIndexChanges(tracer, new Set(names)) : undefined;
-    const { startIndexInformer } = await import('../../kube/index-informer.js');
+    const { startIndexInformer } = await import('../../kube/pipelines/index-informer.js');
     const session = startIndexInformer({
       conn,
       target: { group: resource.group, version: resource.version, resource: resource.resource, namespaced: resource.namespaced, namespace, labelSelector: flags.selector, fieldSelector: flags['field-selector'] },
@@ -194,7 +194,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
   }
 
   private async check(session: IndexInformer, resource: ResolvedResource, names: string[], output: string, pageSize: number, signal?: AbortSignal): Promise<CacheCheckReport> {
-    const { checkCache } = await import('../../kube/cache-check.js');
+    const { checkCache } = await import('../../kube/pipelines/cache-check.js');
     const snapshot = await session.snapshot();
     const report = await checkCache({ listerWatcher: session.listerWatcher, snapshot, pageSize, signal });
     const result = names.length > 0 ? { ...report, indices: indicesOf(session.store, names) } : report;

@@ -2,11 +2,11 @@
 // with kubectl), each resource listed and watched over HTTP within the command's scope.
 import type { ListerWatcher } from '../../informer/types.js';
 import { CatalogError, type ResourceCatalog, type ResourceInfo } from '../../reconcile/catalog.js';
-import type { Connection } from '../connection.js';
-import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions } from '../discovery-client.js';
-import { HttpListerWatcher, type ListWatchTarget } from '../http-lister-watcher.js';
-import { resolveResource } from '../resolve-resource.js';
-import type { ResolvedResource } from '../rest-mapper.js';
+import type { Connection } from '../http/connection.js';
+import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions } from './discovery-client.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../lister-watchers/http-lister-watcher.js';
+import { resolveResource } from './resolve-resource.js';
+import type { ResolvedResource } from './rest-mapper.js';
 
 export interface CatalogScope {
   /** undefined = all namespaces. */

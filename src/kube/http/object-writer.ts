@@ -4,8 +4,8 @@
 import type { KubeObject } from '../../informer/types.js';
 import type { ObjectWriter, WriteRequest } from '../../reconcile/writer.js';
 import type { PatchType } from '../../reconcile/types.js';
-import type { Connection } from '../connection.js';
-import { resourcePath } from '../http-lister-watcher.js';
+import type { Connection } from './connection.js';
+import { resourcePath } from '../lister-watchers/http-lister-watcher.js';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',

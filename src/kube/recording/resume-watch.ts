@@ -1,17 +1,17 @@
 // Resumes a watch on a server at a resourceVersion (no list) through the whole pipeline; explains an
 // expired resourceVersion, shows the gap a relist covers, and keeps a checkpoint of where it got to.
-import { isExpired, StatusError } from '../informer/errors.js';
-import { EventLimit } from '../informer/event-limit.js';
-import { buildPipeline } from '../informer/pipeline.js';
-import type { ObjectState } from '../informer/recording-timeline.js';
-import type { Tracer } from '../informer/trace.js';
-import type { KubeObject, ListOptions, ListPage, ListerWatcher } from '../informer/types.js';
+import { isExpired, StatusError } from '../../informer/errors.js';
+import { EventLimit } from '../../informer/event-limit.js';
+import { buildPipeline } from '../../informer/pipeline.js';
+import type { ObjectState } from '../../informer/recording-timeline.js';
+import type { Tracer } from '../../informer/trace.js';
+import type { KubeObject, ListOptions, ListPage, ListerWatcher } from '../../informer/types.js';
 import { compareStates, summarizeGap } from './baseline-gap.js';
-import { untilIdle } from './until-idle.js';
+import { untilIdle } from '../pipelines/until-idle.js';
 import type { CheckpointKeeper } from './checkpoint.js';
-import type { Connection } from './connection.js';
+import type { Connection } from '../http/connection.js';
 import { explainExpired } from './expired-resource-version.js';
-import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../lister-watchers/http-lister-watcher.js';
 
 export interface ResumeWatchOptions {
   conn: Connection;

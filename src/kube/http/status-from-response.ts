@@ -1,6 +1,6 @@
 // Builds the Status for a non-2xx answer: the server's own Status body when it sent one, else a
 // synthetic Status worded as client-go's NewGenericServerResponse (e.g. APF's plain-text 429).
-import type { Status } from '../informer/types.js';
+import type { Status } from '../../informer/types.js';
 
 const GENERIC: Record<number, [string, string]> = {
   400: ['BadRequest', 'the server rejected our request for an unknown reason'],

@@ -3,7 +3,7 @@
 // than the bound (100k pods are ~650 MB), so the whole body is not bounded — but one endless item, or a body
 // that is no list at all, fails after the bound instead of filling the memory.
 import { constants as bufferConstants } from 'node:buffer';
-import { ObjectTooLargeError } from '../informer/errors.js';
+import { ObjectTooLargeError } from '../../informer/errors.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

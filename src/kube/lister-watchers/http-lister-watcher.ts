@@ -1,13 +1,13 @@
 // The ListerWatcher over HTTP: LIST and WATCH of one resource (optionally one namespace, one
 // name, selectors) against a real API server through a Connection.
-import { ConnectionError } from '../informer/errors.js';
-import { decodeWatchStream } from '../informer/watch-decoder.js';
-import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
-import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from './connection.js';
+import { ConnectionError } from '../../informer/errors.js';
+import { decodeWatchStream } from '../../informer/watch-decoder.js';
+import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
+import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from '../http/connection.js';
 import { parseListBody } from './list-body.js';
-import { checkListShape, UnexpectedAnswerError } from './unexpected-answer.js';
+import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer.js';
 import { ListBodyGuard } from './list-body-guard.js';
-import { isAbortError } from './network-error.js';
+import { isAbortError } from '../http/network-error.js';
 
 export interface ListWatchTarget {
   group: string;

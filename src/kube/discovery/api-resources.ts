@@ -1,6 +1,6 @@
 // The data behind `kwatch api-resources`: kubectl's ServerPreferredResources, filtered and sorted
 // exactly as `kubectl api-resources` does (rows only; the command renders them).
-import type { Connection } from './connection.js';
+import type { Connection } from '../http/connection.js';
 import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions, type DiscoverySnapshot } from './discovery-client.js';
 import type { APIResource } from './discovery-types.js';
 import { groupVersionString } from './discovery-types.js';

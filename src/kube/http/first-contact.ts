@@ -4,8 +4,8 @@
 // retried with the reflector's backoff, each retry announced, until a deadline. After that first answer the
 // informer's own retries take over (a controller must ride out a server's bad minutes; a CLI's first request
 // must not hang silently, nor hammer).
-import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../informer/backoff.js';
-import { ConnectionError, isExpired, KwatchError, StatusError, type KwatchErrorCode } from '../informer/errors.js';
+import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../../informer/backoff.js';
+import { ConnectionError, isExpired, KwatchError, StatusError, type KwatchErrorCode } from '../../informer/errors.js';
 import { isAbortError } from './network-error.js';
 
 /** How long a failing first contact is retried when --request-timeout does not say. */

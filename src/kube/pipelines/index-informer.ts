@@ -1,13 +1,13 @@
 // The informer behind `kwatch index`: one resource over HTTP with the `--by` indexers, synced, then kept running or stopped.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Indexers, ReadonlyIndexer } from '../informer/indexer.js';
-import { SharedIndexInformer } from '../informer/shared-informer.js';
-import type { Tracer, TraceRecord } from '../informer/trace.js';
+import type { Indexers, ReadonlyIndexer } from '../../informer/indexer.js';
+import { SharedIndexInformer } from '../../informer/shared-informer.js';
+import type { Tracer, TraceRecord } from '../../informer/trace.js';
 import type { CacheSnapshot } from './cache-check.js';
-import type { Connection } from './connection.js';
-import { DEFAULT_FIRST_CONTACT_MS, FirstContact, type FirstContactOptions } from './first-contact.js';
-import { FirstContactListerWatcher } from './first-contact-lister-watcher.js';
-import { HttpListerWatcher, type ListWatchTarget } from './http-lister-watcher.js';
+import type { Connection } from '../http/connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, type FirstContactOptions } from '../http/first-contact.js';
+import { FirstContactListerWatcher } from '../lister-watchers/first-contact-lister-watcher.js';
+import { HttpListerWatcher, type ListWatchTarget } from '../lister-watchers/http-lister-watcher.js';
 
 export interface IndexInformerOptions {
   conn: Connection;

@@ -1,6 +1,6 @@
 // Turns Node/undici network failures into ConnectionError with Go-style text ("dial tcp …: connect:
 // connection refused"), the wording kubectl users recognise.
-import { ConnectionError } from '../informer/errors.js';
+import { ConnectionError } from '../../informer/errors.js';
 
 interface SysError extends Error {
   code?: string;

@@ -1,7 +1,7 @@
 // Resolving resource names (po, pods, deploy, deployments.apps, foos.v1.example.com, all) through
 // discovery: on an unknown name with data that was not fresh, invalidate and re-fetch once, as
 // kubectl's DeferredDiscoveryRESTMapper does, so a CRD created a minute ago resolves first time.
-import type { Connection } from './connection.js';
+import type { Connection } from '../http/connection.js';
 import { DiscoveryClient, type DiscoveryClientOptions } from './discovery-client.js';
 import { resolveInSnapshot, type ResolvedResource, type Resolution } from './rest-mapper.js';
 import { UnknownResourceTypeError } from './unknown-resource-error.js';

@@ -3,7 +3,7 @@
 // a list whose items are not an array. It is a ConnectionError so the informer treats it as the network
 // trouble it usually is (fatal on first contact, retried with backoff after), but it is reported as
 // itself, not as "Unable to connect".
-import { ConnectionError, StatusError } from '../informer/errors.js';
+import { ConnectionError, StatusError } from '../../informer/errors.js';
 import { redactEcho } from './redact.js';
 import { statusFromResponse } from './status-from-response.js';
 

@@ -2,7 +2,7 @@
 // turning a write into a GET without its body, 307/308 repeating the request as it was, and credentials
 // (Authorization, Cookie) sent on only while the redirect stays on the first host or a subdomain of it.
 import type { Dispatcher } from 'undici';
-import { ConnectionError } from '../informer/errors.js';
+import { ConnectionError } from '../../informer/errors.js';
 import { maskUrlPasswords } from './server-url.js';
 
 /** Go's defaultCheckRedirect: the 11th redirect is an error. */

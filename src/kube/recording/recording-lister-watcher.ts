@@ -1,8 +1,8 @@
 // A ListerWatcher that records everything its inner ListerWatcher received — list pages, watch
 // starts, every event, watch ends, errors — with timings and connection numbers, for `kwatch replay`.
 import { performance } from 'node:perf_hooks';
-import { StatusError } from '../informer/errors.js';
-import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
+import { StatusError } from '../../informer/errors.js';
+import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
 import type { RecordingSink } from './recording-file.js';
 
 export class RecordingListerWatcher implements ListerWatcher {

@@ -1,9 +1,9 @@
 // A ListerWatcher under the first-contact policy (see first-contact.ts): the informer's first LIST or watch
 // is retried or failed as the policy says, and a failure retrying cannot fix is handed to `onFatal` too, so
 // a run whose informer would otherwise retry forever can stop and report the server's own error.
-import type { ListerWatcher, ListOptions, ListPage, WatchStream } from '../informer/types.js';
-import { classifyFirstContactError, FirstContact, FirstContactError } from './first-contact.js';
-import { isAbortError } from './network-error.js';
+import type { ListerWatcher, ListOptions, ListPage, WatchStream } from '../../informer/types.js';
+import { classifyFirstContactError, FirstContact, FirstContactError } from '../http/first-contact.js';
+import { isAbortError } from '../http/network-error.js';
 
 export class FirstContactListerWatcher implements ListerWatcher {
   constructor(

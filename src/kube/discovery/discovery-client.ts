@@ -1,13 +1,13 @@
 // The discovery client: groups and resources from the disk cache when fresh, else from the
 // server (aggregated discovery when both /api and /apis offer it, else the legacy per-group-version
 // documents in parallel), writing what it fetched back to the cache. Every step is recorded.
-import { StatusError } from '../informer/errors.js';
-import type { Connection, HttpResponse } from './connection.js';
+import { StatusError } from '../../informer/errors.js';
+import type { Connection, HttpResponse } from '../http/connection.js';
 import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggregated-discovery.js';
 import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
 import { DiscoveryEtagCache } from './discovery-etag-cache.js';
-import { errorForAnswer, UnexpectedAnswerError } from './unexpected-answer.js';
-import { FirstContact, type FirstContactOptions } from './first-contact.js';
+import { errorForAnswer, UnexpectedAnswerError } from '../http/unexpected-answer.js';
+import { FirstContact, type FirstContactOptions } from '../http/first-contact.js';
 import {
   encodeAPIGroupList,
   encodeAPIResourceList,

@@ -1,8 +1,8 @@
 // Is my cache lying? Compares an informer's cache with a LIST from the server: objects missing, extra or stale in the cache.
-import { StatusError } from '../informer/errors.js';
-import { listPages } from '../informer/pager.js';
-import type { KubeObject, ListerWatcher } from '../informer/types.js';
-import { metaNamespaceKey } from '../informer/types.js';
+import { StatusError } from '../../informer/errors.js';
+import { listPages } from '../../informer/pager.js';
+import type { KubeObject, ListerWatcher } from '../../informer/types.js';
+import { metaNamespaceKey } from '../../informer/types.js';
 
 export interface CacheEntry {
   key: string;

@@ -3,7 +3,7 @@
 // regular file (see private-file.ts).
 import { closeSync, fsyncSync } from 'node:fs';
 import { errnoText, FileWriteError, openPrivateFile, writeAll } from './private-file.js';
-import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
+import type { RecordingEntry, RecordingHeader } from '../../informer/recording-format.js';
 
 /** Where a RecordingListerWatcher puts its entries. */
 export interface RecordingSink {

@@ -1,6 +1,6 @@
 // Lets a fixed number of watch events through (--max-events), or none after a point (--until-synced),
 // so that every stage downstream sees exactly the events the CLI promised to show.
-import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../informer/types.js';
+import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
 
 /** Shared by the GatedListerWatchers of one run: counts events across all of them. */
 export class EventGate {

@@ -1,7 +1,7 @@
 // What `kwatch discovery` shows: the discovery pipeline of one run — cache location and files (hit,
 // miss, expired), aggregated or legacy discovery, the HTTP requests made — and, with --explain, how
 // a resource name resolved.
-import type { Connection } from './connection.js';
+import type { Connection } from '../http/connection.js';
 import { cacheRoot } from './discovery-cache.js';
 import { DiscoveryClient, type DiscoveryClientOptions, type DiscoveryEvent } from './discovery-client.js';
 import { explainResource, type Resolution } from './resolve-resource.js';

@@ -1,11 +1,11 @@
 // The wire only: watches one or more resources and hands over each event with the exact line the
 // server sent, re-watching from the last resourceVersion when the server ends a stream — through the
 // reflector's backoff whenever the watch failed or ended early, so a misbehaving server is never hammered.
-import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../informer/backoff.js';
-import { isExpired, StatusError } from '../informer/errors.js';
-import type { Status, WatchEvent } from '../informer/types.js';
-import type { Connection } from './connection.js';
-import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from './first-contact.js';
+import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../../informer/backoff.js';
+import { isExpired, StatusError } from '../../informer/errors.js';
+import type { Status, WatchEvent } from '../../informer/types.js';
+import type { Connection } from '../http/connection.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
 import { HttpListerWatcher, resourcePath, type ListWatchTarget } from './http-lister-watcher.js';
 
 export interface RawWatchLine {

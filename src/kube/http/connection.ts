@@ -1,7 +1,7 @@
 // The way every kwatch command reaches an API server: kubeconfig (or a bare URL for the embedded
 // server) → one keep-alive undici dispatcher with TLS and auth applied.
 import type { Dispatcher } from 'undici';
-import { Tracer } from '../informer/trace.js';
+import { Tracer } from '../../informer/trace.js';
 import { HttpConnection } from './http-connection.js';
 import { resolveKubeconfig, type TlsOptions } from './kubeconfig.js';
 import { serverAddress, type ServerAddress } from './server-url.js';

@@ -3,8 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { KubeObject, ListerWatcher } from '../informer/types.js';
-import { pagedList } from './paged-list.js';
+import type { KubeObject, ListerWatcher } from '../../informer/types.js';
+import { pagedList } from '../lister-watchers/paged-list.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 

@@ -3,8 +3,8 @@
 // client-go — in full, ignoring `limit`, so 100k realistic pods arrive as one ~650 MB body; JSON.parse of it as
 // one string is impossible. Such bodies are cut into runs of whole items, each parsed as one array; when the cut
 // points cannot be trusted, a byte scanner splits the body into its items and each item is parsed alone.
-import { parseOmittingManagedFields } from '../informer/omit-managed-fields.js';
-import type { KubeObject, ListPage } from '../informer/types.js';
+import { parseOmittingManagedFields } from '../../informer/omit-managed-fields.js';
+import type { KubeObject, ListPage } from '../../informer/types.js';
 
 export interface ParseListOptions {
   /** Leave metadata.managedFields out of the items (for caches that strip them anyway). */

@@ -3,8 +3,8 @@
 // (an HTML page into UnexpectedAnswerError), network failures into ConnectionError, and `http` trace
 // records (request, response) for every call.
 import type { Dispatcher } from 'undici';
-import { ConnectionError } from '../informer/errors.js';
-import type { Tracer } from '../informer/trace.js';
+import { ConnectionError } from '../../informer/errors.js';
+import type { Tracer } from '../../informer/trace.js';
 import type { Connection, HttpRequest, HttpResponse } from './connection.js';
 import { ConnIds } from './conn-ids.js';
 import { isAbortError, toConnectionError } from './network-error.js';

@@ -1,8 +1,8 @@
 // A paged LIST as a debugging view: every page with its size, bytes, latency and continue token,
 // and an explicit choice of what to do when a continue token expires mid-list.
 import { performance } from 'node:perf_hooks';
-import { isExpired, StatusError } from '../informer/errors.js';
-import type { KubeObject, ListerWatcher, ListOptions, Status } from '../informer/types.js';
+import { isExpired, StatusError } from '../../informer/errors.js';
+import type { KubeObject, ListerWatcher, ListOptions, Status } from '../../informer/types.js';
 import { decodeContinueToken } from './continue-token.js';
 
 /** What to do when the server answers a continue page with 410 Expired. */

@@ -1,6 +1,6 @@
 // What changed between two states of a collection — a baseline (a recording at some resourceVersion)
 // and a fresh list — for showing the gap a relist papered over after a 410.
-import { metaNamespaceKey, type KubeObject } from '../informer/types.js';
+import { metaNamespaceKey, type KubeObject } from '../../informer/types.js';
 
 export type GapChange = 'new' | 'changed' | 'gone';
 

@@ -2,13 +2,13 @@
 // recorded), every stage's trace into one tracer, and the CLI's ways to stop — a signal, an event
 // budget, the initial sync — plus the first-contact policy (fail at once on what retrying cannot fix,
 // retry the rest visibly until a deadline).
-import { buildPipeline, type Pipeline, type PipelineOptions } from '../informer/pipeline.js';
-import { Tracer } from '../informer/trace.js';
+import { buildPipeline, type Pipeline, type PipelineOptions } from '../../informer/pipeline.js';
+import { Tracer } from '../../informer/trace.js';
 import { untilIdle } from './until-idle.js';
-import type { ListerWatcher } from '../informer/types.js';
-import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from './first-contact.js';
-import { FirstContactListerWatcher } from './first-contact-lister-watcher.js';
-import { EventGate, GatedListerWatcher } from './gated-lister-watcher.js';
+import type { ListerWatcher } from '../../informer/types.js';
+import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
+import { FirstContactListerWatcher } from '../lister-watchers/first-contact-lister-watcher.js';
+import { EventGate, GatedListerWatcher } from '../lister-watchers/gated-lister-watcher.js';
 
 export interface WatchPipelineSource {
   /** kubectl's spelling, e.g. "pods" or "deployments.apps"; put on records as `resource` when there are several sources. */

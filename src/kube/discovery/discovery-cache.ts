@@ -4,7 +4,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, st
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { shownFolderName } from './server-url.js';
+import { shownFolderName } from '../http/server-url.js';
 
 /** kubectl's default TTL since 1.24 (it was 10 minutes before). */
 export const DEFAULT_DISCOVERY_TTL_MS = 6 * 60 * 60 * 1000;
