@@ -41,6 +41,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   if (source.ownsAllOwners !== undefined && typeof source.ownsAllOwners !== 'boolean') fail(`ownsAllOwners must be true or false, got ${describe(source.ownsAllOwners)}`);
   const owns = source.owns === undefined ? undefined : checkOwns(source.owns, fail);
   const watches = source.watches === undefined ? undefined : checkWatches(source.watches, fail);
+  const indexers = source.indexers === undefined ? undefined : checkIndexers(source.indexers, fail);
 
   const moduleFor = source.for as string | undefined;
   const primary = moduleFor ?? where.resource;
@@ -57,6 +58,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   if (owns) definition.owns = owns;
   if (source.ownsAllOwners !== undefined) definition.ownsAllOwners = source.ownsAllOwners as boolean;
   if (watches) definition.watches = watches;
+  if (indexers) definition.indexers = indexers;
   return { name: definition.name!, definition, ...(moduleFor !== undefined ? { moduleFor } : {}) };
 }
 
@@ -66,6 +68,7 @@ interface DefinitionSource {
   owns?: unknown;
   ownsAllOwners?: unknown;
   watches?: unknown;
+  indexers?: unknown;
   reconcile?: unknown;
   errorPolicy?: unknown;
   /** `this` for reconcile and errorPolicy. */
@@ -76,7 +79,7 @@ interface DefinitionSource {
 function definitionSource(exports: Record<string, unknown>): DefinitionSource | undefined {
   const def = exports.default;
   if (isObject(def) && ('reconcile' in def || 'for' in def)) {
-    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
+    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
   }
   if ('reconcile' in exports && exports.reconcile !== undefined) return { reconcile: exports.reconcile, errorPolicy: exports.errorPolicy, owner: undefined };
   // export default async function reconcile(…), or CommonJS module.exports = function (…).
@@ -85,6 +88,18 @@ function definitionSource(exports: Record<string, unknown>): DefinitionSource | 
     return { reconcile: def, errorPolicy: exports.errorPolicy ?? fn.errorPolicy, owner: undefined };
   }
   return undefined;
+}
+
+function checkIndexers(indexers: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['indexers']> {
+  const shape = "{ 'pods': { byNode: (pod) => [pod.spec.nodeName] } }";
+  if (!isObject(indexers)) return fail(`indexers must be ${shape}, got ${describe(indexers)}`);
+  for (const [resource, funcs] of Object.entries(indexers)) {
+    if (!isObject(funcs)) fail(`indexers['${resource}'] must map index names to functions, as in ${shape}, got ${describe(funcs)}`);
+    for (const [name, fn] of Object.entries(funcs as Record<string, unknown>)) {
+      if (typeof fn !== 'function') fail(`indexers['${resource}'].${name} is ${describe(fn)}, not a function returning the object's index values`);
+    }
+  }
+  return indexers as NonNullable<ControllerDefinition['indexers']>;
 }
 
 function checkOwns(owns: unknown, fail: (what: string) => never): string[] {

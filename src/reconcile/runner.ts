@@ -6,6 +6,7 @@ import { Controller, type ReconcileResult } from '../informer/controller.js';
 import { durationMs } from '../informer/duration.js';
 import type { ReadonlyIndexer } from '../informer/indexer.js';
 import type { Tracer } from '../informer/trace.js';
+import type { KubeObject } from '../informer/types.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
 import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
@@ -67,6 +68,10 @@ export class ReconcileRunner {
     for (const owned of d.owns ?? []) {
       const e = await factory.informerFor(owned);
       this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true));
+    }
+    for (const [resource, funcs] of Object.entries(d.indexers ?? {})) {
+      const e = await factory.informerFor(resource);
+      e.informer.addIndexers(Object.fromEntries(Object.entries(funcs).map(([name, fn]) => [name, (obj: KubeObject) => fn(obj) ?? []])));
     }
     const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {

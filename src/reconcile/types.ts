@@ -106,6 +106,11 @@ export interface ControllerDefinition {
   /** Every owner of the kind `for`, not only the controller owner. */
   ownsAllOwners?: boolean;
   watches?: WatchSpec[];
+  /**
+   * Extra indices of the shared informers, by resource then index name (client-go's Indexers):
+   * `ctx.list('pods', { index: { name: 'byNode', value: 'node-1' } })` reads them. 'namespace' is built in.
+   */
+  indexers?: Record<string, Record<string, (obj: KubeObject) => string[]>>;
   reconcile: ReconcileFn;
   errorPolicy?: ErrorPolicyFn;
 }

@@ -78,6 +78,8 @@ describe('one line for a shape kwatch cannot use', () => {
     expect(shapeError(def({ name: '' }))).toBe('ctrl.mjs: name must be a non-empty string, got an empty string');
     expect(shapeError({ default: { for: ['pods'], reconcile } })).toBe("ctrl.mjs: for must be a resource name such as 'deployments.apps', got an array");
     expect(shapeError(def({ ownsAllOwners: 'yes' }))).toBe('ctrl.mjs: ownsAllOwners must be true or false, got the string "yes"');
+    expect(shapeError(def({ indexers: { pods: { byNode: 'spec.nodeName' } } }))).toBe('ctrl.mjs: indexers[\'pods\'].byNode is the string "spec.nodeName", not a function returning the object\'s index values');
+    expect(shapeError(def({ indexers: ['byNode'] }))).toBe("ctrl.mjs: indexers must be { 'pods': { byNode: (pod) => [pod.spec.nodeName] } }, got an array");
   });
 
   test('no primary resource from either the module or the command line', () => {

@@ -298,6 +298,22 @@ describe('reconcile session: shared informers', () => {
     await h.stop();
   });
 
+  it('indexers the module declares are queried by ctx.list({ index })', async () => {
+    const catalog = new MemoryCatalog();
+    catalog.lw(DEPLOYMENTS).apply(deployment('default', 'web'));
+    for (const [name, cm] of [['a', 'web'], ['b', 'web'], ['c', 'other']]) catalog.lw(CONFIGMAPS).apply({ metadata: { namespace: 'default', name, labels: { app: cm } } });
+    const got: string[][] = [];
+    const definition: ControllerDefinition = {
+      for: 'deployments.apps',
+      indexers: { configmaps: { byApp: (cm) => [cm.metadata.labels?.app ?? ''] } },
+      reconcile: async (req, ctx) => void got.push((await ctx.list('configmaps', { index: { name: 'byApp', value: req.name } })).map((c) => c.metadata.name!).sort()),
+    };
+    const h = await startSession({ catalog, mode: 'intercept', controllers: [{ name: 'c', definition }] });
+    await eventually(() => got.length === 1);
+    expect(got[0]).toEqual(['a', 'b']);
+    await h.stop();
+  });
+
   it('ctx.get of a kind nobody watches starts a shared informer and waits for its sync', async () => {
     const catalog = new MemoryCatalog();
     catalog.lw(DEPLOYMENTS).apply(deployment('default', 'web'));
