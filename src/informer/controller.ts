@@ -51,6 +51,8 @@ export interface ControllerOptions {
   waitForSync?: boolean;
   /** Reasons the workqueue keeps per key between two runs (the queue's default otherwise). */
   maxReasonsPerKey?: number;
+  /** Put `controller` on the workqueue's records too (kwatch reconcile names its controllers everywhere). */
+  traceController?: boolean;
 }
 
 export interface ControllerStats {
@@ -87,7 +89,7 @@ export class Controller {
     this.clock = options.clock ?? realClock;
     this.tracer = options.tracer ?? noTracer;
     this.cache = options.cache;
-    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter, maxReasonsPerItem: options.maxReasonsPerKey });
+    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter, maxReasonsPerItem: options.maxReasonsPerKey, controller: options.traceController ? this.name : undefined });
   }
 
   /**

@@ -48,6 +48,8 @@ export interface ProcessorListenerOptions {
   /** Put the old and new objects in handler trace records (costly; off by default). */
   traceObjects?: boolean;
   onError?: (err: unknown, listener: string) => void;
+  /** Put on every handler record as `controller` (which controller this listener feeds). */
+  controller?: string;
 }
 
 const RESOLVED = Promise.resolve();
@@ -74,6 +76,7 @@ export class ProcessorListener {
   private readonly clock: Clock;
   private readonly tracer: Tracer;
   private readonly traceObjects: boolean;
+  private readonly controller?: string;
   private readonly onError?: (err: unknown, listener: string) => void;
 
   constructor(options: ProcessorListenerOptions) {
@@ -85,6 +88,7 @@ export class ProcessorListener {
     this.tracer = options.tracer;
     this.traceObjects = options.traceObjects ?? false;
     this.onError = options.onError;
+    this.controller = options.controller;
     this.nextResync = this.clock.now() + this.resyncPeriodMs;
   }
 
@@ -192,6 +196,7 @@ export class ProcessorListener {
       rv: resourceVersionOf(n.obj),
       listener: this.name,
     };
+    if (this.controller !== undefined) rec.controller = this.controller;
     if (n.kind === 'add') rec.isInInitialList = n.isInInitialList;
     if (n.kind === 'update') {
       rec.oldRv = n.old.metadata?.resourceVersion;

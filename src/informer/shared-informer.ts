@@ -62,6 +62,8 @@ export interface HandlerOptions {
   resyncPeriodMs?: number;
   /** Listener name in trace records; default `handler-<n>`. */
   name?: string;
+  /** The controller this handler feeds, put on its handler records (kwatch reconcile's controllers). */
+  controller?: string;
 }
 
 /** What addEventHandler returns (client-go's ResourceEventHandlerRegistration). */
@@ -194,6 +196,7 @@ export class SharedIndexInformer {
       tracer: this.tracer,
       traceObjects: this.options.traceObjects,
       onError: this.options.onHandlerError,
+      controller: options.controller,
     });
     this.processor.addListener(listener);
     // Deltas are processed synchronously (never across an await), so this replay cannot interleave

@@ -53,6 +53,7 @@ export class ReconcileRunner {
       tracer: o.tracer,
       rateLimiter: o.rateLimiter,
       maxReasonsPerKey: o.maxReasonsPerKey,
+      traceController: true,
       reconcile: (req) => this.reconcileOne(req.key, req.reasons as TriggerReason[], req.reasonsDropped),
     });
     this.scheduler = new Scheduler(this.controller.queue, { controller: o.name, debounceMs: o.debounceMs, clock: o.clock, tracer: o.tracer });

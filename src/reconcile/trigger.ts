@@ -89,7 +89,7 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
       onUpdate: (old, obj) => fire({ op: 'OnUpdate', obj, old, sync: old.metadata?.resourceVersion === obj.metadata?.resourceVersion }),
       onDelete: (obj) => fire({ op: 'OnDelete', obj }),
     },
-    { name: t.controller, resyncPeriodMs },
+    { name: t.controller, controller: t.controller, resyncPeriodMs },
   );
 }
 

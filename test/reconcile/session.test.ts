@@ -292,9 +292,9 @@ describe('reconcile session: shared informers', () => {
       expect(catalog.lw(info).listRequests).toHaveLength(1);
       expect(catalog.lw(info).watchRequests).toHaveLength(1);
     }
-    const handlers = h.records.filter((r) => r.stage === 'handler');
-    expect(new Set(handlers.map((r) => r.listener))).toEqual(new Set(['one', 'two']));
-    expect(new Set(h.records.filter((r) => r.stage === 'workqueue' && r.op === 'add').map((r) => r.queue))).toEqual(new Set(['one', 'two']));
+    const named = h.records.filter((r) => r.stage === 'handler' || r.stage === 'workqueue' || r.stage === 'reconcile');
+    expect(named.filter((r) => r.controller !== 'one' && r.controller !== 'two')).toEqual([]);
+    for (const stage of ['handler', 'workqueue', 'reconcile']) expect(new Set(named.filter((r) => r.stage === stage).map((r) => r.controller))).toEqual(new Set(['one', 'two']));
     await h.stop();
   });
 

@@ -28,6 +28,8 @@ export interface QueueOptions {
   tracer?: Tracer;
   /** Reasons kept per key between two Gets (the newest win); default 32. */
   maxReasonsPerItem?: number;
+  /** The controller this queue feeds, put on every workqueue record as `controller`. */
+  controller?: string;
 }
 
 interface Pending {
@@ -53,12 +55,14 @@ export class Queue<T = string> {
   protected readonly tracer: Tracer;
   readonly name: string;
   private readonly maxReasons: number;
+  private readonly controller?: string;
 
   constructor(options: QueueOptions = {}) {
     this.clock = options.clock ?? realClock;
     this.tracer = options.tracer ?? noTracer;
     this.name = options.name ?? 'workqueue';
     this.maxReasons = Math.max(1, options.maxReasonsPerItem ?? 32);
+    this.controller = options.controller;
   }
 
   /** Marks item as needing processing; a no-op (dedup) if it already waits; deferred to done() if it is being processed. Ignored after shutDown. */
@@ -142,7 +146,7 @@ export class Queue<T = string> {
   shutDown(): void {
     if (!this.shuttingDownFlag) {
       this.shuttingDownFlag = true;
-      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'workqueue', op: 'shutdown', queue: this.name, depth: this.len(), processing: this.processing.size, drain: this.draining });
+      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'workqueue', op: 'shutdown', queue: this.name, ...(this.controller !== undefined ? { controller: this.controller } : {}), depth: this.len(), processing: this.processing.size, drain: this.draining });
       this.onShutDown();
     }
     this.dispatch();
@@ -190,6 +194,6 @@ export class Queue<T = string> {
 
   protected trace(op: string, item: T, detail: Record<string, unknown>): void {
     const reason = detail.reason as QueueReason | undefined;
-    this.tracer.emit({ time: this.clock.now(), stage: 'workqueue', op, key: String(item), rv: reason?.rv, queue: this.name, depth: this.len(), ...detail });
+    this.tracer.emit({ time: this.clock.now(), stage: 'workqueue', op, key: String(item), rv: reason?.rv, queue: this.name, ...(this.controller !== undefined ? { controller: this.controller } : {}), depth: this.len(), ...detail });
   }
 }
