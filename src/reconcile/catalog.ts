@@ -29,10 +29,6 @@ export interface ResourceCatalog {
   listerWatcher(info: ResourceInfo, role: 'primary' | 'secondary'): ListerWatcher;
 }
 
-export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {
-  return info.group ? `${info.group}/${info.version}` : info.version;
-}
-
 /** The group of an apiVersion: "apps/v1" → "apps", "v1" → "". */
 export function groupOf(apiVersion: string | undefined): string {
   if (!apiVersion) return '';

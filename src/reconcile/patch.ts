@@ -45,18 +45,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Leaf paths a merge patch sets or removes: `metadata.annotations.x`, `status.observedTime`. */
-export function mergePatchPaths(patch: Json, prefix = ''): string[] {
-  if (!isObject(patch)) return prefix ? [prefix] : [];
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(patch)) {
-    const p = prefix ? `${prefix}.${k}` : k;
-    if (isObject(v) && Object.keys(v).length > 0) out.push(...mergePatchPaths(v, p));
-    else out.push(p);
-  }
-  return out;
-}
-
 interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
   path: string;
@@ -98,12 +86,6 @@ export function applyJsonPatch(target: Json, ops: unknown): Json {
     }
   }
   return doc;
-}
-
-/** Paths a JSON patch touches, as dotted paths. */
-export function jsonPatchPaths(ops: unknown): string[] {
-  if (!Array.isArray(ops)) return [];
-  return ops.filter(isObject).map((o) => pointer(String(o.path ?? '')).join('.'));
 }
 
 function pointer(p: string): string[] {
@@ -202,11 +184,6 @@ function mergeList(current: unknown[], patch: unknown[], key: string): unknown[]
   return out;
 }
 
-/** Server-side apply, approximated locally: the applied configuration merged strategically over the live object. */
-export function applyApplyPatch(target: Json, patch: Json): Json {
-  return applyStrategicMergePatch(target, patch);
-}
-
 export type LocalPatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 /** Applies a patch of the given type to a copy of obj. */
@@ -219,11 +196,7 @@ export function applyPatch(obj: KubeObject, patch: unknown, type: LocalPatchType
     case 'strategic':
       return applyStrategicMergePatch(obj, patch) as KubeObject;
     case 'apply':
-      return applyApplyPatch(obj, patch) as KubeObject;
+      // Server-side apply, approximated locally: the applied configuration merged strategically over the live object.
+      return applyStrategicMergePatch(obj, patch) as KubeObject;
   }
-}
-
-/** Field paths a patch of the given type changes. */
-export function patchPaths(patch: unknown, type: LocalPatchType): string[] {
-  return type === 'json' ? jsonPatchPaths(patch) : mergePatchPaths(patch);
 }
