@@ -24,21 +24,23 @@ export class Overlay {
   }
 
   /**
-   * Applies a write locally: `result` is the object as the write would leave it (undefined for a delete).
+   * Applies a write locally: `result` is the object as the write would leave it (undefined for a delete),
+   * `previous` the cached object it replaces (undefined for a create).
    * Returns the local resourceVersion given to it, or undefined when nobody watches the resource (the
    * write is then only reported).
    */
-  apply(info: ResourceInfo, key: string, result: KubeObject | undefined, edit: OverlayEdit, existed: boolean): string | undefined {
+  apply(info: ResourceInfo, key: string, result: KubeObject | undefined, edit: OverlayEdit, previous: KubeObject | undefined): string | undefined {
     const layer = this.layers.get(info.name);
     if (!layer) return undefined;
-    const rv = `local-${++this.seq}`;
     layer.record(key, edit);
+    if (result === undefined && previous === undefined) return undefined;
+    const rv = `local-${++this.seq}`;
     if (result === undefined) {
-      if (!existed) return undefined;
-      layer.push({ type: 'DELETED', object: { ...layer.lastKnown(key), metadata: { ...layer.lastKnown(key)?.metadata, resourceVersion: rv } } as KubeObject, local: true });
+      const last = layer.lastKnown(key) ?? previous!;
+      layer.push({ type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: rv } }, local: true });
     } else {
       const object = { ...result, metadata: { ...result.metadata, resourceVersion: rv } };
-      layer.push({ type: existed ? 'MODIFIED' : 'ADDED', object, local: true });
+      layer.push({ type: previous ? 'MODIFIED' : 'ADDED', object, local: true });
     }
     return rv;
   }

@@ -95,7 +95,9 @@ export class WriteChannel implements WriteOrigins {
     const local = { ...target, metadata: { ...target.metadata, ...(namespace ? { namespace } : {}) } } as KubeObject;
     const name = local.metadata.name ?? `${local.metadata.generateName ?? ''}${randomSuffix(this.random)}`;
     const key = objectKey(namespace, name);
-    const cached = this.o.factory.existing(info)?.informer.getIndexer().getByKey(key);
+    const informer = this.o.factory.existing(info)?.informer;
+    const known = informer?.hasSynced() ?? false;
+    const cached = informer?.getIndexer().getByKey(key);
     const shown = { verb: call.verb, resource: info.name, target: key, mode: this.o.mode };
     const request = wireRequest(call, info, namespace, name, local, this.o.fieldManager ?? `kwatch-${run.controller}`);
 
@@ -103,11 +105,11 @@ export class WriteChannel implements WriteOrigins {
     let changed: string[] = [];
     let answer: KubeObject | undefined;
     try {
-      ({ result, changed } = localResult(call, local, name, cached, info));
+      ({ result, changed } = localResult(call, local, name, cached, info, known));
       if (this.o.mode === 'intercept' || this.o.mode === 'overlay') {
         answer = result;
         if (this.o.mode === 'overlay' && changed.length > 0) {
-          const rv = this.o.overlay?.apply(info, key, result, overlayEdit(call, cached, result), cached !== undefined);
+          const rv = this.o.overlay?.apply(info, key, result, overlayEdit(call, cached, result), cached);
           if (rv !== undefined) {
             this.remember(run.controller, info.name, key, rv);
             if (answer) answer = { ...answer, metadata: { ...answer.metadata, resourceVersion: rv } };
@@ -180,40 +182,54 @@ function verbMethod(verb: WriteVerb): string {
 }
 
 /** The object as the server would store it, and the field paths that differ from the cached one. */
-function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo): { result?: KubeObject; changed: string[] } {
-  const notFound = () => statusError(404, 'NotFound', `${info.resource}${info.group ? `.${info.group}` : ''} "${name}" not found`, info, name);
+/**
+ * The object as the server would store it, and the field paths that differ from the cached one. `known` is
+ * false when no synced informer holds the resource: then nothing can be said of what exists (no 404/409), a
+ * patch's result is unknown, and the write is reported as changing something.
+ */
+function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo, known: boolean): { result?: KubeObject; changed: string[] } {
+  const gr = `${info.resource}${info.group ? `.${info.group}` : ''}`;
+  const notFound = () => statusError(404, 'NotFound', `${gr} "${name}" not found`, info, name);
+  const current = (): KubeObject | undefined => {
+    if (!cached && known) throw notFound();
+    return cached;
+  };
   switch (call.verb) {
     case 'create':
     case 'event': {
-      if (cached) throw statusError(409, 'AlreadyExists', `${info.resource}${info.group ? `.${info.group}` : ''} "${name}" already exists`, info, name);
-      const created = { ...obj, metadata: { ...obj.metadata, name } };
-      return { result: created, changed: ['(created)'] };
+      if (cached) throw statusError(409, 'AlreadyExists', `${gr} "${name}" already exists`, info, name);
+      return { result: { ...obj, metadata: { ...obj.metadata, name } }, changed: ['(created)'] };
     }
     case 'update': {
+      const base = current();
       const rv = obj.metadata.resourceVersion;
-      if (cached && rv && rv !== cached.metadata.resourceVersion) {
-        throw statusError(409, 'Conflict', `Operation cannot be fulfilled on ${info.resource}${info.group ? `.${info.group}` : ''} "${name}": the object has been modified; please apply your changes to the latest version and try again`, info, name);
+      if (base && rv && rv !== base.metadata.resourceVersion) {
+        throw statusError(409, 'Conflict', `Operation cannot be fulfilled on ${gr} "${name}": the object has been modified; please apply your changes to the latest version and try again`, info, name);
       }
-      return { result: obj, changed: cached ? changedPaths(cached, obj) : ['(created)'] };
+      return { result: obj, changed: base ? changedPaths(base, obj) : [NOT_CACHED] };
     }
     case 'update-status': {
-      if (!cached) throw notFound();
-      const result = { ...cached, status: obj.status };
-      return { result, changed: changedPaths(cached, result) };
+      const base = current();
+      if (!base) return { result: obj, changed: [NOT_CACHED] };
+      const result = { ...base, status: obj.status };
+      return { result, changed: changedPaths(base, result) };
     }
     case 'patch':
     case 'patch-status': {
-      if (!cached) throw notFound();
-      const type = call.options?.type ?? 'merge';
-      const patched = applyPatch(cached, call.patch, type);
-      const result = call.verb === 'patch-status' ? { ...cached, status: patched.status } : patched;
-      return { result, changed: changedPaths(cached, result) };
+      const base = current();
+      if (!base) return { result: undefined, changed: [NOT_CACHED] };
+      const patched = applyPatch(base, call.patch, call.options?.type ?? 'merge');
+      const result = call.verb === 'patch-status' ? { ...base, status: patched.status } : patched;
+      return { result, changed: changedPaths(base, result) };
     }
     case 'delete':
-      if (!cached) throw notFound();
+      current();
       return { result: undefined, changed: ['(deleted)'] };
   }
 }
+
+/** What a write to a resource no synced informer holds is said to change: its effect cannot be computed. */
+const NOT_CACHED = '(not in the cache: the resource is not watched)';
 
 /** Field paths as --diff names them (`spec.template.metadata.annotations["x"]`, `status.conditions[type=Ready].status`). */
 function changedPaths(from: KubeObject, to: KubeObject): string[] {

@@ -235,6 +235,33 @@ describe('reconcile session: writes', () => {
     await h.stop();
   });
 
+  it('overlay: a local delete reaches the handlers as OnDelete; a patch of a kind nobody watches is reported, not refused', async () => {
+    const catalog = new MemoryCatalog([DEPLOYMENTS, CONFIGMAPS]);
+    catalog.lw(DEPLOYMENTS).apply(deployment('default', 'doomed'));
+    const seen: string[] = [];
+    const definition: ControllerDefinition = {
+      for: 'deployments.apps',
+      async reconcile(req, ctx) {
+        seen.push(req.reasons.map((r) => `${r.op}:${r.reason}`).join(','));
+        const d = await ctx.get('deployments.apps', req);
+        if (!d) return;
+        await ctx.patch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: req.namespace, name: 'elsewhere' } }, { data: { seen: 'yes' } });
+        await ctx.delete(d);
+      },
+    };
+    const h = await startSession({ catalog, mode: 'overlay', controllers: [{ name: 'c', definition }] });
+    await eventually(() => h.session.report.runs === 2 && h.session.isIdle(), 'the run after the local delete');
+    expect(seen[1]).toBe('OnDelete:object deleted');
+    const writes = h.records.filter((r) => r.op === 'write');
+    expect(writes.map((w) => [w.verb, w.resource, w.changed])).toEqual([
+      ['patch', 'configmaps', ['(not in the cache: the resource is not watched)']],
+      ['delete', 'deployments.apps', ['(deleted)']],
+    ]);
+    expect(h.records.find((r) => r.stage === 'handler' && r.op === 'OnDelete')).toMatchObject({ key: 'default/doomed', controller: 'c' });
+    expect(catalog.lw(DEPLOYMENTS).get('default/doomed')).toBeDefined();
+    await h.stop();
+  });
+
   it('the loop detector names the field that changes on every round', async () => {
     const catalog = new MemoryCatalog([DEPLOYMENTS]);
     catalog.lw(DEPLOYMENTS).apply(deployment('default', 'web'));
