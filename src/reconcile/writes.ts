@@ -104,9 +104,16 @@ export class WriteChannel implements WriteOrigins {
     let result: KubeObject | undefined;
     let changed: string[] = [];
     let answer: KubeObject | undefined;
+    const sent = this.o.mode === 'server-dry-run' || this.o.mode === 'apply';
     try {
-      ({ result, changed } = localResult(call, local, name, cached, info, known));
-      if (this.o.mode === 'intercept' || this.o.mode === 'overlay') {
+      try {
+        ({ result, changed } = localResult(call, local, name, cached, info, known));
+      } catch (err) {
+        // A sent write is the server's to refuse (its 404/409 with its own words); the cache may be behind.
+        if (!sent) throw err;
+        changed = ['(the cache disagrees: see the server\'s answer)'];
+      }
+      if (!sent) {
         answer = result;
         if (this.o.mode === 'overlay' && changed.length > 0) {
           const rv = this.o.overlay?.apply(info, key, result, overlayEdit(call, cached, result), cached);
