@@ -32,6 +32,11 @@ export interface WriteOptions {
    * none and keep whatever managedFields they bring.
    */
   fields?: (prev: SimObject | undefined, next: SimObject) => void;
+  /**
+   * Client writes over HTTP only (validation/): sees the stored object (undefined on create) and the object about to
+   * be stored, and throws kube's 422 to refuse it. In-process writes (controllers, the workload) pass none.
+   */
+  validate?: (prev: SimObject | undefined, next: SimObject) => void;
 }
 
 /** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
@@ -238,6 +243,7 @@ export class SimStore implements SimApi {
     if (isJobType(type)) prepareJobForCreate(obj);
     opts.fields?.(undefined, obj);
     const out = normalizeObject(type, obj);
+    opts.validate?.(undefined, out);
     if (opts.dryRun) {
       delete out.metadata.resourceVersion;
       return out;
@@ -311,6 +317,7 @@ export class SimStore implements SimApi {
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, prev);
     opts.fields?.(prev, obj);
     const next = normalizeObject(type, obj);
+    opts.validate?.(prev, next);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
     if (jsonEqual(next, prev)) return prev;
     if (opts.dryRun) return next;
