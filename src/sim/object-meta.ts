@@ -3,6 +3,7 @@ import { randomUUID, randomInt } from 'node:crypto';
 import type { SimObject } from './api.js';
 import type { ResourceType } from './registry.js';
 import { invalid } from './status.js';
+import { defaultDeploymentSpec } from './deployment-defaults.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
@@ -63,8 +64,14 @@ export function validateName(type: ResourceType, name: string | undefined, gener
   if (errs.length) throw invalid(kind, group, name, errs.map((detail) => ({ field: 'metadata.name', type: 'Invalid value' as const, value: name, detail })));
 }
 
+/** Fills the defaults kube's decoding adds to every write of a kind (create and update), where the sim has them. */
+export function applyWriteDefaults(type: ResourceType, obj: SimObject): void {
+  if (type.group === 'apps' && type.resource === 'deployments') obj.spec = defaultDeploymentSpec(obj.spec);
+}
+
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
 export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
+  applyWriteDefaults(type, obj);
   if (type.group !== '') return;
   // Defaults go into fresh copies: nested values may be shared with the caller's object.
   if (type.resource === 'pods') {
@@ -82,7 +89,8 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
     const spec = (obj.spec = { ...(obj.spec ?? {}) }) as { finalizers?: string[] };
     const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
     spec.finalizers = finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'];
-    obj.status ??= { phase: 'Active' };
+    // namespaceStrategy.PrepareForCreate: a new namespace is Active whatever status it was sent with.
+    obj.status = { phase: 'Active' };
     const labels = (obj.metadata.labels ??= {});
     labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;
   } else if (type.resource === 'services') {

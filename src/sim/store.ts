@@ -5,7 +5,7 @@ import { History, StoredObject, withResourceVersion, type Change, type ChangeTyp
 import { ResourceRegistry, resourceId, type ResourceType } from './registry.js';
 import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
-import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
+import { applyCreateDefaults, applyWriteDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
 import { crdResourceTypes, prepareCrd } from './crd.js';
 import { isJobType, prepareJobForCreate } from './job-strategy.js';
 import { selectableFields } from './field-selector.js';
@@ -295,6 +295,7 @@ export class SimStore implements SimApi {
       return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
     if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = prev.status;
+    applyWriteDefaults(type, obj);
     if (type.group === '' && type.resource === 'namespaces' && opts.subresource !== undefined) keepNamespaceFinalizers(prev, obj, opts.subresource === 'finalize');
     return this.finishUpdate(t, type, key, namespace, old, prev, obj, opts);
   }
