@@ -69,6 +69,10 @@ describe('Deployment and ReplicaSet validation', () => {
     expect(apply.json.details.causes.map((c: { field: string }) => c.field)).toContain('spec.selector');
     const strategic = await req('PATCH', `${DEP}/web`, { spec: { replicas: -3 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
     expect(strategic.json.message).toBe('Deployment.apps "web" is invalid: spec.replicas: Invalid value: -3: must be greater than or equal to 0');
+    const recreate = await req('PATCH', `${DEP}/web`, { spec: { strategy: { type: 'Recreate' } } }, MERGE);
+    expect(recreate.json.message).toBe("Deployment.apps \"web\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'");
+    const stuck = await req('PATCH', `${DEP}/web`, { spec: { strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } } } }, MERGE);
+    expect(stuck.json.message).toBe('Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: may not be 0 when `maxSurge` is 0');
     // a valid change still goes through
     const ok = await req('PATCH', `${DEP}/web`, { spec: { replicas: 5 } }, MERGE);
     expect(ok.status).toBe(200);
@@ -98,6 +102,10 @@ describe('Pod validation', () => {
     expect(none.json.message).toBe('Pod "p0" is invalid: spec.containers: Required value');
     expect(none.json.details).toEqual({ name: 'p0', kind: 'Pod', causes: [{ reason: 'FieldValueRequired', field: 'spec.containers', message: 'Required value' }] });
     const bad = await req('POST', PODS, { metadata: { name: 'p1' }, spec: { containers: [{ name: 'Web_1', image: 'x' }, { name: 'a', image: 'x' }, { name: 'a', image: 'y' }] } });
+    const noImage = await req('POST', PODS, { metadata: { name: 'p3' }, spec: { containers: [{ name: 'c' }] } });
+    expect(noImage.json.message).toBe('Pod "p3" is invalid: spec.containers[0].image: Required value');
+    const templateNoImage = await req('POST', DEP, deployment('noimage', { matchLabels: { app: 'x' } }, { app: 'x' }, { template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: '' }] } } }));
+    expect(templateNoImage.json.message).toBe('Deployment.apps "noimage" is invalid: spec.template.spec.containers[0].image: Required value');
     expect(bad.json.message).toBe(`Pod "p1" is invalid: [spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'), spec.containers[2].name: Duplicate value: "a"]`);
   });
 
@@ -111,7 +119,7 @@ describe('Pod validation', () => {
     const node = await req('PATCH', `${PODS}/p2`, { spec: { nodeName: 'elsewhere' } }, MERGE);
     expect(node.status).toBe(422);
     expect(node.json.message).toMatch(/^Pod "p2" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`,`spec.initContainers\[\*\].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` \(only additions to existing tolerations\),`spec.terminationGracePeriodSeconds` \(allow it to be set to 1 if it was previously negative\)\n/);
-    expect(node.json.message).toContain('nodeName');
+    expect(node.json.message).toContain('\n  core.PodSpec{\n- \tNodeName: null,\n+ \tNodeName: "elsewhere",\n  }');
     const removed = await req('PATCH', `${PODS}/p2`, [{ op: 'remove', path: '/spec/tolerations/0' }], { 'Content-Type': 'application/json-patch+json' });
     expect(removed.json.message).toBe('Pod "p2" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds');
     const later = await req('PATCH', `${PODS}/p2`, { spec: { activeDeadlineSeconds: 120 } }, MERGE);

@@ -4,9 +4,10 @@
 import type { SimObject } from '../api.js';
 import type { ResourceType } from '../registry.js';
 import { invalid, type FieldError } from '../status.js';
+import { validateDeploymentStrategy } from './deployment-strategy.js';
 import { validateConfigMap, validateSecret } from './config-data.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
-import { validateReplicatedSpec } from './replicated-spec.js';
+import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 
 type Json = Record<string, unknown>;
 export type WriteValidator = (prev: SimObject | undefined, next: SimObject) => void;
@@ -17,8 +18,9 @@ function fieldErrors(type: ResourceType, next: Json, prev: Json | undefined, sub
   const kind = `${type.group}/${type.resource}`;
   switch (kind) {
     case 'apps/deployments':
+      return [...validateReplicatedSpec(next), ...validateDeploymentStrategy(next), ...(prev ? selectorImmutable(next, prev) : [])];
     case 'apps/replicasets':
-      return validateReplicatedSpec(next, prev);
+      return [...validateReplicatedSpec(next), ...(prev ? selectorImmutable(next, prev) : [])];
     case '/pods':
       return prev ? validatePodUpdate(next, prev) : validatePodCreate(next);
     case '/configmaps':

@@ -1,4 +1,5 @@
-// ValidatePodSpec, the part the sim checks: at least one container, container names that are unique DNS-1123 labels.
+// ValidatePodSpec, the part the sim checks: at least one container, each with an image and a name that is a unique
+// DNS-1123 label.
 import type { FieldError } from '../status.js';
 import { isDNS1123Label } from '../label-validation.js';
 
@@ -12,12 +13,14 @@ function validateContainers(list: unknown, path: string, required: boolean, seen
     return errs;
   }
   containers.forEach((c, i) => {
+    // validateContainerCommon (name, then image), then uniqueness, in kube's order.
     const name = typeof c?.name === 'string' ? c.name : '';
     const at = `${path}[${i}].name`;
-    if (name === '') { errs.push({ field: at, type: 'Required value', detail: '' }); return; }
+    if (name === '') errs.push({ field: at, type: 'Required value', detail: '' });
+    else for (const detail of isDNS1123Label(name)) errs.push({ field: at, type: 'Invalid value', value: name, detail });
+    if (typeof c?.image !== 'string' || c.image === '') errs.push({ field: `${path}[${i}].image`, type: 'Required value', detail: '' });
     if (seen.has(name)) errs.push({ field: at, type: 'Duplicate value', value: name, detail: '' });
     seen.add(name);
-    for (const detail of isDNS1123Label(name)) errs.push({ field: at, type: 'Invalid value', value: name, detail });
   });
   return errs;
 }

@@ -43,10 +43,16 @@ function tolerationErrors(next: unknown, old: unknown): FieldError[] {
   return [];
 }
 
-/** A short diff of the top-level spec fields that changed (kube prints a cmp.Diff of the Go structs). */
+const goFieldName = (k: string): string => k.charAt(0).toUpperCase() + k.slice(1);
+
+/**
+ * The changed fields, shaped like the cmp.Diff of core.PodSpec kube appends (Go field names; values as JSON, where
+ * kube prints Go values).
+ */
 function specDiff(old: Json, next: Json): string {
   const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((k) => !jsonEqual(old[k], next[k]));
-  return keys.map((k) => `- ${k}: ${JSON.stringify(old[k] ?? null)}\n+ ${k}: ${JSON.stringify(next[k] ?? null)}`).join('\n');
+  const lines = keys.flatMap((k) => [`- \t${goFieldName(k)}: ${JSON.stringify(old[k] ?? null)},`, `+ \t${goFieldName(k)}: ${JSON.stringify(next[k] ?? null)},`]);
+  return ['  core.PodSpec{', ...lines, '  }'].join('\n');
 }
 
 export function validatePodUpdate(next: Json, prev: Json): FieldError[] {

@@ -39,8 +39,8 @@ function templateErrors(spec: Json, selector: LabelSelector): FieldError[] {
   return errs;
 }
 
-/** Errors of a Deployment's or ReplicaSet's spec; on update `prev` is the stored object (apps/v1: the selector is immutable). */
-export function validateReplicatedSpec(next: Json, prev: Json | undefined): FieldError[] {
+/** Errors of a Deployment's or ReplicaSet's spec (ValidateDeploymentSpec / ValidateReplicaSetSpec). */
+export function validateReplicatedSpec(next: Json): FieldError[] {
   const spec = (next.spec ?? {}) as Json;
   const selector = spec.selector as LabelSelectorObject | null | undefined;
   const errs: FieldError[] = [...nonNegative(spec.replicas, 'spec.replicas'), ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'), ...selectorErrors(selector)];
@@ -51,9 +51,12 @@ export function validateReplicatedSpec(next: Json, prev: Json | undefined): Fiel
     errs.push({ field: 'spec.selector', type: 'Invalid value', goValue: goLabelSelector(selector), detail: 'invalid label selector' });
   }
   if (parsed) errs.push(...templateErrors(spec, parsed));
-  if (prev) {
-    const old = ((prev.spec ?? {}) as Json).selector;
-    if (!jsonEqual(selector ?? null, old ?? null)) errs.push({ field: 'spec.selector', type: 'Invalid value', goValue: goLabelSelector(selector), detail: 'field is immutable' });
-  }
   return errs;
+}
+
+/** apps/v1 strategies' ValidateUpdate: the selector never changes (checked after the spec, as kube orders it). */
+export function selectorImmutable(next: Json, prev: Json): FieldError[] {
+  const selector = ((next.spec ?? {}) as Json).selector as LabelSelectorObject | null | undefined;
+  const old = ((prev.spec ?? {}) as Json).selector;
+  return jsonEqual(selector ?? null, old ?? null) ? [] : [{ field: 'spec.selector', type: 'Invalid value', goValue: goLabelSelector(selector), detail: 'field is immutable' }];
 }
