@@ -6,6 +6,7 @@ import type { ResourceType } from '../registry.js';
 import { invalid, type FieldError } from '../status.js';
 import { validateDeploymentStrategy } from './deployment-strategy.js';
 import { validateConfigMap, validateSecret } from './config-data.js';
+import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 
@@ -13,8 +14,12 @@ type Json = Record<string, unknown>;
 export type WriteValidator = (prev: SimObject | undefined, next: SimObject) => void;
 
 function fieldErrors(type: ResourceType, next: Json, prev: Json | undefined, subresource: string): FieldError[] {
-  // Status and finalize writes keep the stored spec; kube's status strategies check only the status.
+  // Status and finalize writes keep the stored spec and metadata maps; kube's status strategies check only the status.
   if (subresource !== 'main') return [];
+  return [...validateMetadataMaps(next.metadata, 'metadata'), ...kindErrors(type, next, prev)];
+}
+
+function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): FieldError[] {
   const kind = `${type.group}/${type.resource}`;
   switch (kind) {
     case 'apps/deployments':

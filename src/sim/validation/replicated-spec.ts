@@ -5,6 +5,7 @@ import type { FieldError } from '../status.js';
 import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../label-selector.js';
 import { jsonEqual } from '../object-meta.js';
 import { goLabelSelector, goStringMap } from './go-value.js';
+import { validateMetadataMaps } from './object-meta.js';
 import { validatePodSpec } from './pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -28,6 +29,8 @@ function templateErrors(spec: Json, selector: LabelSelector): FieldError[] {
     errs.push({ field: 'spec.template.metadata.labels', type: 'Invalid value', goValue: goStringMap(labels), detail: '`selector` does not match template `labels`' });
   }
   const podSpec = template.spec as Json | undefined;
+  // ValidatePodTemplateSpec puts the template's labels at spec.template.labels (no "metadata"), as kube prints them.
+  errs.push(...validateMetadataMaps(template.metadata, 'spec.template'));
   errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
   const restartPolicy = podSpec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
