@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { http, pod } from './sim-helpers.js';
+import { writeValidator } from '../../src/sim/validation/index.js';
+import type { SimStore } from '../../src/sim/store.js';
 
 let sim: SimServer;
 beforeAll(async () => { sim = await startSimServer(); });
@@ -182,5 +184,26 @@ describe('names', () => {
     expect((await req('POST', PODS, pod('1web.a'))).status).toBe(201);
     const dep = await req('POST', DEP, deployment('Web', { matchLabels: { app: 'x' } }, { app: 'x' }));
     expect(dep.json.message).toMatch(/^Deployment\.apps "Web" is invalid: metadata\.name: Invalid value: "Web": a lowercase RFC 1123 subdomain/);
+  });
+});
+
+describe('the sim\'s own objects', () => {
+  it('every object the workload generator and the controllers write would pass validation as a client update', async () => {
+    const busy = await startSimServer({ nodes: 3, pods: 60, seed: 7, controllers: true });
+    try {
+      // The server's api is its store (the same object the write handlers use).
+      const store = busy.api as SimStore;
+      let checked = 0;
+      for (const type of store.registry.all()) {
+        for (const o of store.storedIn(type)) {
+          const obj = o.obj;
+          expect(() => writeValidator(type)(obj, obj), `${type.resource} ${o.key}`).not.toThrow();
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(100);
+    } finally {
+      busy.close();
+    }
   });
 });
