@@ -1,5 +1,6 @@
 // Builds kube-apiserver Status error bodies (exact reasons, codes and message formats) as SimApiErrors.
 import { SimApiError } from './api.js';
+import { goQuote } from './selector-error.js';
 
 export type StatusBody = SimApiError['status'];
 
@@ -55,6 +56,7 @@ export function invalid(kind: string, group: string, name: string, errs: FieldEr
   const texts = errs.map((e) => {
     let body: string = e.type;
     if (VALUELESS.has(e.type)) { /* no value shown */ } else if (e.goValue !== undefined) body += `: ${e.goValue}`;
+    else if (typeof e.value === 'string') body += `: ${goQuote(e.value)}`;
     else if (e.value !== undefined) body += `: ${e.value === null ? 'null' : JSON.stringify(e.value)}`;
     if (e.detail) body += `: ${e.detail}`;
     return { field: e.field, reason: reasons[e.type], message: body };

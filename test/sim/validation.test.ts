@@ -167,6 +167,9 @@ describe('labels and annotations', () => {
   it('refuses label keys and values and annotation keys kube refuses, on any kind and in pod templates', async () => {
     const cm = await req('POST', CM, { metadata: { name: 'lab', labels: { 'bad key': 'v', ok: 'bad value!' }, annotations: { 'Example.COM/Fine': 'x', '/x': 'y' } } });
     expect(cm.json.message).toBe(`ConfigMap "lab" is invalid: [metadata.labels: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), metadata.labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), metadata.annotations: Invalid value: "/x": prefix part must be non-empty]`);
+    // Go's %q, not JSON: a bell is \a.
+    const bell = await req('POST', CM, { metadata: { name: 'bell', labels: { k: 'a\u0007b' } } });
+    expect(bell.json.message).toMatch(/^ConfigMap "bell" is invalid: metadata\.labels: Invalid value: "a\\ab": /);
     const big = await req('POST', CM, { metadata: { name: 'big', annotations: { a: 'x'.repeat(256 * 1024) } } });
     expect(big.json.message).toBe('ConfigMap "big" is invalid: metadata.annotations: Too long: must have at most 262144 bytes');
     const template = deployment('tl', { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, { app: 'x', 'a/b/c': 'd' });
