@@ -210,3 +210,29 @@ describe('the sim\'s own objects', () => {
     }
   });
 });
+
+describe('Job validation', () => {
+  const JOBS = '/apis/batch/v1/namespaces/default/jobs';
+  const job = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...spec } });
+
+  it('refuses a manual selector that misses the template, negative counts, and a template without containers', async () => {
+    const manual = await req('POST', JOBS, job('manual', { manualSelector: true, selector: { matchLabels: { run: 'x' } } }));
+    expect(manual.status).toBe(422);
+    expect(manual.json.message).toBe('Job.batch "manual" is invalid: spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`');
+    const negative = await req('POST', JOBS, job('neg', { parallelism: -2 }));
+    expect(negative.json.message).toBe('Job.batch "neg" is invalid: spec.parallelism: Invalid value: -2: must be greater than or equal to 0');
+    const empty = await req('POST', JOBS, { ...job('empty', {}), spec: { template: { spec: { restartPolicy: 'Never', containers: [] } } } });
+    expect(empty.json.message).toBe('Job.batch "empty" is invalid: spec.template.spec.containers: Required value');
+  });
+
+  it('keeps the generated selector: a change is field is immutable, a label on the Job is fine', async () => {
+    const created = await req('POST', JOBS, job('j1', {}));
+    expect(created.status).toBe(201);
+    const uid = created.json.metadata.uid;
+    const changed = await req('PATCH', `${JOBS}/j1`, { spec: { selector: { matchLabels: { other: 'x' } } } }, MERGE);
+    expect(changed.status).toBe(422);
+    expect(changed.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toContain(
+      `spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"batch.kubernetes.io/controller-uid":"${uid}", "other":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable`);
+    expect((await req('PATCH', `${JOBS}/j1`, { metadata: { labels: { team: 'a' } } }, MERGE)).status).toBe(200);
+  });
+});

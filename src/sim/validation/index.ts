@@ -6,6 +6,7 @@ import type { ResourceType } from '../registry.js';
 import { invalid, type FieldError } from '../status.js';
 import { validateDeploymentStrategy } from './deployment-strategy.js';
 import { validateConfigMap, validateSecret } from './config-data.js';
+import { validateJob } from './job.js';
 import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
@@ -26,6 +27,8 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
       return [...validateReplicatedSpec(next), ...validateDeploymentStrategy(next), ...(prev ? selectorImmutable(next, prev) : [])];
     case 'apps/replicasets':
       return [...validateReplicatedSpec(next), ...(prev ? selectorImmutable(next, prev) : [])];
+    case 'batch/jobs':
+      return validateJob(next, prev);
     case '/pods':
       return prev ? validatePodUpdate(next, prev) : validatePodCreate(next);
     case '/configmaps':
