@@ -28,6 +28,7 @@ export default class Sim extends Command {
     controllers: Flags.boolean({ description: 'Run the deployment, replicaset, scheduler, kubelet and garbage-collector stand-ins, graceful pod deletion and finalizers (on unless --no-controllers).', default: true, allowNo: true }),
     tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
     users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
+    'max-objects': Flags.integer({ description: 'Objects each controller (deployment, replicaset, job) may create over the sim\'s lifetime; past it, it logs one line and creates no more, so a mistake cannot flood the machine.', default: 10_000 }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
@@ -39,6 +40,7 @@ export default class Sim extends Command {
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
     const graceScale = Number(flags['grace-scale']);
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
+    if (flags['max-objects'] < 0) this.fail(`invalid --max-objects ${flags['max-objects']}: use a number of objects, 0 or more`);
     if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
 
     const { startSimServer } = await import('../sim/server.js');
@@ -55,6 +57,7 @@ export default class Sim extends Command {
         bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
         managedFields: !flags['no-managed-fields'],
         controllers: flags.controllers ? { graceScale } : false,
+        maxObjects: flags['max-objects'],
         tls: flags.tls,
         users: flags.users,
       });

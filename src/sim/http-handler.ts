@@ -122,7 +122,7 @@ async function drain(req: IncomingMessage): Promise<void> {
 /**
  * Control endpoints (never faulted; the request guard has already checked the control token):
  * - `GET /_kwatch/state` → `{ revision, compactedRevision, historySize, watches, objects: {<group/version/resource>: n},
- *   faults: FaultState, controllers: { errors, lastError? } | null (off), requestCount, requests: RequestRecord[] (last 200) }`
+ *   faults: FaultState, controllers: { errors, lastError?, creations: { maxObjects, created, exhausted } } | null (off), requestCount, requests: RequestRecord[] (last 200) }`
  * - `POST /_kwatch/faults` with a FaultRequest JSON body (see faults.ts; checked by fault-request.ts) → the new FaultState.
  * - `POST /_kwatch/compact` → compacts history now; answers the state.
  */
@@ -153,7 +153,7 @@ export function simState(ctx: ServerContext, log: RequestLog): object {
     watches: ctx.watches.size,
     objects: s.counts(),
     faults: ctx.faults.state(),
-    controllers: ctx.deletes ? { errors: ctx.deletes.errors, ...(ctx.deletes.lastError ? { lastError: ctx.deletes.lastError } : {}) } : null,
+    controllers: ctx.deletes ? { errors: ctx.deletes.errors, ...(ctx.deletes.lastError ? { lastError: ctx.deletes.lastError } : {}), creations: ctx.deletes.budgets() } : null,
     requestCount: log.count,
     requests: log.entries().slice(-200),
   };

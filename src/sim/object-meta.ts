@@ -3,6 +3,8 @@ import { randomUUID, randomInt } from 'node:crypto';
 import type { SimObject } from './api.js';
 import type { ResourceType } from './registry.js';
 import { invalid } from './status.js';
+import { defaultDeploymentSpec } from './deployment-defaults.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
 
@@ -44,29 +46,32 @@ export function generateName(prefix: string): string {
 
 export function newUid(): string { return randomUUID(); }
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** kube's name validator per resource: namespaces are DNS-1123 labels, services DNS-1035 labels, the rest subdomains. */
+function nameErrors(type: ResourceType, name: string): string[] {
+  if (type.group === '' && type.resource === 'namespaces') return isDNS1123Label(name);
+  if (type.group === '' && type.resource === 'services') return isDNS1035Label(name);
+  return isDNS1123Subdomain(name);
+}
 
-/** Validates metadata.name like kube's name validators (DNS-1123 label for namespaces, subdomain otherwise); throws 422. */
+/** Validates metadata.name like kube's ValidateObjectMeta (one error per failed rule); throws 422. */
 export function validateName(type: ResourceType, name: string | undefined, generate: string | undefined): void {
   const kind = type.kind, group = type.group;
   if (!name) {
     if (!generate) throw invalid(kind, group, '', [{ field: 'metadata.name', type: 'Required value', detail: 'name or generateName is required' }]);
     return;
   }
-  if (type.resource === 'namespaces') {
-    if (name.length > 63 || !DNS1123_LABEL.test(name)) {
-      throw invalid(kind, group, name, [{ field: 'metadata.name', type: 'Invalid value', value: name, detail: `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')` }]);
-    }
-    return;
-  }
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
-    throw invalid(kind, group, name, [{ field: 'metadata.name', type: 'Invalid value', value: name, detail: `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')` }]);
-  }
+  const errs = nameErrors(type, name);
+  if (errs.length) throw invalid(kind, group, name, errs.map((detail) => ({ field: 'metadata.name', type: 'Invalid value' as const, value: name, detail })));
+}
+
+/** Fills the defaults kube's decoding adds to every write of a kind (create and update), where the sim has them. */
+export function applyWriteDefaults(type: ResourceType, obj: SimObject): void {
+  if (type.group === 'apps' && type.resource === 'deployments') obj.spec = defaultDeploymentSpec(obj.spec);
 }
 
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
 export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
+  applyWriteDefaults(type, obj);
   if (type.group !== '') return;
   // Defaults go into fresh copies: nested values may be shared with the caller's object.
   if (type.resource === 'pods') {
@@ -84,7 +89,8 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
     const spec = (obj.spec = { ...(obj.spec ?? {}) }) as { finalizers?: string[] };
     const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
     spec.finalizers = finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'];
-    obj.status ??= { phase: 'Active' };
+    // namespaceStrategy.PrepareForCreate: a new namespace is Active whatever status it was sent with.
+    obj.status = { phase: 'Active' };
     const labels = (obj.metadata.labels ??= {});
     labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;
   } else if (type.resource === 'services') {

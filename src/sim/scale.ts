@@ -8,6 +8,7 @@ import { applyJsonPatch, applyMergePatch, PatchError } from './patch.js';
 import type { ResourceType } from './registry.js';
 import { sendObject } from './respond.js';
 import type { ServerContext } from './server-context.js';
+import { writeValidator } from './validation/index.js';
 import { badRequest, conflict, notFound, unsupportedMediaType } from './status.js';
 
 interface Scale {
@@ -91,6 +92,6 @@ export async function handleScale(ctx: ServerContext, req: IncomingMessage, res:
     });
   }
   const dryRun = q.getAll('dryRun').includes('All');
-  const updated = ctx.store.updateObject(type, { ...obj, spec: { ...(obj.spec as object), replicas } }, { dryRun, subresource: 'main' });
+  const updated = ctx.store.updateObject(type, { ...obj, spec: { ...(obj.spec as object), replicas } }, { dryRun, subresource: 'main', validate: writeValidator(type) });
   sendObject(res, 200, scaleOf(updated));
 }

@@ -25,5 +25,7 @@ export interface ServerContext {
     /** Controller syncs that threw (retried with backoff), and the last error: shown in /_kwatch/state. */
     readonly errors: number;
     readonly lastError: string | undefined;
+    /** The controllers' creation budgets (--max-objects): shown in /_kwatch/state. */
+    budgets(): object;
   };
 }

@@ -46,6 +46,8 @@ export interface SimServerOptions {
    * to the generator either way.
    */
   controllers?: boolean | ControllerOptions;
+  /** Objects each controller may create over the sim's lifetime (default 10,000; `controllers.maxObjects` wins). */
+  maxObjects?: number;
   /** Serve HTTPS with a certificate from a CA generated for this run (the kubeconfig carries the CA). */
   tls?: boolean;
   /**
@@ -95,7 +97,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   }
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
-  const controllers = opts.controllers ? new ControllerManager(store, opts.controllers === true ? {} : opts.controllers) : undefined;
+  const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
   if (controllers) ctx.deletes = controllers;
 
   let workload: WorkloadGenerator | undefined;

@@ -1,5 +1,6 @@
 // Builds kube-apiserver Status error bodies (exact reasons, codes and message formats) as SimApiErrors.
 import { SimApiError } from './api.js';
+import { goQuote } from './selector-error.js';
 
 export type StatusBody = SimApiError['status'];
 
@@ -43,12 +44,20 @@ export function badRequest(message: string): SimApiError {
   return fail(400, 'BadRequest', message);
 }
 
+/** One field.Error: `value` is printed as JSON, `goValue` verbatim (kube's %#v rendering of a Go struct or map). */
+export interface FieldError { field: string; type: FieldErrorType; detail: string; value?: unknown; goValue?: string }
+
+/** field.ErrorTypes whose message never shows the bad value (apimachinery's ErrorBody). */
+const VALUELESS: ReadonlySet<FieldErrorType> = new Set(['Required value', 'Forbidden', 'Too long']);
+
 /** 422 Invalid: `<Kind>.<group> "<name>" is invalid: <field>: <Type>: <detail>` with one cause per field error. */
-export function invalid(kind: string, group: string, name: string, errs: { field: string; type: FieldErrorType; detail: string; value?: unknown }[]): SimApiError {
+export function invalid(kind: string, group: string, name: string, errs: FieldError[]): SimApiError {
   const reasons: Record<FieldErrorType, string> = { Forbidden: 'FieldValueForbidden', 'Required value': 'FieldValueRequired', 'Invalid value': 'FieldValueInvalid', 'Unsupported value': 'FieldValueNotSupported', 'Duplicate value': 'FieldValueDuplicate', 'Too long': 'FieldValueTooLong' };
   const texts = errs.map((e) => {
     let body: string = e.type;
-    if (e.value !== undefined) body += `: ${e.value === null ? 'null' : JSON.stringify(e.value)}`;
+    if (VALUELESS.has(e.type)) { /* no value shown */ } else if (e.goValue !== undefined) body += `: ${e.goValue}`;
+    else if (typeof e.value === 'string') body += `: ${goQuote(e.value)}`;
+    else if (e.value !== undefined) body += `: ${e.value === null ? 'null' : JSON.stringify(e.value)}`;
     if (e.detail) body += `: ${e.detail}`;
     return { field: e.field, reason: reasons[e.type], message: body };
   });

@@ -5,7 +5,7 @@ import { History, StoredObject, withResourceVersion, type Change, type ChangeTyp
 import { ResourceRegistry, resourceId, type ResourceType } from './registry.js';
 import { checkDeletePreconditions, type DeletePreconditions } from './delete-preconditions.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './status.js';
-import { applyCreateDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
+import { applyCreateDefaults, applyWriteDefaults, clone, generateName, jsonEqual, kubeTime, newUid, normalizeObject, tracksGeneration, validateName } from './object-meta.js';
 import { crdResourceTypes, prepareCrd } from './crd.js';
 import { isJobType, prepareJobForCreate } from './job-strategy.js';
 import { selectableFields } from './field-selector.js';
@@ -32,6 +32,11 @@ export interface WriteOptions {
    * none and keep whatever managedFields they bring.
    */
   fields?: (prev: SimObject | undefined, next: SimObject) => void;
+  /**
+   * Client writes over HTTP only (validation/): sees the stored object (undefined on create) and the object about to
+   * be stored, and throws kube's 422 to refuse it. In-process writes (controllers, the workload) pass none.
+   */
+  validate?: (prev: SimObject | undefined, next: SimObject) => void;
 }
 
 /** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
@@ -238,6 +243,7 @@ export class SimStore implements SimApi {
     if (isJobType(type)) prepareJobForCreate(obj);
     opts.fields?.(undefined, obj);
     const out = normalizeObject(type, obj);
+    opts.validate?.(undefined, out);
     if (opts.dryRun) {
       delete out.metadata.resourceVersion;
       return out;
@@ -289,6 +295,7 @@ export class SimStore implements SimApi {
       return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
     if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = prev.status;
+    applyWriteDefaults(type, obj);
     if (type.group === '' && type.resource === 'namespaces' && opts.subresource !== undefined) keepNamespaceFinalizers(prev, obj, opts.subresource === 'finalize');
     return this.finishUpdate(t, type, key, namespace, old, prev, obj, opts);
   }
@@ -311,6 +318,7 @@ export class SimStore implements SimApi {
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, prev);
     opts.fields?.(prev, obj);
     const next = normalizeObject(type, obj);
+    opts.validate?.(prev, next);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
     if (jsonEqual(next, prev)) return prev;
     if (opts.dryRun) return next;

@@ -12,6 +12,7 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, 
 import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/errors.js';
 import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
+import { writeValidator } from './validation/index.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
@@ -140,7 +141,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
-  const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)) });
+  const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type) });
   sendObject(res, 201, created);
 }
 
@@ -154,7 +155,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
-  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub) });
+  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub) });
   sendObject(res, 200, updated);
 }
 
@@ -205,7 +206,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
-  sendObject(res, 200, ctx.store.updateObject(type, next, { ...opts, fields: updateFields(type, manager, opts.subresource) }));
+  sendObject(res, 200, ctx.store.updateObject(type, next, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource) }));
 }
 
 function patchFailure(err: PatchError): SimApiError {
@@ -233,14 +234,14 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const current = ctx.store.getStored(type, namespace, name);
   if (!current) {
     applied.metadata.name = name;
-    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun, fields }));
+    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type) }));
     return;
   }
   const rv = applied.metadata.resourceVersion;
   if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
   const merged = expectObject(applyMergePatch(current.obj, applied));
   merged.metadata.resourceVersion = String(current.rv);
-  sendObject(res, 200, ctx.store.updateObject(type, merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields }));
+  sendObject(res, 200, ctx.store.updateObject(type, merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource) }));
 }
 
 interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }

@@ -11,7 +11,7 @@ import { BIN, childEnv, kubectl, kwatch } from './events-helpers.js';
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-sim-'));
 
 /** Starts `kwatch sim ARGS`, resolves with its stdout once it has written the kubeconfig, and a stop function. */
-async function startSim(args: string[]): Promise<{ stdout: () => string; stop: () => Promise<number | null> }> {
+async function startSim(args: string[]): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, 'sim', '--port', '0', '--pods', '0', '--nodes', '1', '--churn', '0', ...args], { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -23,7 +23,7 @@ async function startSim(args: string[]): Promise<{ stdout: () => string; stop: (
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`kwatch sim did not start: ${out}${err}`);
     await new Promise((r) => setTimeout(r, 25));
   }
-  return { stdout: () => out, stop: () => { child.kill('SIGTERM'); return exited; } };
+  return { stdout: () => out, stderr: () => err, stop: () => { child.kill('SIGTERM'); return exited; } };
 }
 
 function control(url: string, ca: string, token?: string): Promise<number> {
@@ -59,6 +59,27 @@ describe('kwatch sim (built CLI)', () => {
     } finally {
       expect(await sim.stop()).toBe(0);
     }
+  });
+
+  it('--max-objects bounds what a controller creates: one line on stderr, and no more pods', async () => {
+    const kubeconfig = join(dir, 'budget-kubeconfig');
+    const sim = await startSim(['--max-objects', '3', '--kubeconfig-out', kubeconfig]);
+    try {
+      expect((await kubectl(['--kubeconfig', kubeconfig, 'create', 'deployment', 'web', '--image=nginx', '--replicas=10'], {})).code).toBe(0);
+      const line = 'kwatch sim: the replicaset controller has created 3 pods, the --max-objects budget: it creates no more (delete the owner, or restart the sim with a larger --max-objects)\n';
+      for (const deadline = Date.now() + 10_000; !sim.stderr().includes(line) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 25));
+      expect(sim.stderr()).toBe(line);
+      const pods = await kubectl(['--kubeconfig', kubeconfig, 'get', 'pods', '-o', 'name'], {});
+      expect(pods.stdout.trim().split('\n')).toHaveLength(3);
+    } finally {
+      expect(await sim.stop()).toBe(0);
+    }
+  });
+
+  it('refuses a negative --max-objects in one line', async () => {
+    const res = await kwatch(['sim', '--max-objects', '-1', '--kubeconfig-out', join(dir, 'unused')], {});
+    expect(res.stderr).toBe('error: invalid --max-objects -1: use a number of objects, 0 or more\n');
+    expect(res.code).toBe(1);
   });
 
   it('refuses --users without --tls in one line', async () => {

@@ -32,7 +32,7 @@ describe('create and update bodies the kind cannot hold', () => {
   });
 
   it('nesting well inside the bound is stored as sent', async () => {
-    const r = await send('POST', '/api/v1/namespaces/default/pods', `{"metadata":{"name":"nest"},"spec":{"containers":[],"x":${nested('{"a":', '}', 500)}}}`);
+    const r = await send('POST', '/api/v1/namespaces/default/pods', `{"metadata":{"name":"nest"},"spec":{"containers":[{"name":"c","image":"i"}],"x":${nested('{"a":', '}', 500)}}}`);
     expect(r.status).toBe(201);
   });
 

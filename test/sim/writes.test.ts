@@ -15,7 +15,7 @@ describe('write verbs', () => {
     expect(r.status).toBe(201);
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.json.metadata).toMatchObject({ name: 'w1', namespace: 'default', resourceVersion: String(sim.api.currentRevision()) });
-    const g = await req('POST', P, { metadata: { generateName: 'gen-' }, spec: { containers: [] } });
+    const g = await req('POST', P, { metadata: { generateName: 'gen-' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     expect(g.json.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
   });
 

@@ -3,6 +3,7 @@
 import type { SimObject } from '../api.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
+import type { CreationBudgets } from './creation-budget.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { OwnerIndex } from './owner-index.js';
 import { controllerOf } from './owner-references.js';
@@ -21,6 +22,8 @@ export interface ControllerContext {
   events: EventRecorder;
   owners: OwnerIndex;
   timings: ControllerTimings;
+  /** How many more objects each creating controller may make (--max-objects). */
+  budgets: CreationBudgets;
   types: { pods: ResourceType; nodes: ResourceType; replicaSets: ResourceType; deployments: ResourceType };
   /** True for the uid of a Deployment or ReplicaSet the workload generator created (it drives those itself). */
   generatorOwns(uid: string): boolean;

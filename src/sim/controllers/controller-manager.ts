@@ -5,6 +5,7 @@ import type { Change } from '../history.js';
 import { resourceId, type ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
 import type { ControllerContext, ControllerTimings } from './controller-context.js';
+import { budgetState, creationBudgets, DEFAULT_MAX_OBJECTS } from './creation-budget.js';
 import { DeploymentController } from './deployment-controller.js';
 import { EventRecorder } from './event-recorder.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -25,6 +26,10 @@ export interface ControllerOptions {
   podStartMs?: number;
   /** How long a Job's pod runs before it completes (default 1000 ms). */
   jobPodRunMs?: number;
+  /** Objects each controller may create over the sim's lifetime (default 10,000); past it, it logs once and stops. */
+  maxObjects?: number;
+  /** Where that line goes (default stderr). */
+  log?: (line: string) => void;
 }
 
 const PODS = '/v1/pods';
@@ -57,6 +62,7 @@ export class ControllerManager {
       store,
       events: new EventRecorder(store),
       owners: new OwnerIndex(store),
+      budgets: creationBudgets(opts.maxObjects ?? DEFAULT_MAX_OBJECTS, opts.log ?? ((line) => process.stderr.write(line + '\n'))),
       timings: { graceScale: opts.graceScale ?? 0.05, podStartMs: opts.podStartMs ?? 1000, jobPodRunMs: opts.jobPodRunMs ?? 1000 } satisfies ControllerTimings,
       types: { pods: type('', 'pods'), nodes: type('', 'nodes'), replicaSets: type('apps', 'replicasets'), deployments: type('apps', 'deployments') },
       generatorOwns: (uid) => this.generatorUids.has(uid),
@@ -117,6 +123,11 @@ export class ControllerManager {
   delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome {
     if (isNamespaceType(type)) return deleteNamespace(this.store, type, name, req);
     return deleteObject(this.store, type, namespace, name, req);
+  }
+
+  /** The creation budgets, for /_kwatch/state. */
+  budgets(): ReturnType<typeof budgetState> {
+    return budgetState(this.ctx.budgets);
   }
 
   /** Keys waiting in the controllers' queues (0 when the cluster has settled). */

@@ -129,9 +129,11 @@ export class DeploymentController {
     const replicas = newRSNewReplicas(d, [...oldRSs, rs], rs);
     (rs.spec as Json).replicas = replicas;
     rs.metadata.annotations = newRSAnnotations(d, rs, revision, false);
+    if (!this.ctx.budgets.deployment.allows()) return { d, oldRSs };
     let created: SimObject;
     try {
       created = store.createObject(types.replicaSets, rs);
+      this.ctx.budgets.deployment.spend();
     } catch (err) {
       if (!(err instanceof SimApiError) || err.status.code !== 409) throw err;
       // The name is taken: ours (an earlier sync) or a hash collision, which bumps collisionCount and retries.

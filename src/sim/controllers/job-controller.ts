@@ -60,7 +60,7 @@ export class JobController {
       const want = completions === undefined ? (succeeded > 0 ? 0 : parallelism) : Math.min(parallelism, completions - succeeded);
       const template = (spec.template ?? {}) as Json;
       const meta = (template.metadata ?? {}) as Json;
-      for (let i = active.length; i < want; i++) {
+      for (let i = active.length; i < want && this.ctx.budgets.job.allows(); i++) {
         const pod: SimObject = {
           apiVersion: 'v1', kind: 'Pod',
           metadata: {
@@ -73,6 +73,7 @@ export class JobController {
           spec: structuredClone(template.spec ?? {}),
         };
         const pc = store.createObject(types.pods, pod);
+        this.ctx.budgets.job.spend();
         created++;
         events.record(job, this.jobs, 'Normal', 'SuccessfulCreate', `Created pod: ${pc.metadata.name}`, COMPONENT);
       }

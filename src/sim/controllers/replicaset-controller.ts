@@ -71,6 +71,7 @@ export class ReplicaSetController {
       const template = ((rs.spec as Json).template ?? {}) as Json;
       const meta = (template.metadata ?? {}) as Json;
       for (let i = 0; i < Math.min(-diff, BURST); i++) {
+        if (!this.ctx.budgets.replicaSet.allows()) return;
         const pod: SimObject = {
           apiVersion: 'v1', kind: 'Pod',
           metadata: {
@@ -83,6 +84,7 @@ export class ReplicaSetController {
           spec: structuredClone(template.spec ?? {}),
         };
         const created = store.createObject(types.pods, pod);
+        this.ctx.budgets.replicaSet.spend();
         events.record(rs, types.replicaSets, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, COMPONENT);
       }
     } else if (diff > 0) {
