@@ -7,6 +7,7 @@ import { Tracer } from '../informer/trace.js';
 import { describeError, retryLine } from './error-message.js';
 import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
+import { requestLog } from './request-log.js';
 import { globalFlags, type GlobalFlags } from './flags.js';
 
 interface RunningSim {
@@ -46,9 +47,10 @@ export abstract class KwatchCommand extends Command {
     this.requestTimeoutMs = requestTimeoutMs;
     const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
     const kube = await import('../kube/http/connection.js');
+    const wireLog = requestLog(this.verbosity);
     if (flags.sim) {
       const sim = await this.startSim(flags);
-      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes });
+      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes, wireLog });
       this.onCleanup(() => conn.close());
       return conn;
     }
@@ -61,6 +63,7 @@ export abstract class KwatchCommand extends Command {
       requestTimeoutMs,
       maxObjectBytes,
       tracer,
+      wireLog,
     });
     this.onCleanup(() => conn.close());
     return conn;
