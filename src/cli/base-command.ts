@@ -7,6 +7,7 @@ import { Tracer } from '../informer/trace.js';
 import { describeError, retryLine } from './error-message.js';
 import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
+import { isParseError, parseErrorMessage, type OclifParseError } from './parse-error.js';
 import { requestLog } from './request-log.js';
 import { globalFlags, type GlobalFlags } from './flags.js';
 
@@ -102,6 +103,11 @@ export abstract class KwatchCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number }): Promise<any> {
     // oclif's own control flow (exit, help) passes through untouched.
     if (err instanceof Errors.ExitError || (err as { code?: string }).code === 'EEXIT') throw err;
+    if (isParseError(err)) {
+      const flagNames = Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags });
+      process.stderr.write(`error: ${parseErrorMessage(err as OclifParseError, { bin: this.config.bin, id: this.id ?? '', flagNames })}\n`);
+      this.exit(1);
+    }
     const report = describeError(err, { acrossNamespaces: this.acrossNamespaces });
     process.stderr.write(`error: ${report.message}\n`);
     if (report.bug && this.verbosity >= 6 && err.stack) process.stderr.write(`${err.stack}\n`);
