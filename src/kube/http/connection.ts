@@ -60,6 +60,11 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Overrides the connection's request timeout for this request (0 = none). */
   timeoutMs?: number;
+  /**
+   * The timeout when neither this request nor the connection (--request-timeout) sets one: client-go's 32 s
+   * for discovery, so that a server that accepts the connection and never answers is given up on, as kubectl does.
+   */
+  fallbackTimeoutMs?: number;
   allowErrorStatus?: boolean;
   /** A long-lived body (watch): the timeout covers only the headers; traced at headers time. */
   stream?: boolean;

@@ -105,7 +105,7 @@ export class HttpConnection implements Connection {
     const onCallerAbort = () => ac.abort(req.signal?.reason);
     if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
     req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs ?? 0;
+    const timeoutMs = req.timeoutMs ?? (this.opts.requestTimeoutMs || req.fallbackTimeoutMs || 0);
     const idleMs = req.idleTimeoutMs ?? (req.stream ? 0 : (this.opts.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS));
     let timedOut = false;
     const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs) : undefined;
