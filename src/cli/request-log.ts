@@ -26,7 +26,10 @@ export function requestLog(verbosity: number, out: NodeJS.WritableStream = proce
   return {
     bodyBytes: verbosity >= 8 ? MASKABLE_BYTES : 0,
     begin(req: WireRequest): WireCall {
-      if (verbosity >= 8) line('helper.go:113', `"Request Body" body=${quoteBody(req.body ?? '', (req.body ?? '').length, shownBodyChars)}`);
+      if (verbosity >= 8) {
+        const body = req.body ?? '';
+        line('helper.go:113', `"Request Body" body=${quoteBody(maskedBody(body, Buffer.byteLength(body)), body.length, shownBodyChars)}`);
+      }
       if (verbosity >= 9) line('round_trippers.go:473', curlLine(req));
       else if (verbosity >= 7) {
         line('round_trippers.go:470', `${req.method} ${req.url}`);
