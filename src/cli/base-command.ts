@@ -7,6 +7,8 @@ import { Tracer } from '../informer/trace.js';
 import { describeError, retryLine } from './error-message.js';
 import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
+import { isParseError, parseErrorMessage, type OclifParseError } from './parse-error.js';
+import { requestLog } from './request-log.js';
 import { globalFlags, type GlobalFlags } from './flags.js';
 
 interface RunningSim {
@@ -46,9 +48,10 @@ export abstract class KwatchCommand extends Command {
     this.requestTimeoutMs = requestTimeoutMs;
     const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
     const kube = await import('../kube/http/connection.js');
+    const wireLog = requestLog(this.verbosity);
     if (flags.sim) {
       const sim = await this.startSim(flags);
-      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes });
+      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes, wireLog });
       this.onCleanup(() => conn.close());
       return conn;
     }
@@ -61,6 +64,7 @@ export abstract class KwatchCommand extends Command {
       requestTimeoutMs,
       maxObjectBytes,
       tracer,
+      wireLog,
     });
     this.onCleanup(() => conn.close());
     return conn;
@@ -99,6 +103,11 @@ export abstract class KwatchCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number }): Promise<any> {
     // oclif's own control flow (exit, help) passes through untouched.
     if (err instanceof Errors.ExitError || (err as { code?: string }).code === 'EEXIT') throw err;
+    if (isParseError(err)) {
+      const flagNames = Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags });
+      process.stderr.write(`error: ${parseErrorMessage(err as OclifParseError, { bin: this.config.bin, id: this.id ?? '', flagNames })}\n`);
+      this.exit(1);
+    }
     const report = describeError(err, { acrossNamespaces: this.acrossNamespaces });
     process.stderr.write(`error: ${report.message}\n`);
     if (report.bug && this.verbosity >= 6 && err.stack) process.stderr.write(`${err.stack}\n`);

@@ -10,7 +10,7 @@ export const globalFlags = {
   cluster: Flags.string({ description: 'The name of the kubeconfig cluster to use.', helpGroup: 'GLOBAL' }),
   user: Flags.string({ description: 'The name of the kubeconfig user to use.', helpGroup: 'GLOBAL' }),
   namespace: Flags.string({ char: 'n', description: 'If present, the namespace scope for this request (default: the context\'s namespace).', helpGroup: 'GLOBAL' }),
-  'all-namespaces': Flags.boolean({ char: 'A', description: 'Across all namespaces.', default: false, helpGroup: 'GLOBAL' }),
+  'all-namespaces': Flags.boolean({ char: 'A', description: 'Across all namespaces (without -A or -n: the context\'s namespace, for every command).', default: false, helpGroup: 'GLOBAL' }),
   selector: Flags.string({ char: 'l', description: 'Label selector to filter on, e.g. -l app=web,tier!=db.', helpGroup: 'GLOBAL' }),
   'field-selector': Flags.string({ description: 'Field selector to filter on, e.g. --field-selector spec.nodeName=node-001.', helpGroup: 'GLOBAL' }),
   'request-timeout': Flags.string({ description: 'How long to wait for a single server request (e.g. 5s, 1m; 0 = no timeout). Also how long the first contact with a failing server (5xx, 429, connection refused) is retried before giving up (default 30s).', default: '0', helpGroup: 'GLOBAL' }),

@@ -6,6 +6,7 @@ import { arch, platform } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { guardStdout } from './stdout-guard.js';
+import { didYouMean, suggestionsFor } from './suggest.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -17,6 +18,8 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
     if (version) return void process.stdout.write(`${version}\n`);
     argv = ['--version'];
   }
+  // `kwatch -h` and `kwatch help` are the root help, as `kwatch --help` is.
+  if (argv.length === 1 && (argv[0] === '-h' || argv[0] === 'help')) argv = ['--help'];
   const help = helpRequest(argv);
   if (help) {
     if (await fastHelp(help.words, opts.bin)) return;
@@ -31,8 +34,25 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
     await run(argv, config);
     await flush();
   } catch (err) {
-    await handle(err as Error);
+    const unknown = unknownCommandMessage(err, argv, config.commandIDs, opts.bin);
+    if (unknown === undefined) return void (await handle(err as Error));
+    process.stderr.write(unknown);
+    process.exitCode = 1;
   }
+}
+
+/**
+ * cobra's answer to a command that does not exist, with its suggestions:
+ * `error: unknown command "evnts" for "kwatch"`, then "Did you mean this?" and the close ones.
+ */
+export function unknownCommandMessage(err: unknown, argv: string[], commandIds: string[], bin: string): string | undefined {
+  if (!(err instanceof Error) || !/^command \S+ not found$/.test(err.message)) return undefined;
+  const typed = argv.find((a) => !a.startsWith('-')) ?? argv[0] ?? '';
+  const topLevel = [...new Set(commandIds.map((id) => id.split(':')[0]))];
+  const what = typed.startsWith('-') ? `unknown flag: ${typed.replace(/=.*$/, '')}` : `unknown command "${typed}" for "${bin}"`;
+  const suggestions = typed.startsWith('-') ? [] : suggestionsFor(typed, topLevel);
+  // As kubectl: an unknown flag points at the help, an unknown command at its close names (if any).
+  return typed.startsWith('-') ? `error: ${what}\nSee '${bin} --help' for usage.\n` : `error: ${what}\n${didYouMean(suggestions)}${suggestions.length ? '\n' : ''}`;
 }
 
 /** oclif's user agent line: kwatch/0.1.0 linux-x64 node-v20.18.0. */

@@ -23,6 +23,7 @@ type Stream = NodeJS.WriteStream | (NodeJS.WritableStream & { write: (...args: n
 
 export function guardStdout(stream: Stream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): void {
   const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
   const fail = (err: NodeJS.ErrnoException) => {
     if (outputGone.signal.aborted) return;
     const line = outputFailureLine(err);
@@ -31,9 +32,17 @@ export function guardStdout(stream: Stream = process.stdout, stderr: NodeJS.Writ
       process.exitCode = 1;
     }
     outputGone.abort(err);
+    // Writers waiting for 'drain' (a full pipe when it closed) would wait forever, and Node, its event loop
+    // empty under a pending top-level await, would exit 13: wake them; their writes are dropped from now on.
+    process.nextTick(() => emit('drain'));
   };
   (stream as { write: unknown }).write = (...args: unknown[]): boolean => {
-    if (outputGone.signal.aborted) return true;
+    if (outputGone.signal.aborted) {
+      // A dropped write still completes, or a writer awaiting its callback would hang (exit 13, as above).
+      const cb = args.findLast((a) => typeof a === 'function') as (() => void) | undefined;
+      if (cb) process.nextTick(cb);
+      return true;
+    }
     try {
       return original(...args);
     } catch (err) {
@@ -42,7 +51,6 @@ export function guardStdout(stream: Stream = process.stdout, stderr: NodeJS.Writ
     }
   };
   // Every 'error' comes here alone: other listeners (oclif rethrows all but EPIPE) would turn it into a stack.
-  const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
   (stream as { emit: unknown }).emit = (event: string | symbol, ...args: unknown[]): boolean => {
     if (event !== 'error') return emit(event, ...args);
     fail(args[0] as NodeJS.ErrnoException);

@@ -81,7 +81,7 @@ afterAll(async () => {
 
 describe('kwatch index (built CLI)', () => {
   it('counts pods per node and per phase exactly as a computation over kubectl get pods -A -o json does', async () => {
-    const [theirs, ours] = await Promise.all([kubectl(['get', 'pods', '-A', '-o', 'json']), kwatch(['index', 'pods', '--by', 'nodeName', '--by', 'phase', '-o', 'json'])]);
+    const [theirs, ours] = await Promise.all([kubectl(['get', 'pods', '-A', '-o', 'json']), kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--by', 'phase', '-o', 'json'])]);
     expect(ours.stderr).toBe('');
     expect(ours.code).toBe(0);
     const pods = JSON.parse(theirs.stdout).items as Pod[];
@@ -92,7 +92,7 @@ describe('kwatch index (built CLI)', () => {
     // The workload has unscheduled (Pending) pods: they show under <none>, not nowhere.
     expect(indices.nodeName['<none>']?.length).toBeGreaterThan(0);
 
-    const table = await kwatch(['index', 'pods', '--by', 'nodeName']);
+    const table = await kwatch(['index', 'pods', '-A', '--by', 'nodeName']);
     const counts = Object.fromEntries(table.stdout.split('\n').slice(1).filter((l) => /^\S+\s{2,}\d+\s{2,}/.test(l)).map((l) => l.split(/\s+/).slice(0, 2)));
     expect(counts).toEqual(Object.fromEntries(Object.entries(group(pods, (p) => p.spec.nodeName)).map(([v, k]) => [v, String(k.length)])));
     expect(table.stdout).toMatch(/^nodeName: 60 objects under 5 values \(\d+ under <none>\); index built in [\d.]+ms, ~[\d.]+kB$/m);
@@ -102,12 +102,12 @@ describe('kwatch index (built CLI)', () => {
     const theirs = await kubectl(['get', 'pods', '-A', '--field-selector', 'spec.nodeName=node-002', '-o', 'json']);
     const expected = (JSON.parse(theirs.stdout).items as Pod[]).map((p) => `${p.metadata.namespace}/${p.metadata.name}`).sort();
     expect(expected.length).toBeGreaterThan(0);
-    const list = await kwatch(['index', 'pods', '--by', 'nodeName', '--value', 'node-002', '-o', 'json']);
+    const list = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--value', 'node-002', '-o', 'json']);
     expect(list.code).toBe(0);
     const doc = JSON.parse(list.stdout);
     expect(doc.kind).toBe('List');
     expect(doc.items.map((p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(expected);
-    const names = await kwatch(['index', 'pods', '--by', 'nodeName', '--value', 'node-002', '-o', 'name']);
+    const names = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--value', 'node-002', '-o', 'name']);
     expect(names.stdout.trim().split('\n')).toEqual(expected.map((k) => `pod/${k.split('/')[1]}`));
   });
 
@@ -115,7 +115,7 @@ describe('kwatch index (built CLI)', () => {
     const pods = JSON.parse((await kubectl(['get', 'pods', '-A', '-o', 'json'])).stdout).items as Pod[];
     const [moved, deleted, relabeled] = pods.filter((p) => p.spec.nodeName && p.spec.nodeName !== 'node-004');
     const key = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
-    const child = spawn(process.execPath, [BIN, 'index', 'pods', '--by', 'nodeName', '--by', 'label:kwatch-test', '--watch', '-o', 'ndjson', '--for', '25s'], { env: env(join(dir, 'static')) });
+    const child = spawn(process.execPath, [BIN, 'index', 'pods', '-A', '--by', 'nodeName', '--by', 'label:kwatch-test', '--watch', '-o', 'ndjson', '--for', '25s'], { env: env(join(dir, 'static')) });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -145,7 +145,7 @@ describe('kwatch index (built CLI)', () => {
   });
 
   it('--watch without a terminal prints timestamped blocks and names the values whose count changed', async () => {
-    const res = await kwatch(['index', 'pods', '--by', 'nodeName', '--watch', '--for', '2.5s', '--interval', '1s'], join(dir, 'churning'));
+    const res = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--watch', '--for', '2.5s', '--interval', '1s'], join(dir, 'churning'));
     expect(res.code).toBe(0);
     const blocks = res.stdout.split(/^--- \d\d:\d\d:\d\d\.\d{3} ---\n/m).filter(Boolean);
     expect(blocks.length).toBeGreaterThanOrEqual(2);
@@ -155,7 +155,7 @@ describe('kwatch index (built CLI)', () => {
   });
 
   it('--check finds a churning cache in sync, because it lists at the cache resourceVersion', async () => {
-    const res = await kwatch(['index', 'pods', '--check', '-o', 'json'], join(dir, 'churning'));
+    const res = await kwatch(['index', 'pods', '-A', '--check', '-o', 'json'], join(dir, 'churning'));
     expect(res.code).toBe(0);
     const report = JSON.parse(res.stdout);
     expect(report).toMatchObject({ consistency: 'exact', inSync: true, missing: [], extra: [], stale: [] });
@@ -166,7 +166,7 @@ describe('kwatch index (built CLI)', () => {
     const proxy = await lossyProxy(sim.url);
     try {
       await writeKubeconfig(join(dir, 'lossy'), proxy.url);
-      const child = spawn(process.execPath, [BIN, 'index', 'pods', '--by', 'nodeName', '--watch', '--check', '--for', '20s', '--interval', '200ms'], { env: env(join(dir, 'lossy')) });
+      const child = spawn(process.execPath, [BIN, 'index', 'pods', '-A', '--by', 'nodeName', '--watch', '--check', '--for', '20s', '--interval', '200ms'], { env: env(join(dir, 'lossy')) });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -185,6 +185,26 @@ describe('kwatch index (built CLI)', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('reads pods when no resource is named, in the context\'s namespace unless -A, with the resource before or after --by', async () => {
+    const theirs = JSON.parse((await kubectl(['get', 'pods', '-o', 'json'])).stdout).items as Pod[];
+    const expected = sortedKeys(group(theirs, (p) => p.spec.nodeName));
+    expect(new Set(theirs.map((p) => p.metadata.namespace)).size).toBe(1);
+    const runs = await Promise.all([
+      ['index', '--by', 'nodeName', '-o', 'json'],
+      ['index', '--by', 'nodeName', 'pods', '-o', 'json'],
+      ['index', 'pods', '--by', 'nodeName', '-o', 'json'],
+      ['index', '--by', 'nodeName', '--by', 'phase', 'po', '-o', 'json'],
+    ].map((args) => kwatch(args)));
+    for (const res of runs) {
+      expect(res.code, res.stderr).toBe(0);
+      expect(sortedKeys((JSON.parse(res.stdout) as Record<string, Record<string, string[]>>).nodeName)).toEqual(expected);
+    }
+    const all = await kwatch(['index', '--by', 'nodeName', '-A']);
+    const everywhere = JSON.parse((await kubectl(['get', 'pods', '-A', '-o', 'json'])).stdout).items as Pod[];
+    expect(everywhere.length).toBeGreaterThan(theirs.length);
+    expect(all.stdout).toMatch(new RegExp(`^nodeName: ${everywhere.length} objects`, 'm'));
   });
 
   it('--sim needs no kubeconfig; bad flags are one line and exit code 1', async () => {

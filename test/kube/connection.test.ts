@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import { KubeconfigError } from '../../src/kube/http/config-error.js';
-import { connectionFromUrl, loadConnection } from '../../src/kube/http/connection.js';
+import { connectionFromUrl, loadConnection, type Connection, type HttpRequest } from '../../src/kube/http/connection.js';
+import { DiscoveryClient } from '../../src/kube/discovery/discovery-client.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-conn-'));
@@ -175,6 +176,41 @@ describe('Connection.request', () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.message).toMatch(/context deadline exceeded/);
     await conn.close();
+  });
+
+  it('without --request-timeout, a request\'s fallback timeout bounds the wait on a server that never answers', async () => {
+    const conn = connectionFromUrl(stub.url);
+    const started = Date.now();
+    const err = (await conn.request({ path: '/slow', fallbackTimeoutMs: 100 }).catch((e: unknown) => e)) as ConnectionError;
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err.message).toMatch(/context deadline exceeded \(Client\.Timeout exceeded after 100ms\)/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await conn.close();
+  });
+
+  it('--request-timeout wins over a request\'s fallback timeout', async () => {
+    const conn = connectionFromUrl(stub.url, { requestTimeoutMs: 100 });
+    const err = (await conn.request({ path: '/slow', fallbackTimeoutMs: 60_000 }).catch((e: unknown) => e)) as ConnectionError;
+    expect(err.message).toMatch(/Client\.Timeout exceeded after 100ms/);
+    await conn.close();
+  });
+
+  it('discovery requests carry client-go\'s 32 s timeout as their fallback', async () => {
+    const seen: HttpRequest[] = [];
+    const fake: Connection = {
+      server: 'http://127.0.0.1:9',
+      namespace: 'default',
+      tracer: new Tracer(),
+      request: async (req) => {
+        seen.push(req);
+        throw new ConnectionError('refused', 'ECONNREFUSED');
+      },
+      close: async () => undefined,
+    };
+    const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-disc-timeout-'));
+    await new DiscoveryClient(fake, { cacheDir }).discover().catch(() => undefined);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const req of seen) expect(req.fallbackTimeoutMs).toBe(32_000);
   });
 
   it('emits http trace records with status, latency, bytes and the connection number, never the token', async () => {

@@ -32,7 +32,7 @@ const OUTPUTS: Record<Mode, string[]> = {
 
 export default class Index extends KwatchCommand {
   static override summary = "Sync an informer and show what its indexer holds: values, counts and keys of the --by indices.";
-  static override description = `Lists and watches RESOURCE into an informer cache (cluster-wide unless -n is given, as a controller's informer usually is) with one index per --by, built by the same index functions the informer core offers:
+  static override description = `Lists and watches RESOURCE (pods when left out) into an informer cache — in the context's namespace, or -n NAMESPACE, or every namespace with -A (a controller's informer usually reads them all) — with one index per --by, built by the same index functions the informer core offers:
   namespace, nodeName, phase, owner (the controller ownerReference, Kind/name), label:KEY, annotation:KEY, and any JSONPath ({.spec.schedulerName} or jsonpath=EXPR; several matches give several values).
 Objects without the indexed field are filed under <none> instead of disappearing from the index (client-go's index funcs drop them; kwatch wraps them so they stay visible; nodeName and namespace also file "" there).
 Index values derived from secret material — a Secret's data, stringData and last-applied annotation, credential fields such as token or password on any object — show as <masked N bytes> unless --show-secrets; control characters in values are escaped in the table.
@@ -42,7 +42,8 @@ With --value: ByIndex — the objects under that value, in IndexKeys order (keys
 With --watch: the informer keeps running and the table updates live (plain timestamped blocks when stdout is not a terminal), highlighting values whose count changed; -o ndjson prints the indexer's trace records narrowed to the --by indices (op add|update|delete with old and new index values).
 With --check: after the sync, LISTs at the cache's resourceVersion (resourceVersionMatch=Exact) and reports objects missing, extra or stale in the cache; exit code ${CHECK_DIFFERS_EXIT_CODE} when they differ.`;
   static override examples = [
-    '<%= config.bin %> index pods --by nodeName --sim',
+    '<%= config.bin %> index --by nodeName --sim',
+    '<%= config.bin %> index pods --by nodeName -A',
     '<%= config.bin %> index pods --by phase --by label:app -o json',
     "<%= config.bin %> index pods --by '{.spec.containers[*].image}' --show-keys",
     '<%= config.bin %> index pods --by nodeName --value node-001 -o name',
@@ -51,11 +52,11 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     '<%= config.bin %> index pods --check',
   ];
   static override args = {
-    resource: Args.string({ description: 'Resource type: pods, po, deployments.apps, foos.example.com, …', required: true }),
+    resource: Args.string({ description: 'Resource type: pods, po, deployments.apps, foos.example.com, … (default: pods).', default: 'pods' }),
   };
   static override flags = {
     ...discoveryFlags,
-    by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true }),
+    by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true, multipleNonGreedy: true }),
     value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
     'show-secrets': Flags.boolean({ description: 'Print Secret data and tokens as they are, in index values (--by {.data}, annotation:kubectl.kubernetes.io/last-applied-configuration, …) and in --value objects (masked by default).', default: false }),
     'show-keys': Flags.boolean({ description: 'List every key under each value, not just the first few.', default: false }),
@@ -98,7 +99,8 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     for (const verb of ['list', 'watch']) {
       if (!resource.verbs.includes(verb)) throw new UserError(`the server does not support ${verb} on ${displayName(resource)} (verbs: ${resource.verbs.join(', ')})`);
     }
-    const namespace = resource.namespaced && !flags['all-namespaces'] ? flags.namespace : undefined;
+    // The same default as every command: -A reads every namespace, otherwise -n, else the context's namespace.
+    const namespace = resource.namespaced && !flags['all-namespaces'] ? (flags.namespace ?? conn.namespace) : undefined;
     this.noteTarget({ namespaced: resource.namespaced, namespace });
 
     const stop = createStopSignal({ forMs });

@@ -21,6 +21,8 @@ import {
 
 /** client-go's discovery request timeout, sent as ?timeout=32s like kubectl. */
 const DISCOVERY_TIMEOUT = '32s';
+/** The same 32 s bounds the wait on our side when --request-timeout is unset (client-go's discovery client timeout). */
+export const DISCOVERY_TIMEOUT_MS = 32_000;
 const LEGACY_ACCEPT = 'application/json, */*';
 const SERVER_GROUPS = 'servergroups.json';
 
@@ -159,7 +161,7 @@ export class DiscoveryClient {
     const headers: Record<string, string> = { Accept: accept };
     if (stored) headers['If-None-Match'] = stored.etag;
     try {
-      let res = await this.conn.request({ path, query: { timeout: DISCOVERY_TIMEOUT }, headers, allowErrorStatus: true });
+      let res = await this.conn.request({ path, query: { timeout: DISCOVERY_TIMEOUT }, headers, allowErrorStatus: true, fallbackTimeoutMs: DISCOVERY_TIMEOUT_MS });
       let text = await res.body.text();
       Object.assign(event, { status: res.status, ms: elapsed(start), bytes: Buffer.byteLength(text) });
       let contentType = header(res.headers['content-type']);

@@ -5,6 +5,7 @@ import { Tracer } from '../../informer/trace.js';
 import { HttpConnection } from './http-connection.js';
 import { resolveKubeconfig, type TlsOptions } from './kubeconfig.js';
 import { serverAddress, type ServerAddress } from './server-url.js';
+import type { WireLog } from './wire-log.js';
 
 export { KubeconfigError } from './config-error.js';
 
@@ -19,6 +20,8 @@ export interface ConnectionOptions {
   /** The largest single object accepted (--max-object-size); default DEFAULT_MAX_OBJECT_BYTES. */
   maxObjectBytes?: number;
   tracer?: Tracer;
+  /** The request log (-v 6..9). */
+  wireLog?: WireLog;
 }
 
 /**
@@ -57,6 +60,11 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Overrides the connection's request timeout for this request (0 = none). */
   timeoutMs?: number;
+  /**
+   * The timeout when neither this request nor the connection (--request-timeout) sets one: client-go's 32 s
+   * for discovery, so that a server that accepts the connection and never answers is given up on, as kubectl does.
+   */
+  fallbackTimeoutMs?: number;
   allowErrorStatus?: boolean;
   /** A long-lived body (watch): the timeout covers only the headers; traced at headers time. */
   stream?: boolean;
@@ -110,6 +118,7 @@ export async function loadConnection(opts: ConnectionOptions): Promise<Connectio
     requestTimeoutMs: opts.requestTimeoutMs,
     maxObjectBytes: opts.maxObjectBytes,
     secrets: kc.secrets,
+    wireLog: opts.wireLog,
   });
 }
 
@@ -121,6 +130,8 @@ export interface UrlConnectionOptions {
   maxObjectBytes?: number;
   /** The idle-read timeout of plain (non-stream) bodies, ms (default HttpConnection's). */
   bodyIdleTimeoutMs?: number;
+  /** The request log (-v 6..9). */
+  wireLog?: WireLog;
 }
 
 /** A connection to a plain URL (the in-process embedded server): no kubeconfig, optional bearer token. */
@@ -162,6 +173,7 @@ class LazyDispatcherConnection implements Connection {
           requestTimeoutMs: this.opts.requestTimeoutMs,
           maxObjectBytes: this.opts.maxObjectBytes,
           bodyIdleTimeoutMs: this.opts.bodyIdleTimeoutMs,
+          wireLog: this.opts.wireLog,
           secrets: [this.opts.token, password].filter((s): s is string => Boolean(s)),
         }),
     );

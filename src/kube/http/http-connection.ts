@@ -12,6 +12,7 @@ import { redact } from './redact.js';
 import { requestFollowingRedirects } from './redirects.js';
 import { retryAfterSeconds } from './status-from-response.js';
 import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
+import type { WireCall, WireLog } from './wire-log.js';
 
 export interface HttpConnectionOptions {
   /** The server URL as it may be shown (no password); requests go to its origin and path. */
@@ -34,6 +35,8 @@ export interface HttpConnectionOptions {
   maxObjectBytes?: number;
   /** A plain (non-stream) body that sends nothing for this long fails (ms; default DEFAULT_BODY_IDLE_MS, 0 = never). */
   bodyIdleTimeoutMs?: number;
+  /** The request log (-v 6..9): told about every request, answer and body. */
+  wireLog?: WireLog;
 }
 
 /** A list body stalled this long is given up (client-go has only the overall timeout; we never hang silently). */
@@ -95,13 +98,14 @@ export class HttpConnection implements Connection {
       }
     }
     if (req.headers) headers = { ...headers, ...req.headers };
+    const wire = this.opts.wireLog ? this.beginWire(method, url, headers, req) : undefined;
 
     // One controller aborts the request: the caller's signal, or our timeout.
     const ac = new AbortController();
     const onCallerAbort = () => ac.abort(req.signal?.reason);
     if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
     req.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs ?? 0;
+    const timeoutMs = req.timeoutMs ?? (this.opts.requestTimeoutMs || req.fallbackTimeoutMs || 0);
     const idleMs = req.idleTimeoutMs ?? (req.stream ? 0 : (this.opts.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_MS));
     let timedOut = false;
     const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs) : undefined;
@@ -141,6 +145,7 @@ export class HttpConnection implements Connection {
       );
     } catch (err) {
       const mapped = fail(err);
+      wire?.failed({ message: (mapped as Error).message, ms: ms(start) });
       if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, ms: ms(start), error: (mapped as Error).message, conn: this.connIds.take(call) });
       throw mapped;
     }
@@ -148,6 +153,7 @@ export class HttpConnection implements Connection {
     const status = res.statusCode;
     const contentType = header(res.headers['content-type']);
     const ok = status >= 200 && status < 300;
+    wire?.response({ status, headers: res.headers, ms: ms(start) });
     // A stream's timeout covers only the wait for its headers.
     if (req.stream && ok && timer) clearTimeout(timer);
 
@@ -160,18 +166,31 @@ export class HttpConnection implements Connection {
         throw fail(err);
       }
       cleanup();
+      wire?.body(text.slice(0, this.opts.wireLog?.bodyBytes ?? 0), Buffer.byteLength(text));
       if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes: Buffer.byteLength(text), conn });
       throw errorForAnswer({ server: this.server, status, contentType, text, retryAfter: retryAfterSeconds(res.headers['retry-after']), secrets: this.opts.secrets });
     }
 
     if (req.stream && tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), contentType, conn, stream: true });
+    const kept = wire && !req.stream ? new BodyHead(this.opts.wireLog?.bodyBytes ?? 0) : undefined;
     const body = new ResponseBody(res.body, (bytes, err) => {
       cleanup();
+      // A stream we stopped ourselves closed normally: only the server's or the network's end is an error.
+      if (wire && req.stream) wire.closed({ ms: ms(start), bytes, ...(err && !req.signal?.aborted ? { error: (err as Error).message } : {}) });
+      if (kept) wire?.body(kept.text(), bytes);
       if (tracing && !req.stream) {
         this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, conn, ...(err ? { error: (err as Error).message } : {}) });
       }
-    }, fail);
+    }, fail, kept);
     return { status, headers: res.headers as HttpResponse['headers'], body, bytesRead: () => body.bytes };
+  }
+
+  /** Hands the request to the request log, with every credential the connection knows masked. */
+  private beginWire(method: string, url: string, headers: Record<string, string>, req: HttpRequest): WireCall | undefined {
+    const shown: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) shown[k] = redact(String(v), this.opts.secrets);
+    const body = req.body === undefined ? undefined : redact(String(req.body), this.opts.secrets);
+    return this.opts.wireLog?.begin({ method, url: `${this.server}${url}`, headers: shown, stream: req.stream === true, ...(body !== undefined ? { body } : {}) });
   }
 
   async close(): Promise<void> {
@@ -201,6 +220,22 @@ async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Prom
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
+/** The first bytes of a body, kept for the request log. */
+class BodyHead {
+  private chunks: Buffer[] = [];
+  private n = 0;
+  constructor(private readonly limit: number) {}
+  add(chunk: Uint8Array): void {
+    if (this.n >= this.limit) return;
+    const part = Buffer.from(chunk.subarray(0, this.limit - this.n));
+    this.chunks.push(part);
+    this.n += part.length;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
 /** The response body: iterable as raw chunks, or read whole; counts bytes; reports its end once. */
 export class ResponseBody implements AsyncIterable<Uint8Array> {
   bytes = 0;
@@ -210,6 +245,7 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     private readonly src: AsyncIterable<Uint8Array> & { destroy?: (err?: Error) => unknown },
     private readonly onEnd: (bytes: number, err?: unknown) => void,
     private readonly mapError: (err: unknown) => unknown,
+    private readonly head?: BodyHead,
   ) {}
 
   private end(err?: unknown): void {
@@ -222,6 +258,7 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     try {
       for await (const chunk of this.src) {
         this.bytes += chunk.length;
+        this.head?.add(chunk);
         yield chunk;
       }
       this.end();

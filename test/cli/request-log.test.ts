@@ -1,0 +1,39 @@
+// The request log's lines for what the e2e runs do not reach: a write's body holding a Secret, a failed request.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { requestLog } from '../../src/cli/request-log.js';
+
+function capture(verbosity: number) {
+  const out = new PassThrough();
+  let text = '';
+  out.setEncoding('utf8').on('data', (d: string) => (text += d));
+  const log = requestLog(verbosity, out, () => Date.UTC(2026, 10, 26, 8, 30, 22, 169.123))!;
+  return { log, text: () => text };
+}
+
+describe('requestLog', () => {
+  it('is off below -v 6', () => {
+    expect(requestLog(5)).toBeUndefined();
+  });
+
+  it('masks Secret values in a request body, and Basic credentials in headers', async () => {
+    const { log, text } = capture(8);
+    const secret = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { password: Buffer.from('hunter2-secret').toString('base64') } });
+    const call = log.begin({ method: 'POST', url: 'https://h/api/v1/namespaces/default/secrets', headers: { Authorization: 'Basic dXNlcjpwYXNz' }, stream: false, body: secret });
+    call.response({ status: 201, headers: { 'content-type': 'application/json' }, ms: 3.4 });
+    await new Promise((r) => setImmediate(r));
+    expect(text()).toMatch(/"Request Body" body="\{.*<masked 14 bytes>/);
+    expect(text()).not.toContain(Buffer.from('hunter2-secret').toString('base64'));
+    expect(text()).toContain('round_trippers.go:480]     Authorization: Basic <masked>\n');
+    expect(text()).not.toContain('dXNlcjpwYXNz');
+    expect(text()).toMatch(/round_trippers\.go:581\] Response Status: 201 Created in 3 milliseconds\n/);
+    expect(text()).toMatch(/round_trippers\.go:587\] {5}Content-Type: application\/json\n/);
+  });
+
+  it('a request that got no answer: kubectl\'s line with an empty status', async () => {
+    const { log, text } = capture(6);
+    log.begin({ method: 'GET', url: 'https://h/api', headers: {}, stream: false }).failed({ message: 'refused', ms: 1 });
+    await new Promise((r) => setImmediate(r));
+    expect(text()).toMatch(/^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ round_trippers\.go:560\] GET https:\/\/h\/api {2}in 1 milliseconds\n$/);
+  });
+});
