@@ -1,0 +1,130 @@
+// `kwatch events --live`: a full-screen ink dashboard of the pipeline. It reads a PipelineStats and an
+// ActivityLog that subscribe to the trace like any other output, and redraws from them on a timer
+// (at most 10 frames a second), never per record, so the pipeline does not wait on the terminal.
+import type { ActivityLog } from './activity-log.js';
+import { HELP_LINES, headerLines, stageCells, type DashboardInfo } from './dashboard-text.js';
+import type { PipelineStats } from './pipeline-stats.js';
+
+export interface DashboardOptions {
+  info: DashboardInfo;
+  stats: PipelineStats;
+  activity: ActivityLog;
+  stdout: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+  /** q or Ctrl-C: the caller stops the pipeline, then calls stop(). */
+  onQuit: () => void;
+  /** Frame interval; never under 100 ms. Default 100. */
+  frameMs?: number;
+  /** Draw on the terminal's alternate screen (restored on stop). Default true. */
+  alternateScreen?: boolean;
+}
+
+export interface Dashboard {
+  /** Unmounts ink and restores the screen; idempotent. */
+  stop(): void;
+}
+
+const ENTER_ALT = '\u001b[?1049h';
+const LEAVE_ALT = '\u001b[?1049l';
+/** Header (2) + blank + pipeline (4) + blank + activity header + status line. */
+const FIXED_ROWS = 10;
+
+/** Renders the dashboard (ink and react loaded here, on first use). Call on a TTY outside CI. */
+export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
+  const [React, ink] = await Promise.all([import('react'), import('ink')]);
+  const h = React.createElement;
+  const { Box, Text, useInput } = ink;
+  const frameMs = Math.max(o.frameMs ?? 100, 100);
+  const alt = o.alternateScreen !== false;
+
+  function View() {
+    const [, setTick] = React.useState(0);
+    const [paused, setPaused] = React.useState<{ header: string; lines: string[] } | undefined>(undefined);
+    const [filter, setFilter] = React.useState('');
+    const [typing, setTyping] = React.useState<string | undefined>(undefined);
+    const [help, setHelp] = React.useState(false);
+    React.useEffect(() => {
+      const t = setInterval(() => setTick((n) => n + 1), frameMs);
+      return () => clearInterval(t);
+    }, []);
+    const rows = o.stdout.rows || 24;
+    const columns = o.stdout.columns || 80;
+    const activityRows = Math.max(3, rows - FIXED_ROWS - 1); // one spare row: ink redraws in place only while the frame is shorter than the screen
+    const activity = o.activity.lines(activityRows, filter);
+    useInput((input, key) => {
+      if (typing !== undefined) {
+        if (key.return) {
+          setFilter(typing);
+          setTyping(undefined);
+        } else if (key.escape) {
+          setFilter('');
+          setTyping(undefined);
+        } else if (key.backspace || key.delete) setTyping(typing.slice(0, -1));
+        else if (key.ctrl && input === 'c') o.onQuit();
+        else if (input && !key.ctrl && !key.meta) setTyping(typing + input);
+        return;
+      }
+      if (help) {
+        setHelp(false);
+        if (!(input === 'q' || (key.ctrl && input === 'c'))) return;
+      }
+      if (input === 'q' || (key.ctrl && input === 'c')) o.onQuit();
+      else if (input === '?') setHelp(true);
+      else if (input === '/') setTyping(filter);
+      else if (input === ' ') setPaused(paused ? undefined : activity);
+      else if (key.escape) setFilter('');
+    });
+    const snap = o.stats.snapshot();
+    const cellWidth = Math.max(10, Math.floor(columns / 8));
+    const shown = paused ?? activity;
+    const status =
+      typing !== undefined
+        ? `/${typing}█   Enter apply  Esc clear`
+        : [paused ? 'PAUSED (space resumes)' : undefined, filter ? `filter: ${filter}` : undefined, '/ filter  space pause  ? help  q quit'].filter(Boolean).join('   ');
+    return h(
+      Box,
+      { flexDirection: 'column', width: columns },
+      ...headerLines(o.info, snap).map((line, i) => h(Text, { key: `h${i}`, bold: i === 0, wrap: 'truncate-end' }, line)),
+      h(Text, { key: 'gap1' }, ' '),
+      h(
+        Box,
+        { key: 'pipeline', flexDirection: 'row' },
+        ...stageCells(snap).map((cell) =>
+          h(
+            Box,
+            { key: cell.stage, flexDirection: 'column', width: cellWidth },
+            ...cell.lines.map((line, i) =>
+              h(Text, { key: i, bold: i === 0, color: cell.bottleneck ? 'red' : i === 0 ? 'cyan' : undefined, inverse: cell.bottleneck && i === 0, wrap: 'truncate-end' }, line || ' '),
+            ),
+          ),
+        ),
+      ),
+      h(Text, { key: 'gap2' }, ' '),
+      ...(help
+        ? HELP_LINES.map((line, i) => h(Text, { key: `help${i}`, wrap: 'truncate-end' }, line))
+        : [
+            h(Text, { key: 'ah', dimColor: true, wrap: 'truncate-end' }, shown.header),
+            ...shown.lines.map((line, i) => h(Text, { key: `a${i}`, wrap: 'truncate-end' }, line)),
+            ...Array.from({ length: Math.max(0, activityRows - shown.lines.length) }, (_, i) => h(Text, { key: `pad${i}` }, ' ')),
+          ]),
+      h(Text, { key: 'status', inverse: true, wrap: 'truncate-end' }, status),
+    );
+  }
+
+  if (alt) o.stdout.write(ENTER_ALT);
+  const instance = ink.render(h(View), {
+    stdout: o.stdout,
+    stdin: o.stdin ?? process.stdin,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  let stopped = false;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      instance.unmount();
+      if (alt) o.stdout.write(LEAVE_ALT);
+    },
+  };
+}
