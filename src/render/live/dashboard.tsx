@@ -37,43 +37,50 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const frameMs = Math.max(o.frameMs ?? 100, 100);
   const alt = o.alternateScreen !== false;
 
+  interface UiState {
+    /** The activity as it was when space paused it. */
+    paused?: { header: string; lines: string[] };
+    filter: string;
+    /** The filter being typed after `/`. */
+    typing?: string;
+    help: boolean;
+  }
+
   function View() {
     const [, setTick] = React.useState(0);
-    const [paused, setPaused] = React.useState<{ header: string; lines: string[] } | undefined>(undefined);
-    const [filter, setFilter] = React.useState('');
-    const [typing, setTyping] = React.useState<string | undefined>(undefined);
-    const [help, setHelp] = React.useState(false);
+    // Key handling reads and writes this directly: keys arriving between two frames must see each other.
+    const ui = React.useRef<UiState>({ filter: '', help: false }).current;
+    const redraw = () => setTick((n) => n + 1);
     React.useEffect(() => {
-      const t = setInterval(() => setTick((n) => n + 1), frameMs);
+      const t = setInterval(redraw, frameMs);
       return () => clearInterval(t);
     }, []);
     const rows = o.stdout.rows || 24;
     const columns = o.stdout.columns || 80;
     const activityRows = Math.max(3, rows - FIXED_ROWS - 1); // one spare row: ink redraws in place only while the frame is shorter than the screen
-    const activity = o.activity.lines(activityRows, filter);
+    const activity = o.activity.lines(activityRows, ui.filter);
+    // Keys typed quickly (or pasted) arrive as one chunk: `/web` opens the filter with `web` in it.
     useInput((input, key) => {
-      if (typing !== undefined) {
+      const quit = input === 'q' || (key.ctrl && input === 'c');
+      if (ui.typing !== undefined) {
         if (key.return) {
-          setFilter(typing);
-          setTyping(undefined);
+          ui.filter = ui.typing;
+          ui.typing = undefined;
         } else if (key.escape) {
-          setFilter('');
-          setTyping(undefined);
-        } else if (key.backspace || key.delete) setTyping(typing.slice(0, -1));
+          ui.filter = '';
+          ui.typing = undefined;
+        } else if (key.backspace || key.delete) ui.typing = ui.typing.slice(0, -1);
         else if (key.ctrl && input === 'c') o.onQuit();
-        else if (input && !key.ctrl && !key.meta) setTyping(typing + input);
-        return;
-      }
-      if (help) {
-        setHelp(false);
-        if (!(input === 'q' || (key.ctrl && input === 'c'))) return;
-      }
-      if (input === 'q' || (key.ctrl && input === 'c')) o.onQuit();
-      else if (input === '?') setHelp(true);
-      else if (input === '/') setTyping(filter);
-      else if (input === ' ') setPaused(paused ? undefined : activity);
-      else if (key.escape) setFilter('');
+        else if (input && !key.ctrl && !key.meta) ui.typing += input.replace(/[\r\n]/g, '');
+      } else if (ui.help && !quit) ui.help = false;
+      else if (quit) o.onQuit();
+      else if (input === '?') ui.help = true;
+      else if (input.startsWith('/')) ui.typing = input.slice(1);
+      else if (input === ' ') ui.paused = ui.paused ? undefined : o.activity.lines(activityRows, ui.filter);
+      else if (key.escape) ui.filter = '';
+      redraw();
     });
+    const { typing, filter, paused, help } = ui;
     const snap = o.stats.snapshot();
     const cellWidth = Math.max(10, Math.floor(columns / 8));
     const shown = paused ?? activity;
