@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { TraceRecord } from '../../src/informer/trace.js';
+import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
+import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
+import { PipelineStats } from '../../src/render/live/pipeline-stats.js';
+import { liveUnavailable } from '../../src/cli/events-view.js';
+
+/** `kwatch events pods --sim --sim-churn 50 --stages all -o ndjson --for 2s`, as recorded: 11 pods listed, then 4 watch events. */
+function recorded(): TraceRecord[] {
+  return readFileSync(join(import.meta.dirname, 'fixtures', 'live-sim-trace.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      const r: Record<string, unknown> = { ...o, time: Date.parse(o.time as string) };
+      for (const k of ['key', 'rv']) if (r[k] === null) delete r[k];
+      return r as unknown as TraceRecord;
+    });
+}
+
+describe('the dashboard text from a recorded sim run', () => {
+  it('shows each stage total, queue depths and the watch state', () => {
+    const records = recorded();
+    let t = records[0].time;
+    const stats = new PipelineStats({ now: () => t });
+    for (const r of records.filter((x) => x.op !== 'stopped')) {
+      t = r.time;
+      stats.add(r);
+    }
+    const snap = stats.snapshot();
+    const cells = Object.fromEntries(stageCells(snap).map((c) => [c.stage, c.lines]));
+    expect(cells.watch.slice(2)).toEqual(['total 4', '']);
+    expect(cells.reflector[2]).toBe('total 11'); // the listed pods
+    expect(cells.fifo.slice(2)).toEqual(['total 15', 'depth 0']);
+    expect(cells.handler[2]).toBe('total 15');
+    expect(cells.workqueue.slice(2)).toEqual(['total 15', 'depth 0']);
+    expect(cells.reconcile[2]).toBe('total 15');
+    expect(cells.http[2]).toBe('total 2');
+    const [what, state] = headerLines({ context: 'sim', server: 'http://127.0.0.1:1234', resources: 'pods', namespace: 'default', selector: 'app=web' }, snap);
+    expect(what).toBe('context sim  server http://127.0.0.1:1234  resource pods  namespace default  selector app=web');
+    expect(state).toMatch(/^watching since \d\d:\d\d:\d\d {2}rv \d+ {2}up [\d.]+s {2}reconnects 0 {2}relists 0 {2}expired 0$/);
+  });
+});
+
+describe('ActivityLog', () => {
+  it('keeps the newest records and prints them with the trace table columns, filtered by key, stage= and op=', () => {
+    const log = new ActivityLog({ capacity: 50 });
+    for (const r of recorded()) log.add(r);
+    const { header, lines } = log.lines(10);
+    expect(header).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL$/);
+    expect(lines).toHaveLength(10);
+    expect(lines.every((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}\S+/.test(l))).toBe(true);
+    // the default stages: no indexer, no http, no workqueue done/forget
+    expect(lines.some((l) => /\s(indexer|http)\s/.test(l) || /workqueue\s+(done|forget)\s/.test(l))).toBe(false);
+    const watch = log.lines(100, 'stage=watch').lines;
+    expect(watch.length).toBe(4);
+    expect(log.lines(100, 'op=MODIFIED').lines.length).toBe(3);
+    const key = 'default/cart-api-wrsd46kgl7-6wmmv';
+    const mine = log.lines(100, key).lines;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((l) => l.includes(key))).toBe(true);
+    expect(log.lines(100, `${key} stage=handler`).lines.every((l) => /handler\s+OnAdd/.test(l))).toBe(true);
+  });
+
+  it('escapes control characters a key may carry', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    log.add({ time: 0, stage: 'watch', op: 'ADDED', key: 'ns/evil\u001b]0;owned\u0007', rv: '1' });
+    const [line] = log.lines(5).lines;
+    expect(line).toContain('ns/evil\\x1b]0;owned\\x07');
+    expect([...line].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
+  });
+
+  it('parses filters: every term must match', () => {
+    const f = parseActivityFilter(' web  op=OnAdd ');
+    expect(f({ time: 0, stage: 'handler', op: 'OnAdd', key: 'ns/web-1' })).toBe(true);
+    expect(f({ time: 0, stage: 'handler', op: 'OnUpdate', key: 'ns/web-1' })).toBe(false);
+    expect(f({ time: 0, stage: 'handler', op: 'OnAdd', key: 'ns/db-1' })).toBe(false);
+  });
+});
+
+describe('liveUnavailable', () => {
+  it('needs a terminal on stdin and stdout, no CI and a TERM that is not dumb', () => {
+    const tty = { isTTY: true };
+    expect(liveUnavailable(tty, tty, { TERM: 'xterm' })).toBeUndefined();
+    expect(liveUnavailable({}, tty, {})).toBe('not a terminal');
+    expect(liveUnavailable(tty, {}, {})).toBe('not a terminal');
+    expect(liveUnavailable(tty, tty, { CI: 'true' })).toBe('CI is set');
+    expect(liveUnavailable(tty, tty, { TERM: 'dumb' })).toBe('TERM=dumb');
+  });
+});
+
+describe('startDashboard (ink)', () => {
+  it('draws the stages from the aggregator at most 10 times a second however fast records come, and q asks to quit', async () => {
+    // ink reads CI at import time and then draws only the last frame.
+    const ciVars = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+    const { startDashboard } = await import('../../src/render/live/dashboard.js');
+    let out = '';
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 160, rows: 40 });
+    stdout.write = ((s: string) => {
+      out += s;
+      return true;
+    }) as typeof stdout.write;
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const stats = new PipelineStats();
+    const activity = new ActivityLog();
+    let quit = 0;
+    const dashboard = await startDashboard({
+      info: { server: 'http://127.0.0.1:1', resources: 'pods' },
+      stats,
+      activity,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      onQuit: () => quit++,
+      alternateScreen: false,
+    });
+    try {
+      const records = recorded();
+      // One second of records arriving as fast as they can.
+      const start = Date.now();
+      const before = out.length;
+      let n = 0;
+      while (Date.now() - start < 1000) {
+        for (const r of records) {
+          stats.add(r);
+          activity.add(r);
+        }
+        n += records.length;
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(n).toBeGreaterThan(10_000);
+      // Each frame draws the header once: at most 10 frames in the second (and one more at its edge).
+      const frames = out.slice(before).split('resource pods').length - 1;
+      expect(frames).toBeGreaterThan(3);
+      expect(frames).toBeLessThanOrEqual(11);
+      expect(out).toContain('resource pods');
+      expect(out).toMatch(/total \d{4,}/);
+      stdin.write('q');
+      const deadline = Date.now() + 2000;
+      while (quit === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(quit).toBe(1);
+    } finally {
+      dashboard.stop();
+      for (const [k, v] of Object.entries(ciVars)) if (v !== undefined) process.env[k] = v;
+    }
+  });
+});
