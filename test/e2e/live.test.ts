@@ -78,6 +78,17 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(activityLines(s).length).toBeGreaterThan(0);
     for (const line of activityLines(s)) expect(line).toContain(key);
 
+    // space freezes the activity pane while the counting goes on; ? shows the keys, any key closes it
+    tmux('send-keys', '-t', SESSION, '-l', ' ');
+    s = await waitForScreen((x) => x.includes('PAUSED'));
+    expect(s).toContain('PAUSED (space resumes)');
+    tmux('send-keys', '-t', SESSION, '-l', '?');
+    s = await waitForScreen((x) => x.includes('this help'));
+    expect(s).toMatch(/^q, Ctrl-C +quit/m);
+    tmux('send-keys', '-t', SESSION, '-l', 'x');
+    s = await waitForScreen((x) => !x.includes('this help'));
+    expect(s).not.toContain('this help');
+
     tmux('send-keys', '-t', SESSION, '-l', 'q');
     s = await waitForScreen((x) => x.includes('EXIT='));
     expect(s).toContain('EXIT=0');
@@ -86,6 +97,21 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toMatch(/^watch: .*MODIFIED=\d+/m);
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 60_000);
+
+  it('Ctrl-C quits too, and the summary follows on the restored screen', async () => {
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --live; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '120', '-y', '30', '-s', 'ctrl-c', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-t', 'ctrl-c');
+    const deadline = Date.now() + 15_000;
+    while (!/watching since/.test(at()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(at()).toMatch(/watching since/);
+    tmux('send-keys', '-t', 'ctrl-c', 'C-c');
+    while (!at().includes('EXIT=') && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 100));
+    const s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).not.toContain('watching since');
+    expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
+  }, 30_000);
 });
 
 // Without tmux the terminal test shows as skipped, with the reason in its name and a warning in the log.
