@@ -65,6 +65,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
+    if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.raw && flags.live) throw new UserError('--live shows the informer pipeline: it cannot be combined with --raw');
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
 

@@ -129,4 +129,14 @@ describe('kwatch events --live without a terminal', () => {
     expect(r.stdout).toContain('OnAdd');
     expect(r.stderr).toMatch(/reconnects=0/);
   });
+
+  it('refuses a machine output or --raw with one line', async () => {
+    const r = await kwatch(['events', 'pods', '--sim', '--live', '-o', 'ndjson'], {});
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('--live draws its own screen: it cannot be combined with -o ndjson');
+    const raw = await kwatch(['events', 'pods', '--sim', '--live', '--raw'], {});
+    expect(raw.code).not.toBe(0);
+    expect(raw.stderr).toContain('--live shows the informer pipeline: it cannot be combined with --raw');
+  });
 });
