@@ -4,6 +4,7 @@
 import type { ActivityLog } from './activity-log.js';
 import { HELP_LINES, headerLines, stageCells, type DashboardInfo } from './dashboard-text.js';
 import type { PipelineStats } from './pipeline-stats.js';
+import { escapeForTerminal } from '../terminal-escape.js';
 
 export interface DashboardOptions {
   info: DashboardInfo;
@@ -86,8 +87,8 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     const shown = paused ?? activity;
     const status =
       typing !== undefined
-        ? `/${typing}█   Enter apply  Esc clear`
-        : [paused ? 'PAUSED (space resumes)' : undefined, filter ? `filter: ${filter}` : undefined, '/ filter  space pause  ? help  q quit'].filter(Boolean).join('   ');
+        ? `/${escapeForTerminal(typing)}█   Enter apply  Esc clear`
+        : [paused ? 'PAUSED (space resumes)' : undefined, filter ? `filter: ${escapeForTerminal(filter)}` : undefined, '/ filter  space pause  ? help  q quit'].filter(Boolean).join('   ');
     return h(
       Box,
       { flexDirection: 'column', width: columns },
