@@ -20,6 +20,7 @@ import { displayName } from './target.js';
 import { stdoutFailed } from './stdout-guard.js';
 import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
+import { retryLine } from './error-message.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -206,7 +207,9 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
       signal: o.stop.signal,
       maxEvents: o.maxEvents,
       untilSynced: o.untilSynced,
-      firstContact: o.firstContact,
+      // A retry notice written to the terminal would land in the middle of the dashboard.
+      firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
+      onSynced: () => dashboard.notice(''),
       pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: false },
     });
   } finally {

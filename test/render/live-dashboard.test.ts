@@ -139,6 +139,11 @@ describe('startDashboard (ink)', () => {
       expect(frames).toBeLessThanOrEqual(11);
       expect(out).toContain('resource pods');
       expect(out).toMatch(/total \d{4,}/);
+      // a retry notice shows in the status line, not written over the frame
+      dashboard.notice('list pods failed: connection refused; retrying in 2s');
+      const shownBy = Date.now() + 2000;
+      while (!out.includes('retrying in 2s') && Date.now() < shownBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out).toMatch(/list pods failed: connection refused; retrying in 2s {3}\/ filter/);
       stdin.write('q');
       const deadline = Date.now() + 2000;
       while (quit === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -21,6 +21,8 @@ export interface DashboardOptions {
 }
 
 export interface Dashboard {
+  /** A message for the user (a retry notice): shown above the status line instead of written over the screen. */
+  notice(text: string): void;
   /** Unmounts ink and restores the screen; idempotent. */
   stop(): void;
 }
@@ -37,6 +39,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const { Box, Text, useInput } = ink;
   const frameMs = Math.max(o.frameMs ?? 100, 100);
   const alt = o.alternateScreen !== false;
+  let notice = '';
 
   interface UiState {
     /** The activity as it was when space paused it. */
@@ -88,7 +91,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     const status =
       typing !== undefined
         ? `/${escapeForTerminal(typing)}█   Enter apply  Esc clear`
-        : [paused ? 'PAUSED (space resumes)' : undefined, filter ? `filter: ${escapeForTerminal(filter)}` : undefined, '/ filter  space pause  ? help  q quit'].filter(Boolean).join('   ');
+        : [notice ? escapeForTerminal(notice) : undefined, paused ? 'PAUSED (space resumes)' : undefined, filter ? `filter: ${escapeForTerminal(filter)}` : undefined, '/ filter  space pause  ? help  q quit'].filter(Boolean).join('   ');
     return h(
       Box,
       { flexDirection: 'column', width: columns },
@@ -128,6 +131,9 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   });
   let stopped = false;
   return {
+    notice(text) {
+      notice = text;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
