@@ -144,6 +144,16 @@ describe('startDashboard (ink)', () => {
       const shownBy = Date.now() + 2000;
       while (!out.includes('retrying in 2s') && Date.now() < shownBy) await new Promise((r) => setTimeout(r, 10));
       expect(out).toMatch(/list pods failed: connection refused; retrying in 2s {3}\/ filter/);
+      // `/`, a key and Enter read as one chunk (typed fast, or read late under load) still apply the filter
+      const key = 'default/cart-api-wrsd46kgl7-6wmmv';
+      stdin.write(`/${key}\r`);
+      const filteredBy = Date.now() + 2000;
+      while (!out.includes(`filter: ${key}`) && Date.now() < filteredBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out).toContain(`filter: ${key}`);
+      const lastFrame = out.slice(out.lastIndexOf('TIME'));
+      const lines = lastFrame.split('\n').filter((l) => /\d\d:\d\d:\d\d\.\d{3} /.test(l));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines) expect(l).toContain(key);
       stdin.write('q');
       const deadline = Date.now() + 2000;
       while (quit === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -63,8 +63,8 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     const columns = o.stdout.columns || 80;
     const activityRows = Math.max(3, rows - FIXED_ROWS - 1); // one spare row: ink redraws in place only while the frame is shorter than the screen
     const activity = o.activity.lines(activityRows, ui.filter);
-    // Keys typed quickly (or pasted) arrive as one chunk: `/web` opens the filter with `web` in it.
-    useInput((input, key) => {
+    type Key = Parameters<Parameters<typeof useInput>[0]>[1];
+    const onKey = (input: string, key: Partial<Key>) => {
       const quit = input === 'q' || (key.ctrl && input === 'c');
       if (ui.typing !== undefined) {
         if (key.return) {
@@ -75,13 +75,24 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
           ui.typing = undefined;
         } else if (key.backspace || key.delete) ui.typing = ui.typing.slice(0, -1);
         else if (key.ctrl && input === 'c') o.onQuit();
-        else if (input && !key.ctrl && !key.meta) ui.typing += input.replace(/[\r\n]/g, '');
+        else if (input && !key.ctrl && !key.meta) ui.typing += input;
       } else if (ui.help && !quit) ui.help = false;
       else if (quit) o.onQuit();
       else if (input === '?') ui.help = true;
       else if (input.startsWith('/')) ui.typing = input.slice(1);
       else if (input === ' ') ui.paused = ui.paused ? undefined : o.activity.lines(activityRows, ui.filter);
       else if (key.escape) ui.filter = '';
+    };
+    // Keys typed quickly (or pasted, or read late under load) arrive as one chunk: `/web` opens the
+    // filter with `web` in it, and an Enter inside the chunk applies what came before it.
+    useInput((input, key) => {
+      if (input.length > 1 && /[\r\n]/.test(input)) {
+        const parts = input.split(/\r\n|\r|\n/);
+        parts.forEach((part, i) => {
+          if (part) onKey(part, {});
+          if (i < parts.length - 1) onKey('', { return: true });
+        });
+      } else onKey(input, key);
       redraw();
     });
     const { typing, filter, paused, help } = ui;
