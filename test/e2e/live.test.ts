@@ -112,6 +112,20 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).not.toContain('watching since');
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 30_000);
+
+  it('in a terminal with TERM=dumb or CI set, says so in one line and prints the plain trace', async () => {
+    const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --live --until-synced`;
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION TERM=dumb ${node}; env CI=1 ${node}; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '200', '-y', '60', '-s', 'fallback', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-S', '-200', '-t', 'fallback');
+    const deadline = Date.now() + 20_000;
+    while (!at().includes('EXIT=') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).toContain('--live needs a terminal (TERM=dumb): showing the plain trace');
+    expect(s).toContain('--live needs a terminal (CI is set): showing the plain trace');
+    expect(s.match(/^TIME\s+STAGE\s+OP\s+KEY/gm)).toHaveLength(2);
+  }, 30_000);
 });
 
 // Without tmux the terminal test shows as skipped, with the reason in its name and a warning in the log.
