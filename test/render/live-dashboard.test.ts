@@ -94,21 +94,11 @@ describe('liveUnavailable', () => {
 
 describe('startDashboard (ink)', () => {
   it('draws the stages from the aggregator at most 10 times a second however fast records come, and q asks to quit', async () => {
-    // ink reads CI at import time and then draws only the last frame.
-    const ciVars = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-    delete process.env.CI;
-    delete process.env.CONTINUOUS_INTEGRATION;
-    const { startDashboard } = await import('../../src/render/live/dashboard.js');
-    let out = '';
-    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 160, rows: 40 });
-    stdout.write = ((s: string) => {
-      out += s;
-      return true;
-    }) as typeof stdout.write;
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const { startDashboard, stdout, stdin, output, restore } = await inkTerminal();
     const stats = new PipelineStats();
     const activity = new ActivityLog();
     let quit = 0;
+    const out = () => output.text;
     const dashboard = await startDashboard({
       info: { server: 'http://127.0.0.1:1', resources: 'pods' },
       stats,
@@ -122,7 +112,7 @@ describe('startDashboard (ink)', () => {
       const records = recorded();
       // One second of records arriving as fast as they can.
       const start = Date.now();
-      const before = out.length;
+      const before = out().length;
       let n = 0;
       while (Date.now() - start < 1000) {
         for (const r of records) {
@@ -132,35 +122,92 @@ describe('startDashboard (ink)', () => {
         n += records.length;
         await new Promise((r) => setImmediate(r));
       }
-      expect(n).toBeGreaterThan(10_000);
+      expect(n, 'records fed in the second').toBeGreaterThan(2000);
       // Each frame draws the header once: at most 10 frames in the second (and one more at its edge).
-      const frames = out.slice(before).split('resource pods').length - 1;
-      expect(frames).toBeGreaterThan(3);
-      expect(frames).toBeLessThanOrEqual(11);
-      expect(out).toContain('resource pods');
-      expect(out).toMatch(/total \d{4,}/);
+      const frames = out().slice(before).split('resource pods').length - 1;
+      expect(frames, 'frames drawn in the second').toBeGreaterThan(3);
+      expect(frames, 'frames drawn in the second').toBeLessThanOrEqual(11);
+      expect(out()).toContain('resource pods');
+      expect(out()).toMatch(/total \d{4,}/);
       // a retry notice shows in the status line, not written over the frame
       dashboard.notice('list pods failed: connection refused; retrying in 2s');
-      const shownBy = Date.now() + 2000;
-      while (!out.includes('retrying in 2s') && Date.now() < shownBy) await new Promise((r) => setTimeout(r, 10));
-      expect(out).toMatch(/list pods failed: connection refused; retrying in 2s {3}\/ filter/);
+      const shownBy = Date.now() + 5000;
+      while (!out().includes('retrying in 2s') && Date.now() < shownBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out()).toMatch(/list pods failed: connection refused; retrying in 2s {3}\/ filter/);
       // `/`, a key and Enter read as one chunk (typed fast, or read late under load) still apply the filter
       const key = 'default/cart-api-wrsd46kgl7-6wmmv';
       stdin.write(`/${key}\r`);
-      const filteredBy = Date.now() + 2000;
-      while (!out.includes(`filter: ${key}`) && Date.now() < filteredBy) await new Promise((r) => setTimeout(r, 10));
-      expect(out).toContain(`filter: ${key}`);
-      const lastFrame = out.slice(out.lastIndexOf('TIME'));
+      const filteredBy = Date.now() + 5000;
+      while (!out().includes(`filter: ${key}`) && Date.now() < filteredBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out()).toContain(`filter: ${key}`);
+      const lastFrame = out().slice(out().lastIndexOf('TIME'));
       const lines = lastFrame.split('\n').filter((l) => /\d\d:\d\d:\d\d\.\d{3} /.test(l));
       expect(lines.length).toBeGreaterThan(0);
       for (const l of lines) expect(l).toContain(key);
       stdin.write('q');
-      const deadline = Date.now() + 2000;
+      const deadline = Date.now() + 5000;
       while (quit === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(quit).toBe(1);
     } finally {
       dashboard.stop();
-      for (const [k, v] of Object.entries(ciVars)) if (v !== undefined) process.env[k] = v;
+      restore();
+    }
+  });
+
+  it('shows a stage whose queue keeps growing as the bottleneck (red, inverse)', async () => {
+    const { startDashboard, stdout, stdin, output, restore } = await inkTerminal();
+    let t = Date.UTC(2026, 0, 1, 10, 0, 0);
+    const stats = new PipelineStats({ now: () => t });
+    for (let sec = 1; sec <= 4; sec++) {
+      stats.add({ time: t, stage: 'workqueue', op: 'add', key: `k${sec}`, depth: sec * 10 });
+      stats.add({ time: t, stage: 'fifo', op: 'Added', key: `k${sec}`, depth: 1 });
+      t += 1000;
+    }
+    const dashboard = await startDashboard({
+      info: { server: 'http://127.0.0.1:1', resources: 'pods' },
+      stats,
+      activity: new ActivityLog(),
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      onQuit: () => {},
+      alternateScreen: false,
+    });
+    try {
+      // red (31) and inverse (7) around the stage name, in either order
+      // eslint-disable-next-line no-control-regex
+      const BOTTLENECK = /\u001b\[(31|7)m(\u001b\[[\d;]*m)*workqueue/;
+      const deadline = Date.now() + 5000;
+      while (!output.text.includes('depth 40') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(output.text).toContain('depth 40');
+      expect(output.text).toMatch(BOTTLENECK);
+      // eslint-disable-next-line no-control-regex
+      expect(output.text).not.toMatch(/\u001b\[(31|7)m(\u001b\[[\d;]*m)*fifo/);
+    } finally {
+      dashboard.stop();
+      restore();
     }
   });
 });
+
+/** A fake terminal for ink (colours on, CI off: ink and chalk read both when first imported). */
+async function inkTerminal() {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION, FORCE_COLOR: process.env.FORCE_COLOR };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  process.env.FORCE_COLOR = '1';
+  const { startDashboard } = await import('../../src/render/live/dashboard.js');
+  const output = { text: '' };
+  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 160, rows: 40 });
+  stdout.write = ((s: string) => {
+    output.text += s;
+    return true;
+  }) as typeof stdout.write;
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+  const restore = () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  return { startDashboard, stdout, stdin, output, restore };
+}
