@@ -81,8 +81,17 @@ describe('PipelineStats', () => {
     s.add(rec({ stage: 'reflector', op: 'relist', name: 'pods', reason: 'expired' }, t0));
     s.add(rec({ stage: 'reflector', op: 'list-start', name: 'pods' }, t0));
     const snap = s.snapshot();
-    expect(snap.connection).toBe('relisting after expired');
+    expect(snap.connection).toBe('relisting after 410');
     expect(snap).toMatchObject({ reconnects: 1, relists: 1, expired: 1 });
+  });
+
+  it('shows why a relist happens when no 410 came first', () => {
+    const s = new PipelineStats({ now: clock().now });
+    s.add(rec({ stage: 'reflector', op: 'watch-start', name: 'pods' }));
+    s.add(rec({ stage: 'reflector', op: 'relist', name: 'pods', reason: 'watch-list-fallback' }));
+    expect(s.snapshot().connection).toBe('relisting after watch-list-fallback');
+    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 3 }));
+    expect(s.snapshot().connection).toBe('listing page 1');
   });
 
   it('names each reflector when several run', () => {

@@ -188,7 +188,8 @@ export class PipelineStats {
         break;
       case 'relist':
         this.relists++;
-        set({ kind: 'relisting', reason: typeof r.reason === 'string' ? r.reason : 'relist' });
+        // After a 410 the expired record came first: "relisting after 410" says more than the reason.
+        if (this.connections.get(name)?.kind !== 'relisting') set({ kind: 'relisting', reason: typeof r.reason === 'string' ? r.reason : 'relist' });
         break;
       case 'expired':
         this.expired++;
