@@ -64,9 +64,11 @@ describe('PipelineStats', () => {
     const t0 = c.now();
     expect(s.snapshot().connection).toBe('connecting');
     s.add(rec({ stage: 'reflector', op: 'list-start', name: 'pods', rv: '0' }, t0));
-    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 2, items: 500, resourceVersion: '155' }, t0));
-    expect(s.snapshot().connection).toBe('listing page 2');
-    expect(s.snapshot().stages.find((x) => x.stage === 'reflector')!.total).toBe(500);
+    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 500, continue: true }, t0));
+    expect(s.snapshot().connection).toBe('listing page 1');
+    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 2, items: 500, continue: true, remainingItemCount: 1200, resourceVersion: '155' }, t0));
+    expect(s.snapshot().connection).toBe('listing page 2/5');
+    expect(s.snapshot().stages.find((x) => x.stage === 'reflector')!.total).toBe(1000);
     expect(s.snapshot().lastRv).toBe('155');
     s.add(rec({ stage: 'reflector', op: 'listed', name: 'pods', rv: '155' }, t0));
     s.add(rec({ stage: 'reflector', op: 'watch-start', name: 'pods', rv: '155', conn: 1 }, t0));
@@ -90,8 +92,8 @@ describe('PipelineStats', () => {
     s.add(rec({ stage: 'reflector', op: 'watch-start', name: 'pods' }));
     s.add(rec({ stage: 'reflector', op: 'relist', name: 'pods', reason: 'watch-list-fallback' }));
     expect(s.snapshot().connection).toBe('relisting after watch-list-fallback');
-    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 3 }));
-    expect(s.snapshot().connection).toBe('listing page 1');
+    s.add(rec({ stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 3, continue: false }));
+    expect(s.snapshot().connection).toBe('listing page 1/1');
   });
 
   it('names each reflector when several run', () => {

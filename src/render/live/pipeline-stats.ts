@@ -60,7 +60,7 @@ export function countOf(r: TraceRecord): number {
 }
 
 type Connection =
-  | { kind: 'listing'; page: number }
+  | { kind: 'listing'; page: number; pages?: number }
   | { kind: 'relisting'; reason: string }
   | { kind: 'listed' }
   | { kind: 'watching'; since: number }
@@ -161,7 +161,7 @@ export class PipelineStats {
         if (this.connections.get(name)?.kind !== 'relisting') set({ kind: 'listing', page: 0 });
         break;
       case 'list-page':
-        set({ kind: 'listing', page: typeof r.page === 'number' ? r.page : 1 });
+        set({ kind: 'listing', page: typeof r.page === 'number' ? r.page : 1, pages: pagesOf(r) });
         if (rv) this.lastRv = rv;
         break;
       case 'listed':
@@ -217,7 +217,7 @@ export class PipelineStats {
 function describe(s: Connection, now: number): string {
   switch (s.kind) {
     case 'listing':
-      return s.page > 0 ? `listing page ${s.page}` : 'listing';
+      return s.page > 0 ? `listing page ${s.page}${s.pages !== undefined ? `/${s.pages}` : ''}` : 'listing';
     case 'relisting':
       return `relisting after ${s.reason}`;
     case 'listed':
@@ -233,6 +233,15 @@ function describe(s: Connection, now: number): string {
     case 'stopped':
       return 'stopped';
   }
+}
+
+/** The pages a list will take, when the page tells: the last one, or the server's remainingItemCount at this page's size. */
+function pagesOf(r: TraceRecord): number | undefined {
+  const page = typeof r.page === 'number' ? r.page : 1;
+  if (r.continue === false) return page;
+  const items = typeof r.items === 'number' ? r.items : 0;
+  if (typeof r.remainingItemCount === 'number' && items > 0) return page + Math.ceil(r.remainingItemCount / items);
+  return undefined;
 }
 
 /** Deeper now than two seconds ago (and not empty): items arrive faster than the stage takes them. */
