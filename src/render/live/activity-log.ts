@@ -58,7 +58,18 @@ export class ActivityLog {
     const all = this.records();
     for (let i = all.length - 1; i >= 0 && picked.length < count; i--) if (match(all[i])) picked.push(all[i]);
     picked.reverse();
-    return { header: formatTableHeader(), lines: picked.map(formatTableLine) };
+    return { header: formatTableHeader(), lines: picked.map((r) => this.formatted(r)) };
+  }
+
+  /** Lines stay on screen for many frames: each record is formatted once. */
+  private readonly cache = new WeakMap<TraceRecord, string>();
+  private formatted(r: TraceRecord): string {
+    let line = this.cache.get(r);
+    if (line === undefined) {
+      line = formatTableLine(r);
+      this.cache.set(r, line);
+    }
+    return line;
   }
 }
 
