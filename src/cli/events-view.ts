@@ -10,6 +10,7 @@ import { RecordingListerWatcher } from '../kube/recording/recording-lister-watch
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
+import { inkDrawsLive } from '../render/live-table.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
@@ -19,6 +20,7 @@ import { displayName } from './target.js';
 import { stdoutFailed } from './stdout-guard.js';
 import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
+import { retryLine } from './error-message.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -44,12 +46,31 @@ export interface WatchEventsOptions {
   firstContact?: FirstContactOptions;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** --live: the full-screen dashboard instead of the trace lines (where liveUnavailable finds none in the way). */
+  live?: boolean;
+}
+
+/**
+ * Why --live cannot draw here (it falls back to the plain trace), or undefined when it can: the
+ * dashboard needs a terminal on both ends (keys come from stdin), outside CI (ink draws no frames
+ * there) and a terminal that understands cursor movement.
+ */
+export function liveUnavailable(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }, env: NodeJS.ProcessEnv): string | undefined {
+  if (stdout.isTTY !== true || stdin.isTTY !== true) return 'not a terminal';
+  if (!inkDrawsLive(env)) return 'CI is set';
+  if (env.TERM === 'dumb') return 'TERM=dumb';
+  return undefined;
 }
 
 /** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
 export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
+  if (o.live) {
+    const why = liveUnavailable(out, process.stdin, process.env);
+    if (why === undefined) return watchEventsLive(o, out as NodeJS.WriteStream, err);
+    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
+  }
   const names = o.resources.map(displayName).join(',');
   const startedAt = Date.now();
   const summary = new TraceSummary({ startedAt, now: Date.now });
@@ -141,6 +162,62 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     out.off('error', onOutputError);
   }
   if (!stdoutFailed()) err.write(`${summary.format()}\n`);
+  if (recording?.failure) throw new UserError(recording.failure.message);
+  if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
+}
+
+/** --live: the dashboard draws from the trace until q / Ctrl-C (or --for, --max-events, …); the summary follows on the restored screen. */
+async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, err: NodeJS.WritableStream): Promise<void> {
+  const { PipelineStats } = await import('../render/live/pipeline-stats.js');
+  const { ActivityLog } = await import('../render/live/activity-log.js');
+  const { startDashboard } = await import('../render/live/dashboard.js');
+  const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const stats = new PipelineStats();
+  const activity = new ActivityLog({ stages: o.stages });
+  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+    summary.add(r);
+    stats.add(r);
+    activity.add(r);
+  });
+  const selectors = [...new Set(o.targets.map((t) => [t.labelSelector, t.fieldSelector].filter(Boolean).join(',')).filter(Boolean))];
+  const namespaces = [...new Set(o.targets.map((t) => t.namespace ?? '(all)'))];
+  const dashboard = await startDashboard({
+    info: {
+      context: o.conn.contextName,
+      server: o.conn.server,
+      resources: o.resources.map(displayName).join(','),
+      namespace: o.targets.some((t) => t.namespaced) ? namespaces.join(',') : undefined,
+      selector: selectors.join(' ') || undefined,
+    },
+    stats,
+    activity,
+    stdout: out,
+    onQuit: () => o.stop.stop('quit'),
+  });
+  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
+  const sources = o.resources.map((r, i) => {
+    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
+    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
+    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
+  });
+  try {
+    await runWatchPipeline({
+      sources,
+      tracer: o.tracer,
+      signal: o.stop.signal,
+      maxEvents: o.maxEvents,
+      untilSynced: o.untilSynced,
+      // A retry notice written to the terminal would land in the middle of the dashboard.
+      firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
+      onSynced: () => dashboard.notice(''),
+      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: false },
+    });
+  } finally {
+    unsubscribe();
+    dashboard.stop();
+    recording?.close();
+  }
+  err.write(`${summary.format()}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }

@@ -35,6 +35,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     '<%= config.bin %> events pods -A -o ndjson --stages all > trace.ndjson',
     '<%= config.bin %> events pods -A --fifo delta --watch-list --until-synced',
     '<%= config.bin %> events secrets --record secrets.ndjson',
+    '<%= config.bin %> events pods --sim --sim-churn 50 --live',
   ];
   static override args = {
     resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …; or TYPE/NAME for one object.', required: true }),
@@ -55,6 +56,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something (ADDED, MODIFIED, DELETED; bookmarks do not count), once every stage has handled them.' }),
     'until-synced': Flags.boolean({ description: 'Stop once the initial list has gone through every stage.', default: false }),
+    live: Flags.boolean({ description: 'A full-screen dashboard of the pipeline (stage rates, totals, queue depths, connection state, recent activity) instead of the trace lines; q quits, ? shows the keys. Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
   };
 
   async run(): Promise<void> {
@@ -63,6 +65,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
+    if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
+    if (flags.raw && flags.live) throw new UserError('--live shows the informer pipeline: it cannot be combined with --raw');
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
 
     const named = splitTypeName(args.resource, args.name);
@@ -101,6 +105,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           maxEvents: flags['max-events'],
           untilSynced: flags['until-synced'],
           firstContact: this.firstContactOptions(),
+          live: flags.live,
         });
       }
     } finally {

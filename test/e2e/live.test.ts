@@ -1,0 +1,156 @@
+// `kwatch events --live` in a real terminal: the built CLI runs inside a tmux session of its own
+// (a private tmux server, -L), keys go in with send-keys and the screen comes back with capture-pane.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, kwatch } from './events-helpers.js';
+
+const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux'].find((p) => existsSync(p));
+const SOCKET = `kwatch-live-${process.pid}-${Date.now()}`;
+const SESSION = 'live';
+
+function tmux(...args: string[]): string {
+  const env = { ...process.env };
+  delete env.CI;
+  delete env.CONTINUOUS_INTEGRATION;
+  delete env.TMUX;
+  return execFileSync(TMUX!, ['-L', SOCKET, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+}
+
+const screen = () => tmux('capture-pane', '-p', '-t', SESSION);
+
+/** Polls the screen until `test` holds (bounded); returns the last screen either way. */
+async function waitForScreen(test: (s: string) => boolean, ms = 15_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let s = screen();
+  while (!test(s) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    s = screen();
+  }
+  return s;
+}
+
+/** The pipeline row's totals, by stage name: the line of stage names, then rate, total and depth lines below it. */
+function totals(s: string): Record<string, number> {
+  const lines = s.split('\n');
+  const i = lines.findIndex((l) => /^http\s+reflector\s+watch\s+fifo/.test(l));
+  if (i < 0) return {};
+  const names = lines[i].trim().split(/\s+/);
+  const values = [...lines[i + 2].matchAll(/total (\d+)/g)].map((m) => Number(m[1]));
+  return Object.fromEntries(names.map((n, j) => [n, values[j]]));
+}
+
+const ACTIVITY = /^\d\d:\d\d:\d\d\.\d{3} /;
+const activityLines = (s: string) => s.split('\n').filter((l) => ACTIVITY.test(l));
+
+describe.runIf(TMUX)('kwatch events --live in tmux', () => {
+  afterAll(() => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  });
+
+  it('shows the header and moving stage totals, filters the activity with /, and q restores the screen and prints the summary', async () => {
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --sim-churn 50 --live; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '160', '-y', '45', '-s', SESSION, `sh -c '${cmd}'`);
+
+    let s = await waitForScreen((x) => x.includes('resource pods') && /watching since \d\d:\d\d:\d\d/.test(x) && totals(x).watch > 0);
+    expect(s).toContain('resource pods');
+    expect(s).toMatch(/watching since \d\d:\d\d:\d\d/);
+    expect(s).toMatch(/server http:\/\/127\.0\.0\.1:\d+/);
+    const before = totals(s).watch;
+    expect(before).toBeGreaterThan(0);
+    s = await waitForScreen((x) => totals(x).watch > before);
+    expect(totals(s).watch).toBeGreaterThan(before);
+    expect(s).toMatch(/^\S+\s+\S+\s+[\d.]+\/s/m); // a rate line under the stage names
+
+    // `/` + a key: only that key's lines remain
+    s = await waitForScreen((x) => new Set(activityLines(x).map((l) => l.split(/\s+/)[3])).size > 1);
+    const keys = new Set(activityLines(s).map((l) => l.split(/\s+/)[3]).filter((k) => k?.startsWith('default/')));
+    expect(keys.size).toBeGreaterThan(1);
+    const key = [...keys][0];
+    tmux('send-keys', '-t', SESSION, '-l', `/${key}`);
+    tmux('send-keys', '-t', SESSION, 'Enter');
+    s = await waitForScreen((x) => x.includes(`filter: ${key}`) && activityLines(x).length > 0 && activityLines(x).every((l) => l.includes(key)));
+    expect(s).toContain(`filter: ${key}`);
+    expect(activityLines(s).length).toBeGreaterThan(0);
+    for (const line of activityLines(s)) expect(line).toContain(key);
+
+    // space freezes the activity pane while the counting goes on; ? shows the keys, any key closes it
+    tmux('send-keys', '-t', SESSION, '-l', ' ');
+    s = await waitForScreen((x) => x.includes('PAUSED'));
+    expect(s).toContain('PAUSED (space resumes)');
+    tmux('send-keys', '-t', SESSION, '-l', '?');
+    s = await waitForScreen((x) => x.includes('this help'));
+    expect(s).toMatch(/^q, Ctrl-C +quit/m);
+    tmux('send-keys', '-t', SESSION, '-l', 'x');
+    s = await waitForScreen((x) => !x.includes('this help'));
+    expect(s).not.toContain('this help');
+
+    tmux('send-keys', '-t', SESSION, '-l', 'q');
+    s = await waitForScreen((x) => x.includes('EXIT='));
+    expect(s).toContain('EXIT=0');
+    // the dashboard is gone (alternate screen left), the exit summary is on the restored screen
+    expect(s).not.toContain('resource pods');
+    expect(s).toMatch(/^watch: .*MODIFIED=\d+/m);
+    expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
+  }, 60_000);
+
+  it('Ctrl-C quits too, and the summary follows on the restored screen', async () => {
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --live; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '120', '-y', '30', '-s', 'ctrl-c', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-t', 'ctrl-c');
+    const deadline = Date.now() + 15_000;
+    while (!/watching since/.test(at()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(at()).toMatch(/watching since/);
+    tmux('send-keys', '-t', 'ctrl-c', 'C-c');
+    while (!at().includes('EXIT=') && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 100));
+    const s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).not.toContain('watching since');
+    expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
+  }, 30_000);
+
+  it('in a terminal with TERM=dumb or CI set, says so in one line and prints the plain trace', async () => {
+    const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --live --until-synced`;
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION TERM=dumb ${node}; env CI=1 ${node}; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '200', '-y', '60', '-s', 'fallback', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-S', '-200', '-t', 'fallback');
+    const deadline = Date.now() + 20_000;
+    while (!at().includes('EXIT=') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).toContain('--live needs a terminal (TERM=dumb): showing the plain trace');
+    expect(s).toContain('--live needs a terminal (CI is set): showing the plain trace');
+    expect(s.match(/^TIME\s+STAGE\s+OP\s+KEY/gm)).toHaveLength(2);
+  }, 30_000);
+});
+
+// Without tmux the terminal test shows as skipped, with the reason in its name and a warning in the log.
+if (!TMUX) console.warn('test/e2e/live.test.ts: tmux not found, the --live terminal test is skipped (apt-get install tmux)');
+describe.runIf(!TMUX)('kwatch events --live in tmux', () => {
+  it.skip('needs tmux (not found at /usr/bin/tmux or /usr/local/bin/tmux; the CI script installs it with apt-get install tmux)', () => {});
+});
+
+describe('kwatch events --live without a terminal', () => {
+  it('says so in one line and prints the plain trace', async () => {
+    const r = await kwatch(['events', 'pods', '--sim', '--live', '--until-synced'], {});
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.includes('--live'))).toEqual(['--live needs a terminal (not a terminal): showing the plain trace']);
+    expect(r.stdout).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL/);
+    expect(r.stdout).toContain('OnAdd');
+    expect(r.stderr).toMatch(/reconnects=0/);
+  });
+
+  it('refuses a machine output or --raw with one line', async () => {
+    const r = await kwatch(['events', 'pods', '--sim', '--live', '-o', 'ndjson'], {});
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('--live draws its own screen: it cannot be combined with -o ndjson');
+    const raw = await kwatch(['events', 'pods', '--sim', '--live', '--raw'], {});
+    expect(raw.code).not.toBe(0);
+    expect(raw.stderr).toContain('--live shows the informer pipeline: it cannot be combined with --raw');
+  });
+});

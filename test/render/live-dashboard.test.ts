@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { TraceRecord } from '../../src/informer/trace.js';
+import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
+import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
+import { PipelineStats } from '../../src/render/live/pipeline-stats.js';
+import { liveUnavailable } from '../../src/cli/events-view.js';
+
+/** `kwatch events pods --sim --sim-churn 50 --stages all -o ndjson --for 2s`, as recorded: 11 pods listed, then 4 watch events. */
+function recorded(): TraceRecord[] {
+  return readFileSync(join(import.meta.dirname, 'fixtures', 'live-sim-trace.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      const r: Record<string, unknown> = { ...o, time: Date.parse(o.time as string) };
+      for (const k of ['key', 'rv']) if (r[k] === null) delete r[k];
+      return r as unknown as TraceRecord;
+    });
+}
+
+describe('the dashboard text from a recorded sim run', () => {
+  it('shows each stage total, queue depths and the watch state', () => {
+    const records = recorded();
+    let t = records[0].time;
+    const stats = new PipelineStats({ now: () => t });
+    for (const r of records.filter((x) => x.op !== 'stopped')) {
+      t = r.time;
+      stats.add(r);
+    }
+    const snap = stats.snapshot();
+    const cells = Object.fromEntries(stageCells(snap).map((c) => [c.stage, c.lines]));
+    expect(cells.watch.slice(2)).toEqual(['total 4', '']);
+    expect(cells.reflector[2]).toBe('total 11'); // the listed pods
+    expect(cells.fifo.slice(2)).toEqual(['total 15', 'depth 0']);
+    expect(cells.handler[2]).toBe('total 15');
+    expect(cells.workqueue.slice(2)).toEqual(['total 15', 'depth 0']);
+    expect(cells.reconcile[2]).toBe('total 15');
+    expect(cells.http[2]).toBe('total 2');
+    const [what, state] = headerLines({ context: 'sim', server: 'http://127.0.0.1:1234', resources: 'pods', namespace: 'default', selector: 'app=web' }, snap);
+    expect(what).toBe('context sim  server http://127.0.0.1:1234  resource pods  namespace default  selector app=web');
+    expect(state).toMatch(/^watching since \d\d:\d\d:\d\d {2}rv \d+ {2}up [\d.]+s {2}reconnects 0 {2}relists 0 {2}expired 0$/);
+  });
+});
+
+describe('ActivityLog', () => {
+  it('keeps the newest records and prints them with the trace table columns, filtered by key, stage= and op=', () => {
+    const log = new ActivityLog({ capacity: 50 });
+    for (const r of recorded()) log.add(r);
+    const { header, lines } = log.lines(10);
+    expect(header).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL$/);
+    expect(lines).toHaveLength(10);
+    expect(lines.every((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}\S+/.test(l))).toBe(true);
+    // the default stages: no indexer, no http, no workqueue done/forget
+    expect(lines.some((l) => /\s(indexer|http)\s/.test(l) || /workqueue\s+(done|forget)\s/.test(l))).toBe(false);
+    const watch = log.lines(100, 'stage=watch').lines;
+    expect(watch.length).toBe(4);
+    expect(log.lines(100, 'op=MODIFIED').lines.length).toBe(3);
+    const key = 'default/cart-api-wrsd46kgl7-6wmmv';
+    const mine = log.lines(100, key).lines;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((l) => l.includes(key))).toBe(true);
+    expect(log.lines(100, `${key} stage=handler`).lines.every((l) => /handler\s+OnAdd/.test(l))).toBe(true);
+  });
+
+  it('escapes control characters a key may carry', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    log.add({ time: 0, stage: 'watch', op: 'ADDED', key: 'ns/evil\u001b]0;owned\u0007', rv: '1' });
+    const [line] = log.lines(5).lines;
+    expect(line).toContain('ns/evil\\x1b]0;owned\\x07');
+    expect([...line].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
+  });
+
+  it('parses filters: every term must match', () => {
+    const f = parseActivityFilter(' web  op=OnAdd ');
+    expect(f({ time: 0, stage: 'handler', op: 'OnAdd', key: 'ns/web-1' })).toBe(true);
+    expect(f({ time: 0, stage: 'handler', op: 'OnUpdate', key: 'ns/web-1' })).toBe(false);
+    expect(f({ time: 0, stage: 'handler', op: 'OnAdd', key: 'ns/db-1' })).toBe(false);
+  });
+});
+
+describe('liveUnavailable', () => {
+  it('needs a terminal on stdin and stdout, no CI and a TERM that is not dumb', () => {
+    const tty = { isTTY: true };
+    expect(liveUnavailable(tty, tty, { TERM: 'xterm' })).toBeUndefined();
+    expect(liveUnavailable({}, tty, {})).toBe('not a terminal');
+    expect(liveUnavailable(tty, {}, {})).toBe('not a terminal');
+    expect(liveUnavailable(tty, tty, { CI: 'true' })).toBe('CI is set');
+    expect(liveUnavailable(tty, tty, { TERM: 'dumb' })).toBe('TERM=dumb');
+  });
+});
+
+describe('startDashboard (ink)', () => {
+  it('draws the stages from the aggregator at most 10 times a second however fast records come, and q asks to quit', async () => {
+    const { startDashboard, stdout, stdin, output, restore } = await inkTerminal();
+    const stats = new PipelineStats();
+    const activity = new ActivityLog();
+    let quit = 0;
+    const out = () => output.text;
+    const dashboard = await startDashboard({
+      info: { server: 'http://127.0.0.1:1', resources: 'pods' },
+      stats,
+      activity,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      onQuit: () => quit++,
+      alternateScreen: false,
+    });
+    try {
+      const records = recorded();
+      // One second of records arriving as fast as they can.
+      const start = Date.now();
+      const before = out().length;
+      let n = 0;
+      while (Date.now() - start < 1000) {
+        for (const r of records) {
+          stats.add(r);
+          activity.add(r);
+        }
+        n += records.length;
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(n, 'records fed in the second').toBeGreaterThan(2000);
+      // Each frame draws the header once: at most 10 frames in the second (and one more at its edge).
+      const frames = out().slice(before).split('resource pods').length - 1;
+      expect(frames, 'frames drawn in the second').toBeGreaterThan(3);
+      expect(frames, 'frames drawn in the second').toBeLessThanOrEqual(11);
+      expect(out()).toContain('resource pods');
+      expect(out()).toMatch(/total \d{4,}/);
+      // a retry notice shows in the status line, not written over the frame
+      dashboard.notice('list pods failed: connection refused; retrying in 2s');
+      const shownBy = Date.now() + 5000;
+      while (!out().includes('retrying in 2s') && Date.now() < shownBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out()).toMatch(/list pods failed: connection refused; retrying in 2s {3}\/ filter/);
+      // `/`, a key and Enter read as one chunk (typed fast, or read late under load) still apply the filter
+      const key = 'default/cart-api-wrsd46kgl7-6wmmv';
+      stdin.write(`/${key}\r`);
+      const filteredBy = Date.now() + 5000;
+      while (!out().includes(`filter: ${key}`) && Date.now() < filteredBy) await new Promise((r) => setTimeout(r, 10));
+      expect(out()).toContain(`filter: ${key}`);
+      const lastFrame = out().slice(out().lastIndexOf('TIME'));
+      const lines = lastFrame.split('\n').filter((l) => /\d\d:\d\d:\d\d\.\d{3} /.test(l));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines) expect(l).toContain(key);
+      stdin.write('q');
+      const deadline = Date.now() + 5000;
+      while (quit === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(quit).toBe(1);
+    } finally {
+      dashboard.stop();
+      restore();
+    }
+  });
+
+  it('shows a stage whose queue keeps growing as the bottleneck (red, inverse)', async () => {
+    const { startDashboard, stdout, stdin, output, restore } = await inkTerminal();
+    let t = Date.UTC(2026, 0, 1, 10, 0, 0);
+    const stats = new PipelineStats({ now: () => t });
+    for (let sec = 1; sec <= 4; sec++) {
+      stats.add({ time: t, stage: 'workqueue', op: 'add', key: `k${sec}`, depth: sec * 10 });
+      stats.add({ time: t, stage: 'fifo', op: 'Added', key: `k${sec}`, depth: 1 });
+      t += 1000;
+    }
+    const dashboard = await startDashboard({
+      info: { server: 'http://127.0.0.1:1', resources: 'pods' },
+      stats,
+      activity: new ActivityLog(),
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      onQuit: () => {},
+      alternateScreen: false,
+    });
+    try {
+      // red (31) and inverse (7) around the stage name, in either order
+      // eslint-disable-next-line no-control-regex
+      const BOTTLENECK = /\u001b\[(31|7)m(\u001b\[[\d;]*m)*workqueue/;
+      const deadline = Date.now() + 5000;
+      while (!output.text.includes('depth 40') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(output.text).toContain('depth 40');
+      expect(output.text).toMatch(BOTTLENECK);
+      // eslint-disable-next-line no-control-regex
+      expect(output.text).not.toMatch(/\u001b\[(31|7)m(\u001b\[[\d;]*m)*fifo/);
+    } finally {
+      dashboard.stop();
+      restore();
+    }
+  });
+});
+
+/** A fake terminal for ink (colours on, CI off: ink and chalk read both when first imported). */
+async function inkTerminal() {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION, FORCE_COLOR: process.env.FORCE_COLOR };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  process.env.FORCE_COLOR = '1';
+  const { startDashboard } = await import('../../src/render/live/dashboard.js');
+  const output = { text: '' };
+  const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 160, rows: 40 });
+  stdout.write = ((s: string) => {
+    output.text += s;
+    return true;
+  }) as typeof stdout.write;
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+  const restore = () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  return { startDashboard, stdout, stdin, output, restore };
+}
