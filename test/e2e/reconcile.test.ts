@@ -100,16 +100,16 @@ describe('kwatch reconcile --once verdicts and the loop detector', () => {
   });
 });
 
-describe('kwatch reconcile triggers, driven by kubectl', () => {
+describe('kwatch reconcile triggers, driven by kubectl', { timeout: 60_000 }, () => {
   it('owns: a ReplicaSet change enqueues its Deployment with the related-object reason', async () => {
-    const run = new Running(['reconcile', '--with', example('replica-auditor.mjs'), '-n', 'default', '-o', 'ndjson', '--for', '20s'], env());
+    const run = new Running(['reconcile', '--with', example('replica-auditor.mjs'), '-n', 'default', '-o', 'ndjson', '--for', '60s'], env());
     try {
-      await run.waitFor((r) => r.op === 'success', 'the first runs');
+      await run.waitFor((r) => r.op === 'success', 'the first runs', 25_000);
       const rs = JSON.parse((await k.kubectl('get', 'replicasets.apps', '-n', 'default', '-o', 'json')).stdout).items[0];
       const owner = rs.metadata.ownerReferences.find((o: { controller?: boolean }) => o.controller).name;
       expect((await k.kubectl('annotate', 'replicasets.apps', rs.metadata.name, '-n', 'default', 'touched=1')).code).toBe(0);
       const related = (r: Rec) => r.op === 'start' && (r.reasons as { reason: string; op: string }[]).some((x) => x.reason === 'related object updated' && x.op === 'OnUpdate');
-      const start = await run.waitFor(related, 'the owner run');
+      const start = await run.waitFor(related, 'the owner run', 25_000);
       expect(start.key).toBe(`default/${owner}`);
       expect(start.reasons).toEqual([expect.objectContaining({ reason: 'related object updated', resource: 'replicasets.apps', key: `default/${rs.metadata.name}`, op: 'OnUpdate' })]);
     } finally {
@@ -118,18 +118,21 @@ describe('kwatch reconcile triggers, driven by kubectl', () => {
   });
 
   it('watches + map: editing a ConfigMap re-runs exactly the Deployments that mount it', async () => {
-    const run = new Running(['reconcile', '--with', example('configmap-roller.mjs'), '-A', '-o', 'ndjson', '--for', '20s'], env());
+    const run = new Running(['reconcile', '--with', example('configmap-roller.mjs'), '-A', '-o', 'ndjson', '--for', '60s'], env());
     try {
-      await run.waitFor((r) => r.stage === 'reflector' && r.op === 'synced' && r.resource === 'configmaps', 'the configmaps sync');
+      await run.waitFor((r) => r.stage === 'reflector' && r.op === 'synced' && r.resource === 'configmaps', 'the configmaps sync', 25_000);
       const all = JSON.parse((await k.kubectl('get', 'deployments.apps', '-A', '-o', 'json')).stdout).items;
       const target = all[0];
       const cm = target.spec.template.spec.volumes.find((v: { configMap?: { name: string } }) => v.configMap).configMap.name;
       const mounting = all.filter((d: typeof target) => d.metadata.namespace === target.metadata.namespace && JSON.stringify(d.spec.template.spec.volumes).includes(`"${cm}"`)).map((d: typeof target) => `${d.metadata.namespace}/${d.metadata.name}`);
       const before = run.records.length;
       expect((await k.kubectl('patch', 'configmap', cm, '-n', target.metadata.namespace, '--type', 'merge', '-p', '{"data":{"edited":"yes"}}')).code).toBe(0);
-      await run.waitFor((r) => r.op === 'write' && run.records.indexOf(r) >= before, 'the roll');
+      const started = () => run.records.slice(before).filter((r) => r.op === 'start');
+      // Every mounting Deployment runs (each run's success comes after its start) …
+      await run.waitFor(() => started().length >= mounting.length && run.records.slice(before).filter((r) => r.op === 'success').length >= mounting.length, 'the mapped runs', 25_000);
+      // … and nothing else does: the workqueue stays quiet a moment longer.
       await new Promise((r) => setTimeout(r, 300));
-      const runs = run.records.slice(before).filter((r) => r.op === 'start');
+      const runs = started();
       expect(runs.map((r) => r.key).sort()).toEqual(mounting.sort());
       expect(runs[0].reasons).toEqual([expect.objectContaining({ reason: 'related object updated', resource: 'configmaps', key: `${target.metadata.namespace}/${cm}` })]);
     } finally {
@@ -151,14 +154,14 @@ describe('kwatch reconcile triggers, driven by kubectl', () => {
   });
 });
 
-describe('kwatch reconcile --from-recording', () => {
+describe('kwatch reconcile --from-recording', { timeout: 60_000 }, () => {
   it('replays a recording on its virtual clock: the same trace every run, owners enqueued by their ReplicaSets', async () => {
     const rec = join(k.dir, 'workloads.ndjson');
-    const recording = new Running(['events', 'deployments.apps,replicasets.apps', '-n', 'default', '--record', rec, '-o', 'ndjson', '--for', '10s'], env());
-    await recording.waitFor((r) => r.stage === 'reflector' && r.op === 'watch-start' && r.resource === 'replicasets.apps', 'the recording to watch');
+    const recording = new Running(['events', 'deployments.apps,replicasets.apps', '-n', 'default', '--record', rec, '-o', 'ndjson', '--for', '60s'], env());
+    await recording.waitFor((r) => r.stage === 'reflector' && r.op === 'watch-start' && r.resource === 'replicasets.apps', 'the recording to watch', 25_000);
     const rs = JSON.parse((await k.kubectl('get', 'replicasets.apps', '-n', 'default', '-o', 'json')).stdout).items[0];
     expect((await k.kubectl('label', 'replicasets.apps', rs.metadata.name, '-n', 'default', 'replayed=yes')).code).toBe(0);
-    await recording.waitFor((r) => r.stage === 'watch' && r.op === 'MODIFIED' && r.key === `default/${rs.metadata.name}`, 'the recorded update');
+    await recording.waitFor((r) => r.stage === 'watch' && r.op === 'MODIFIED' && r.key === `default/${rs.metadata.name}`, 'the recorded update', 25_000);
     await recording.stop();
     const args = ['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '-o', 'ndjson'];
     const [a, b] = await Promise.all([kwatch(args, env()), kwatch(args, env())]);
