@@ -120,12 +120,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   out.on('error', onOutputError);
 
   const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = o.resources.map((r, i) => {
-    // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
-    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
-    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
-    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
-  });
+  const sources = watchedSources(o, recording);
 
   try {
     await runWatchPipeline({
@@ -195,11 +190,7 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     onQuit: () => o.stop.stop('quit'),
   });
   const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = o.resources.map((r, i) => {
-    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
-    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
-    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
-  });
+  const sources = watchedSources(o, recording);
   try {
     await runWatchPipeline({
       sources,
@@ -220,6 +211,16 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
   err.write(`${summary.format()}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
+}
+
+/** One source per watched resource, recorded when asked. */
+function watchedSources(o: WatchEventsOptions, recording: RecordingFile | undefined) {
+  return o.resources.map((r, i) => {
+    // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
+    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
+    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
+    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
+  });
 }
 
 function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
