@@ -111,8 +111,7 @@ export class Controller {
       },
       { name: this.name, resyncPeriodMs: options.resyncPeriodMs },
     );
-    this.informers.push(informer);
-    this.registrations.push(reg);
+    this.track(informer, reg);
     this.cache ??= informer.getIndexer();
     return reg;
   }

@@ -1,7 +1,7 @@
 // Triggers: how informer events become reconcile requests, each with its reason (kube-rs's trigger_self,
 // trigger_owners and trigger_others; controller-runtime's For, Owns and Watches).
 import type { Clock } from '../informer/clock.js';
-import { DeletedFinalStateUnknown, resourceVersionOf, type ObjectOrTombstone } from '../informer/deltas.js';
+import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf, type ObjectOrTombstone } from '../informer/deltas.js';
 import type { HandlerRegistration, SharedIndexInformer } from '../informer/shared-informer.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
@@ -35,7 +35,7 @@ type Event = { op: 'OnAdd' | 'OnUpdate' | 'OnDelete'; obj: ObjectOrTombstone; ol
 
 /** `for`: an object's own changes enqueue its key. */
 export function triggerSelf(informer: SharedIndexInformer, source: ResourceInfo, t: TriggerContext, resyncPeriodMs?: number): HandlerRegistration {
-  return register(informer, source, t, resyncPeriodMs, (e) => [keyOf(e.obj)], (e) => (e.sync ? 'resync' : e.op === 'OnDelete' ? 'object deleted' : 'object updated'));
+  return register(informer, source, t, resyncPeriodMs, (e) => [deletionHandlingKey(e.obj)], (e) => (e.sync ? 'resync' : e.op === 'OnDelete' ? 'object deleted' : 'object updated'));
 }
 
 /** `owns`: a change enqueues the owner of kind `for` (the controller owner only, unless allOwners). */
@@ -58,7 +58,7 @@ export function triggerMapped(informer: SharedIndexInformer, source: ResourceInf
     try {
       refs = map(structuredClone(obj));
     } catch (err) {
-      if (t.tracer.enabled) t.tracer.emit({ time: t.clock.now(), stage: 'reconcile', op: 'map-error', key: keyOf(obj), controller: t.controller, resource: source.name, error: err instanceof Error ? err.message : String(err) });
+      if (t.tracer.enabled) t.tracer.emit({ time: t.clock.now(), stage: 'reconcile', op: 'map-error', key: deletionHandlingKey(obj), controller: t.controller, resource: source.name, error: err instanceof Error ? err.message : String(err) });
       return [];
     }
     const list = refs == null ? [] : Array.isArray(refs) ? refs : [refs];
@@ -75,7 +75,7 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
   const fire = (e: Event) => {
     const keys = new Set(keysOf(e));
     if (keys.size === 0) return;
-    const key = keyOf(e.obj);
+    const key = deletionHandlingKey(e.obj);
     const rv = resourceVersionOf(e.obj);
     const reason: TriggerReason = { op: e.op, reason: reasonOf(e), resource: source.name, key, rv, time: t.clock.now() };
     if (t.origins.isLocal(source.name, rv)) reason.local = true;
@@ -95,9 +95,4 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
 
 function objectOf(obj: ObjectOrTombstone): KubeObject | undefined {
   return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-}
-
-function keyOf(obj: ObjectOrTombstone): string {
-  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
-  return objectKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
 }

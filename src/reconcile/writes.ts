@@ -7,7 +7,7 @@ import { StatusError } from '../informer/errors.js';
 import { compareResourceVersions } from '../informer/resource-version.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject, Status } from '../informer/types.js';
-import { objectKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
+import { objectKey, splitKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { Overlay, OverlayEdit } from './overlay.js';
 import { diffObjects } from '../informer/object-diff.js';
@@ -91,7 +91,7 @@ export class WriteChannel implements WriteOrigins {
     const obj = call.verb === 'event' ? call.obj : checkObject(call);
     const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now(), this.random) : obj;
     const info = await this.o.catalog.resolveKind(target.apiVersion!, target.kind!);
-    const namespace = info.namespaced ? (target.metadata.namespace ?? namespaceOfKey(run.key)) : undefined;
+    const namespace = info.namespaced ? (target.metadata.namespace ?? splitKey(run.key).namespace) : undefined;
     const local = { ...target, metadata: { ...target.metadata, ...(namespace ? { namespace } : {}) } } as KubeObject;
     const name = local.metadata.name ?? `${local.metadata.generateName ?? ''}${randomSuffix(this.random)}`;
     const key = objectKey(namespace, name);
@@ -291,11 +291,6 @@ function eventFor(call: WriteCall, controller: string, now: number, random: () =
     lastTimestamp: time,
     count: 1,
   };
-}
-
-function namespaceOfKey(key: string): string | undefined {
-  const slash = key.indexOf('/');
-  return slash < 0 ? undefined : key.slice(0, slash);
 }
 
 function randomSuffix(random: () => number): string {
