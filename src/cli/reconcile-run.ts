@@ -74,7 +74,7 @@ interface Backend {
    * Runs until stopped; `idle()` says every stage is done; `finish()` names why the run should end once idle:
    * 'max-events' (the budget is spent) or 'idle' (--once synced: end when the queue is idle).
    */
-  drive(o: { run: AbortController; idle: () => boolean; finish: () => string | undefined; progress: () => number }): Promise<void>;
+  drive(o: { run: AbortController; idle: () => boolean; finish: () => string | undefined; finishing: Promise<void>; progress: () => number }): Promise<void>;
 }
 
 /** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 writes pending, 2 errors). */
@@ -125,18 +125,24 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
   let finishing: string | undefined;
+  let finishRequested!: () => void;
+  const whenFinishing = new Promise<void>((resolve) => (finishRequested = resolve));
+  const requestFinish = (why: string) => {
+    finishing ??= why;
+    finishRequested();
+  };
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
   try {
     await session.setup();
     backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
-    if (o.maxEvents !== undefined) void gate.whenClosed().then(() => (finishing ??= 'max-events'));
+    if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
     if (o.once) {
       void session.whenSynced(run.signal).then(
         () => {
           const keys = session.runners.reduce((n, r) => n + r.primarySize(), 0);
           session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => run.abort(new Error('stopped: --max-reconciles')));
-          finishing ??= 'idle';
+          requestFinish('idle');
         },
         () => {},
       );
@@ -145,6 +151,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
       run,
       idle: () => gate.inFlight === 0 && session.isIdle(),
       finish: () => finishing,
+      finishing: whenFinishing,
       progress: () => records,
     });
     run.abort(new Error('stopped'));
@@ -180,9 +187,11 @@ function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: Rec
     wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw, role) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
     afterSetup: () => recorder?.open(),
     close: () => recorder?.close() ?? {},
-    async drive({ run, idle, finish }) {
+    async drive({ run, idle, finishing }) {
+      // Nothing to poll until a stop condition is met (or the user stops the run).
+      if (!run.signal.aborted) await Promise.race([finishing, new Promise((resolve) => run.signal.addEventListener('abort', resolve, { once: true }))]);
       // Between macrotasks: every event handed to a reflector has reached its FIFO by then.
-      await untilIdle(() => finish() !== undefined && idle(), run.signal, Infinity);
+      await untilIdle(idle, run.signal, Infinity);
     },
   };
 }

@@ -20,7 +20,7 @@ export interface ContextDeps {
 export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext {
   const informer = async (resource: string) => {
     const entry = await deps.factory.informerFor(resource);
-    if (!entry.informer.hasSynced()) await deps.factory.waitForSync(entry, deps.signal);
+    if (!entry.informer.hasSynced()) await entry.informer.whenSynced(deps.signal);
     return entry;
   };
   const write = (verb: Parameters<WriteChannel['write']>[1]['verb'], obj: KubeObject, patch?: unknown, options?: PatchOptions) => deps.writes.write(run, { verb, obj, patch, options });

@@ -29,36 +29,29 @@ export interface InformerEntry {
 }
 
 export class SharedInformerFactory {
-  private readonly entries = new Map<string, Promise<InformerEntry>>();
-  private readonly ready: InformerEntry[] = [];
+  /** By group/resource: one informer per resource, whatever name it was asked for by. */
+  private readonly entries = new Map<string, InformerEntry>();
   private readonly runs: Promise<void>[] = [];
   private signal?: AbortSignal;
 
   constructor(private readonly o: InformerFactoryOptions) {}
 
   /** The informer for a resource (any kubectl spelling), created on first use and started if the factory runs. */
-  informerFor(resource: string | ResourceInfo, role: 'primary' | 'secondary' = 'secondary'): Promise<InformerEntry> {
-    const lookup = typeof resource === 'string' ? this.o.catalog.resolve(resource) : Promise.resolve(resource);
-    return lookup.then((info) => {
-      const id = `${info.group}/${info.resource}`;
-      let entry = this.entries.get(id);
-      if (!entry) {
-        entry = Promise.resolve(this.create(info, role));
-        this.entries.set(id, entry);
-      }
-      return entry;
-    });
+  async informerFor(resource: string | ResourceInfo, role: 'primary' | 'secondary' = 'secondary'): Promise<InformerEntry> {
+    const info = typeof resource === 'string' ? await this.o.catalog.resolve(resource) : resource;
+    // Created synchronously after the lookup, so two concurrent callers share one informer.
+    return this.entries.get(idOf(info)) ?? this.create(info, role);
   }
 
   /** The informer of a resource if one exists already (writes use it to diff against the cache). */
   existing(info: ResourceInfo): InformerEntry | undefined {
-    return this.ready.find((e) => e.info.group === info.group && e.info.resource === info.resource);
+    return this.entries.get(idOf(info));
   }
 
   /** Starts every informer, and any created later, until the signal aborts. */
   start(signal: AbortSignal): void {
     this.signal = signal;
-    for (const e of this.ready) this.run(e);
+    for (const e of this.entries.values()) this.run(e);
   }
 
   /** Resolves when every informer started so far has stopped. */
@@ -66,20 +59,19 @@ export class SharedInformerFactory {
     await Promise.all(this.runs);
   }
 
-  async waitForSync(entry: InformerEntry, signal?: AbortSignal): Promise<void> {
-    await entry.informer.whenSynced(signal);
-  }
-
   hasSynced(): boolean {
-    return this.ready.every((e) => e.informer.hasSynced());
+    for (const e of this.entries.values()) if (!e.informer.hasSynced()) return false;
+    return true;
   }
 
+  /** Polled between macrotasks while a run drains: no array is built. */
   isIdle(): boolean {
-    return this.ready.every((e) => e.informer.isIdle());
+    for (const e of this.entries.values()) if (!e.informer.isIdle()) return false;
+    return true;
   }
 
-  get informers(): readonly InformerEntry[] {
-    return this.ready;
+  get informers(): InformerEntry[] {
+    return [...this.entries.values()];
   }
 
   private create(info: ResourceInfo, role: 'primary' | 'secondary'): InformerEntry {
@@ -97,7 +89,7 @@ export class SharedInformerFactory {
       random: this.o.random,
     });
     const entry = { info, informer };
-    this.ready.push(entry);
+    this.entries.set(idOf(info), entry);
     if (this.signal) this.run(entry);
     return entry;
   }
@@ -110,6 +102,10 @@ export class SharedInformerFactory {
       }),
     );
   }
+}
+
+function idOf(info: ResourceInfo): string {
+  return `${info.group}/${info.resource}`;
 }
 
 /** Every record of one informer says which resource it is about; costs nothing while nobody listens. */
