@@ -10,9 +10,9 @@ import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
 import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
+import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 
-const WRITE_MODES = ['intercept', 'overlay', 'server-dry-run', 'apply'] as const;
 
 export default class Reconcile extends KwatchCommand {
   static override summary = 'Run your reconcile function locally over the informer cache: why each run happened, what it would write, whether it converges.';
@@ -65,7 +65,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
-    const mode = flags.writes as (typeof WRITE_MODES)[number];
+    const mode = flags.writes as WriteMode;
     if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace || flags.record)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n, -A or --record');
     if (mode === 'apply' && !flags.sim && !flags.yes && !flags['from-recording']) {
       throw new UserError('--writes apply sends the reconciler\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');

@@ -105,7 +105,7 @@ class ResourceOverlay implements ListerWatcher {
     if (!page.metadata.continue) {
       for (const [key, edits] of this.edits) {
         const last = edits.at(-1);
-        if (!seen.has(key) && last?.type === 'object') items.push(this.track(key, last.obj));
+        if (!seen.has(key) && last?.type === 'object') items.push(last.obj);
       }
     }
     for (const item of items) this.known.set(metaNamespaceKey(item), item);
@@ -186,11 +186,6 @@ class ResourceOverlay implements ListerWatcher {
       }
     }
     return out;
-  }
-
-  private track(key: string, obj: KubeObject): KubeObject {
-    this.known.set(key, obj);
-    return obj;
   }
 
   /** The server never sees local resourceVersions: resume from the last one it sent. */

@@ -14,10 +14,10 @@ import { diffObjects } from '../informer/object-diff.js';
 import { applyPatch, createMergePatch } from './patch.js';
 import type { WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
+import type { WriteMode } from './write-mode.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
 
-export const WRITE_MODES = ['intercept', 'overlay', 'server-dry-run', 'apply'] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
+export type { WriteMode } from './write-mode.js';
 
 export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'update-status' | 'patch-status' | 'event';
 
