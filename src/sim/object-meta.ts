@@ -4,6 +4,7 @@ import type { SimObject } from './api.js';
 import type { ResourceType } from './registry.js';
 import { invalid } from './status.js';
 import { defaultDeploymentSpec } from './deployment-defaults.js';
+import { applyKindCreateDefaults, applyKindWriteDefaults, GENERATION_KINDS } from './kinds/defaults.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
@@ -67,11 +68,13 @@ export function validateName(type: ResourceType, name: string | undefined, gener
 /** Fills the defaults kube's decoding adds to every write of a kind (create and update), where the sim has them. */
 export function applyWriteDefaults(type: ResourceType, obj: SimObject): void {
   if (type.group === 'apps' && type.resource === 'deployments') obj.spec = defaultDeploymentSpec(obj.spec);
+  else if (type.crd === undefined) applyKindWriteDefaults(type, obj);
 }
 
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
 export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
   applyWriteDefaults(type, obj);
+  if (type.crd === undefined) applyKindCreateDefaults(type, obj);
   if (type.group !== '') return;
   // Defaults go into fresh copies: nested values may be shared with the caller's object.
   if (type.resource === 'pods') {
@@ -105,7 +108,7 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
 
 /** Whether the type keeps metadata.generation (bumped on spec changes). */
 export function tracksGeneration(type: ResourceType): boolean {
-  return type.crd !== undefined || ['deployments', 'replicasets', 'jobs', 'customresourcedefinitions'].includes(type.resource);
+  return type.crd !== undefined || ['deployments', 'replicasets', 'jobs', 'customresourcedefinitions', ...GENERATION_KINDS].includes(type.resource);
 }
 
 /** Structural equality of JSON values (key order ignored). */

@@ -1,4 +1,5 @@
 // The catalogue of served resource types (built-ins of kube 1.32 plus CRD-defined ones) with their discovery data.
+import { moreResourceTypes, MORE_GROUPS_AFTER_BATCH, MORE_GROUPS_LAST } from './kinds/resource-types.js';
 
 export interface ResourceType {
   group: string;
@@ -92,11 +93,12 @@ export function builtinResourceTypes(): ResourceType[] {
     builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false, verbs: ALL_VERBS, shortNames: ['crd', 'crds'], categories: ['api-extensions'],
       subresources: [status('CustomResourceDefinition')], emptyFields: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null } } }),
     builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], emptyFields: { eventTime: null } }),
+    ...moreResourceTypes(),
   ];
 }
 
 /** The group order of /apis on a real 1.32 server (groups the sim lacks are skipped). */
-const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'apiextensions.k8s.io'];
+const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', ...MORE_GROUPS_AFTER_BATCH, 'coordination.k8s.io', 'apiextensions.k8s.io', ...MORE_GROUPS_LAST];
 
 interface CrdVersion { name: string; served?: boolean; storage?: boolean; subresources?: { status?: unknown; scale?: unknown } }
 interface CrdSpec { group: string; scope: string; names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions: CrdVersion[] }

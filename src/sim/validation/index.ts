@@ -10,6 +10,7 @@ import { validateJob } from './job.js';
 import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
+import { moreKindErrors } from '../kinds/validation.js';
 
 type Json = Record<string, unknown>;
 export type WriteValidator = (prev: SimObject | undefined, next: SimObject) => void;
@@ -36,7 +37,7 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
     case '/secrets':
       return validateSecret(next, prev);
     default:
-      return [];
+      return type.crd === undefined ? moreKindErrors(type.group, type.resource, next, prev) : [];
   }
 }
 

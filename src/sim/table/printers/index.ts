@@ -13,6 +13,11 @@ import { namespacePrinter } from './namespace.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { servicePrinter } from './service.js';
+import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter } from './network.js';
+import { limitRangePrinter, podDisruptionBudgetPrinter, resourceQuotaPrinter } from './policy.js';
+import { roleBindingPrinter, rolePrinter, serviceAccountPrinter } from './rbac.js';
+import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './storage.js';
+import { cronJobPrinter, daemonSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.js';
 
 const BUILTIN: Record<string, Printer> = {
   '/pods': podPrinter,
@@ -27,6 +32,24 @@ const BUILTIN: Record<string, Printer> = {
   'apps/replicasets': replicaSetPrinter,
   'batch/jobs': jobPrinter,
   'coordination.k8s.io/leases': leasePrinter,
+  'apps/statefulsets': statefulSetPrinter,
+  'apps/daemonsets': daemonSetPrinter,
+  '/replicationcontrollers': replicationControllerPrinter,
+  'batch/cronjobs': cronJobPrinter,
+  '/serviceaccounts': serviceAccountPrinter,
+  'rbac.authorization.k8s.io/roles': rolePrinter,
+  'rbac.authorization.k8s.io/clusterroles': rolePrinter,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
+  'rbac.authorization.k8s.io/clusterrolebindings': roleBindingPrinter,
+  'networking.k8s.io/ingresses': ingressPrinter,
+  'networking.k8s.io/ingressclasses': ingressClassPrinter,
+  '/endpoints': endpointsPrinter,
+  'discovery.k8s.io/endpointslices': endpointSlicePrinter,
+  '/persistentvolumeclaims': persistentVolumeClaimPrinter,
+  '/persistentvolumes': persistentVolumePrinter,
+  '/resourcequotas': resourceQuotaPrinter,
+  '/limitranges': limitRangePrinter,
+  'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
 };
 
 export function printerFor(store: SimStore, type: ResourceType): Printer {
