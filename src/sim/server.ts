@@ -97,7 +97,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   }
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
-  const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
+  const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
   if (controllers) ctx.deletes = controllers;
 
   let workload: WorkloadGenerator | undefined;

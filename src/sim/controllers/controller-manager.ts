@@ -18,6 +18,12 @@ import { ownerUidsInJson } from './owner-references.js';
 import { PodGC } from './pod-gc.js';
 import { ReplicaSetController } from './replicaset-controller.js';
 import { Scheduler } from './scheduler.js';
+import { DaemonSetController } from './daemonset-controller.js';
+import { DisruptionController } from './disruption-controller.js';
+import { EndpointsController } from './endpoints-controller.js';
+import { ResourceQuotaController } from './resourcequota-controller.js';
+import { ServiceAccountsController } from './serviceaccounts-controller.js';
+import { StatefulSetController } from './statefulset-controller.js';
 
 export interface ControllerOptions {
   /** Real seconds per second of pod grace period (default 0.05: a 30 s grace period ends after 1.5 s). */
@@ -30,6 +36,8 @@ export interface ControllerOptions {
   maxObjects?: number;
   /** Where that line goes (default stderr). */
   log?: (line: string) => void;
+  /** The cluster CA (PEM) the kube-root-ca.crt ConfigMaps publish; a placeholder when the sim serves plain HTTP. */
+  caPem?: string;
 }
 
 const PODS = '/v1/pods';
@@ -38,6 +46,12 @@ const REPLICASETS = 'apps/v1/replicasets';
 const DEPLOYMENTS = 'apps/v1/deployments';
 const NAMESPACES = '/v1/namespaces';
 const JOBS = 'batch/v1/jobs';
+const STATEFULSETS = 'apps/v1/statefulsets';
+const DAEMONSETS = 'apps/v1/daemonsets';
+const SERVICES = '/v1/services';
+const PDBS = 'policy/v1/poddisruptionbudgets';
+const SERVICEACCOUNTS = '/v1/serviceaccounts';
+const CONFIGMAPS = '/v1/configmaps';
 
 export class ControllerManager {
   private readonly ctx: ControllerContext;
@@ -49,6 +63,12 @@ export class ControllerManager {
   private readonly namespaces: NamespaceController;
   private readonly podGC: PodGC;
   private readonly jobs: JobController;
+  private readonly statefulSets: StatefulSetController;
+  private readonly daemonSets: DaemonSetController;
+  private readonly endpoints: EndpointsController;
+  private readonly disruption: DisruptionController;
+  private readonly quotas: ResourceQuotaController;
+  private readonly serviceAccounts: ServiceAccountsController;
   /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
   private readonly generatorUids = new Set<string>();
   private unsubscribe: (() => void) | undefined;
@@ -79,6 +99,12 @@ export class ControllerManager {
     this.namespaces = new NamespaceController(this.ctx, onError);
     this.podGC = new PodGC(this.ctx, onError);
     this.jobs = new JobController(this.ctx, type('batch', 'jobs'), onError);
+    this.statefulSets = new StatefulSetController(this.ctx, onError);
+    this.daemonSets = new DaemonSetController(this.ctx, onError);
+    this.endpoints = new EndpointsController(this.ctx, onError);
+    this.disruption = new DisruptionController(this.ctx, onError);
+    this.quotas = new ResourceQuotaController(this.ctx, onError);
+    this.serviceAccounts = new ServiceAccountsController(this.ctx, opts.caPem, onError);
   }
 
   /**
@@ -105,6 +131,7 @@ export class ControllerManager {
   start(): void {
     this.unsubscribe ??= this.store.onCommit((change, type) => this.observe(change, type));
     this.store.admitCreate = (type, obj, namespace) => admitCreate(this.store, type, obj, namespace);
+    this.serviceAccounts.start();
   }
 
   /** Stops following the store and cancels every pending timer. */
@@ -116,7 +143,8 @@ export class ControllerManager {
   }
 
   private all(): { queue: { size: number; stop(): void } }[] {
-    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs];
+    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs,
+      this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts];
   }
 
   /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
@@ -142,7 +170,10 @@ export class ControllerManager {
       let parsed: SimObject | undefined;
       const obj = (): SimObject => (parsed ??= change.cur.obj);
       this.gc.observe(change, type, obj);
-      if (type.namespaced) this.namespaces.observeContent(change);
+      if (type.namespaced) {
+        this.namespaces.observeContent(change);
+        this.quotas.observe(change, type);
+      }
       switch (resourceId(type)) {
         case PODS: return this.observePod(change, obj);
         case REPLICASETS:
@@ -154,9 +185,18 @@ export class ControllerManager {
           this.scheduler.observeNode(change);
           this.kubelet.observeNode(change);
           this.podGC.observeNode(change);
+          this.daemonSets.observeNode();
           return;
-        case NAMESPACES: return this.namespaces.observeNamespace(change);
+        case NAMESPACES:
+          this.serviceAccounts.observeNamespace(change);
+          return this.namespaces.observeNamespace(change);
         case JOBS: return this.jobs.observeJob(change);
+        case STATEFULSETS: return this.statefulSets.observeStatefulSet(change);
+        case DAEMONSETS: return this.daemonSets.observeDaemonSet(change);
+        case SERVICES: return this.endpoints.observeService(change);
+        case PDBS: return this.disruption.observeBudget(change);
+        case SERVICEACCOUNTS:
+        case CONFIGMAPS: return this.serviceAccounts.observeContent(change, type);
       }
     } catch (err) {
       this.errors++;
@@ -177,6 +217,7 @@ export class ControllerManager {
         this.replicaSets.observePod(change, pod);
         this.jobs.observePod(pod);
         this.deployments.observePodGone(pod());
+        this.observeOwnedPod(change, pod);
       }
       return;
     }
@@ -188,5 +229,14 @@ export class ControllerManager {
     this.kubelet.observePod(change, pod);
     this.replicaSets.observePod(change, pod);
     this.jobs.observePod(pod);
+    this.observeOwnedPod(change, pod);
+  }
+
+  /** The controllers that follow pods beyond the generator's: stateful and daemon sets, endpoints, disruption budgets. */
+  private observeOwnedPod(change: Change, pod: () => SimObject): void {
+    this.statefulSets.observePod(pod);
+    this.daemonSets.observePod(pod);
+    this.endpoints.observePod(change);
+    this.disruption.observePod(change);
   }
 }

@@ -4,6 +4,7 @@ import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
 import { kubeTime } from '../object-meta.js';
 import { drivenByGenerator, splitKey, type ControllerContext } from './controller-context.js';
+import { pinnedNodeName } from './node-affinity.js';
 import { WorkQueue } from './work-queue.js';
 
 type Json = Record<string, any>;
@@ -91,6 +92,8 @@ function unfit(pod: SimObject, node: SimObject): string | undefined {
   const selector = (podSpec.nodeSelector ?? {}) as Record<string, string>;
   const labels = node.metadata.labels ?? {};
   for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
+  const pinned = pinnedNodeName(pod);
+  if (pinned !== undefined && pinned !== node.metadata.name) return "node(s) didn't match Pod's node affinity/selector";
   return undefined;
 }
 

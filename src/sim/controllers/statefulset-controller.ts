@@ -1,0 +1,184 @@
+// The StatefulSet controller: pods named <set>-0 … <set>-(n-1), created in order (OrderedReady: the next only once
+// the previous runs and is ready; Parallel: all at once), removed from the highest ordinal down, replaced one at a
+// time from the highest ordinal when the template changes (RollingUpdate), with kube's identity labels, hostname and
+// subdomain, and a claim per volumeClaimTemplate (<template>-<set>-<ordinal>).
+import type { SimObject } from '../api.js';
+import type { Change } from '../history.js';
+import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import type { ResourceType } from '../registry.js';
+import { claim } from './claim.js';
+import { splitKey, type ControllerContext } from './controller-context.js';
+import { deleteObject } from './graceful-delete.js';
+import { controllerOf, controllerRefTo } from './owner-references.js';
+import { podTemplateHash } from './pod-template-hash.js';
+import { isActive, isReady } from './replicaset-controller.js';
+import { WorkQueue } from './work-queue.js';
+
+type Json = Record<string, any>;
+
+const COMPONENT = { component: 'statefulset-controller' };
+export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
+export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
+export const REVISION_LABEL = 'controller-revision-hash';
+
+/** The revision name kube gives a template: <set>-<hash> (ControllerRevision naming). */
+export function revisionOf(set: SimObject): string {
+  return `${set.metadata.name}-${podTemplateHash((set.spec as Json | undefined)?.template ?? {})}`;
+}
+
+/** The ordinal of a pod named <set>-<n>, or -1 when the name is not one of the set's. */
+export function ordinalOf(setName: string, podName: string): number {
+  if (!podName.startsWith(`${setName}-`)) return -1;
+  const rest = podName.slice(setName.length + 1);
+  return /^(0|[1-9]\d*)$/.test(rest) ? Number(rest) : -1;
+}
+
+export class StatefulSetController {
+  readonly queue: WorkQueue;
+  private readonly sets: ResourceType;
+  private readonly claims: ResourceType;
+
+  constructor(private readonly ctx: ControllerContext, onError?: (key: string, err: unknown) => void) {
+    this.queue = new WorkQueue((key) => this.sync(key), onError);
+    this.sets = ctx.store.resolve({ group: 'apps', version: 'v1', resource: 'statefulsets' });
+    this.claims = ctx.store.resolve({ group: '', version: 'v1', resource: 'persistentvolumeclaims' });
+  }
+
+  get type(): ResourceType { return this.sets; }
+
+  observeStatefulSet(change: Change): void {
+    if (change.type !== 'DELETED') this.queue.add(change.key);
+  }
+
+  observePod(pod: () => SimObject): void {
+    const owner = controllerOf(pod());
+    if (owner?.kind === 'StatefulSet') this.queue.add(`${pod().metadata.namespace}/${owner.name}`);
+  }
+
+  private sync(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const { store, types } = this.ctx;
+    const set = store.getStored(this.sets, namespace, name)?.obj;
+    if (!set) return;
+    const selector = selectorOf(set);
+    if (!selector) return;
+    const spec = (set.spec ?? {}) as Json;
+    const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
+    const updateRevision = revisionOf(set);
+    const pods = claim(this.ctx, set, this.sets, types.pods, selector);
+    const byOrdinal = new Map<number, SimObject>();
+    for (const p of pods) {
+      const i = ordinalOf(name, p.metadata.name!);
+      if (i >= 0) byOrdinal.set(i, p);
+    }
+    if (set.metadata.deletionTimestamp === undefined) this.manage(set, byOrdinal, replicas, updateRevision);
+    this.writeStatus(set, [...byOrdinal.values()], replicas, updateRevision);
+  }
+
+  /** One step of kube's StatefulSetControl: create what is missing, remove what is too many, replace what is outdated. */
+  private manage(set: SimObject, pods: Map<number, SimObject>, replicas: number, revision: string): void {
+    const spec = (set.spec ?? {}) as Json;
+    const parallel = spec.podManagementPolicy === 'Parallel';
+    for (let i = 0; i < replicas; i++) {
+      const pod = pods.get(i);
+      if (!pod) {
+        if (!this.ctx.budgets.statefulSet.allows()) return;
+        this.createPod(set, i, revision);
+        if (!parallel) return;
+        continue;
+      }
+      // A failed or finished pod is deleted and recreated under the same name once it is gone.
+      if (!isActive(pod) && pod.metadata.deletionTimestamp === undefined) { this.deletePod(set, pod); return; }
+      // OrderedReady waits for each pod to be running and ready before it looks at the next.
+      if (!parallel && (!isActive(pod) || !isReady(pod))) return;
+    }
+    const extra = [...pods.keys()].filter((i) => i >= replicas).sort((a, b) => b - a);
+    for (const i of extra) {
+      const pod = pods.get(i)!;
+      if (pod.metadata.deletionTimestamp === undefined) this.deletePod(set, pod);
+      if (!parallel) return;
+    }
+    if (((spec.updateStrategy ?? {}) as Json).type === 'OnDelete') return;
+    const partition = Number(spec.updateStrategy?.rollingUpdate?.partition ?? 0);
+    // RollingUpdate: wait for every pod to be ready, then replace the highest outdated ordinal.
+    const current = [...pods.entries()].filter(([i]) => i < replicas);
+    if (current.length < replicas || current.some(([, p]) => !isActive(p) || !isReady(p))) return;
+    const outdated = current.filter(([i, p]) => i >= partition && p.metadata.labels?.[REVISION_LABEL] !== revision).sort((a, b) => b[0] - a[0]);
+    if (outdated.length) this.deletePod(set, outdated[0][1]);
+  }
+
+  private createPod(set: SimObject, ordinal: number, revision: string): void {
+    const { store, types, events } = this.ctx;
+    const spec = (set.spec ?? {}) as Json;
+    const template = (spec.template ?? {}) as Json;
+    const meta = (template.metadata ?? {}) as Json;
+    const name = `${set.metadata.name}-${ordinal}`;
+    const podSpec = structuredClone(template.spec ?? {}) as Json;
+    podSpec.hostname = name;
+    if (spec.serviceName) podSpec.subdomain = spec.serviceName;
+    const volumes = Array.isArray(podSpec.volumes) ? podSpec.volumes as Json[] : [];
+    for (const t of (Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) as Json[]) {
+      const claimName = `${t.metadata?.name}-${name}`;
+      this.ensureClaim(set, t, claimName);
+      const volume = { name: t.metadata?.name, persistentVolumeClaim: { claimName } };
+      const at = volumes.findIndex((v) => v.name === volume.name);
+      if (at >= 0) volumes[at] = volume; else volumes.push(volume);
+    }
+    if (volumes.length) podSpec.volumes = volumes;
+    const pod: SimObject = {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: {
+        name, namespace: set.metadata.namespace,
+        labels: { ...(meta.labels ?? {}), [REVISION_LABEL]: revision, [POD_INDEX_LABEL]: String(ordinal), [POD_NAME_LABEL]: name },
+        ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+        ownerReferences: [controllerRefTo(set, this.sets)],
+      },
+      spec: podSpec,
+    };
+    store.createObject(types.pods, pod);
+    this.ctx.budgets.statefulSet.spend();
+    events.record(set, this.sets, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`, COMPONENT);
+  }
+
+  private ensureClaim(set: SimObject, template: Json, name: string): void {
+    const { store, events } = this.ctx;
+    if (store.getStored(this.claims, set.metadata.namespace, name)) return;
+    const labels = { ...(template.metadata?.labels ?? {}), ...(((set.spec as Json).selector?.matchLabels ?? {}) as Record<string, string>) };
+    store.createObject(this.claims, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: set.metadata.namespace, labels }, spec: structuredClone(template.spec ?? {}) });
+    events.record(set, this.sets, 'Normal', 'SuccessfulCreate', `create Claim ${name} Pod ${name.slice(String(template.metadata?.name).length + 1)} in StatefulSet ${set.metadata.name} success`, COMPONENT);
+  }
+
+  private deletePod(set: SimObject, pod: SimObject): void {
+    deleteObject(this.ctx.store, this.ctx.types.pods, pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
+    this.ctx.events.record(set, this.sets, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`, COMPONENT);
+  }
+
+  private writeStatus(set: SimObject, pods: SimObject[], replicas: number, updateRevision: string): void {
+    const old = (set.status ?? {}) as Json;
+    const live = pods.filter((p) => p.metadata.deletionTimestamp === undefined);
+    const updated = live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === updateRevision).length;
+    const ready = live.filter((p) => isActive(p) && isReady(p)).length;
+    // The current revision moves to the update revision once every replica runs it (kube's completeRollingUpdate).
+    let currentRevision = (old.currentRevision as string | undefined) || updateRevision;
+    if (updated === replicas && ready === replicas && live.length === replicas) currentRevision = updateRevision;
+    const current = live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === currentRevision).length;
+    const status: Json = { observedGeneration: set.metadata.generation, replicas: live.length };
+    if (ready) status.readyReplicas = ready;
+    if (current) status.currentReplicas = current;
+    if (updated) status.updatedReplicas = updated;
+    status.currentRevision = currentRevision;
+    status.updateRevision = updateRevision;
+    status.collisionCount = 0;
+    status.availableReplicas = ready;
+    this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status' });
+  }
+}
+
+function selectorOf(set: SimObject): LabelSelector | undefined {
+  try {
+    const s = labelSelectorFromObject((set.spec as Json | undefined)?.selector);
+    return s.empty ? undefined : s;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+// resource.Quantity in small, for quota sums: parse "100m", "0.5", "128Mi", "1G", "2e3" into an exact count of
+// milli-units, and print a sum back in the format of its inputs (binary suffixes stay binary, cpu stays milli).
+
+const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+export interface Quantity { milli: bigint; binary: boolean }
+
+/** Milli-units of a quantity string (rounded up, as kube rounds sub-milli values), or undefined when it does not parse. */
+export function parseQuantity(s: unknown): Quantity | undefined {
+  if (typeof s === 'number') s = String(s);
+  if (typeof s !== 'string') return undefined;
+  const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(s.trim());
+  if (!m) return undefined;
+  const [, sign, num, suffix = ''] = m;
+  const [whole, frac = ''] = num.split('.');
+  let digits = BigInt((whole || '0') + frac);
+  let exp = -frac.length + 3; // milli
+  if (BINARY[suffix]) digits *= BINARY[suffix];
+  else if (/^[eE]/.test(suffix)) exp += Number(suffix.slice(1));
+  else exp += DECIMAL[suffix];
+  let milli = exp >= 0 ? digits * 10n ** BigInt(exp) : (digits + 10n ** BigInt(-exp) - 1n) / 10n ** BigInt(-exp);
+  if (sign === '-') milli = -milli;
+  return { milli, binary: suffix in BINARY };
+}
+
+/** A sum printed as Quantity.String would print it: binary inputs with the largest exact binary suffix, else decimal. */
+export function formatQuantity(q: Quantity): string {
+  if (q.milli % 1000n !== 0n) return `${q.milli}m`;
+  const units = q.milli / 1000n;
+  if (q.binary && units !== 0n) {
+    for (const suffix of ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki']) if (units % BINARY[suffix] === 0n) return `${units / BINARY[suffix]}${suffix}`;
+  }
+  if (units !== 0n) {
+    for (const [suffix, e] of [['E', 18], ['P', 15], ['T', 12], ['G', 9], ['M', 6], ['k', 3]] as const) {
+      const f = 10n ** BigInt(e);
+      if (units % f === 0n) return `${units / f}${suffix}`;
+    }
+  }
+  return String(units);
+}
+
+export function addQuantities(a: Quantity, b: Quantity): Quantity {
+  return { milli: a.milli + b.milli, binary: a.binary || (a.milli === 0n && b.binary) };
+}
+
+export const ZERO: Quantity = { milli: 0n, binary: false };
