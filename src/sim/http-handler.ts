@@ -16,6 +16,8 @@ import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePa
 import { handleScale } from './scale.js';
 import { handleGetAsTable } from './table/get-as-table.js';
 import { tableRequest } from './table/negotiate.js';
+import { handleBinding } from './subresources/binding.js';
+import { handleEviction } from './subresources/eviction.js';
 
 /** Reserved prefix of the sim's own control endpoints (never subject to faults). */
 export const CONTROL_PREFIX = '/_kwatch/';
@@ -74,12 +76,14 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
   if (subresource !== undefined) {
     const sub = type.subresources.find((s) => s.name === subresource)!;
-    if ((subresource !== 'status' && subresource !== 'scale' && subresource !== 'finalize') || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+    if (!SERVED_SUBRESOURCES.has(subresource) || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
     if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
   } else if (!type.verbs.includes(verb)) {
     throw methodNotAllowed(verb, type.resource);
   }
   checkRouteSegments(route);
+  if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
+  if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   switch (verb) {
     case 'list':
     case 'watch': {
@@ -112,6 +116,11 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
       throw methodNotAllowed(verb, type.resource);
   }
 }
+
+/** Subresources with handlers; the others discovery lists answer 405. */
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding']);
+
+const dryRunAll = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
 
 /** Consumes an unread request body so keep-alive connections stay usable. */
 async function drain(req: IncomingMessage): Promise<void> {

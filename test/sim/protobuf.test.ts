@@ -178,9 +178,9 @@ describe('protobuf to JSON', () => {
   });
 
   it('refuses kinds without a schema (415) and in-tree volume plugins left out of the schema', () => {
-    const sa = errorOf(() => protobufToJson(envelope('v1', 'ServiceAccount', meta('sa'))));
-    expect(sa).toBeInstanceOf(UnsupportedProtobufError);
-    expect(sa.message).toMatch(/^the sim cannot decode protobuf bodies of kind "ServiceAccount" in "v1"; it decodes v1 ConfigMap, .*apps\/v1 Deployment/);
+    const ep = errorOf(() => protobufToJson(envelope('v1', 'Endpoints', meta('ep'))));
+    expect(ep).toBeInstanceOf(UnsupportedProtobufError);
+    expect(ep.message).toMatch(/^the sim cannot decode protobuf bodies of kind "Endpoints" in "v1"; it decodes v1 ConfigMap, .*apps\/v1 Deployment/);
     const gce = errorOf(() => protobufToJson(envelope('v1', 'Pod', meta('p'), msg(2, msg(1, str(1, 'disk'), msg(2, msg(3, str(1, 'pd'))))))));
     expect(gce).toBeInstanceOf(UnsupportedProtobufError);
     expect(gce.message).toContain('Pod.spec.volumes[0] (k8s.io.api.core.v1.VolumeSource) has field 3 (wire type 2)');

@@ -4,6 +4,7 @@ import { APIMACHINERY_MESSAGES } from './messages-apimachinery.js';
 import { APPS_V1_MESSAGES } from './messages-apps-v1.js';
 import { BATCH_V1_MESSAGES } from './messages-batch-v1.js';
 import { CORE_V1_MESSAGES } from './messages-core-v1.js';
+import { MORE_KINDS_MESSAGES, MORE_OBJECT_KINDS } from './messages-more-kinds.js';
 
 /**
  * One proto package's messages. Each message is a block of lines `<number> <jsonName> <type> [flags]`:
@@ -78,7 +79,7 @@ function indexSchemas(packages: ProtoPackage[]): Map<string, MessageSchema> {
   return index;
 }
 
-const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES]);
+const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES, ...MORE_KINDS_MESSAGES]);
 
 export function messageSchema(name: string): MessageSchema {
   const s = SCHEMAS.get(name);
@@ -100,6 +101,7 @@ const OBJECT_KINDS: Record<string, string> = {
   'apps/v1/Deployment': 'Deployment',
   'apps/v1/ReplicaSet': 'ReplicaSet',
   'batch/v1/Job': 'Job',
+  ...MORE_OBJECT_KINDS,
 };
 
 /** The schema for a top-level object, or undefined when the sim cannot decode that kind. */
