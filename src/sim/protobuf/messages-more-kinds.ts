@@ -1,6 +1,6 @@
 // Protobuf schemas of the messages kubectl's typed commands and drain send for the kinds in kinds/resource-types.ts:
 // policy/v1 Eviction and PodDisruptionBudget, core/v1 Binding, ServiceAccount and ResourceQuota, rbac/v1 roles and
-// bindings. Field numbers and types are those of k8s.io/api v0.32's generated.proto files. Format: schema.ts.
+// bindings, networking/v1 Ingress. Field numbers and types are those of k8s.io/api v0.32's generated.proto files. Format: schema.ts.
 import type { ProtoPackage } from './schema.js';
 
 export const MORE_KINDS_MESSAGES: ProtoPackage[] = [
@@ -104,6 +104,55 @@ export const MORE_KINDS_MESSAGES: ProtoPackage[] = [
         3 name string req`,
     },
   },
+  {
+    package: 'k8s.io.api.networking.v1',
+    messages: {
+      Ingress: `
+        1 metadata ObjectMeta
+        2 spec IngressSpec
+        3 status IngressStatus`,
+      IngressSpec: `
+        1 defaultBackend IngressBackend
+        2 tls IngressTLS[]
+        3 rules IngressRule[]
+        4 ingressClassName string ptr`,
+      IngressBackend: `
+        3 resource TypedLocalObjectReference
+        4 service IngressServiceBackend`,
+      IngressServiceBackend: `
+        1 name string req
+        2 port ServiceBackendPort`,
+      ServiceBackendPort: `
+        1 name string
+        2 number int32`,
+      IngressTLS: `
+        1 hosts string[]
+        2 secretName string`,
+      IngressRule: `
+        1 host string
+        2 ingressRuleValue IngressRuleValue inline`,
+      IngressRuleValue: `
+        1 http HTTPIngressRuleValue`,
+      HTTPIngressRuleValue: `
+        1 paths HTTPIngressPath[]`,
+      HTTPIngressPath: `
+        1 path string
+        2 backend IngressBackend
+        3 pathType string ptr`,
+      IngressStatus: `
+        1 loadBalancer IngressLoadBalancerStatus`,
+      IngressLoadBalancerStatus: `
+        1 ingress IngressLoadBalancerIngress[]`,
+      IngressLoadBalancerIngress: `
+        1 ip string
+        2 hostname string
+        4 ports IngressPortStatus[]`,
+      IngressPortStatus: `
+        1 port int32 req
+        2 protocol string req
+        3 error string ptr`,
+    },
+  },
 ];
 
 /** The top-level kinds these schemas decode, by `apiVersion/kind` (schema.ts's OBJECT_KINDS format). */
@@ -117,4 +166,5 @@ export const MORE_OBJECT_KINDS: Record<string, string> = {
   'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
   'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
+  'networking.k8s.io/v1/Ingress': 'Ingress',
 };
