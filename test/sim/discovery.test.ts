@@ -33,7 +33,7 @@ describe('discovery', () => {
     const apis = await http(sim.url, '/apis');
     expect(apis.headers['content-type']).toBe('application/json');
     expect(apis.json.kind).toBe('APIGroupList');
-    expect(apis.json.groups.map((g: any) => g.name)).toEqual(['apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'apiextensions.k8s.io']);
+    expect(apis.json.groups.map((g: any) => g.name)).toEqual(['apps', 'events.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io', 'discovery.k8s.io']);
     const apps = await http(sim.url, '/apis/apps');
     expect(apps.json).toMatchObject({ kind: 'APIGroup', name: 'apps', preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
   });

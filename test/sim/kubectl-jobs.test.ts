@@ -10,12 +10,14 @@ const kubectl = fx.kubectl;
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
 
 describe('kubectl jobs against the sim', () => {
-  it('api-resources --api-group=batch lists jobs as a 1.32 server does', async () => {
+  it('api-resources --api-group=batch lists cronjobs and jobs as a 1.32 server does', async () => {
     const r = await kubectl('api-resources', '--api-group=batch', '-o', 'wide');
     expect(r.code).toBe(0);
     const lines = rows(r.stdout);
     expect(lines[0]).toEqual(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', 'VERBS', 'CATEGORIES']);
-    expect(lines.slice(1)).toEqual([['jobs', 'batch/v1', 'true', 'Job', 'create,delete,deletecollection,get,list,patch,update,watch', 'all']]);
+    expect(lines.slice(1)).toEqual([
+      ['cronjobs', 'cj', 'batch/v1', 'true', 'CronJob', 'create,delete,deletecollection,get,list,patch,update,watch', 'all'],
+      ['jobs', 'batch/v1', 'true', 'Job', 'create,delete,deletecollection,get,list,patch,update,watch', 'all']]);
   });
 
   it('create job → wait complete → get jobs Complete 1/1 and its pod Completed', async () => {
