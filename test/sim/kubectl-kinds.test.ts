@@ -118,11 +118,15 @@ describe('kubectl and the sim\'s further kinds', () => {
     expect(ep[3][3].split(',').sort()).toEqual(ips);
   });
 
-  it('describe namespace shows the quota with what is used', async () => {
+  it('describe namespace shows the quota with what is used, and the limit range', async () => {
     await until(async () => (await kubectl('get', 'quota', 'q', '-n', 'kinds', '-o', 'jsonpath={.status.used.pods}')).stdout === '5', 5000);
+    expect(await ok('describe', 'namespace', 'kinds')).toContain('No LimitRange resource.');
+    fx.file('limits.yaml', 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: lim, namespace: kinds}\nspec:\n  limits: [{type: Container, default: {cpu: 500m}, defaultRequest: {cpu: 100m}}]\n');
+    await ok('apply', '-f', `${fx.dir}/limits.yaml`);
     const out = await ok('describe', 'namespace', 'kinds');
     expect(out).toMatch(/Resource Quotas\n\s+Name:\s+q\n\s+Resource\s+Used\s+Hard\n\s+-+\s+-+\s+-+\n\s+configmaps\s+1\s+5\n\s+pods\s+5\s+10\n\s+requests\.cpu\s+0\s+2\n/);
-    expect(out).toContain('No LimitRange resource.');
+    expect(out).toMatch(/Resource Limits\n\s+Type\s+Resource\s+Min\s+Max\s+Default Request\s+Default Limit\s+Max Limit\/Request Ratio\n\s+-+.*\n\s+Container\s+cpu\s+-\s+-\s+100m\s+500m\s+-/);
+    expect(rows(await ok('get', 'limits', '-n', 'kinds'))[0]).toEqual(['NAME', 'CREATED AT']);
   });
 
   it('drain --ignore-daemonsets evicts through pods/eviction, waiting on the disruption budget', async () => {
@@ -176,5 +180,11 @@ describe('kubectl and the sim\'s further kinds', () => {
     const again = await http(fx.sim.url, `${ns}/custom/binding`, { method: 'POST', body: binding });
     expect(again.status).toBe(409);
     expect(again.json.message).toBe('Operation cannot be fulfilled on pods/binding "custom": pod custom is already assigned to node "node-002"');
+  });
+
+  it('scale statefulset goes through the scale subresource and removes the highest ordinals', async () => {
+    expect(await ok('scale', 'statefulset', 'web', '-n', 'kinds', '--replicas=1')).toBe('statefulset.apps/web scaled\n');
+    await until(async () => rows((await kubectl('get', 'pods', '-n', 'kinds', '-l', 'app=web', '-o', 'name')).stdout).length === 1, 10_000);
+    expect(await ok('get', 'pods', '-n', 'kinds', '-l', 'app=web', '-o', 'name')).toBe('pod/web-0\n');
   });
 });
