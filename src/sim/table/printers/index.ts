@@ -14,11 +14,12 @@ import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { servicePrinter } from './service.js';
 import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter } from './network.js';
-import { limitRangePrinter, podDisruptionBudgetPrinter, resourceQuotaPrinter } from './policy.js';
-import { roleBindingPrinter, rolePrinter, serviceAccountPrinter } from './rbac.js';
+import { podDisruptionBudgetPrinter, resourceQuotaPrinter } from './policy.js';
+import { roleBindingPrinter, serviceAccountPrinter } from './rbac.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './storage.js';
 import { cronJobPrinter, daemonSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.js';
 
+// Roles, ClusterRoles and LimitRanges have no printer in kube: the default one (NAME, CREATED AT) serves them.
 const BUILTIN: Record<string, Printer> = {
   '/pods': podPrinter,
   '/nodes': nodePrinter,
@@ -37,8 +38,6 @@ const BUILTIN: Record<string, Printer> = {
   '/replicationcontrollers': replicationControllerPrinter,
   'batch/cronjobs': cronJobPrinter,
   '/serviceaccounts': serviceAccountPrinter,
-  'rbac.authorization.k8s.io/roles': rolePrinter,
-  'rbac.authorization.k8s.io/clusterroles': rolePrinter,
   'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
   'rbac.authorization.k8s.io/clusterrolebindings': roleBindingPrinter,
   'networking.k8s.io/ingresses': ingressPrinter,
@@ -48,7 +47,6 @@ const BUILTIN: Record<string, Printer> = {
   '/persistentvolumeclaims': persistentVolumeClaimPrinter,
   '/persistentvolumes': persistentVolumePrinter,
   '/resourcequotas': resourceQuotaPrinter,
-  '/limitranges': limitRangePrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
 };
 

@@ -1,12 +1,12 @@
-// ResourceQuotas (NAME AGE REQUEST LIMIT), LimitRanges (NAME CREATED AT) and PodDisruptionBudgets
-// (NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE).
-import { parseTimestamp, translateTimestampSince } from '../age.js';
+// ResourceQuotas (NAME AGE REQUEST LIMIT) and PodDisruptionBudgets (NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED
+// DISRUPTIONS AGE).
+import { translateTimestampSince } from '../age.js';
 import { AGE_COLUMN, column, NAME_COLUMN } from '../columns.js';
 import { int, printer, str, type PrintableObject } from '../printer.js';
 
-/** printResourceQuota: "resource: used/hard" per hard resource, sorted; limits.* go to the LIMIT column. */
+/** printResourceQuota: "resource: used/hard" per resource of status.hard, sorted; limits.* go to the LIMIT column. */
 function quotaColumns(q: PrintableObject): [string, string] {
-  const hard = (q.spec?.hard ?? {}) as Record<string, unknown>;
+  const hard = (q.status?.hard ?? {}) as Record<string, unknown>;
   const request: string[] = [], limit: string[] = [];
   for (const r of Object.keys(hard).sort()) {
     const cell = `${r}: ${String(q.status?.used?.[r] ?? '0')}/${String(q.status?.hard?.[r] ?? '0')}`;
@@ -18,14 +18,6 @@ function quotaColumns(q: PrintableObject): [string, string] {
 export const resourceQuotaPrinter = printer(
   [NAME_COLUMN, AGE_COLUMN, column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'), column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.')],
   (q, now) => [str(q.metadata?.name), translateTimestampSince(q.metadata?.creationTimestamp, now), ...quotaColumns(q)],
-);
-
-export const limitRangePrinter = printer(
-  [NAME_COLUMN, column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
-  (l) => {
-    const t = parseTimestamp(l.metadata?.creationTimestamp);
-    return [str(l.metadata?.name), t === undefined ? '0001-01-01T00:00:00Z' : new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z')];
-  },
 );
 
 const intOrString = (v: unknown): string => (v === undefined || v === null ? 'N/A' : String(v));
