@@ -110,6 +110,27 @@ describe('DaemonSet controller', () => {
   });
 });
 
+describe('DaemonSet rolling update', () => {
+  it('replaces the pods of a changed template one node at a time', async () => {
+    const { store, cm } = cluster(3);
+    store.create(DAEMONSETS, { metadata: { name: 'agent', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } });
+    await until(() => pods(store, 'agent').filter(isRunning).length === 3 && cm.pending() === 0, 5000);
+    let live = 0, maxDown = 0;
+    store.onCommit(() => {
+      live = pods(store, 'agent').filter((p) => isRunning(p) && p.status.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length;
+      maxDown = Math.max(maxDown, 3 - live);
+    });
+    const ds = store.get(DAEMONSETS, 'default', 'agent') as any;
+    store.update(DAEMONSETS, { ...ds, spec: { ...ds.spec, template: template('agent', { containers: [{ name: 'c', image: 'nginx:2' }] }) } });
+    await until(() => {
+      const s = (store.get(DAEMONSETS, 'default', 'agent') as any).status;
+      return s.observedGeneration === 2 && s.updatedNumberScheduled === 3 && s.numberAvailable === 3;
+    }, 10_000);
+    expect(pods(store, 'agent').map((p) => p.spec.containers[0].image)).toEqual(['nginx:2', 'nginx:2', 'nginx:2']);
+    expect(maxDown).toBe(1);
+  });
+});
+
 describe('endpoints controller', () => {
   it('lists ready pods as addresses and the others as notReadyAddresses, on the named target port; the slice carries conditions', async () => {
     const { store, cm } = cluster(1, { podStartMs: 10 });

@@ -64,6 +64,10 @@ describe('kubectl and the sim\'s further kinds', () => {
     expect(await ok('create', 'quota', 'q', '--hard=pods=10,configmaps=5,requests.cpu=2', '-n', 'kinds')).toBe('resourcequota/q created\n');
     expect(await ok('create', 'pdb', 'web', '--selector=app=web', '--min-available=2', '-n', 'kinds')).toBe('poddisruptionbudget.policy/web created\n');
     expect(await ok('create', 'ingress', 'kinds', '--rule=shop.example.com/=web:80', '-n', 'kinds')).toBe('ingress.networking.k8s.io/kinds created\n');
+    expect(await ok('create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 3 * * *', '-n', 'kinds')).toBe('cronjob.batch/nightly created\n');
+    const cj = rows(await ok('get', 'cronjob', 'nightly', '-n', 'kinds'));
+    expect(cj[0]).toEqual(['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE']);
+    expect(cj[1].slice(0, 6)).toEqual(['nightly', '0 3 * * *', '<none>', 'False', '0', '<none>']);
 
     const got = rows(await ok('get', 'role,rolebinding,ingress,pdb', '-n', 'kinds', '-o', 'wide'));
     expect(got[0]).toEqual(['NAME', 'CREATED AT']);
@@ -148,6 +152,13 @@ describe('kubectl and the sim\'s further kinds', () => {
     await until(async () => (await onNode('node-002')).filter((p) => p.startsWith('pod/web-')).length === 3, 15_000);
     expect((await onNode('node-001')).map((p) => p.replace(/-[a-z0-9]{5}$/, ''))).toEqual(['pod/agent']);
   }, 40_000);
+
+  it('eviction of a pod two budgets select is kube\'s 500', async () => {
+    await ok('create', 'pdb', 'web-too', '--selector=app=web', '--max-unavailable=1', '-n', 'kinds');
+    const r = await http(fx.sim.url, '/api/v1/namespaces/kinds/pods/web-1/eviction', { method: 'POST', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1' } } });
+    expect([r.status, r.json]).toEqual([500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 }]);
+    await ok('delete', 'pdb', 'web-too', '-n', 'kinds');
+  });
 
   it('apply --prune with the default allowlist prunes what the applied set dropped', async () => {
     fx.file('two.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, labels: {set: p}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b, labels: {set: p}}\n');

@@ -42,7 +42,7 @@ describe('printers of the further kinds', () => {
     expect(daemonSetPrinter.row({ metadata, spec: { selector: { matchLabels: { app: 'a' } }, template }, status: { desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 1 } }, NOW).cells)
       .toEqual(['x', 2, 2, 1, 0, 0, 'disk=ssd', '60m', 'a', 'busybox', 'app=a']);
     const cj = { metadata, spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template } } }, status: { lastScheduleTime: '2025-01-01T11:55:00Z', active: [{}] } };
-    expect(cronJobPrinter.row(cj, NOW).cells).toEqual(['x', '*/5 * * * *', '<none>', false, 1, '5m', '60m', 'a', 'busybox', '<none>']);
+    expect(cronJobPrinter.row(cj, NOW).cells).toEqual(['x', '*/5 * * * *', '<none>', '<unset>', 1, '5m', '60m', 'a', 'busybox', '<none>']);
   });
 
   it('bindings and ingresses', () => {

@@ -1,6 +1,6 @@
 // Protobuf schemas of the messages kubectl's typed commands and drain send for the kinds in kinds/resource-types.ts:
 // policy/v1 Eviction and PodDisruptionBudget, core/v1 Binding, ServiceAccount and ResourceQuota, rbac/v1 roles and
-// bindings, networking/v1 Ingress. Field numbers and types are those of k8s.io/api v0.32's generated.proto files. Format: schema.ts.
+// bindings, networking/v1 Ingress, batch/v1 CronJob. Field numbers and types are those of k8s.io/api v0.32's generated.proto files. Format: schema.ts.
 import type { ProtoPackage } from './schema.js';
 
 export const MORE_KINDS_MESSAGES: ProtoPackage[] = [
@@ -105,6 +105,31 @@ export const MORE_KINDS_MESSAGES: ProtoPackage[] = [
     },
   },
   {
+    package: 'k8s.io.api.batch.v1',
+    messages: {
+      CronJob: `
+        1 metadata ObjectMeta
+        2 spec CronJobSpec
+        3 status CronJobStatus`,
+      CronJobSpec: `
+        1 schedule string req
+        2 startingDeadlineSeconds int64 ptr
+        3 concurrencyPolicy string
+        4 suspend bool ptr
+        5 jobTemplate JobTemplateSpec
+        6 successfulJobsHistoryLimit int32 ptr
+        7 failedJobsHistoryLimit int32 ptr
+        8 timeZone string ptr`,
+      JobTemplateSpec: `
+        1 metadata ObjectMeta
+        2 spec JobSpec`,
+      CronJobStatus: `
+        1 active ObjectReference[]
+        4 lastScheduleTime Time
+        5 lastSuccessfulTime Time`,
+    },
+  },
+  {
     package: 'k8s.io.api.networking.v1',
     messages: {
       Ingress: `
@@ -167,4 +192,5 @@ export const MORE_OBJECT_KINDS: Record<string, string> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
   'networking.k8s.io/v1/Ingress': 'Ingress',
+  'batch/v1/CronJob': 'CronJob',
 };

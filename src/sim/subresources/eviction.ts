@@ -11,7 +11,7 @@ import { kubeTime } from '../object-meta.js';
 import type { ResourceType } from '../registry.js';
 import { sendJson } from '../respond.js';
 import type { ServerContext } from '../server-context.js';
-import { badRequest, internalError, notFound } from '../status.js';
+import { badRequest, notFound } from '../status.js';
 import { CREATED_STATUS, readSubresourceBody } from './request-body.js';
 
 type Json = Record<string, any>;
@@ -61,7 +61,11 @@ function spendBudget(ctx: ServerContext, pod: SimObject, dryRun: boolean): void 
     return pdbSelector(b)?.matches(pod.metadata.labels) ?? false;
   });
   if (matching.length === 0) return;
-  if (matching.length > 1) throw internalError('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+  // kube answers a bare Status (code 500, no reason) here, not an InternalError.
+  if (matching.length > 1) {
+    const bare = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 };
+    throw new SimApiError(bare as SimApiError['status']);
+  }
   const pdb = matching[0];
   const status = (pdb.status ?? {}) as Json;
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw tooManyRequests(`The disruption budget ${pdb.metadata.name} is still being processed by the server.`);

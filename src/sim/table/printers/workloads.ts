@@ -68,7 +68,9 @@ export const cronJobPrinter = printer(
     const [names, images] = containerCells(job.template?.spec?.containers);
     const last = cj.status?.lastScheduleTime;
     return [
-      str(cj.metadata?.name), str(cj.spec?.schedule), cj.spec?.timeZone ? str(cj.spec.timeZone) : '<none>', cj.spec?.suspend === true, list(cj.status?.active).length,
+      // printBoolPtr: a string cell ("True", "False", "<unset>") although the column says boolean.
+      str(cj.metadata?.name), str(cj.spec?.schedule), cj.spec?.timeZone ? str(cj.spec.timeZone) : '<none>',
+      typeof cj.spec?.suspend === 'boolean' ? (cj.spec.suspend ? 'True' : 'False') : '<unset>', list(cj.status?.active).length,
       last ? translateTimestampSince(last, now) : '<none>', translateTimestampSince(cj.metadata?.creationTimestamp, now), names, images, formatLabelSelector(job.selector),
     ];
   },
