@@ -1,22 +1,31 @@
 // `npm run bench` (after `npm run build`): runs every benchmark script in sequence, each in its own process,
 // prints their tables and writes bench/results/*.json, *.md and summary.md (bench/results is gitignored).
-// BENCH_QUICK=1 shrinks every size for a fast smoke run. Scripts: sim-throughput, sync, discovery (this
-// suite), plus index and cold-start when present.
+// `--docs` also writes docs/benchmarks.md: bench/benchmarks-intro.md (how the numbers are taken), then this
+// run's command, time and machine, then every table of this run — so the document never mixes runs.
+// BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { QUICK, RESULTS_DIR, machine, writeText } from './lib/common.js';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
 const SCRIPTS = [
-  { name: 'sim-throughput', file: 'sim-throughput.js', md: 'sim-throughput.md' },
-  { name: 'sync', file: 'sync.js', md: 'sync.md' },
-  { name: 'discovery', file: 'discovery.js', md: 'discovery.md' },
-  { name: 'reconcile', file: 'reconcile.js', md: 'reconcile.md' },
-  { name: 'index', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
-  { name: 'cold-start', file: 'cold-start.js', args: QUICK ? ['--runs', '5'] : [], optional: true },
+  { name: 'sim-throughput', title: 'kwatch sim: list and watch throughput', file: 'sim-throughput.js', md: 'sim-throughput.md' },
+  { name: 'sync', title: 'Informer core: sync, watch throughput, heap, ByIndex', file: 'sync.js', md: 'sync.md' },
+  { name: 'end-to-end', title: 'Whole commands next to kubectl and client-node', file: 'end-to-end.js', md: 'end-to-end.md' },
+  { name: 'latency', title: 'Event → handler latency', file: 'latency.js', md: 'latency.md' },
+  { name: 'relist', title: 'Relist after 410 Gone', file: 'relist.js', md: 'relist.md' },
+  { name: 'live', title: 'The live view: throughput with --live', file: 'live.js', md: 'live.md', optional: true },
+  { name: 'discovery', title: 'Discovery cache', file: 'discovery.js', md: 'discovery.md' },
+  { name: 'reconcile', title: 'Reconcile runner', file: 'reconcile.js', md: 'reconcile.md' },
+  { name: 'index', title: 'Indexer', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
+  { name: 'cold-start', title: 'CLI cold start', file: 'cold-start.js', args: QUICK ? ['--runs', '5'] : [], optional: true },
 ];
+const argv = process.argv.slice(2);
+const DOCS = argv.includes('--docs');
+const onlyAt = argv.indexOf('--only');
+const ONLY = onlyAt >= 0 ? new Set(argv[onlyAt + 1].split(',')) : undefined;
 
 function run(script) {
   return new Promise((resolve) => {
@@ -32,10 +41,12 @@ function run(script) {
 }
 
 const m = machine();
+const startedAt = performance.now();
 console.log(`kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}: node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average ${m.loadavg.join(' ')}\n`);
 const sections = [];
 const timings = [];
 for (const script of SCRIPTS) {
+  if (ONLY && !ONLY.has(script.name)) continue;
   if (!existsSync(here(script.file))) {
     if (!script.optional) console.log(`(${script.file} is missing)`);
     continue;
@@ -43,12 +54,26 @@ for (const script of SCRIPTS) {
   console.log(`\n## ${script.name}\n`);
   const r = await run(script);
   timings.push(`${script.name} ${r.seconds} s${r.code ? ` (exit ${r.code})` : ''}`);
-  if (script.md && existsSync(`${RESULTS_DIR}${script.md}`)) sections.push(`## ${script.name}\n\n${readFileSync(`${RESULTS_DIR}${script.md}`, 'utf8')}`);
+  const heading = `## ${script.title ?? script.name} (\`bench/${script.file}\`, ${r.seconds} s)`;
+  if (script.md && existsSync(`${RESULTS_DIR}${script.md}`)) sections.push(`${heading}\n\n${readFileSync(`${RESULTS_DIR}${script.md}`, 'utf8').trim()}\n`);
   else {
     writeText(`${script.name}.txt`, r.out);
-    sections.push(`## ${script.name}\n\n\`\`\`\n${r.out.trim()}\n\`\`\``);
+    sections.push(`${heading}\n\n\`\`\`\n${r.out.trim()}\n\`\`\`\n`);
   }
 }
+const total = Math.round((performance.now() - startedAt) / 1000);
 const summary = [`# kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}`, '', `node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average at start ${m.loadavg.join(' ')}, ${m.date}`, '', `Durations: ${timings.join(', ')}`, '', ...sections].join('\n');
 writeText('summary.md', `${summary}\n`);
+if (DOCS) {
+  const intro = readFileSync(here('benchmarks-intro.md'), 'utf8').trim();
+  const command = `${QUICK ? 'BENCH_QUICK=1 ' : ''}npm run bench -- --docs${ONLY ? ` --only ${[...ONLY].join(',')}` : ''}`;
+  const run = [
+    '## This run',
+    '',
+    `Every table below is from one run of \`${command}\` at ${m.date.slice(0, 16).replace('T', ' ')} UTC, which took ${Math.floor(total / 60)} min ${total % 60} s`,
+    `(${timings.join(', ')}), on node ${m.node}, ${m.cpus} × ${m.cpuModel}; load average at the start ${m.loadavg.join(' ')}${m.loadavg[0] > m.cpus ? ' — above the core count: the machine was busy, read the verdicts with that in mind' : ''}.`,
+  ].join('\n');
+  writeFileSync(here('../docs/benchmarks.md'), `${intro}\n\n${run}\n\n${sections.join('\n')}`);
+  console.log('Wrote docs/benchmarks.md');
+}
 console.log(`\nDurations: ${timings.join(', ')}\nResults: ${RESULTS_DIR}summary.md`);

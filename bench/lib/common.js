@@ -29,14 +29,40 @@ export async function writeKubeconfig(file, url) {
   writeFileSync(file, kubeconfigYaml(url));
 }
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle sample (the lower middle of an even count: a figure some run really produced). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 export const best = (xs) => Math.min(...xs);
+
+/** Median, min, max and count of samples: what every figure is reported as. */
+export function spread(xs) {
+  if (!xs.length) return undefined;
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length };
+}
+
+/** "1,234 (1,200–1,310)": a median and its range, each formatted by `fmt`. */
+export function fmtSpread(s, fmt = fmtInt) {
+  if (!s) return '—';
+  return s.n > 1 ? `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})` : `${fmt(s.median)} (1 run)`;
+}
+
+/**
+ * The verdict of a target from medians; when the machine was busier than its cores at the start, a miss says
+ * so instead of passing for a property of the code.
+ */
+export function verdictUnderLoad(met, start = START) {
+  if (met) return '**met**';
+  const busy = start.loadavg[0] > start.cpus;
+  return busy ? `**missed** (load average ${start.loadavg[0]} > ${start.cpus} cores at the start: rerun on a quiet machine)` : '**missed**';
+}
 export const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : +Number(x).toFixed(d));
 
 /** Where and how the numbers were taken. */
 export function machine() {
   return { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadavg: loadavg().map((x) => +x.toFixed(2)), quick: QUICK, date: new Date().toISOString() };
 }
+
+/** The machine as this benchmark process found it when it started. */
+export const START = machine();
 
 export function writeResult(name, data) {
   mkdirSync(RESULTS_DIR, { recursive: true });

@@ -6,7 +6,13 @@
 //   {"id":2,"cmd":"update","n":N,"yieldEvery":K}  → N pod updates (an annotation changes), as fast as the
 //        store takes them, yielding to the event loop every K updates so watches flush meanwhile (K=0: never)
 //        → {"id":2,"from":rvBefore,"to":rvAfter,"ms":…}
-//   {"id":3,"cmd":"exit"}                         → closes the server and exits
+//   {"id":3,"cmd":"steady","rate":R,"n":N}        → N pod updates at R per second, each stamped with the wall-clock
+//        time it was written (annotation bench.kwatch.dev/emitted-at, ms since the epoch, µs precision) and its
+//        sequence number; → {"id":3,"from":rvBefore,"to":rvAfter,"ms":…,"firstSeq":…,"lastSeq":…}
+//   {"id":4,"cmd":"expire","n":N}                 → in one turn of the event loop: every watch ended, N pod updates
+//        and a compaction, so each watcher resumes from an expired
+//        resourceVersion, gets 410 Gone and relists → {"id":4,"to":rv,"dropped":…}
+//   {"id":5,"cmd":"exit"}                         → closes the server and exits
 import { createInterface } from 'node:readline';
 import { setImmediate as tick } from 'node:timers/promises';
 import { startSimServer } from '../../dist/sim/server.js';
@@ -33,6 +39,38 @@ async function update(n, yieldEvery) {
   return { from, to: sim.api.currentRevision(), ms: Math.round(performance.now() - start) };
 }
 
+const wallNow = () => performance.timeOrigin + performance.now();
+
+async function steady(rate, n) {
+  const from = sim.api.currentRevision();
+  const start = performance.now();
+  const firstSeq = seq + 1;
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const [ns, name] = targets[seq++ % targets.length];
+    const cur = sim.api.get(PODS, ns, name);
+    if (!cur) continue;
+    const annotations = { ...cur.metadata.annotations, 'bench.kwatch.dev/seq': String(seq), 'bench.kwatch.dev/emitted-at': wallNow().toFixed(3) };
+    sim.api.update(PODS, { ...cur, metadata: { ...cur.metadata, annotations } });
+  }
+  return { from, to: sim.api.currentRevision(), ms: Math.round(performance.now() - start), firstSeq, lastSeq: seq };
+}
+
+function expire(n) {
+  // End every watch first (cleanly, as a server timeout does: the reflector re-watches from its resourceVersion without
+  // listing); the updates and the compaction then make that resourceVersion expired, so the re-watch gets 410.
+  const dropped = sim.faults.dropWatches('end');
+  for (let i = 0; i < n; i++) {
+    const [ns, name] = targets[seq++ % targets.length];
+    const cur = sim.api.get(PODS, ns, name);
+    if (cur) sim.api.update(PODS, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, 'bench.kwatch.dev/seq': String(seq) } } });
+  }
+  sim.faults.compact();
+  return { to: sim.api.currentRevision(), dropped };
+}
+
 const rl = createInterface({ input: process.stdin });
 rl.on('line', async (line) => {
   const cmd = JSON.parse(line);
@@ -42,6 +80,10 @@ rl.on('line', async (line) => {
         return reply({ id: cmd.id, rv: sim.api.currentRevision() });
       case 'update':
         return reply({ id: cmd.id, ...(await update(cmd.n, cmd.yieldEvery ?? 0)) });
+      case 'steady':
+        return reply({ id: cmd.id, ...(await steady(cmd.rate, cmd.n)) });
+      case 'expire':
+        return reply({ id: cmd.id, ...expire(cmd.n ?? 10) });
       case 'exit':
         await sim.close();
         reply({ id: cmd.id, bye: true });

@@ -1,0 +1,18 @@
+// What a user of @kubernetes/client-node writes to get a synced pod cache: makeInformer over every namespace,
+// start, then exit. argv[2]: kubeconfig file. Prints {"ok":true,"items":N} or {"ok":false,"reason":…}.
+const k8s = await import('@kubernetes/client-node');
+try {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(process.argv[2]);
+  const api = kc.makeApiClient(k8s.CoreV1Api);
+  const informer = k8s.makeInformer(kc, '/api/v1/pods', () => api.listPodForAllNamespaces());
+  let error;
+  informer.on('error', (err) => (error ??= err));
+  await informer.start();
+  const items = informer.list().length;
+  if (error) throw error;
+  process.stdout.write(`${JSON.stringify({ ok: true, items })}\n`);
+} catch (err) {
+  process.stdout.write(`${JSON.stringify({ ok: false, reason: String(err?.message ?? err).split('\n')[0] })}\n`);
+}
+process.exit(0);
