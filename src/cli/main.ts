@@ -14,6 +14,12 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
   guardStdout();
   let argv = opts.argv ?? process.argv.slice(2);
   if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv);
+  // `source <(kwatch completion bash)` runs in every new shell: answered without loading oclif too.
+  if (argv.length === 2 && argv[0] === 'completion') {
+    const { SHELLS, completionScript } = await import('./completion/shell-scripts.js');
+    const shell = SHELLS.find((s) => s === argv[1]);
+    if (shell) return void process.stdout.write(completionScript(shell, 'kwatch'));
+  }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
     const version = fastVersion();
     if (version) return void process.stdout.write(`${version}\n`);

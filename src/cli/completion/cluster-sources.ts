@@ -42,9 +42,14 @@ export function clusterSources(deadlineMs = COMPLETION_DEADLINE_MS): CandidateSo
   };
 }
 
-async function withConnection<T>(target: TargetFlags, deadlineMs: number, fn: (conn: Connection) => Promise<T>): Promise<T> {
+async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number, fn: (conn: Connection) => Promise<T>): Promise<T> {
+  const { durationMs } = await import('../../informer/duration.js');
+  // A --request-timeout typed on the line bounds the TAB too, as in kubectl (0 or nonsense: the default).
+  const typed = target.requestTimeout === undefined ? undefined : durationMs(target.requestTimeout);
+  const deadlineMs = typed ? typed : defaultDeadlineMs;
   const { loadConnection } = await import('../../kube/http/connection.js');
-  const conn = await loadConnection({ ...target, requestTimeoutMs: deadlineMs });
+  const { kubeconfig, context, cluster, user, namespace } = target;
+  const conn = await loadConnection({ kubeconfig, context, cluster, user, namespace, requestTimeoutMs: deadlineMs });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('completion deadline passed')), deadlineMs);

@@ -53,6 +53,8 @@ export interface TargetFlags {
   user?: string;
   namespace?: string;
   allNamespaces?: boolean;
+  /** --request-timeout as typed: bounds the cluster questions (else their own short deadline). */
+  requestTimeout?: string;
 }
 
 /** Where candidates that live in the cluster or the kubeconfig come from. Each may throw: nothing is offered then. */
@@ -179,6 +181,7 @@ function parseWords(manifest: CompletionManifest, words: string[]): Parsed {
 
 function noteTarget(target: TargetFlags, name: string, value: string): void {
   if (name === 'kubeconfig' || name === 'context' || name === 'cluster' || name === 'user' || name === 'namespace') target[name] = value;
+  if (name === 'request-timeout') target.requestTimeout = value;
 }
 
 function visibleFlags(cmd: ManifestCommand, includeHidden = false): ManifestFlag[] {
