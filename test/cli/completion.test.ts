@@ -116,6 +116,12 @@ describe('kwatch __complete: from the cluster', () => {
     expect(await values('discovery', '--explain', 'wi')).toEqual(['widgets.example.com']);
   });
 
+  it('asks the embedded cluster a --sim command would start, with its workload flags', async () => {
+    const asked: Asked[] = [];
+    await complete(manifest, ['events', '--sim', '--sim-seed', '7', '-n', 'dev', 'pods', ''], fakeSources(asked));
+    expect(asked).toEqual([{ what: 'names pods', target: { sim: true, simWorkload: { seed: '7' }, namespace: 'dev' } }]);
+  });
+
   it('offers object names for NAME and for TYPE/NAME, in the namespace typed', async () => {
     const asked: Asked[] = [];
     expect(await complete(manifest, ['events', 'po', '-A', 'web'], fakeSources(asked))).toEqual({ candidates: [{ value: 'web-1' }, { value: 'web-2' }], directive: Directive.NoFileComp });

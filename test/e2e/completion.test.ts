@@ -64,6 +64,13 @@ describe('kwatch __complete against the embedded server', () => {
     expect(typed).toEqual([`po/${some.name}`]);
   });
 
+  it('with --sim, offers the names of the embedded cluster that command would start', async () => {
+    const names = answer((await kwatch(['__complete', 'events', '--sim', '--sim-seed', '5', '-n', 'default', 'pods', ''], env)).stdout).values;
+    const listed = await kwatch(['list', 'pods', '--sim', '--sim-seed', '5', '--sim-churn', '0', '-n', 'default', '-o', 'name'], env);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names).toEqual(listed.stdout.split('\n').filter(Boolean).map((l) => l.replace(/^pod\//, '')).sort());
+  });
+
   describe('a server that accepts connections and never answers', () => {
     let silent: Server;
     const sockets: Socket[] = [];

@@ -47,9 +47,10 @@ async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number,
   // A --request-timeout typed on the line bounds the TAB too, as in kubectl (0 or nonsense: the default).
   const typed = target.requestTimeout === undefined ? undefined : durationMs(target.requestTimeout);
   const deadlineMs = typed ? typed : defaultDeadlineMs;
-  const { loadConnection } = await import('../../kube/http/connection.js');
+  const { connectionFromUrl, loadConnection } = await import('../../kube/http/connection.js');
   const { kubeconfig, context, cluster, user, namespace } = target;
-  const conn = await loadConnection({ kubeconfig, context, cluster, user, namespace, requestTimeoutMs: deadlineMs });
+  const sim = target.sim ? await startSim(target) : undefined;
+  const conn = sim ? connectionFromUrl(sim.url, { namespace, requestTimeoutMs: deadlineMs }) : await loadConnection({ kubeconfig, context, cluster, user, namespace, requestTimeoutMs: deadlineMs });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('completion deadline passed')), deadlineMs);
@@ -59,7 +60,32 @@ async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number,
   } finally {
     clearTimeout(timer);
     void conn.close().catch(() => undefined);
+    await sim?.close();
   }
+}
+
+/**
+ * The embedded server a `--sim` command would start (same workload flags, no churn), with its discovery
+ * cache in a temporary folder: its port is new every time, so a cache under ~/.kube would only pile up.
+ */
+async function startSim(target: TargetFlags): Promise<{ url: string; close(): Promise<void> }> {
+  const { startSimServer } = await import('../../sim/server.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const num = (v: string | undefined, fallback: number) => (v !== undefined && Number.isFinite(Number(v)) ? Number(v) : fallback);
+  const w = target.simWorkload ?? {};
+  // The defaults of the global --sim-* flags (flags.ts).
+  const server = await startSimServer({ port: 0, seed: num(w.seed, 1), pods: num(w.pods, 30), nodes: num(w.nodes, 3), churn: 0 });
+  const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-complete-cache-'));
+  process.env.KUBECACHEDIR = cacheDir;
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** metadata.name of every item of a collection (one page of up to 1000: enough to pick from with TAB). */

@@ -55,6 +55,9 @@ export interface TargetFlags {
   allNamespaces?: boolean;
   /** --request-timeout as typed: bounds the cluster questions (else their own short deadline). */
   requestTimeout?: string;
+  /** --sim: the cluster to ask is the embedded one the command would start, shaped by --sim-seed/-pods/-nodes. */
+  sim?: boolean;
+  simWorkload?: { seed?: string; pods?: string; nodes?: string };
 }
 
 /** Where candidates that live in the cluster or the kubeconfig come from. Each may throw: nothing is offered then. */
@@ -165,6 +168,7 @@ function parseWords(manifest: CompletionManifest, words: string[]): Parsed {
     parsed.used.add(flag.name);
     if (flag.type === 'boolean') {
       if (flag.name === 'all-namespaces') parsed.target.allNamespaces = !w.startsWith('--no-');
+      if (flag.name === 'sim') parsed.target.sim = true;
       continue;
     }
     if (value === undefined) {
@@ -182,6 +186,8 @@ function parseWords(manifest: CompletionManifest, words: string[]): Parsed {
 function noteTarget(target: TargetFlags, name: string, value: string): void {
   if (name === 'kubeconfig' || name === 'context' || name === 'cluster' || name === 'user' || name === 'namespace') target[name] = value;
   if (name === 'request-timeout') target.requestTimeout = value;
+  const sim = /^sim-(seed|pods|nodes)$/.exec(name)?.[1] as 'seed' | 'pods' | 'nodes' | undefined;
+  if (sim) target.simWorkload = { ...target.simWorkload, [sim]: value };
 }
 
 function visibleFlags(cmd: ManifestCommand, includeHidden = false): ManifestFlag[] {
