@@ -106,6 +106,15 @@ describe('kwatch __complete: flag values, from the flag definitions', () => {
   });
 });
 
+describe('the value lists completion offers are what the parsers accept', () => {
+  it('every --by kind offered builds an index, and every --stages word parses', async () => {
+    const { indexFuncFromSpec } = await import('../../src/informer/index-funcs.js');
+    const { parseStages } = await import('../../src/render/stage-filter.js');
+    for (const spec of await values('index', '--by', '')) expect(() => indexFuncFromSpec(spec.endsWith(':') ? `${spec}${spec === 'jsonpath:' ? '{.a}' : 'app'}` : spec), spec).not.toThrow();
+    for (const stage of await values('events', '--stages', '')) expect(() => parseStages(stage), stage).not.toThrow();
+  });
+});
+
 describe('kwatch __complete: from the cluster', () => {
   it('offers resource types for RESOURCE, after a comma too, and asks with the flags typed so far', async () => {
     const asked: Asked[] = [];

@@ -1,7 +1,7 @@
 // Values of the flags whose definitions cannot carry an oclif `options` list because they take more than one
-// fixed word (a comma-separated list, `label:KEY`, an open-ended -o): the same constants their parsers
-// check against, so completion offers exactly what a command accepts. Light modules only: `__complete`
-// must start fast.
+// fixed word (a comma-separated list, `label:KEY`, an open-ended -o): the constants their parsers check
+// against (STAGES for --stages, INDEX_SPECS for --by; -o offers the global flag's formats, of which each
+// command accepts a subset). Light modules only: `__complete` must start fast.
 import { INDEX_SPECS } from '../../informer/index-funcs.js';
 import { STAGES } from '../../informer/trace.js';
 import { OUTPUT_FORMATS } from '../output-formats.js';
