@@ -9,5 +9,7 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     // Tests never touch the user's ~/.kube (test/setup.ts points HOME, KUBECONFIG, KUBECACHEDIR elsewhere).
     setupFiles: ['test/setup.ts'],
+    // A kubectl too old to judge the server stops the run in one line (test/kubectl-lookup.ts has the minimum).
+    globalSetup: ['test/global-setup.ts'],
   },
 });

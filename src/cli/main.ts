@@ -13,6 +13,13 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: string[] }): Promise<void> {
   guardStdout();
   let argv = opts.argv ?? process.argv.slice(2);
+  if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv);
+  // `source <(kwatch completion bash)` runs in every new shell: answered without loading oclif too.
+  if (argv.length === 2 && argv[0] === 'completion') {
+    const { SHELLS, completionScript } = await import('./completion/shell-scripts.js');
+    const shell = SHELLS.find((s) => s === argv[1]);
+    if (shell) return void process.stdout.write(completionScript(shell, 'kwatch'));
+  }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
     const version = fastVersion();
     if (version) return void process.stdout.write(`${version}\n`);
@@ -39,6 +46,15 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
     process.stderr.write(unknown);
     process.exitCode = 1;
   }
+}
+
+/** Shell completion (cobra's protocol): answered without loading oclif, as fast as a TAB needs. */
+async function completeRequest(argv: string[]): Promise<void> {
+  const { runComplete } = await import('./completion/run-complete.js');
+  const text = await runComplete(argv.slice(1), { manifestFile: join(packageRoot, 'oclif.manifest.json'), descriptions: argv[0] === '__complete' });
+  await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+  // A request abandoned at the deadline may still hold a socket: the answer is out, so leave now.
+  process.exit(0);
 }
 
 /**

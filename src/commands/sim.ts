@@ -16,7 +16,8 @@ export default class Sim extends Command {
   ];
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on (0 picks a free port).', default: 0 }),
-    'kubeconfig-out': Flags.string({ description: 'Where to write the kubeconfig for this server.', default: join(tmpdir(), 'kwatch-sim', 'kubeconfig') }),
+    // Not cached in oclif.manifest.json (noCacheDefault): the temporary folder differs per machine, the manifest must not.
+    'kubeconfig-out': Flags.string({ description: 'Where to write the kubeconfig for this server (default: kwatch-sim/kubeconfig in the temporary folder, $TMPDIR or /tmp).', default: join(tmpdir(), 'kwatch-sim', 'kubeconfig'), noCacheDefault: true }),
     seed: Flags.integer({ description: 'Seed for the deterministic workload.', default: 1 }),
     nodes: Flags.integer({ description: 'Number of nodes to generate.', default: 3 }),
     pods: Flags.integer({ description: 'Number of pods to generate (up to 100k).', default: 30 }),

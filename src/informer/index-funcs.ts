@@ -60,6 +60,9 @@ export function jsonPathIndexFunc(expression: string): IndexFunc {
   };
 }
 
+/** The --by forms indexFuncFromSpec accepts: whole names, and prefixes that a key or expression follows. */
+export const INDEX_SPECS = ['namespace', 'nodeName', 'phase', 'owner', 'label:', 'annotation:', 'jsonpath:'] as const;
+
 /**
  * An index function from a short spec, as `kwatch index --by` takes it: `namespace`, `nodeName`,
  * `phase`, `owner`, `label:KEY`, `annotation:KEY`, `jsonpath:EXPR` or a bare `{…}` JSONPath.

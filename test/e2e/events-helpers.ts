@@ -4,7 +4,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
-export const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+import { KUBECTL } from '../kubectl-lookup.js';
+
+export { KUBECTL };
 
 export interface Result {
   stdout: string;

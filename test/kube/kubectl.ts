@@ -1,7 +1,9 @@
 // Runs the real kubectl (the judge) with its own KUBECACHEDIR.
 import { execFile } from 'node:child_process';
 
-export const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+import { KUBECTL } from '../kubectl-lookup.js';
+
+export { KUBECTL };
 
 export function kubectl(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string; code: number }> {
   return new Promise((resolve) => {

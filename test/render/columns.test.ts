@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatColumns, formatTabbed } from '../../src/render/columns.js';
+import { KUBECTL } from '../kubectl-lookup.js';
 
 const GO_DEFAULTS = { minWidth: 0, padding: 1, rememberWidths: false };
 
@@ -64,7 +64,6 @@ describe('formatTabbed (text/tabwriter semantics)', () => {
 
 // Real kubectl is the judge: it prints api-resources from a minimal discovery server, and
 // formatColumns over the same data must give the same bytes.
-const KUBECTL = '/usr/bin/kubectl';
 const run = promisify(execFile);
 
 interface Res {
@@ -102,7 +101,7 @@ const GROUPS: { gv: string; group: string; resources: Res[] }[] = [
   },
 ];
 
-describe.skipIf(!existsSync(KUBECTL))('formatColumns against real kubectl api-resources', () => {
+describe('formatColumns against real kubectl api-resources', () => {
   let server: Server;
   let url = '';
 

@@ -146,7 +146,9 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 3000): 
 }
 
 /** The judge: real kubectl from PATH (KUBECTL overrides), as `.ci/run` makes sure it is installed. */
-export const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+import { KUBECTL } from '../kubectl-lookup.js';
+
+export { KUBECTL };
 
 export interface KubectlResult {
   code: number;

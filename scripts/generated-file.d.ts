@@ -1,0 +1,1 @@
+export function staleMessage(name: string, committed: string | undefined, fresh: string, update: string): string | undefined;

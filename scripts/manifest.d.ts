@@ -1,0 +1,2 @@
+export const MANIFEST_FILE: string;
+export function freshManifest(): Promise<string>;

@@ -1,0 +1,21 @@
+// `kwatch __complete ARGS… TO_COMPLETE` (and `__completeNoDesc`): cobra's hidden completion command, as
+// kubectl has it. It prints one candidate a line (`value<TAB>description`), then `:DIRECTIVE`. It runs
+// before oclif is loaded and reads oclif.manifest.json, so a TAB costs a bare Node start-up unless the
+// cluster must be asked.
+import { readFileSync } from 'node:fs';
+import { complete, type CandidateSources, type CompletionManifest } from './complete.js';
+import { Directive } from './directive.js';
+
+export async function runComplete(args: string[], opts: { manifestFile: string; descriptions: boolean; sources?: CandidateSources }): Promise<string> {
+  let manifest: CompletionManifest;
+  try {
+    manifest = JSON.parse(readFileSync(opts.manifestFile, 'utf8')) as CompletionManifest;
+  } catch {
+    return `:${Directive.Error}\n`;
+  }
+  const sources = opts.sources ?? (await import('./cluster-sources.js')).clusterSources();
+  // A shell passes at least the word being completed; none at all means the empty word.
+  const { candidates, directive } = await complete(manifest, args.length ? args : [''], sources);
+  const lines = candidates.map((c) => (opts.descriptions && c.description ? `${c.value}\t${c.description}` : c.value));
+  return `${lines.map((l) => `${l}\n`).join('')}:${directive}\n`;
+}
