@@ -80,29 +80,39 @@ export function fieldTree(t: ResourceType): FieldNode {
  * The paths of the fields `value` has that `node` does not declare (kube's strict-decoding form: `spec.foo`,
  * `spec.containers[0].bar`), each removed from `value` when `prune` is set.
  */
-export function unknownFields(value: unknown, node: FieldNode, prune: boolean, path = '', out: string[] = []): string[] {
-  if (value === null || typeof value !== 'object') return out;
-  switch (node.k) {
-    case 'any': return out;
-    case 'list':
-      if (Array.isArray(value)) value.forEach((v, i) => unknownFields(v, node.items, prune, `${path}[${i}]`, out));
-      return out;
-    case 'map':
-      if (!Array.isArray(value)) for (const [k, v] of Object.entries(value)) unknownFields(v, node.values, prune, path ? `${path}.${k}` : k, out);
-      return out;
-    case 'object': {
-      if (Array.isArray(value)) return out;
-      const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj)) {
-        const f = node.fields.get(k);
-        const p = path ? `${path}.${k}` : k;
-        if (f) unknownFields(obj[k], f, prune, p, out);
-        else if (!node.preserve) {
-          out.push(p);
-          if (prune) delete obj[k];
-        }
-      }
-      return out;
+export function unknownFields(value: unknown, node: FieldNode, prune: boolean): string[] {
+  const out: string[] = [];
+  walk(value, node, prune, [], out);
+  return out;
+}
+
+/** `path` is a stack of segments (`.name` or `[i]`), joined only for a field that is reported: most writes have none. */
+function walk(value: unknown, node: FieldNode, prune: boolean, path: string[], out: string[]): void {
+  if (value === null || typeof value !== 'object' || node.k === 'any') return;
+  if (node.k === 'list') {
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v === null || typeof v !== 'object') continue;
+      path.push(`[${i}]`);
+      walk(v, node.items, prune, path, out);
+      path.pop();
+    }
+    return;
+  }
+  if (Array.isArray(value)) return;
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) {
+    const child = node.k === 'map' ? node.values : node.fields.get(k);
+    if (child) {
+      const v = obj[k];
+      if (v === null || typeof v !== 'object' || child.k === 'any') continue;
+      path.push(`.${k}`);
+      walk(v, child, prune, path, out);
+      path.pop();
+    } else if (node.k === 'object' && !node.preserve) {
+      out.push((path.join('') + `.${k}`).slice(1));
+      if (prune) delete obj[k];
     }
   }
 }
