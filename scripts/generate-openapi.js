@@ -183,6 +183,41 @@ for (const m of modelFiles) {
   definitions[defName(m)] = def;
 }
 
+// kube's patch tags for the lists that merge (patchStrategy/patchMergeKey, listType/listMapKeys in k8s.io/api), which
+// the models drop. kubectl's client-side apply reads them from /openapi/v3 to build strategic merge patches, so without
+// them it would replace these lists whole. The same keys as src/sim/patch.ts and src/sim/managed-fields/merge-keys.ts.
+const CORE = 'io.k8s.api.core.v1';
+const mergeBy = (key, mapKeys = [key], strategy = 'merge') => ({ 'x-kubernetes-list-map-keys': mapKeys, 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': key, 'x-kubernetes-patch-strategy': strategy });
+const CONTAINER_LISTS = { env: mergeBy('name'), ports: mergeBy('containerPort', ['containerPort', 'protocol']), volumeMounts: mergeBy('mountPath'), volumeDevices: mergeBy('devicePath') };
+const CONDITIONS = { conditions: mergeBy('type') };
+const PATCH_TAGS = {
+  [`${CORE}.PodSpec`]: {
+    containers: mergeBy('name'), initContainers: mergeBy('name'), ephemeralContainers: mergeBy('name'), volumes: mergeBy('name', ['name'], 'merge,retainKeys'),
+    imagePullSecrets: mergeBy('name'), hostAliases: mergeBy('ip'), topologySpreadConstraints: mergeBy('topologyKey', ['topologyKey', 'whenUnsatisfiable']),
+    resourceClaims: mergeBy('name', ['name'], 'merge,retainKeys'), schedulingGates: mergeBy('name'),
+  },
+  [`${CORE}.Container`]: CONTAINER_LISTS,
+  [`${CORE}.EphemeralContainer`]: CONTAINER_LISTS,
+  [`${META}.ObjectMeta`]: { finalizers: { 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' }, ownerReferences: mergeBy('uid') },
+  [`${CORE}.ServiceSpec`]: { ports: mergeBy('port', ['port', 'protocol']) },
+  [`${CORE}.PodStatus`]: { ...CONDITIONS, podIPs: mergeBy('ip'), hostIPs: mergeBy('ip') },
+  [`${CORE}.NodeStatus`]: { ...CONDITIONS, addresses: mergeBy('type') },
+  [`${CORE}.NamespaceStatus`]: CONDITIONS,
+  [`${CORE}.ServiceStatus`]: CONDITIONS,
+  'io.k8s.api.apps.v1.DeploymentStatus': CONDITIONS,
+  'io.k8s.api.apps.v1.ReplicaSetStatus': CONDITIONS,
+  'io.k8s.api.apps.v1.StatefulSetStatus': CONDITIONS,
+  'io.k8s.api.apps.v1.DaemonSetStatus': CONDITIONS,
+  'io.k8s.api.batch.v1.JobStatus': { conditions: { 'x-kubernetes-list-type': 'atomic', 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' } },
+};
+for (const [name, fields] of Object.entries(PATCH_TAGS)) {
+  for (const [field, tags] of Object.entries(fields)) {
+    const prop = definitions[name]?.properties?.[field];
+    if (!prop) throw new Error(`patch tags for a field the models lack: ${name}.${field}`);
+    Object.assign(prop, tags);
+  }
+}
+
 const sorted = Object.fromEntries(Object.keys(definitions).sort().map((k) => [k, definitions[k]]));
 const data = {
   source: `@kubernetes/client-node ${clientVersion} generated models (OpenAPI spec ${/OpenAPI spec version: (\S+)/.exec(readFileSync(join(models, 'V1Pod.js'), 'utf8'))[1]})`,

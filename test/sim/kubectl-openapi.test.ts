@@ -92,4 +92,23 @@ spec:
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: unknown field "spec.colour"');
   });
+
+  it('client-side apply still merges containers by name now that /openapi/v3 has schemas: a container another writer added stays', async () => {
+    const manifest = (image: string) => file('merge.yaml', `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: merge}
+spec:
+  selector: {matchLabels: {app: merge}}
+  template:
+    metadata: {labels: {app: merge}}
+    spec:
+      containers: [{name: web, image: "${image}"}]
+`);
+    expect((await kubectl('apply', '-f', manifest('nginx'))).code).toBe(0);
+    expect((await kubectl('patch', 'deployment', 'merge', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","image":"busybox"}]}}}}')).code).toBe(0);
+    const again = await kubectl('apply', '-f', manifest('nginx:2'));
+    expect(again.code, again.stderr).toBe(0);
+    const got = await kubectl('get', 'deployment', 'merge', '-o', 'jsonpath={range .spec.template.spec.containers[*]}{.name}={.image} {end}');
+    expect(got.stdout.trim()).toBe('web=nginx:2 sidecar=busybox');
+  });
 });

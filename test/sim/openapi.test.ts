@@ -32,7 +32,9 @@ describe('/openapi/v2', () => {
     expect(d.properties.spec).toEqual({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' });
     expect(d.properties.kind.description).toContain('Kind is a string value representing the REST resource');
     expect(r.json.definitions['io.k8s.api.apps.v1.DeploymentSpec'].required).toEqual(['selector', 'template']);
-    expect(r.json.definitions['io.k8s.api.core.v1.PodSpec']).toBeDefined();
+    // Patch tags the models lack, restored from kube's Go struct tags (kubectl's strategic merge patches read them).
+    expect(r.json.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).toMatchObject({
+      'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
     expect(r.json.definitions['io.k8s.api.apps.v1.StatefulSet']).toBeUndefined();
     const patch = r.json.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch;
     expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
