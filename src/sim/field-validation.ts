@@ -5,7 +5,8 @@ import type { ServerResponse } from 'node:http';
 import type { ResourceType } from './registry.js';
 import { SimApiError } from './api.js';
 import { badRequest, invalid } from './status.js';
-import { fieldTree, unknownFields } from './openapi/field-tree.js';
+import { fieldTree, unknownFieldSegments, unknownFields } from './openapi/field-tree.js';
+import { listType } from './managed-fields/merge-keys.js';
 import { duplicateFields } from './json-duplicate-fields.js';
 import { cannotBeHandled } from './decode-body.js';
 
@@ -55,10 +56,36 @@ function addWarnings(res: ServerResponse, messages: string[]): void {
 
 /** Server-side apply of a configuration with undeclared fields: the field manager cannot type it (kube's 500, any directive). */
 export function applyTypeError(type: ResourceType, namespace: string | undefined, name: string, config: object): SimApiError | undefined {
-  const unknown = unknownFields(structuredClone(config), fieldTree(type), false);
+  const unknown = unknownFieldSegments(config, fieldTree(type));
   if (unknown.length === 0) return undefined;
   const gv = type.group ? `${type.group}/${type.version}` : `/${type.version}`;
   // kube's Status here has no reason at all (JSON.stringify leaves the undefined out).
   return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: undefined as unknown as string,
-    message: `failed to create typed patch object (${namespace ?? ''}/${name}; ${gv}, Kind=${type.kind}): .${unknown[0]}: field not declared in schema`, code: 500 });
+    message: `failed to create typed patch object (${namespace ?? ''}/${name}; ${gv}, Kind=${type.kind}): ${typedPath(config, unknown[0], !type.crd)}: field not declared in schema`, code: 500 });
+}
+
+/**
+ * A path as structured-merge-diff prints it: `.spec.template.spec.containers[name="web"].foo` — an item of a keyed
+ * list named by its key fields (the same keys field ownership uses), of a set by its value, else by its index.
+ */
+function typedPath(root: unknown, segments: string[], builtIn: boolean): string {
+  let out = '';
+  let cur: unknown = root;
+  const fields: string[] = [];
+  for (const seg of segments) {
+    if (seg.startsWith('.')) {
+      fields.push(seg.slice(1));
+      out += seg;
+      cur = (cur as Record<string, unknown> | undefined)?.[seg.slice(1)];
+      continue;
+    }
+    const items = Array.isArray(cur) ? cur : [];
+    const item: unknown = items[Number(seg.slice(1, -1))];
+    const lt = listType(fields, items, builtIn);
+    if (typeof lt === 'object' && item && typeof item === 'object') {
+      out += `[${lt.keys.filter((k) => (item as Record<string, unknown>)[k] !== undefined).map((k) => `${k}=${JSON.stringify((item as Record<string, unknown>)[k])}`).join(',')}]`;
+    } else out += seg;
+    cur = item;
+  }
+  return out;
 }

@@ -83,6 +83,9 @@ describe('fieldValidation on writes', () => {
     expect(r.status).toBe(500);
     expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500,
       message: 'failed to create typed patch object (default/applied; apps/v1, Kind=Deployment): .spec.foo: field not declared in schema' });
+    // A list item is named by its key, as structured-merge-diff names it.
+    const inList = await req('PATCH', `${D}/applied?fieldManager=me`, deployment('applied'), { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(inList.json.message).toBe('failed to create typed patch object (default/applied; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="web"].imagePullPolicyy: field not declared in schema');
   });
 
   it('custom resources: pruned by their schema, x-kubernetes-preserve-unknown-fields keeps what it covers', async () => {

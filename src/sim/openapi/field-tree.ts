@@ -82,12 +82,19 @@ export function fieldTree(t: ResourceType): FieldNode {
  */
 export function unknownFields(value: unknown, node: FieldNode, prune: boolean): string[] {
   const out: string[] = [];
-  walk(value, node, prune, [], out);
+  walk(value, node, prune, [], (path) => out.push(path.join('').slice(1)));
+  return out;
+}
+
+/** Like unknownFields without pruning, each path as its segments (`.name`, `[i]`), for callers that spell paths their own way. */
+export function unknownFieldSegments(value: unknown, node: FieldNode): string[][] {
+  const out: string[][] = [];
+  walk(value, node, false, [], (path) => out.push([...path]));
   return out;
 }
 
 /** `path` is a stack of segments (`.name` or `[i]`), joined only for a field that is reported: most writes have none. */
-function walk(value: unknown, node: FieldNode, prune: boolean, path: string[], out: string[]): void {
+function walk(value: unknown, node: FieldNode, prune: boolean, path: string[], report: (path: string[]) => void): void {
   if (value === null || typeof value !== 'object' || node.k === 'any') return;
   if (node.k === 'list') {
     if (!Array.isArray(value)) return;
@@ -95,7 +102,7 @@ function walk(value: unknown, node: FieldNode, prune: boolean, path: string[], o
       const v: unknown = value[i];
       if (v === null || typeof v !== 'object') continue;
       path.push(`[${i}]`);
-      walk(v, node.items, prune, path, out);
+      walk(v, node.items, prune, path, report);
       path.pop();
     }
     return;
@@ -108,10 +115,12 @@ function walk(value: unknown, node: FieldNode, prune: boolean, path: string[], o
       const v = obj[k];
       if (v === null || typeof v !== 'object' || child.k === 'any') continue;
       path.push(`.${k}`);
-      walk(v, child, prune, path, out);
+      walk(v, child, prune, path, report);
       path.pop();
     } else if (node.k === 'object' && !node.preserve) {
-      out.push((path.join('') + `.${k}`).slice(1));
+      path.push(`.${k}`);
+      report(path);
+      path.pop();
       if (prune) delete obj[k];
     }
   }
