@@ -4,7 +4,7 @@ import type { Discovery } from './discovery.js';
 import { parseFaultRequest } from './fault-request.js';
 import { compileFilter, parseListOptions } from './list-options.js';
 import { handleList } from './list-handler.js';
-import { handleOpenApi } from './openapi.js';
+import { handleOpenApi } from './openapi/handler.js';
 import type { RequestLog } from './request-log.js';
 import { sendBadRequestText, sendError, sendNotFoundText, sendObject } from './respond.js';
 import { checkRouteSegments, splitRequestTarget } from './request-path.js';

@@ -20,6 +20,8 @@ export interface ResourceType {
   hasStatusSubresource: boolean;
   /** Set when the type comes from a CustomResourceDefinition. */
   crd?: string;
+  /** A custom resource version's openAPIV3Schema (what the OpenAPI documents and field validation use). */
+  schema?: unknown;
 }
 
 export interface SubresourceType {
@@ -100,7 +102,7 @@ export function builtinResourceTypes(): ResourceType[] {
 /** The group order of /apis on a real 1.32 server (groups the sim lacks are skipped). */
 const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', ...MORE_GROUPS_AFTER_BATCH, 'coordination.k8s.io', 'apiextensions.k8s.io', ...MORE_GROUPS_LAST];
 
-interface CrdVersion { name: string; served?: boolean; storage?: boolean; subresources?: { status?: unknown; scale?: unknown } }
+interface CrdVersion { name: string; served?: boolean; storage?: boolean; subresources?: { status?: unknown; scale?: unknown }; schema?: { openAPIV3Schema?: unknown } }
 interface CrdSpec { group: string; scope: string; names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions: CrdVersion[] }
 
 /** The resource types a CustomResourceDefinition object defines (one per served version). */
@@ -117,6 +119,7 @@ export function resourceTypesFromCrd(crd: { metadata: { name?: string }; spec?: 
       ...(names.shortNames?.length ? { shortNames: names.shortNames } : {}),
       ...(names.categories?.length ? { categories: names.categories } : {}),
       subresources, hasStatusSubresource: subresources.some((s) => s.name === 'status'), crd: crd.metadata.name,
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
     };
   });
 }

@@ -13,6 +13,7 @@ import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/err
 import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
 import { writeValidator } from './validation/index.js';
+import { applyTypeError, checkFields, fieldValidationOf, reportFields, strictBodyError, strictPatchError } from './field-validation.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
@@ -61,14 +62,14 @@ function unsupportedBody(message: string): SimApiError {
  * Reads an object body in JSON or, as kubectl's typed clients send built-in kinds, kube protobuf (decoded to the
  * same JSON; a kind or field without a schema is a 415, never silently dropped). Other media types get kube's 415.
  */
-async function readObjectBody(req: IncomingMessage, type: ResourceType): Promise<unknown> {
+async function readObjectBody(req: IncomingMessage, type: ResourceType): Promise<{ value: unknown; text?: string }> {
   const ct = mediaType(req);
-  if (ct === PROTOBUF) return decodeProtobuf(await readBodyBytes(req));
+  if (ct === PROTOBUF) return { value: decodeProtobuf(await readBodyBytes(req)) };
   if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) {
     const text = await readBody(req);
     const deep = jsonDepthError(text);
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
-    return parseJson(text);
+    return { value: parseJson(text), text };
   }
   throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF} (got ${JSON.stringify(ct)})`);
 }
@@ -136,22 +137,28 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const body = await readObjectBody(req, type);
+  const mode = fieldValidationOf(q, 'CreateOptions');
+  const { value: body, text } = await readObjectBody(req, type);
   checkDecodes(type, body);
   const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
+  const problems = checkFields(type, obj, text, mode);
+  reportFields(res, mode, problems, strictBodyError(type, problems));
   const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type) });
   sendObject(res, 201, created);
 }
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
-  const body = await readObjectBody(req, type);
+  const mode = fieldValidationOf(q, 'UpdateOptions');
+  const { value: body, text } = await readObjectBody(req, type);
   checkDecodes(type, body);
   const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
+  const problems = checkFields(type, obj, text, mode);
+  reportFields(res, mode, problems, strictBodyError(type, problems));
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
@@ -167,6 +174,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   const opts = { dryRun, subresource: subresource === 'status' ? 'status' as const : 'main' as const };
   const manager = fieldManagerOf(q, req);
   const apply = contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor';
+  const mode = fieldValidationOf(q, 'PatchOptions');
   if (!apply && q.get('force') !== null) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'force', type: 'Forbidden', detail: 'may not be specified for non-apply patch' }]);
   }
@@ -200,6 +208,9 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   }
   checkPatchedDecodes(type, result);
   const next = expectObject(result);
+  // Duplicates are looked for in a merge patch's own text (its paths are the object's); a JSON patch has none to report.
+  const problems = checkFields(type, next, contentType === 'application/json-patch+json' ? undefined : body, mode);
+  reportFields(res, mode, problems, strictPatchError(problems));
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
   if (type.namespaced) next.metadata.namespace = current!.meta.namespace;
@@ -226,6 +237,8 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const config = parseJson(body, 'apply configuration');
   checkDecodes(type, config);
   const applied = expectObject(config);
+  const untyped = applyTypeError(type, namespace, name, applied);
+  if (untyped) throw untyped;
   // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
   const fields = applyFields(type, opts.manager, opts.subresource, JSON.parse(body) as unknown, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
