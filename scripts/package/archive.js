@@ -36,7 +36,7 @@ export function tarGz(entries) {
     parts.push(tarHeader(name, data.length, mode), data, Buffer.alloc((512 - (data.length % 512)) % 512));
   }
   parts.push(Buffer.alloc(1024)); // two empty blocks end the archive
-  return gzipSync(Buffer.concat(parts), { level: 9 });
+  return gzipSync(Buffer.concat(parts), { level: 6 });
 }
 
 /** The files of a .tar.gz (regular files only), by name. */
@@ -71,7 +71,7 @@ export function zip(entries) {
   const dosDate = ((2026 - 1980) << 9) | (1 << 5) | 1;
   for (const { name, data, mode } of entries) {
     const nameBytes = Buffer.from(name);
-    const compressed = deflateRawSync(data, { level: 9 });
+    const compressed = deflateRawSync(data, { level: 6 });
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -69,6 +69,8 @@ export function bundledPjson() {
 const MISSING = {
   ink: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
   react: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
+  // oclif reads tsconfig.json with it only when it runs a plugin from TypeScript sources, which the bundle never does.
+  typescript: 'TypeScript is not part of the single executable',
   esbuild: 'TypeScript controllers need esbuild, which is not part of the single executable: install kwatch from npm, or compile the controller to .js/.mjs',
 };
 
@@ -76,9 +78,10 @@ const virtualModules = (pjson) => ({
   name: 'kwatch-virtual-modules',
   setup(build) {
     build.onResolve({ filter: /^kwatch:(entry|commands)$/ }, (args) => ({ path: args.path, namespace: 'kwatch' }));
+    // typescript: 6.5 MB that oclif only asks for (and does without) when it looks for a tsconfig.json.
     // ink (and yoga-layout under it) awaits at the top level, which a CommonJS bundle cannot hold; esbuild
     // compiles TypeScript controllers with a native binary of its own. Both stay out: what needs them fails in one line.
-    build.onResolve({ filter: /^(ink|react|esbuild)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
+    build.onResolve({ filter: /^(ink|react|esbuild|typescript)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
     build.onLoad({ filter: /.*/, namespace: 'kwatch-missing' }, (args) => ({
       contents: `import { UserError } from ${JSON.stringify(join(ROOT, 'src/cli/user-error.ts'))};\nthrow new UserError(${JSON.stringify(MISSING[args.path])});\n`,
       loader: 'ts',
