@@ -97,6 +97,8 @@ async function main() {
       const checked = isHost(target) ? 'started here by the package test' : 'not started here (no such machine): built without a code cache';
       console.log(`${name(target)}: ${archive} ${(statSync(join(out, archive)).size / 1e6).toFixed(1)} MB (${registryPackage(target)}@${version}; ${checked})`);
     }
+    // package.json names no homepage yet: the npm page is where the package is meant to live (not published as of 0.1.0).
+    if (!pkg.homepage) console.log('note: package.json has no "homepage"; the krew manifest points at the npm page');
     const manifest = krewManifest({ version: pkg.version, description: describe(pkg), homepage: pkg.homepage ?? `https://www.npmjs.com/package/${pkg.name}`, platforms });
     mkdirSync(dirname(values.manifest), { recursive: true });
     writeFileSync(values.manifest, manifest);
