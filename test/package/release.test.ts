@@ -2,7 +2,7 @@
 // manifest generated from it, and the single executable started with no Node anywhere on PATH.
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'kwatch-release-'));
 const out = join(dir, 'release');
 const manifestPath = join(dir, 'kwatch.yaml');
 const ARCHIVE = `kubectl-kwatch-${version}-linux-x64.tar.gz`;
+const unpacked = join(dir, 'unpacked');
 // Node binaries are cached across runs (the test HOME is a fresh folder each time): the user's cache, as `npm run package` uses.
 const cache = process.env.KWATCH_PACKAGE_CACHE ?? join(userInfo().homedir, '.cache', 'kwatch-package');
 
@@ -38,6 +39,8 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
       maxBuffer: 16 << 20,
     });
     packageLog = stdout;
+    mkdirSync(unpacked);
+    await run('tar', ['xzf', join(out, ARCHIVE), '-C', unpacked]);
   }, 600_000);
 
   it('builds only the linux-x64 archive by default, with a sha256 file sha256sum can check', async () => {
@@ -71,9 +74,6 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
   });
 
   it('starts the executable from an empty folder with no Node on PATH: --version, events, index', async () => {
-    const unpacked = join(dir, 'unpacked');
-    mkdirSync(unpacked);
-    await run('tar', ['xzf', join(out, ARCHIVE), '-C', unpacked]);
     const empty = join(dir, 'empty');
     const pathDir = join(dir, 'path');
     mkdirSync(empty);
@@ -93,4 +93,14 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
     expect(index.stdout).toMatch(/^VALUE\s+COUNT\s+KEYS\n/);
     expect(index.stdout).toMatch(/^node-001\s+\d+\s+default\//m);
   }, 120_000);
+
+  it('carries every command oclif knows (its manifest), as `kubectl kwatch`', async () => {
+    const manifestFile = join(ROOT, 'oclif.manifest.json');
+    if (!existsSync(manifestFile)) throw new Error('oclif.manifest.json is missing: run npm run build first');
+    const ids = Object.keys((JSON.parse(readFileSync(manifestFile, 'utf8')) as { commands: Record<string, unknown> }).commands);
+    expect(ids.length).toBeGreaterThan(0);
+    const { stdout } = await run(join(unpacked, 'kubectl-kwatch'), ['--help'], { env: { PATH: '/nonexistent', HOME: dir, NO_COLOR: '1' } });
+    expect(stdout).toContain('$ kubectl kwatch [COMMAND]');
+    for (const id of ids) expect(stdout, id).toMatch(new RegExp(`^  ${id.split(':')[0]}\\s`, 'm'));
+  });
 });
