@@ -5,12 +5,23 @@ import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import type { PJSON } from '@oclif/core/interfaces';
 import { guardStdout } from './stdout-guard.js';
 import { didYouMean, suggestionsFor } from './suggest.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: string[] }): Promise<void> {
+export interface CliOptions {
+  bin: 'kwatch' | 'kubectl kwatch';
+  argv?: string[];
+  /**
+   * package.json as the single executable carries it (scripts/package): there is no package folder to
+   * read it, nor the manifest, from. oclif then finds the commands in the bundle's command map.
+   */
+  pjson?: PJSON;
+}
+
+export async function runCli(opts: CliOptions): Promise<void> {
   guardStdout();
   let argv = opts.argv ?? process.argv.slice(2);
   if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv);
@@ -21,7 +32,7 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
     if (shell) return void process.stdout.write(completionScript(shell, 'kwatch'));
   }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
-    const version = fastVersion();
+    const version = fastVersion(opts.pjson);
     if (version) return void process.stdout.write(`${version}\n`);
     argv = ['--version'];
   }
@@ -29,11 +40,11 @@ export async function runCli(opts: { bin: 'kwatch' | 'kubectl kwatch'; argv?: st
   if (argv.length === 1 && (argv[0] === '-h' || argv[0] === 'help')) argv = ['--help'];
   const help = helpRequest(argv);
   if (help) {
-    if (await fastHelp(help.words, opts.bin)) return;
+    if (!opts.pjson && (await fastHelp(help.words, opts.bin))) return;
     argv = help.oclifArgv;
   }
   const { Config, run, flush, handle } = await import('@oclif/core');
-  const config = await Config.load({ root: packageRoot });
+  const config = await Config.load(opts.pjson ? { root: dirname(process.execPath), pjson: opts.pjson, isRoot: true } : { root: packageRoot });
   // run() reloads a Config it is given, keeping only its plugins: the bin must live in the root plugin's pjson too.
   config.bin = opts.bin;
   config.pjson.oclif.bin = opts.bin;
@@ -72,9 +83,9 @@ export function unknownCommandMessage(err: unknown, argv: string[], commandIds: 
 }
 
 /** oclif's user agent line: kwatch/0.1.0 linux-x64 node-v20.18.0. */
-function fastVersion(): string | undefined {
+function fastVersion(pjson?: PJSON): string | undefined {
   try {
-    const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+    const pkg = pjson ?? (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string });
     return `${pkg.name}/${pkg.version} ${platform}-${arch === 'ia32' ? 'x86' : arch} node-${process.version}`;
   } catch {
     return undefined;

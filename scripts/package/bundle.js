@@ -1,0 +1,127 @@
+// Bundles the CLI into one CommonJS file for a Node single executable application: every command
+// (found the way oclif finds them, from src/commands), oclif, undici, @kubernetes/client-node and the
+// rest, with nothing left to read from node_modules at run time.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/** The explicit command target the bundled oclif is told about (see oclif-module-loader.js). */
+export const COMMANDS_TARGET = './kwatch-commands';
+
+/** Command ids as oclif's pattern strategy derives them: path segments joined by ':', `index` files name their folder. */
+export function commandFiles(dir = join(ROOT, 'src', 'commands')) {
+  const files = [];
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path);
+    }
+  };
+  walk(dir);
+  return files.sort().map((path) => {
+    const parts = relative(dir, path).replace(/\.tsx?$/, '').split(sep);
+    if (parts.at(-1) === 'index') parts.pop();
+    return { id: parts.join(':'), path };
+  }).filter((c) => c.id !== '');
+}
+
+function commandMapSource() {
+  const commands = commandFiles();
+  const imports = commands.map((c, i) => `import * as command${i} from ${JSON.stringify(c.path)};`);
+  // A command file's class is its default export (oclif also accepts the single class a module exports).
+  const entries = commands.map((c, i) => `  ${JSON.stringify(c.id)}: command${i}.default ?? Object.values(command${i}).find((v) => typeof v === 'function' && 'run' in v),`);
+  return `${imports.join('\n')}\nexport const COMMANDS = {\n${entries.join('\n')}\n};\n`;
+}
+
+function entrySource(pjson) {
+  return `
+import { basename } from 'node:path';
+import { tuneV8 } from ${JSON.stringify(join(ROOT, 'src/cli/startup.ts'))};
+import { runCli } from ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))};
+tuneV8();
+// Installed as kubectl-kwatch (krew, the archives), it is the kubectl plugin; renamed to kwatch, the plain CLI.
+const name = basename(process.execPath).replace(/\\.exe$/i, '');
+runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.stringify(pjson)} }).catch((err) => {
+  process.stderr.write(\`error: \${process.env.KWATCH_DEBUG ? err?.stack : err instanceof Error ? err.message : String(err)}\\n\`);
+  process.exitCode = 1;
+});
+`;
+}
+
+/** package.json as the bundled oclif sees it: commands come from the map, not a folder. */
+export function bundledPjson() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    description: pkg.description,
+    type: 'commonjs',
+    oclif: { ...pkg.oclif, commands: { strategy: 'explicit', target: COMMANDS_TARGET, identifier: 'COMMANDS' } },
+  };
+}
+
+/** What the single executable cannot do, and where to get it. */
+const MISSING = {
+  ink: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
+  react: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
+  // oclif reads tsconfig.json with it only when it runs a plugin from TypeScript sources, which the bundle never does.
+  typescript: 'TypeScript is not part of the single executable',
+  esbuild: 'TypeScript controllers need esbuild, which is not part of the single executable: install kwatch from npm, or compile the controller to .js/.mjs',
+};
+
+const virtualModules = (pjson) => ({
+  name: 'kwatch-virtual-modules',
+  setup(build) {
+    build.onResolve({ filter: /^kwatch:(entry|commands)$/ }, (args) => ({ path: args.path, namespace: 'kwatch' }));
+    // typescript: 6.5 MB that oclif only asks for (and does without) when it looks for a tsconfig.json.
+    // ink (and yoga-layout under it) awaits at the top level, which a CommonJS bundle cannot hold; esbuild
+    // compiles TypeScript controllers with a native binary of its own. Both stay out: what needs them fails in one line.
+    build.onResolve({ filter: /^(ink|react|esbuild|typescript)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
+    build.onLoad({ filter: /.*/, namespace: 'kwatch-missing' }, (args) => ({
+      contents: `import { UserError } from ${JSON.stringify(join(ROOT, 'src/cli/user-error.ts'))};\nthrow new UserError(${JSON.stringify(MISSING[args.path])});\n`,
+      loader: 'ts',
+      resolveDir: ROOT,
+    }));
+    build.onLoad({ filter: /^kwatch:entry$/, namespace: 'kwatch' }, () => ({ contents: entrySource(pjson), loader: 'ts', resolveDir: ROOT }));
+    build.onLoad({ filter: /^kwatch:commands$/, namespace: 'kwatch' }, () => ({ contents: commandMapSource(), loader: 'ts', resolveDir: ROOT }));
+    // oclif's module loader reads command files from disk; the bundle's answers from the command map.
+    build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, () => ({
+      contents: readFileSync(join(HERE, 'oclif-module-loader.js'), 'utf8'),
+      loader: 'js',
+      resolveDir: HERE,
+    }));
+    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle.
+    build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('createRequire(import.meta.url)(')) return undefined;
+      return { contents: source.replaceAll('createRequire(import.meta.url)(', 'require('), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+});
+
+/** Writes the bundle to outfile; returns its size in bytes. */
+export async function bundle(outfile) {
+  const result = await esbuild.build({
+    entryPoints: ['kwatch:entry'],
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    outfile,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    // import.meta.url of the bundled ES modules: the executable itself (nothing is read beside it).
+    define: { 'import.meta.url': '__kwatch_import_meta_url' },
+    banner: { js: 'var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;' },
+    plugins: [virtualModules(bundledPjson())],
+  });
+  return Object.values(result.metafile.outputs)[0].bytes;
+}
