@@ -211,7 +211,9 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
 
 function patchFailure(err: PatchError): SimApiError {
   const reason = err.code === 422 ? 'Invalid' : err.code === 409 ? 'Conflict' : 'BadRequest';
-  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason, code: err.code });
+  // NewGenericServerResponse carries the patch library's own text (e.g. "testing value /x failed: test failed") as its one cause.
+  const details = err.detail ? { details: { causes: [{ reason: 'UnexpectedServerResponse', message: err.detail }] } } : {};
+  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason, code: err.code, ...details });
 }
 
 /**
@@ -239,7 +241,8 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   }
   const rv = applied.metadata.resourceVersion;
   if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
-  const merged = expectObject(applyMergePatch(current.obj, applied));
+  // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
+  const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(current.obj, applied, type.kind) : applyMergePatch(current.obj, applied));
   merged.metadata.resourceVersion = String(current.rv);
   sendObject(res, 200, ctx.store.updateObject(type, merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource) }));
 }
