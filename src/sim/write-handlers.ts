@@ -13,6 +13,7 @@ import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/err
 import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
 import { writeValidator } from './validation/index.js';
+import { listItemJson } from './typed-list-items.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
@@ -319,5 +320,6 @@ export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMe
     }
   }
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{"resourceVersion":"${store.currentRevision()}"},"items":[`;
-  await sendJoined(res, 200, head, deleted, ']}');
+  const item = listItemJson(type);
+  await sendJoined(res, 200, head, deleted.map(item), ']}');
 }
