@@ -1,5 +1,8 @@
 // core/v1 SetDefaults_Container and the defaults of the types a container holds (ports, probes, env field refs),
 // plus the `resources: {}` that Go's encoder always writes (ResourceRequirements is a struct, never omitted).
+// A container that already has them all comes back as the same object.
+import { mapChanged } from './copy-on-write.js';
+
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -17,8 +20,11 @@ export function imageTag(image: string): string {
 /** SetDefaults_Probe and SetDefaults_HTTPGetAction. */
 function defaultProbe(probe: unknown): unknown {
   if (!isObject(probe)) return probe;
+  const http = isObject(probe.httpGet) ? probe.httpGet : undefined;
+  const httpDone = !http || (!!http.path && !!http.scheme);
+  if (httpDone && probe.timeoutSeconds !== undefined && probe.periodSeconds !== undefined && probe.successThreshold !== undefined && probe.failureThreshold !== undefined) return probe;
   const p: Json = { ...probe };
-  if (isObject(p.httpGet)) p.httpGet = { ...p.httpGet, path: p.httpGet.path || '/', scheme: p.httpGet.scheme || 'HTTP' };
+  if (http && !httpDone) p.httpGet = { ...http, path: http.path || '/', scheme: http.scheme || 'HTTP' };
   p.timeoutSeconds ??= 1;
   p.periodSeconds ??= 10;
   p.successThreshold ??= 1;
@@ -32,19 +38,32 @@ export function defaultFieldRef(holder: unknown): unknown {
   return { ...holder, fieldRef: { apiVersion: 'v1', ...holder.fieldRef } };
 }
 
-function defaultEnv(env: unknown): unknown {
-  if (!Array.isArray(env)) return env;
-  return env.map((e) => (isObject(e) && isObject(e.valueFrom) ? { ...e, valueFrom: defaultFieldRef(e.valueFrom) } : e));
+function defaultEnvVar(e: unknown): unknown {
+  if (!isObject(e) || !isObject(e.valueFrom)) return e;
+  const valueFrom = defaultFieldRef(e.valueFrom);
+  return valueFrom === e.valueFrom ? e : { ...e, valueFrom };
 }
 
-/** A new container with kube's defaults filled in where the client left them out. */
+function defaultPort(p: unknown): unknown {
+  return isObject(p) && !p.protocol ? { ...p, protocol: 'TCP' } : p;
+}
+
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+
+/** The container with kube's defaults filled in where the client left them out (the same object if none was). */
 export function defaultContainer(container: unknown): unknown {
   if (!isObject(container)) return container;
+  const ports = mapChanged(container.ports, defaultPort);
+  const env = mapChanged(container.env, defaultEnvVar);
+  const probes = PROBES.map((k) => defaultProbe(container[k]));
+  const complete = ports === container.ports && env === container.env && probes.every((p, i) => p === container[PROBES[i]])
+    && container.resources !== undefined && container.terminationMessagePath !== undefined && container.terminationMessagePolicy !== undefined && !!container.imagePullPolicy;
+  if (complete) return container;
   const c: Json = { ...container };
-  if (Array.isArray(c.ports)) c.ports = c.ports.map((p) => (isObject(p) && !p.protocol ? { ...p, protocol: 'TCP' } : p));
-  if (c.env !== undefined) c.env = defaultEnv(c.env);
+  if (ports !== undefined) c.ports = ports;
+  if (env !== undefined) c.env = env;
   c.resources ??= {};
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (c[probe] !== undefined) c[probe] = defaultProbe(c[probe]);
+  PROBES.forEach((k, i) => { if (probes[i] !== undefined) c[k] = probes[i]; });
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';

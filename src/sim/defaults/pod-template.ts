@@ -17,8 +17,10 @@ const KINDS_WITH_POD_TEMPLATE = new Set([
 export function defaultPodTemplateOf(type: { group: string; kind: string }, obj: Json): void {
   if (!KINDS_WITH_POD_TEMPLATE.has(`${type.group}/${type.kind}`) || !isObject(obj.spec) || !isObject(obj.spec.template)) return;
   const template = obj.spec.template;
+  const spec = defaultPodSpec(template.spec);
   // Go's encoder writes the template's zero creationTimestamp as null (what kubectl sends back on rollout undo).
-  const metadata: Json = isObject(template.metadata) ? { ...template.metadata } : {};
-  if (metadata.creationTimestamp === undefined) metadata.creationTimestamp = null;
-  obj.spec = { ...obj.spec, template: { ...template, metadata, spec: defaultPodSpec(template.spec) } };
+  const stamped = isObject(template.metadata) && template.metadata.creationTimestamp !== undefined;
+  if (stamped && spec === template.spec) return;
+  const metadata: Json = stamped ? template.metadata as Json : { ...(isObject(template.metadata) ? template.metadata : {}), creationTimestamp: null };
+  obj.spec = { ...obj.spec, template: { ...template, metadata, spec } };
 }

@@ -1,6 +1,7 @@
 // Pods: SetDefaults_Pod on every write (requests from limits, enableServiceLinks, the deprecated serviceAccount
 // mirror) over the pod spec defaults, and on create what kube's admission plugins add: ServiceAccount (the default
 // account and its kube-api-access token volume), DefaultTolerationSeconds, Priority — and the QoS class.
+import { mapChanged } from './copy-on-write.js';
 import { defaultPodSpec } from './pod-spec.js';
 
 type Json = Record<string, unknown>;
@@ -25,11 +26,20 @@ function requestsFromLimits(container: unknown): unknown {
 
 /** The spec of a pod after SetDefaults_Pod and the pod spec defaults (every create, update and patch). */
 export function defaultPod(pod: Json): void {
-  const spec = defaultPodSpec(pod.spec);
-  for (const list of ['initContainers', 'containers']) if (Array.isArray(spec[list])) spec[list] = (spec[list] as unknown[]).map(requestsFromLimits);
-  spec.enableServiceLinks ??= true;
+  const base = defaultPodSpec(pod.spec);
+  const initContainers = mapChanged(base.initContainers, requestsFromLimits);
+  const containers = mapChanged(base.containers, requestsFromLimits);
   // v1 conversion keeps the deprecated serviceAccount equal to serviceAccountName.
-  if (spec.serviceAccountName && !spec.serviceAccount) spec.serviceAccount = spec.serviceAccountName;
+  const mirror = !!base.serviceAccountName && !base.serviceAccount;
+  if (initContainers === base.initContainers && containers === base.containers && base.enableServiceLinks !== undefined && !mirror) {
+    pod.spec = base;
+    return;
+  }
+  const spec: Json = { ...base };
+  if (initContainers !== undefined) spec.initContainers = initContainers;
+  if (containers !== undefined) spec.containers = containers;
+  spec.enableServiceLinks ??= true;
+  if (mirror) spec.serviceAccount = spec.serviceAccountName;
   pod.spec = spec;
 }
 
@@ -107,7 +117,8 @@ export function qosClass(spec: Json): string {
 
 /** What a pod gets on create only: the admission plugins' additions and its QoS class. */
 export function admitPod(pod: Json, randomSuffix: () => string): void {
-  const spec: Json = isObject(pod.spec) ? pod.spec : (pod.spec = {});
+  // A copy: the spec may still be the caller's own object (defaulting copies only what it changes).
+  const spec: Json = (pod.spec = { ...(isObject(pod.spec) ? pod.spec : {}) });
   admitServiceAccount(spec, randomSuffix);
   admitDefaultTolerations(spec);
   admitPriority(spec);
