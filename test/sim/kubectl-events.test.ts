@@ -54,7 +54,7 @@ describe('one Event store, two APIs', () => {
     expect(v1.involvedObject).toBeUndefined();
     expect([v1.metadata.uid, v1.metadata.resourceVersion]).toEqual([core.metadata.uid, core.metadata.resourceVersion]);
     // Lists through the new API carry both (items without kind, as typed lists do).
-    const list = await fetch(fx.sim.url + V1).then((r) => r.json());
+    const list = (await fetch(fx.sim.url + V1).then((r) => r.json())) as any;
     expect(list.kind).toBe('EventList');
     const names = list.items.map((e: { metadata: { name: string } }) => e.metadata.name);
     expect(names).toEqual(expect.arrayContaining(['ev1.recorded', 'ev2.legacy']));
