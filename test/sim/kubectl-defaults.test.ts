@@ -94,7 +94,14 @@ describe('kube 1.32 defaults through kubectl', () => {
   });
 
   it('rollout undo reuses the old ReplicaSet (same pod-template-hash) instead of making a new one', async () => {
-    await kubectl('create', 'deployment', 'web', '--image=nginx:1.26', '--replicas=1');
+    // Applied from a manifest (no Go zero values in it): undo sends the old template as kubectl's Go types print it
+    // (`resources: {}`, `creationTimestamp: null`), which only defaulting makes equal to the stored one.
+    const manifest = fx.file('web.yaml', [
+      'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  replicas: 1',
+      '  selector:', '    matchLabels: {app: web}', '  template:', '    metadata:', '      labels: {app: web}',
+      '    spec:', '      containers:', '      - name: nginx', '        image: nginx:1.26', '',
+    ].join('\n'));
+    expect((await kubectl('apply', '-f', manifest)).stdout.trim()).toBe('deployment.apps/web created');
     expect((await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s')).code).toBe(0);
     const rsNames = async (): Promise<string[]> => (await kubectl('get', 'rs', '-l', 'app=web', '-o', 'jsonpath={.items[*].metadata.name}')).stdout.split(' ').filter(Boolean).sort();
     const [first] = await rsNames();
