@@ -10,7 +10,7 @@ import { crdResourceTypes, prepareCrd } from './crd.js';
 import { isJobType, prepareJobForCreate } from './job-strategy.js';
 import { selectableFields } from './field-selector.js';
 import type { DefaultsContext } from './defaults/index.js';
-import { takenBy } from './defaults/service.js';
+import { indexServices, type ServiceAddressIndex } from './defaults/service-addresses.js';
 
 /** Receives every change of one collection, synchronously, in revision order. */
 export interface StoreWatcher {
@@ -136,8 +136,9 @@ export class SimStore implements SimApi {
   /** Set while the controllers run: refuses new content in a terminating namespace. */
   admitCreate: CreateAdmission | undefined;
   /** What defaulting reads from the store (defaults/): the other services' cluster IPs and node ports. */
+  private serviceAddresses: ServiceAddressIndex | undefined;
   private readonly defaultsContext: DefaultsContext = {
-    takenServiceAddresses: (except) => takenBy(this.list({ group: '', version: 'v1', resource: 'services' }), except.metadata),
+    takenServiceAddresses: (except) => (this.serviceAddresses ??= indexServices(this)).taken(except),
   };
 
   constructor(opts: SimStoreOptions = {}) {

@@ -5,7 +5,8 @@ import type { ResourceType } from '../registry.js';
 import { defaultDeploymentSpec } from '../deployment-defaults.js';
 import { admitPod, defaultPod } from './pod.js';
 import { defaultPodTemplateOf } from './pod-template.js';
-import { allocateServiceAddresses, defaultServiceSpec, type TakenAddresses } from './service.js';
+import { allocateServiceAddresses, defaultServiceSpec } from './service.js';
+import type { TakenAddresses } from './service-addresses.js';
 
 /** What defaulting may need from the store: the allocations of the other services. */
 export interface DefaultsContext {
@@ -21,7 +22,7 @@ export function defaultOnWrite(type: ResourceType, obj: SimObject, prev: SimObje
   if (type.resource === 'pods') defaultPod(obj);
   else if (type.resource === 'services') {
     obj.spec = defaultServiceSpec(obj.spec);
-    allocateServiceAddresses(obj, prev, () => ctx.takenServiceAddresses?.(obj) ?? { ips: new Set(), nodePorts: new Set() });
+    allocateServiceAddresses(obj, prev, () => ctx.takenServiceAddresses?.(obj) ?? { hasIp: () => false, hasNodePort: () => false });
   }
 }
 

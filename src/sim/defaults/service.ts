@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import type { SimObject } from '../api.js';
 import { invalid, type FieldError } from '../status.js';
+import type { TakenAddresses } from './service-addresses.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,20 +28,6 @@ function ipNumber(ip: string): number | undefined {
   return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
 }
 
-/** The cluster IPs and node ports taken by the other services of the cluster. */
-export interface TakenAddresses { ips: Set<string>; nodePorts: Set<number> }
-
-export function takenBy(services: SimObject[], except?: { namespace?: string; name?: string }): TakenAddresses {
-  const ips = new Set<string>();
-  const nodePorts = new Set<number>();
-  for (const s of services) {
-    if (except && s.metadata.namespace === except.namespace && s.metadata.name === except.name) continue;
-    const spec = isObject(s.spec) ? s.spec : {};
-    for (const ip of Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]) if (typeof ip === 'string' && ip && ip !== 'None') ips.add(ip);
-    for (const p of Array.isArray(spec.ports) ? spec.ports : []) if (isObject(p) && typeof p.nodePort === 'number') nodePorts.add(p.nodePort);
-  }
-  return { ips, nodePorts };
-}
 
 const externallyAccessible = (spec: Json): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
 const needsNodePorts = (spec: Json): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
@@ -85,25 +72,25 @@ function keepAllocated(spec: Json, prev: Json): void {
   });
 }
 
-function allocateIp(taken: Set<string>): string {
+function allocateIp(taken: TakenAddresses): string {
   for (;;) {
     const ip = ipString((NET_BASE + STATIC_BAND + randomInt(NET_SIZE - STATIC_BAND - 1)) >>> 0);
-    if (!taken.has(ip)) return ip;
+    if (!taken.hasIp(ip)) return ip;
   }
 }
 
-function allocateNodePort(taken: Set<number>): number {
+function allocateNodePort(taken: (port: number) => boolean): number {
   for (;;) {
     const port = NODE_PORT_MIN + randomInt(NODE_PORT_MAX - NODE_PORT_MIN + 1);
-    if (!taken.has(port)) return port;
+    if (!taken(port)) return port;
   }
 }
 
 /** The cluster IP a client asked for, checked as the allocator checks it. */
-function checkRequestedIp(ip: string, taken: Set<string>): string | undefined {
+function checkRequestedIp(ip: string, taken: TakenAddresses): string | undefined {
   const n = ipNumber(ip);
   if (n === undefined || n < NET_BASE || n >= NET_BASE + NET_SIZE) return `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${SERVICE_CIDR}`;
-  if (taken.has(ip)) return `failed to allocate IP ${ip}: provided IP is already allocated`;
+  if (taken.hasIp(ip)) return `failed to allocate IP ${ip}: provided IP is already allocated`;
   return undefined;
 }
 
@@ -121,9 +108,9 @@ export function allocateServiceAddresses(service: SimObject, prev: SimObject | u
   const prevIp = prev && isObject(prev.spec) ? prev.spec.clusterIP : undefined;
   if (!spec.clusterIP && Array.isArray(spec.clusterIPs) && typeof spec.clusterIPs[0] === 'string') spec.clusterIP = spec.clusterIPs[0];
   if (!spec.clusterIP) {
-    spec.clusterIP = allocateIp(others().ips);
+    spec.clusterIP = allocateIp(others());
   } else if (spec.clusterIP !== 'None' && spec.clusterIP !== prevIp) {
-    const err = checkRequestedIp(String(spec.clusterIP), others().ips);
+    const err = checkRequestedIp(String(spec.clusterIP), others());
     if (err) errs.push({ field: 'spec.clusterIPs', type: 'Invalid value', goValue: `[]string{${JSON.stringify(spec.clusterIP)}}`, detail: err });
   }
   if (!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0) spec.clusterIPs = [spec.clusterIP];
@@ -136,14 +123,14 @@ export function allocateServiceAddresses(service: SimObject, prev: SimObject | u
     spec.ports = (spec.ports as unknown[]).map((p, i) => {
       if (!isObject(p)) return p;
       if (!p.nodePort) {
-        const port = allocateNodePort(new Set([...others().nodePorts, ...mine]));
+        const port = allocateNodePort((p) => others().hasNodePort(p) || mine.has(p));
         mine.add(port);
         return { ...p, nodePort: port };
       }
       const port = Number(p.nodePort);
       if (!prevPorts.has(port)) {
         if (port < NODE_PORT_MIN || port > NODE_PORT_MAX) errs.push({ field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_MIN}-${NODE_PORT_MAX}` });
-        else if (others().nodePorts.has(port)) errs.push({ field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: 'provided port is already allocated' });
+        else if (others().hasNodePort(port)) errs.push({ field: `spec.ports[${i}].nodePort`, type: 'Invalid value', value: port, detail: 'provided port is already allocated' });
       }
       mine.add(port);
       return p;
