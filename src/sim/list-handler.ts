@@ -13,7 +13,7 @@ import type { StoredObject } from './history.js';
 import { tableRequest } from './table/negotiate.js';
 import { printerFor } from './table/printers/index.js';
 import { sendTableList } from './table/table.js';
-import { listItemJson } from './typed-list-items.js';
+import { listItemParts } from './typed-list-items.js';
 import { servedView } from './events/served-view.js';
 
 const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -113,6 +113,6 @@ export async function sendListPage(res: ServerResponse, type: ResourceType, p: L
   if (p.continue) meta += `,"continue":"${p.continue}"`;
   if (p.remainingItemCount !== undefined) meta += `,"remainingItemCount":${p.remainingItemCount}`;
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{${meta}},"items":[`;
-  const item = listItemJson(type);
-  await sendJoined(res, 200, head, p.items.map((o) => item(o.json)), ']}');
+  const item = listItemParts(type);
+  await sendJoined(res, 200, head, p.items.map((o) => item.rest(o.json)), ']}', {}, item.open);
 }

@@ -4,11 +4,14 @@
 import { groupVersion, type ResourceType } from './registry.js';
 
 /**
- * Maps a stored object's JSON to its form as a list item. Stored JSON always starts with kind and apiVersion
- * (normalizeObject), so cutting that known prefix is all it takes — no parse.
+ * How a stored object's JSON is written as a list item: `open` then `rest(json)`. Stored JSON always starts with
+ * kind and apiVersion (normalizeObject), so for a built-in kind the item is "{" plus the JSON after that known prefix
+ * — a slice that shares the stored string, never a copy of it (a 100k-pod list stays as fast as before).
  */
-export function listItemJson(type: ResourceType): (json: string) => string {
-  if (type.crd !== undefined) return (json) => json;
+export interface ListItemParts { open: string; rest(json: string): string }
+
+export function listItemParts(type: ResourceType): ListItemParts {
+  if (type.crd !== undefined) return { open: '', rest: (json) => json };
   const prefix = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(groupVersion(type))},`;
-  return (json) => (json.startsWith(prefix) ? `{${json.slice(prefix.length)}` : json);
+  return { open: '{', rest: (json) => json.slice(json.startsWith(prefix) ? prefix.length : 1) };
 }

@@ -13,7 +13,7 @@ import { MalformedProtobufError, UnsupportedProtobufError } from './protobuf/err
 import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
 import { writeValidator } from './validation/index.js';
-import { listItemJson } from './typed-list-items.js';
+import { listItemParts } from './typed-list-items.js';
 import { servedView, type ServedView } from './events/served-view.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
@@ -345,6 +345,6 @@ export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMe
     }
   }
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{"resourceVersion":"${store.currentRevision()}"},"items":[`;
-  const item = listItemJson(type);
-  await sendJoined(res, 200, head, deleted.map((json) => item(view ? view.json(json) : json)), ']}');
+  const item = listItemParts(type);
+  await sendJoined(res, 200, head, deleted.map((json) => item.rest(view ? view.json(json) : json)), ']}', {}, item.open);
 }
