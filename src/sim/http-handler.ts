@@ -15,6 +15,7 @@ import { handleWatch } from './watch-handler.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePatch, handleUpdate, readBody } from './write-handlers.js';
 import { handleScale } from './scale.js';
 import { handleGetAsTable } from './table/get-as-table.js';
+import { servedView } from './events/served-view.js';
 import { tableRequest } from './table/negotiate.js';
 import { handleBinding } from './subresources/binding.js';
 import { handleEviction } from './subresources/eviction.js';
@@ -96,7 +97,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
       if (q.has('watch')) throw badRequest('watch is only supported on collections');
       // kubectl's human-readable output asks for a Table.
       const table = subresource === undefined ? tableRequest(req) : undefined;
-      if (table) return handleGetAsTable(ctx, res, type, namespace, name!, table);
+      if (table) return handleGetAsTable(ctx, res, servedView(ctx.store.registry, type)?.storage ?? type, namespace, name!, table);
       return handleGet(ctx, res, type, namespace, name!, subresource);
     }
     case 'create':

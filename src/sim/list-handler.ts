@@ -13,6 +13,8 @@ import type { StoredObject } from './history.js';
 import { tableRequest } from './table/negotiate.js';
 import { printerFor } from './table/printers/index.js';
 import { sendTableList } from './table/table.js';
+import { listItemParts } from './typed-list-items.js';
+import { servedView } from './events/served-view.js';
 
 const CONTINUE_EXPIRED = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
@@ -27,9 +29,12 @@ export interface ListPage {
 /** Answers a LIST: negotiates the output first (406 before any work, as kube), then reads the page and writes it. */
 export async function handleList(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, opts: ListOptions, filter: ObjectFilter): Promise<void> {
   const table = tableRequest(req);
-  const page = await readList(ctx, type, namespace, opts, filter);
-  if (!table) return sendListPage(res, type, page);
-  return sendTableList(res, printerFor(ctx.store, type), table, page.items, { resourceVersion: String(page.rv), continue: page.continue, remainingItemCount: page.remainingItemCount });
+  // A type served from another's storage (events.k8s.io events) lists that storage, converting each item.
+  const view = servedView(ctx.store.registry, type);
+  const stored = view?.storage ?? type;
+  const page = await readList(ctx, stored, namespace, opts, filter);
+  if (!table) return sendListPage(res, type, view ? { ...page, items: page.items.map((o) => ({ ...o, json: view.json(o.json) }) as StoredObject) } : page);
+  return sendTableList(res, printerFor(ctx.store, stored), table, page.items, { resourceVersion: String(page.rv), continue: page.continue, remainingItemCount: page.remainingItemCount });
 }
 
 /** Computes the page a LIST request gets (no I/O besides waiting for a future revision). Throws Status errors. */
@@ -108,5 +113,6 @@ export async function sendListPage(res: ServerResponse, type: ResourceType, p: L
   if (p.continue) meta += `,"continue":"${p.continue}"`;
   if (p.remainingItemCount !== undefined) meta += `,"remainingItemCount":${p.remainingItemCount}`;
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{${meta}},"items":[`;
-  await sendJoined(res, 200, head, p.items.map((o) => o.json), ']}');
+  const item = listItemParts(type);
+  await sendJoined(res, 200, head, p.items.map((o) => item.rest(o.json)), ']}', {}, item.open);
 }

@@ -3,8 +3,8 @@ import { randomUUID, randomInt } from 'node:crypto';
 import type { SimObject } from './api.js';
 import type { ResourceType } from './registry.js';
 import { invalid } from './status.js';
-import { defaultDeploymentSpec } from './deployment-defaults.js';
 import { applyKindCreateDefaults, applyKindWriteDefaults, GENERATION_KINDS } from './kinds/defaults.js';
+import { admitOnCreate, defaultOnWrite, type DefaultsContext } from './defaults/index.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
@@ -65,28 +65,20 @@ export function validateName(type: ResourceType, name: string | undefined, gener
   if (errs.length) throw invalid(kind, group, name, errs.map((detail) => ({ field: 'metadata.name', type: 'Invalid value' as const, value: name, detail })));
 }
 
-/** Fills the defaults kube's decoding adds to every write of a kind (create and update), where the sim has them. */
-export function applyWriteDefaults(type: ResourceType, obj: SimObject): void {
-  if (type.group === 'apps' && type.resource === 'deployments') obj.spec = defaultDeploymentSpec(obj.spec);
-  else if (type.crd === undefined) applyKindWriteDefaults(type, obj);
+/** Fills the defaults kube's decoding adds to every write of a kind (create and update): defaults/ and kinds/. */
+export function applyWriteDefaults(type: ResourceType, obj: SimObject, prev?: SimObject, ctx?: DefaultsContext): void {
+  defaultOnWrite(type, obj, prev, ctx);
+  if (type.crd === undefined) applyKindWriteDefaults(type, obj);
 }
 
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
-export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
-  applyWriteDefaults(type, obj);
+export function applyCreateDefaults(type: ResourceType, obj: SimObject, ctx?: DefaultsContext): void {
+  // Defaults go into fresh copies: nested values may be shared with the caller's object.
+  applyWriteDefaults(type, obj, undefined, ctx);
   if (type.crd === undefined) applyKindCreateDefaults(type, obj);
   if (type.group !== '') return;
-  // Defaults go into fresh copies: nested values may be shared with the caller's object.
   if (type.resource === 'pods') {
-    const spec = (obj.spec = { ...(obj.spec ?? {}) }) as Record<string, unknown>;
-    spec.restartPolicy ??= 'Always';
-    spec.dnsPolicy ??= 'ClusterFirst';
-    spec.schedulerName ??= 'default-scheduler';
-    spec.terminationGracePeriodSeconds ??= 30;
-    spec.securityContext ??= {};
-    const status = (obj.status = { ...(obj.status ?? {}) }) as Record<string, unknown>;
-    status.phase ??= 'Pending';
-    status.qosClass ??= 'BestEffort';
+    admitOnCreate(type, obj, () => generateName(''));
   } else if (type.resource === 'namespaces') {
     // namespaceStrategy.PrepareForCreate: the "kubernetes" finalizer is always there on create (appended if absent).
     const spec = (obj.spec = { ...(obj.spec ?? {}) }) as { finalizers?: string[] };
@@ -97,9 +89,6 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject): void {
     const labels = (obj.metadata.labels ??= {});
     labels['kubernetes.io/metadata.name'] ??= obj.metadata.name!;
   } else if (type.resource === 'services') {
-    const spec = (obj.spec = { ...(obj.spec ?? {}) }) as Record<string, unknown>;
-    spec.type ??= 'ClusterIP';
-    spec.sessionAffinity ??= 'None';
     obj.status ??= { loadBalancer: {} };
   } else if (type.resource === 'secrets') {
     obj.type ??= 'Opaque';

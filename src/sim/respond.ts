@@ -80,11 +80,11 @@ export class ChunkBuilder {
  * Sends head + items joined by "," + tail without building one giant string: items (stored objects' JSON) are encoded
  * into ~1 MB buffers and the writer waits for 'drain' when the socket buffer is full.
  */
-export async function sendJoined(res: ServerResponse, code: number, head: string, items: readonly string[], tail: string, headers: Record<string, string> = {}): Promise<void> {
-  let total = head.length + tail.length + Math.max(0, items.length - 1);
+export async function sendJoined(res: ServerResponse, code: number, head: string, items: readonly string[], tail: string, headers: Record<string, string> = {}, itemOpen = ''): Promise<void> {
+  let total = head.length + tail.length + Math.max(0, items.length - 1) + items.length * itemOpen.length;
   for (const s of items) total += s.length;
   if (total < CHUNK) {
-    sendJson(res, code, head + items.join(',') + tail, headers);
+    sendJson(res, code, head + (items.length ? itemOpen + items.join(`,${itemOpen}`) : '') + tail, headers);
     return;
   }
   res.writeHead(code, { 'Content-Type': JSON_TYPE, ...headers });
@@ -92,6 +92,8 @@ export async function sendJoined(res: ServerResponse, code: number, head: string
   out.add(head);
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out.add(',');
+    // Each item written as `itemOpen` then the item: no per-item concatenation (a copy of every object).
+    if (itemOpen) out.add(itemOpen);
     out.add(items[i]);
     if (out.size >= CHUNK_FLUSH) {
       const ok = res.write(out.take());

@@ -9,6 +9,8 @@ import { applyCreateDefaults, applyWriteDefaults, clone, generateName, jsonEqual
 import { crdResourceTypes, prepareCrd } from './crd.js';
 import { isJobType, prepareJobForCreate } from './job-strategy.js';
 import { selectableFields } from './field-selector.js';
+import type { DefaultsContext } from './defaults/index.js';
+import { indexServices, type ServiceAddressIndex } from './defaults/service-addresses.js';
 
 /** Receives every change of one collection, synchronously, in revision order. */
 export interface StoreWatcher {
@@ -133,6 +135,11 @@ export class SimStore implements SimApi {
   private commitListeners: CommitListener[] = [];
   /** Set while the controllers run: refuses new content in a terminating namespace. */
   admitCreate: CreateAdmission | undefined;
+  /** What defaulting reads from the store (defaults/): the other services' cluster IPs and node ports. */
+  private serviceAddresses: ServiceAddressIndex | undefined;
+  private readonly defaultsContext: DefaultsContext = {
+    takenServiceAddresses: (except) => (this.serviceAddresses ??= indexServices(this)).taken(except),
+  };
 
   constructor(opts: SimStoreOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -238,7 +245,7 @@ export class SimStore implements SimApi {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     if (tracksGeneration(type)) meta.generation = 1; else delete meta.generation;
-    applyCreateDefaults(type, obj);
+    applyCreateDefaults(type, obj, this.defaultsContext);
     if (type.resource === 'customresourcedefinitions' && type.group === 'apiextensions.k8s.io') prepareCrd(obj, undefined);
     if (isJobType(type)) prepareJobForCreate(obj);
     opts.fields?.(undefined, obj);
@@ -295,7 +302,7 @@ export class SimStore implements SimApi {
       return this.finishUpdate(t, type, key, namespace, old, prev, next, opts);
     }
     if (opts.subresource === 'main' && type.hasStatusSubresource) obj.status = prev.status;
-    applyWriteDefaults(type, obj);
+    applyWriteDefaults(type, obj, prev, this.defaultsContext);
     if (type.group === '' && type.resource === 'namespaces' && opts.subresource !== undefined) keepNamespaceFinalizers(prev, obj, opts.subresource === 'finalize');
     return this.finishUpdate(t, type, key, namespace, old, prev, obj, opts);
   }

@@ -13,6 +13,7 @@ import { tooLargeResourceVersion } from './status.js';
 import { tableRequest } from './table/negotiate.js';
 import { printerFor } from './table/printers/index.js';
 import { TableWatchEncoder } from './table/table.js';
+import { servedView } from './events/served-view.js';
 
 /** A watcher whose socket buffer holds more than this is too slow and is closed (kube's cacher also drops slow watchers). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
@@ -45,12 +46,16 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   const endBookmark = sendInitial && opts.allowWatchBookmarks;
   // kube never transforms a watch-list (sendInitialEvents + bookmarks) into Tables: it falls back to JSON or answers 406.
   const table = tableRequest(req, !endBookmark);
-  const tableEncoder = table && new TableWatchEncoder(printerFor(ctx.store, type), table);
-  /** The event line of a change (shared, pre-rendered bytes unless this watch prints Tables). */
+  // A type served from another's storage (events.k8s.io events) watches that storage, converting each object.
+  const view = servedView(store.registry, type);
+  const stored = view?.storage ?? type;
+  const tableEncoder = table && new TableWatchEncoder(printerFor(ctx.store, stored), table);
+  /** The event line of a change (shared, pre-rendered bytes unless this watch prints Tables or converts). */
   const changeLine = (c: Change, as: 'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT'): string | Buffer => {
-    if (!tableEncoder) return eventLine(c, as);
+    if (!tableEncoder && !view) return eventLine(c, as);
     const json = as === 'LEFT' ? withResourceVersion((c.prev ?? c.cur).json, c.rv) : c.cur.json;
-    return tableEncoder.eventLine(as === 'LEFT' ? 'DELETED' : as, json);
+    if (view) return `{"type":"${as === 'LEFT' ? 'DELETED' : as}","object":${view.json(json)}}\n`;
+    return tableEncoder!.eventLine(as === 'LEFT' ? 'DELETED' : as, json);
   };
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
@@ -154,11 +159,11 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     // The replay is taken and the subscription made in one synchronous step, so no change can fall
     // between them; live changes wait in the backlog while the replay is written with backpressure
     // (a long history must not overflow the socket buffer and get the watch reset).
-    const id = resourceId(type);
+    const id = resourceId(stored);
     const replay: Change[] = [];
     for (const c of store.history.since(from)) if (c.resId === id && !(ns && c.namespace !== ns)) replay.push(c);
     backlog = [];
-    subscription.off = store.watch(type, { onChange: deliver, onGone: () => finish('end') });
+    subscription.off = store.watch(stored, { onChange: deliver, onGone: () => finish('end') });
     for (let i = 0; i < replay.length; i++) {
       if (closed) return;
       emit(replay[i]);
@@ -182,9 +187,9 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     }
   }
   // Snapshot and subscription in one synchronous step; changes arriving while the state is written wait in the backlog.
-  const snap = store.snapshot(type, store.currentRevision());
+  const snap = store.snapshot(stored, store.currentRevision());
   backlog = [];
-  subscription.off = store.watch(type, { onChange: deliver, onGone: () => finish('end') });
+  subscription.off = store.watch(stored, { onChange: deliver, onGone: () => finish('end') });
   let from = 0, to = snap.keys.length;
   if (ns) [from, to] = store.range(snap.keys, ns);
   if (filter.name !== undefined) {
@@ -202,7 +207,7 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
       out.add(tableEncoder.eventLine('ADDED', o.json));
     } else {
       out.add('{"type":"ADDED","object":');
-      out.add(o.json);
+      out.add(view ? view.json(o.json) : o.json);
       out.add('}\n');
     }
     lines++;

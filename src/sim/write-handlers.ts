@@ -14,6 +14,8 @@ import { protobufToJson } from './protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
 import { writeValidator } from './validation/index.js';
 import { applyTypeError, checkFields, fieldValidationOf, reportFields, strictBodyError, strictPatchError } from './field-validation.js';
+import { listItemParts } from './typed-list-items.js';
+import { servedView, type ServedView } from './events/served-view.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
@@ -128,11 +130,21 @@ function checkNamespace(type: ResourceType, obj: SimObject, namespace: string | 
   if (namespace) obj.metadata.namespace = namespace;
 }
 
+/** Where a type's objects are stored and how they look there (events.k8s.io events live as core Events). */
+function storageOf(ctx: ServerContext, type: ResourceType): { stored: ResourceType; view: ServedView | undefined } {
+  const view = servedView(ctx.store.registry, type);
+  return { stored: view?.storage ?? type, view };
+}
+
+/** The answer body of a write: the stored object in the shape of the requested API. */
+const served = (view: ServedView | undefined, obj: SimObject): SimObject => (view ? view.fromStorage(obj) : obj);
+
 export function handleGet(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined): void {
-  const o = ctx.store.getStored(type, namespace, name);
+  const { stored, view } = storageOf(ctx, type);
+  const o = ctx.store.getStored(stored, namespace, name);
   if (!o) throw notFound(type.resource, type.group, name);
   if (subresource && subresource !== 'status') throw notFound(type.resource, type.group, name);
-  sendJson(res, 200, o.json);
+  sendJson(res, 200, view ? view.json(o.json) : o.json);
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
@@ -145,8 +157,9 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   checkNamespace(type, obj, namespace);
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
-  const created = ctx.store.createObject(type, obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type) });
-  sendObject(res, 201, created);
+  const { stored, view } = storageOf(ctx, type);
+  const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type) });
+  sendObject(res, 201, served(view, created));
 }
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
@@ -162,15 +175,19 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
-  const updated = ctx.store.updateObject(type, obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub) });
-  sendObject(res, 200, updated);
+  const { stored, view } = storageOf(ctx, type);
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(obj) : obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub) });
+  sendObject(res, 200, served(view, updated));
 }
 
 export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = await readBody(req);
-  const current = ctx.store.getStored(type, namespace, name);
+  const { stored, view } = storageOf(ctx, type);
+  const storedCurrent = ctx.store.getStored(stored, namespace, name);
+  // Patches apply to the object in the shape of the API they were sent to.
+  const current = storedCurrent && view ? { obj: view.fromStorage(storedCurrent.obj), meta: storedCurrent.meta, rv: storedCurrent.rv } : storedCurrent;
   const opts = { dryRun, subresource: subresource === 'status' ? 'status' as const : 'main' as const };
   const manager = fieldManagerOf(q, req);
   const apply = contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor';
@@ -217,12 +234,15 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
-  sendObject(res, 200, ctx.store.updateObject(type, next, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource) }));
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(next) : next, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource) });
+  sendObject(res, 200, served(view, updated));
 }
 
 function patchFailure(err: PatchError): SimApiError {
   const reason = err.code === 422 ? 'Invalid' : err.code === 409 ? 'Conflict' : 'BadRequest';
-  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason, code: err.code });
+  // NewGenericServerResponse carries the patch library's own text (e.g. "testing value /x failed: test failed") as its one cause.
+  const details = err.detail ? { details: { causes: [{ reason: 'UnexpectedServerResponse', message: err.detail }] } } : {};
+  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason, code: err.code, ...details });
 }
 
 /**
@@ -239,22 +259,28 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const applied = expectObject(config);
   const untyped = applyTypeError(type, namespace, name, applied);
   if (untyped) throw untyped;
-  // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
-  const fields = applyFields(type, opts.manager, opts.subresource, JSON.parse(body) as unknown, queryBool(q.get('force')) === true);
+  const { stored, view } = storageOf(ctx, type);
+  // What the manager applies, before the identity fields below are filled in (they are never owned anyway); field
+  // ownership is kept on the stored shape.
+  const ownConfig = JSON.parse(body) as SimObject;
+  const fields = applyFields(type, opts.manager, opts.subresource, view ? view.toStorage(ownConfig) : ownConfig, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
   if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   checkNamespace(type, applied, namespace);
-  const current = ctx.store.getStored(type, namespace, name);
+  const current = ctx.store.getStored(stored, namespace, name);
   if (!current) {
     applied.metadata.name = name;
-    sendObject(res, 201, ctx.store.createObject(type, applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type) }));
+    sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type) })));
     return;
   }
   const rv = applied.metadata.resourceVersion;
   if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
-  const merged = expectObject(applyMergePatch(current.obj, applied));
+  const live = view ? view.fromStorage(current.obj) : current.obj;
+  // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
+  const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind) : applyMergePatch(live, applied));
   merged.metadata.resourceVersion = String(current.rv);
-  sendObject(res, 200, ctx.store.updateObject(type, merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource) }));
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource) });
+  sendObject(res, 200, served(view, updated));
 }
 
 interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }
@@ -295,14 +321,16 @@ export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res
   const o = body ?? deleteOptionsFromQuery(q);
   const preconditions = o?.preconditions;
   if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
+  const { stored, view } = storageOf(ctx, type);
   if (ctx.deletes) {
     // kube's DELETE: graceful deletion, finalizers, propagation; the answer is the object or a Success Status.
-    const out = ctx.deletes.delete(type, namespace, name, deleteRequest(o, dryRun));
-    sendJson(res, out.code, out.body);
+    const out = ctx.deletes.delete(stored, namespace, name, deleteRequest(o, dryRun));
+    sendJson(res, out.code, view && out.body.startsWith('{"kind":"Event","apiVersion":"v1"') ? view.json(out.body) : out.body);
     return;
   }
   // The stored JSON is what serialising the deleted object would give.
-  sendJson(res, 200, ctx.store.deleteStored(type, namespace, name, { dryRun, preconditions }).json);
+  const json = ctx.store.deleteStored(stored, namespace, name, { dryRun, preconditions }).json;
+  sendJson(res, 200, view ? view.json(json) : json);
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
@@ -310,7 +338,8 @@ export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMe
   // Without controllers the body is read and ignored, as before.
   const options = ctx.deletes ? await readDeleteOptions(req) : (await readBody(req), undefined);
   const store = ctx.store;
-  const snap = store.snapshot(type, store.currentRevision());
+  const { stored, view } = storageOf(ctx, type);
+  const snap = store.snapshot(stored, store.currentRevision());
   const [from, to] = store.range(snap.keys, type.namespaced ? namespace : undefined);
   const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.meta));
   const deleted: string[] = [];
@@ -320,14 +349,15 @@ export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMe
       // With controllers, each item goes as a single DELETE would (pods terminate gracefully), and the answer is
       // the list as it was before, as kube's DeleteCollection returns it.
       if (lifecycle) {
-        ctx.deletes!.delete(type, o.meta.namespace, o.meta.name, lifecycle);
+        ctx.deletes!.delete(stored, o.meta.namespace, o.meta.name, lifecycle);
         deleted.push(o.json);
-      } else deleted.push(store.deleteStored(type, o.meta.namespace, o.meta.name, { dryRun }).json);
+      } else deleted.push(store.deleteStored(stored, o.meta.namespace, o.meta.name, { dryRun }).json);
     } catch (err) {
       // Already gone (e.g. removed with its namespace): deletecollection skips it.
       if (!(err instanceof SimApiError && err.status.code === 404)) throw err;
     }
   }
   const head = `{"kind":"${type.listKind}","apiVersion":"${groupVersion(type)}","metadata":{"resourceVersion":"${store.currentRevision()}"},"items":[`;
-  await sendJoined(res, 200, head, deleted, ']}');
+  const item = listItemParts(type);
+  await sendJoined(res, 200, head, deleted.map((json) => item.rest(view ? view.json(json) : json)), ']}', {}, item.open);
 }

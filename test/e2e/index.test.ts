@@ -107,6 +107,8 @@ describe('kwatch index (built CLI)', () => {
     const doc = JSON.parse(list.stdout);
     expect(doc.kind).toBe('List');
     expect(doc.items.map((p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(expected);
+    // The sim's list items carry no kind (as kube's typed lists); kwatch's client fills it from the list's kind.
+    expect(doc.items.every((p: { kind?: string; apiVersion?: string }) => p.kind === 'Pod' && p.apiVersion === 'v1')).toBe(true);
     const names = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--value', 'node-002', '-o', 'name']);
     expect(names.stdout.trim().split('\n')).toEqual(expected.map((k) => `pod/${k.split('/')[1]}`));
   });

@@ -36,7 +36,11 @@ describe('kubectl jobs against the sim', () => {
     const job = JSON.parse((await kubectl('get', 'job', 'pi', '-o', 'json')).stdout);
     expect(g[1][7]).toBe(`batch.kubernetes.io/controller-uid=${job.metadata.uid}`);
     expect(job.spec).toMatchObject({ parallelism: 1, completions: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, manualSelector: false });
-    expect(job.spec.template.spec.containers).toEqual([{ name: 'pi', image: 'busybox', command: ['echo', 'hi'], resources: {} }]);
+    // kube's container defaults (an untagged image is pulled Always).
+    expect(job.spec.template.spec.containers).toEqual([{
+      name: 'pi', image: 'busybox', command: ['echo', 'hi'], resources: {},
+      imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+    }]);
     expect(job.spec.template.metadata.labels).toEqual({
       'batch.kubernetes.io/controller-uid': job.metadata.uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': job.metadata.uid, 'job-name': 'pi',
     });

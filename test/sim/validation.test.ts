@@ -112,8 +112,11 @@ describe('Pod validation', () => {
   });
 
   it('lets an update change images, activeDeadlineSeconds and add tolerations, and refuses any other spec change', async () => {
-    expect((await req('POST', PODS, pod('p2'))).status).toBe(201);
-    const image = await req('PATCH', `${PODS}/p2`, { spec: { containers: [{ name: 'c', image: 'nginx:2' }], activeDeadlineSeconds: 60, tolerations: [{ key: 'k', operator: 'Exists' }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const created = await req('POST', PODS, pod('p2'));
+    expect(created.status).toBe(201);
+    // tolerations replace as a whole: an addition keeps the ones admission gave the pod (DefaultTolerationSeconds).
+    const tolerations = [...created.json.spec.tolerations, { key: 'k', operator: 'Exists' }];
+    const image = await req('PATCH', `${PODS}/p2`, { spec: { containers: [{ name: 'c', image: 'nginx:2' }], activeDeadlineSeconds: 60, tolerations } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
     expect(image.status).toBe(200);
     expect(image.json.spec.containers[0].image).toBe('nginx:2');
     const labels = await req('PATCH', `${PODS}/p2`, { metadata: { labels: { a: 'b' } } }, MERGE);

@@ -6,6 +6,7 @@ import type { ResourceType } from '../registry.js';
 import type { ControllerContext } from './controller-context.js';
 import { parseObjectKey } from './owner-index.js';
 import { controllerOf, controllerRefTo, ownerReferences } from './owner-references.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 /**
  * The `dependentType` objects `owner` controls after adoption and release, parsed, in key order. Adoption happens
@@ -32,7 +33,7 @@ export function claim(ctx: ControllerContext, owner: SimObject, ownerType: Resou
       if (owned.has(stored.meta.name) || !selector.matches(stored.meta.labels as Record<string, string> | undefined)) continue;
       const obj = stored.obj;
       if (controllerOf(obj) !== undefined || obj.metadata.deletionTimestamp !== undefined) continue;
-      owned.set(obj.metadata.name!, store.updateObject(dependentType, { ...obj, metadata: { ...obj.metadata, ownerReferences: [...ownerReferences(obj), controllerRefTo(owner, ownerType)] } }));
+      owned.set(obj.metadata.name!, store.updateObject(dependentType, { ...obj, metadata: { ...obj.metadata, ownerReferences: [...ownerReferences(obj), controllerRefTo(owner, ownerType)] } }, writtenBy(dependentType, CONTROLLER_MANAGER)));
     }
   }
   return [...owned.values()].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
@@ -41,5 +42,5 @@ export function claim(ctx: ControllerContext, owner: SimObject, ownerType: Resou
 function release(ctx: ControllerContext, type: ResourceType, obj: SimObject, ownerUid: string): void {
   const refs = ownerReferences(obj).filter((r) => r.uid !== ownerUid);
   const metadata = { ...obj.metadata, ownerReferences: refs.length ? refs : undefined };
-  ctx.store.updateObject(type, { ...obj, metadata });
+  ctx.store.updateObject(type, { ...obj, metadata }, writtenBy(type, CONTROLLER_MANAGER));
 }

@@ -15,6 +15,7 @@ import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
@@ -144,7 +145,7 @@ export class DaemonSetController {
         ownerReferences: [controllerRefTo(set, this.sets)],
       },
       spec: podSpec,
-    });
+    }, writtenBy(types.pods, CONTROLLER_MANAGER));
     this.ctx.budgets.daemonSet.spend();
     events.record(set, this.sets, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, COMPONENT);
   }
@@ -169,7 +170,7 @@ export class DaemonSetController {
     if (updated) status.updatedNumberScheduled = updated;
     if (ready) status.numberAvailable = ready;
     if (wanted.length - ready > 0) status.numberUnavailable = wanted.length - ready;
-    this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status' });
+    this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status', ...writtenBy(this.sets, CONTROLLER_MANAGER, 'status') });
   }
 }
 

@@ -20,6 +20,7 @@ import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { specReplicas } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -98,7 +99,7 @@ export class DeploymentController {
       const annotations = newRSAnnotations(d, newRS, newRevision, true);
       const minReady = (d.spec as Json).minReadySeconds;
       if (!jsonEqual(annotations, newRS.metadata.annotations ?? {}) || (newRS.spec as Json).minReadySeconds !== minReady) {
-        newRS = this.ctx.store.updateObject(this.ctx.types.replicaSets, { ...newRS, metadata: { ...newRS.metadata, annotations }, spec: { ...(newRS.spec as Json), minReadySeconds: minReady } });
+        newRS = this.ctx.store.updateObject(this.ctx.types.replicaSets, { ...newRS, metadata: { ...newRS.metadata, annotations }, spec: { ...(newRS.spec as Json), minReadySeconds: minReady } }, writtenBy(this.ctx.types.replicaSets, CONTROLLER_MANAGER));
       }
       let next = withRevision(d, annotation(newRS, REVISION));
       const status = structuredClone((next.status ?? {}) as Json);
@@ -132,7 +133,7 @@ export class DeploymentController {
     if (!this.ctx.budgets.deployment.allows()) return { d, oldRSs };
     let created: SimObject;
     try {
-      created = store.createObject(types.replicaSets, rs);
+      created = store.createObject(types.replicaSets, rs, writtenBy(types.replicaSets, CONTROLLER_MANAGER));
       this.ctx.budgets.deployment.spend();
     } catch (err) {
       if (!(err instanceof SimApiError) || err.status.code !== 409) throw err;
@@ -342,7 +343,7 @@ export class DeploymentController {
     const annotations = { ...(rs.metadata.annotations ?? {}), [DESIRED_REPLICAS]: String(specReplicas(d)), [MAX_REPLICAS]: String(specReplicas(d) + maxSurge(d)) };
     const from = specReplicas(rs);
     if (from === size && jsonEqual(annotations, rs.metadata.annotations ?? {})) return rs;
-    const updated = this.ctx.store.updateObject(this.ctx.types.replicaSets, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...(rs.spec as Json), replicas: size } });
+    const updated = this.ctx.store.updateObject(this.ctx.types.replicaSets, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...(rs.spec as Json), replicas: size } }, writtenBy(this.ctx.types.replicaSets, CONTROLLER_MANAGER));
     if (from !== size) {
       this.ctx.events.record(d, this.ctx.types.deployments, 'Normal', 'ScalingReplicaSet', `Scaled ${size > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${size}`, COMPONENT);
     }
@@ -356,7 +357,7 @@ export class DeploymentController {
 
   private update(d: SimObject, next: SimObject): SimObject {
     if (jsonEqual(next, d)) return d;
-    return this.ctx.store.updateObject(this.ctx.types.deployments, next);
+    return this.ctx.store.updateObject(this.ctx.types.deployments, next, writtenBy(this.ctx.types.deployments, CONTROLLER_MANAGER, 'main+status'));
   }
 }
 

@@ -9,6 +9,7 @@ import type { ResourceType } from '../registry.js';
 import { splitKey, type ControllerContext } from './controller-context.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -88,7 +89,7 @@ export class DisruptionController {
     const status = budgetStatus(pdb, pods, now);
     const old = (pdb.status ?? {}) as Json;
     if (!jsonEqual({ ...old, conditions: undefined }, { ...status, conditions: undefined }) || (old.conditions?.[0]?.reason !== status.conditions[0].reason)) {
-      store.updateObject(this.budgets, { ...pdb, status }, { subresource: 'status' });
+      store.updateObject(this.budgets, { ...pdb, status }, { subresource: 'status', ...writtenBy(this.budgets, CONTROLLER_MANAGER, 'status') });
     }
     // Disrupted pods stop counting after the timeout: look again then.
     if (status.disruptedPods) this.queue.add(key, DISRUPTED_POD_TIMEOUT_MS);

@@ -11,6 +11,7 @@ import { splitKey, type ControllerContext } from './controller-context.js';
 import { controllerRefTo } from './owner-references.js';
 import { isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -91,13 +92,13 @@ export class EndpointsController {
     const labels = service.metadata.labels;
     const existing = store.getStored(this.endpoints, service.metadata.namespace, service.metadata.name!)?.obj;
     if (!existing) {
-      store.createObject(this.endpoints, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: service.metadata.name, namespace: service.metadata.namespace, ...(labels ? { labels: { ...labels } } : {}) }, ...(subsets ? { subsets } : {}) });
+      store.createObject(this.endpoints, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: service.metadata.name, namespace: service.metadata.namespace, ...(labels ? { labels: { ...labels } } : {}) }, ...(subsets ? { subsets } : {}) }, writtenBy(this.endpoints, CONTROLLER_MANAGER));
       return;
     }
     if (jsonEqual(existing.subsets ?? null, subsets ?? null) && jsonEqual(existing.metadata.labels ?? null, labels ?? null)) return;
     const next: SimObject = { ...existing, metadata: { ...existing.metadata, labels: labels ? { ...labels } : undefined } };
     if (subsets) next.subsets = subsets; else delete next.subsets;
-    store.updateObject(this.endpoints, next);
+    store.updateObject(this.endpoints, next, writtenBy(this.endpoints, CONTROLLER_MANAGER));
   }
 
   private writeSlice(service: SimObject, pods: SimObject[], ports: Json[]): void {
@@ -118,12 +119,12 @@ export class EndpointsController {
         apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
         metadata: { generateName: `${service.metadata.name}-`, namespace: service.metadata.namespace, labels, ownerReferences: [controllerRefTo(service, this.services)] },
         ...body,
-      });
+      }, writtenBy(this.slices, CONTROLLER_MANAGER));
       this.ctx.budgets.endpointSlice.spend();
       return;
     }
     const slice = mine[0].obj;
     if (jsonEqual(slice.endpoints ?? [], endpoints) && jsonEqual(slice.ports ?? [], slicePorts) && jsonEqual(slice.metadata.labels, labels)) return;
-    store.updateObject(this.slices, { ...slice, metadata: { ...slice.metadata, labels }, ...body });
+    store.updateObject(this.slices, { ...slice, metadata: { ...slice.metadata, labels }, ...body }, writtenBy(this.slices, CONTROLLER_MANAGER));
   }
 }

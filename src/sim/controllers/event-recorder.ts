@@ -4,6 +4,7 @@ import { kubeTime } from '../object-meta.js';
 import { groupVersion, type ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
 import { eventObject } from '../workload-objects.js';
+import { eventManager, writtenBy } from './writer-fields.js';
 
 /** Controller Events kept at once; the oldest go first (kube expires them after an hour instead). */
 const EVENT_CAP = 1000;
@@ -34,7 +35,7 @@ export class EventRecorder {
     };
     if (!involved.namespace) delete (involved as { namespace?: string }).namespace;
     try {
-      this.store.createObject(events, eventObject({ namespace, name, involved: involved as never, reason, message, component: source.component, host: source.host, time: kubeTime(new Date(now)), type: kind }));
+      this.store.createObject(events, eventObject({ namespace, name, involved: involved as never, reason, message, component: source.component, host: source.host, time: kubeTime(new Date(now)), type: kind }), writtenBy(events, eventManager(source.component)));
     } catch {
       return;
     }

@@ -10,6 +10,7 @@ import { deleteObject, FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './graceful
 import { objectKey, parseObjectKey, type ObjectKey } from './owner-index.js';
 import { finalizersOf, ownerReferences, ownerUidsInJson, type OwnerReference } from './owner-references.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 export class GarbageCollector {
   readonly queue: WorkQueue;
@@ -71,7 +72,7 @@ export class GarbageCollector {
     if (solid.length > 0) {
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
       const kept = refs.filter((r) => !drop.has(r.uid));
-      store.updateObject(type, { ...obj, metadata: { ...obj.metadata, ownerReferences: kept } });
+      store.updateObject(type, { ...obj, metadata: { ...obj.metadata, ownerReferences: kept } }, writtenBy(type, CONTROLLER_MANAGER));
       return;
     }
     const hasDependents = this.dependents(obj).length > 0;
@@ -96,14 +97,14 @@ export class GarbageCollector {
     for (const { ref, obj } of this.dependents(owner)) {
       const where = parseObjectKey(this.ctx.store, ref)!;
       const kept = ownerReferences(obj).filter((r) => r.uid !== owner.metadata.uid);
-      this.ctx.store.updateObject(where.type, { ...obj, metadata: { ...obj.metadata, ownerReferences: kept.length ? kept : undefined } });
+      this.ctx.store.updateObject(where.type, { ...obj, metadata: { ...obj.metadata, ownerReferences: kept.length ? kept : undefined } }, writtenBy(where.type, CONTROLLER_MANAGER));
     }
     this.removeFinalizer(type, owner, ORPHAN_FINALIZER);
   }
 
   private removeFinalizer(type: ResourceType, obj: SimObject, finalizer: string): void {
     const rest = finalizersOf(obj).filter((f) => f !== finalizer);
-    this.ctx.store.updateObject(type, { ...obj, metadata: { ...obj.metadata, finalizers: rest.length ? rest : undefined } });
+    this.ctx.store.updateObject(type, { ...obj, metadata: { ...obj.metadata, finalizers: rest.length ? rest : undefined } }, writtenBy(type, CONTROLLER_MANAGER));
   }
 
   /** The objects that really name `owner` in their ownerReferences (the index gives candidates). */

@@ -13,6 +13,7 @@ import { keyOf, splitKey, type ControllerContext } from './controller-context.js
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -72,7 +73,7 @@ export class JobController {
           },
           spec: structuredClone(template.spec ?? {}),
         };
-        const pc = store.createObject(types.pods, pod);
+        const pc = store.createObject(types.pods, pod, writtenBy(types.pods, CONTROLLER_MANAGER));
         this.ctx.budgets.job.spend();
         created++;
         events.record(job, this.jobs, 'Normal', 'SuccessfulCreate', `Created pod: ${pc.metadata.name}`, COMPONENT);
@@ -97,7 +98,7 @@ export class JobController {
     status.terminating = terminating;
     status.uncountedTerminatedPods = {};
     status.ready = active.filter(isReady).length;
-    store.updateObject(this.jobs, { ...job, status }, { subresource: 'status' });
+    store.updateObject(this.jobs, { ...job, status }, { subresource: 'status', ...writtenBy(this.jobs, CONTROLLER_MANAGER, 'status') });
     if (done) events.record(job, this.jobs, 'Normal', 'Completed', 'Job completed', COMPONENT);
     else if (complete) this.queue.add(keyOf(job));
   }

@@ -8,6 +8,7 @@ import { deleteObject } from './graceful-delete.js';
 import { runsToCompletion } from './pod-completion.js';
 import { nodeIP, podStage, podStatusFor } from './pod-status.js';
 import { WorkQueue } from './work-queue.js';
+import { KUBELET, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -66,7 +67,7 @@ export class Kubelet {
     const hostIP = { ip: nodeIP(node) };
     if (stage === undefined) {
       this.creatingSince.set(uid, now);
-      store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'creating', hostIP, undefined, time) });
+      store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'creating', hostIP, undefined, time) }, writtenBy(types.pods, KUBELET, 'status'));
       this.queue.add(key, timings.podStartMs);
       return;
     }
@@ -76,7 +77,7 @@ export class Kubelet {
     if (!this.creatingSince.has(uid)) this.creatingSince.set(uid, now);
     if (now < since + timings.podStartMs) { this.queue.add(key, since + timings.podStartMs - now); return; }
     this.creatingSince.delete(uid);
-    const running = store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'running', hostIP, this.podIP(node), time) });
+    const running = store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'running', hostIP, this.podIP(node), time) }, writtenBy(types.pods, KUBELET, 'status'));
     const source = { component: 'kubelet', host: nodeName };
     for (const c of ((pod.spec as Json).containers ?? []) as Json[]) {
       const fieldPath = `spec.containers{${c.name}}`;
@@ -95,7 +96,7 @@ export class Kubelet {
     const due = since + this.ctx.timings.jobPodRunMs;
     if (now < due) { this.queue.add(key, due - now); return; }
     this.runningSince.delete(uid);
-    this.ctx.store.updateObject(this.ctx.types.pods, { ...pod, status: podStatusFor(pod, 'stopped', { ip: nodeIP(node) }, undefined, kubeTime(new Date(now))) });
+    this.ctx.store.updateObject(this.ctx.types.pods, { ...pod, status: podStatusFor(pod, 'stopped', { ip: nodeIP(node) }, undefined, kubeTime(new Date(now))) }, writtenBy(this.ctx.types.pods, KUBELET, 'status'));
   }
 
   /**
@@ -123,7 +124,7 @@ export class Kubelet {
     if (podStage(pod) === 'running') {
       const node = store.getStored(types.nodes, undefined, String((pod.spec as Json).nodeName))?.obj;
       const hostIP = { ip: node ? nodeIP(node) : String((pod.status as Json).hostIP ?? '') };
-      current = store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'stopped', hostIP, undefined, kubeTime(new Date(now))) });
+      current = store.updateObject(types.pods, { ...pod, status: podStatusFor(pod, 'stopped', hostIP, undefined, kubeTime(new Date(now))) }, writtenBy(types.pods, KUBELET, 'status'));
     }
     this.stoppingSince.delete(uid);
     deleteObject(store, types.pods, current.metadata.namespace, current.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid } });

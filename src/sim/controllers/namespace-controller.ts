@@ -14,6 +14,7 @@ import type { ControllerContext } from './controller-context.js';
 import { deleteObject, gcFinalizers, type DeleteOutcome, type DeleteRequest } from './graceful-delete.js';
 import { finalizersOf } from './owner-references.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -135,7 +136,7 @@ export class NamespaceController {
     if (ns.metadata.deletionTimestamp === undefined) return;
     // updateNamespaceStatusFunc: a deleting namespace is Terminating.
     if ((ns.status as Json | undefined)?.phase !== 'Terminating') {
-      ns = store.updateObject(type, { ...ns, status: { ...(ns.status as Json | undefined), phase: 'Terminating' } }, { subresource: 'status' });
+      ns = store.updateObject(type, { ...ns, status: { ...(ns.status as Json | undefined), phase: 'Terminating' } }, { subresource: 'status', ...writtenBy(type, CONTROLLER_MANAGER, 'status') });
     }
     if (specFinalizers(ns).includes(KUBERNETES_FINALIZER)) {
       const left = this.deleteAllContent(name);
@@ -224,7 +225,7 @@ export class NamespaceController {
       changed = true;
     }
     if (!changed) return ns;
-    return this.ctx.store.updateObject(type, { ...ns, status: { ...status, conditions } }, { subresource: 'status' });
+    return this.ctx.store.updateObject(type, { ...ns, status: { ...status, conditions } }, { subresource: 'status', ...writtenBy(type, CONTROLLER_MANAGER, 'status') });
   }
 
   private namespaces(): ResourceType {

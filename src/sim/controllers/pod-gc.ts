@@ -8,6 +8,7 @@ import { kubeTime } from '../object-meta.js';
 import type { ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -63,6 +64,6 @@ export class PodGC {
     const conditions = ((status.conditions ?? []) as Json[]).filter((c) => c.type !== 'DisruptionTarget');
     conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: kubeTime(new Date()), reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' });
     const phase = status.phase === 'Succeeded' || status.phase === 'Failed' ? status.phase : 'Failed';
-    return this.ctx.store.updateObject(this.ctx.types.pods, { ...pod, status: { ...status, phase, conditions } }, { subresource: 'status' });
+    return this.ctx.store.updateObject(this.ctx.types.pods, { ...pod, status: { ...status, phase, conditions } }, { subresource: 'status', ...writtenBy(this.ctx.types.pods, CONTROLLER_MANAGER, 'status') });
   }
 }

@@ -8,6 +8,7 @@ import { drivenByGenerator, keyOf, splitKey, type ControllerContext } from './co
 import { deleteObject } from './graceful-delete.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -59,7 +60,7 @@ export class ReplicaSetController {
     const now = Date.now();
     const templateLabels = ((rs.spec as Json).template?.metadata?.labels ?? {}) as Record<string, string>;
     const status = replicaSetStatus(rs, active, templateLabels, minReadySeconds, now);
-    store.updateObject(types.replicaSets, { ...rs, status }, { subresource: 'status' });
+    store.updateObject(types.replicaSets, { ...rs, status }, { subresource: 'status', ...writtenBy(types.replicaSets, CONTROLLER_MANAGER, 'status') });
     // Ready pods become available after minReadySeconds: look again then.
     if (minReadySeconds > 0 && status.readyReplicas === replicas && (status.availableReplicas ?? 0) !== replicas) this.queue.add(key, minReadySeconds * 1000);
   }
@@ -83,7 +84,7 @@ export class ReplicaSetController {
           },
           spec: structuredClone(template.spec ?? {}),
         };
-        const created = store.createObject(types.pods, pod);
+        const created = store.createObject(types.pods, pod, writtenBy(types.pods, CONTROLLER_MANAGER));
         this.ctx.budgets.replicaSet.spend();
         events.record(rs, types.replicaSets, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, COMPONENT);
       }

@@ -10,6 +10,7 @@ import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
 import type { ControllerContext } from './controller-context.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -86,7 +87,7 @@ export class ResourceQuotaController {
       const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
       const status = { hard: { ...hard }, used: quotaUsage(store, namespace, hard) };
       if (jsonEqual(quota.status ?? {}, status)) continue;
-      store.updateObject(this.quotas, { ...quota, status }, { subresource: 'status' });
+      store.updateObject(this.quotas, { ...quota, status }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
     }
   }
 }

@@ -6,6 +6,7 @@ import { kubeTime } from '../object-meta.js';
 import { drivenByGenerator, splitKey, type ControllerContext } from './controller-context.js';
 import { pinnedNodeName } from './node-affinity.js';
 import { WorkQueue } from './work-queue.js';
+import { SCHEDULER as SCHEDULER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -62,7 +63,7 @@ export class Scheduler {
       const message = nodes.length === 0 ? 'no nodes available to schedule pods' : fitError(nodes.length, reasons);
       const conditions = withCondition(pod, { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: now, reason: 'Unschedulable', message });
       if (conditions === undefined) return; // already says so
-      const updated = store.updateObject(types.pods, { ...pod, status: { ...(pod.status as Json), conditions } });
+      const updated = store.updateObject(types.pods, { ...pod, status: { ...(pod.status as Json), conditions } }, writtenBy(types.pods, SCHEDULER_MANAGER, 'status'));
       this.ctx.events.record(updated, types.pods, 'Warning', 'FailedScheduling', message, { component: SCHEDULER });
       return;
     }

@@ -5,6 +5,7 @@ import type { Change } from '../history.js';
 import type { ResourceType } from '../registry.js';
 import type { ControllerContext } from './controller-context.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -49,14 +50,14 @@ export class ServiceAccountsController {
     const ns = store.getStored(this.namespaces, undefined, namespace)?.obj;
     if (!ns || ns.metadata.deletionTimestamp !== undefined || (ns.status as Json | undefined)?.phase === 'Terminating') return;
     if (!store.getStored(this.serviceAccounts, namespace, DEFAULT_SERVICE_ACCOUNT)) {
-      store.createObject(this.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace } });
+      store.createObject(this.serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace } }, writtenBy(this.serviceAccounts, CONTROLLER_MANAGER));
     }
     if (!store.getStored(this.configMaps, namespace, ROOT_CA_CONFIGMAP)) {
       store.createObject(this.configMaps, {
         apiVersion: 'v1', kind: 'ConfigMap',
         metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' } },
         data: { 'ca.crt': this.caPem ?? NO_CA },
-      });
+      }, writtenBy(this.configMaps, CONTROLLER_MANAGER));
     }
   }
 }

@@ -13,6 +13,7 @@ import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
@@ -135,7 +136,7 @@ export class StatefulSetController {
       },
       spec: podSpec,
     };
-    store.createObject(types.pods, pod);
+    store.createObject(types.pods, pod, writtenBy(types.pods, CONTROLLER_MANAGER));
     this.ctx.budgets.statefulSet.spend();
     events.record(set, this.sets, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`, COMPONENT);
   }
@@ -144,7 +145,7 @@ export class StatefulSetController {
     const { store, events } = this.ctx;
     if (store.getStored(this.claims, set.metadata.namespace, name)) return;
     const labels = { ...(template.metadata?.labels ?? {}), ...(((set.spec as Json).selector?.matchLabels ?? {}) as Record<string, string>) };
-    store.createObject(this.claims, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: set.metadata.namespace, labels }, spec: structuredClone(template.spec ?? {}) });
+    store.createObject(this.claims, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: set.metadata.namespace, labels }, spec: structuredClone(template.spec ?? {}) }, writtenBy(this.claims, CONTROLLER_MANAGER));
     events.record(set, this.sets, 'Normal', 'SuccessfulCreate', `create Claim ${name} Pod ${name.slice(String(template.metadata?.name).length + 1)} in StatefulSet ${set.metadata.name} success`, COMPONENT);
   }
 
@@ -170,7 +171,7 @@ export class StatefulSetController {
     status.updateRevision = updateRevision;
     status.collisionCount = 0;
     status.availableReplicas = ready;
-    this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status' });
+    this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status', ...writtenBy(this.sets, CONTROLLER_MANAGER, 'status') });
   }
 }
 

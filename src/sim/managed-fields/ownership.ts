@@ -6,6 +6,7 @@ import { FieldSet, fromFieldsV1, toFieldsV1 } from './field-set.js';
 import { zeroObject } from './merge-keys.js';
 import { compareObjects, fieldsOf, type SchemaContext } from './object-fields.js';
 import { pruneUnapplied } from './prune.js';
+import { conflictsAfterUpgrade, syncLastApplied } from './last-applied.js';
 
 /** One managedFields entry, its fields decoded. */
 export interface ManagerEntry extends ManagerId { time?: string; set: FieldSet }
@@ -64,12 +65,26 @@ function own(entries: ManagerEntry[], id: ManagerId): ManagerEntry {
 }
 
 /**
+ * kube's decodeLiveOrNew: a main-resource write that sends managedFields of its own sets them (kubectl's
+ * client-side → server-side apply migration replaces them with a JSON patch), `[{}]` resets them, and an absent,
+ * empty or undecodable list keeps the stored ones (clients that know nothing of them cannot wipe them).
+ */
+function startingEntries(prev: SimObject | undefined, next: SimObject, ctx: WriteContext): ManagerEntry[] {
+  const stored = (): ManagerEntry[] => decodeManagedFields(prev?.metadata.managedFields);
+  if (ctx.subresource) return stored();
+  const requested = next.metadata.managedFields;
+  if (Array.isArray(requested) && requested.length === 1 && typeof requested[0] === 'object' && requested[0] !== null && Object.keys(requested[0]).length === 0) return [];
+  const sent = decodeManagedFields(requested);
+  return sent.length ? sent : stored();
+}
+
+/**
  * An Update (create, update, patch) by ctx.manager turning `prev` (undefined on create) into `next`: the manager
  * takes every field it added or changed, away from the others; removed fields leave every set. Sets
  * next.metadata.managedFields.
  */
 export function recordUpdate(prev: SimObject | undefined, next: SimObject, ctx: WriteContext): void {
-  const entries = decodeManagedFields(prev?.metadata.managedFields);
+  const entries = startingEntries(prev, next, ctx);
   const c = compareObjects(before(prev, next, ctx), next, ctx);
   const taken = c.added.union(c.modified);
   const id: ManagerId = { manager: ctx.manager, operation: 'Update', apiVersion: ctx.apiVersion, ...(ctx.subresource ? { subresource: ctx.subresource } : {}) };
@@ -103,11 +118,15 @@ export function recordApply(prev: SimObject | undefined, next: SimObject, config
     if (same(e, id)) continue;
     for (const path of e.set.intersection(changed)) conflicts.push({ owner: e, path });
   }
-  if (conflicts.length && !force) throw conflictError(conflicts);
+  if (!force) {
+    const remaining = conflictsAfterUpgrade(conflicts, prev, ctx.manager, ctx.apiVersion, ctx);
+    if (remaining.length) throw conflictError(remaining);
+  }
   for (const e of entries) if (!same(e, id)) e.set = e.set.difference(changed).difference(c.removed);
   const me = own(entries, id);
   if (!applied.equals(me.set) || me.time === undefined || !changed.empty || !c.removed.empty) me.time = ctx.now;
   me.set = applied;
   me.apiVersion = ctx.apiVersion;
   store(next, entries);
+  syncLastApplied(next, config, ctx.manager);
 }
