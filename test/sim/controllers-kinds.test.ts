@@ -83,7 +83,10 @@ describe('StatefulSet controller', () => {
     await until(() => pods(store, 'db').length === 1 && cm.pending() === 0, 5000);
     const pvc = store.get({ group: '', version: 'v1', resource: 'persistentvolumeclaims' }, 'default', 'data-db-0') as any;
     expect(pvc.spec.resources.requests.storage).toBe('1Gi');
-    expect(pods(store, 'db')[0].spec.volumes).toEqual([{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }]);
+    // The claim's volume, beside the service account token volume admission adds to every pod.
+    const volumes = pods(store, 'db')[0].spec.volumes;
+    expect(volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } });
+    expect(volumes.map((v: { name: string }) => v.name).filter((n: string) => !n.startsWith('kube-api-access-'))).toEqual(['data']);
   });
 });
 
