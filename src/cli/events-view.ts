@@ -196,7 +196,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     out.off('error', onOutputError);
   }
   if (templateError) throw templateError;
-  if (!stdoutFailed()) err.write(`${summary.format()}\n`);
+  if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
@@ -248,7 +248,7 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     dashboard.stop();
     recording?.close();
   }
-  err.write(`${summary.format()}\n`);
+  err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }

@@ -11,6 +11,7 @@ import { ExpiredResourceVersionError } from '../kube/recording/expired-resource-
 import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
 import { resumeWatch } from '../kube/recording/resume-watch.js';
 import type { StageSelection } from '../render/stage-filter.js';
+import { shouldColor } from '../render/color.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
@@ -93,7 +94,7 @@ export async function runRecordingReplay(o: {
   } finally {
     view.close();
   }
-  if (!stdoutFailed()) err(view.summary.format());
+  if (!stdoutFailed()) err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
   if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
     err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
@@ -143,7 +144,7 @@ export async function runServerResume(o: {
   } finally {
     o.view.close();
   }
-  if (!stdoutFailed()) err(o.view.summary.format());
+  if (!stdoutFailed()) err(o.view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   if (o.checkpoint?.failure) throw new UserError(o.checkpoint.failure.message);
   if (o.checkpoint) err(`kwatch: checkpoint ${o.checkpoint.path} at resourceVersion ${o.checkpoint.resourceVersion || o.fromRv} (resume with kwatch replay --from-checkpoint ${o.checkpoint.path})`);
 }

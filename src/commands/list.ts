@@ -69,7 +69,8 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
       const { compareWatchList } = await import('../kube/pipelines/compare-watch-list.js');
       const rows = await compareWatchList(lw, { pageSize: flags['page-size'] }).finally(() => spinner.stop());
       const { formatComparison } = await import('../cli/list-view.js');
-      process.stdout.write(formatComparison(rows));
+      const { shouldColor } = await import('../render/color.js');
+      process.stdout.write(formatComparison(rows, { color: shouldColor(process.stdout, process.env) }));
       return;
     }
 
@@ -118,7 +119,8 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
 
 async function pageTable(result: PagedListResult, items: number): Promise<string> {
   const { formatPageTable } = await import('../cli/list-view.js');
-  return formatPageTable(result, items);
+  const { shouldColor } = await import('../render/color.js');
+  return formatPageTable(result, items, { color: shouldColor(process.stdout, process.env) });
 }
 
 function noResources(namespaced: boolean, all: boolean, namespace: string): string {

@@ -13,7 +13,8 @@ import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery/
 import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/pipelines/index-informer.js';
 import type { ResolvedResource } from '../../kube/discovery/resolve-resource.js';
-import { formatColumns } from '../../render/columns.js';
+import { shouldColor } from '../../render/color.js';
+import { reportTable } from '../../render/report-table.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
 import { maskSecrets } from '../../render/secrets.js';
@@ -182,7 +183,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     else {
       const rows = names.flatMap((n) => indexRows(store, n));
       const t = indexTable(rows, { showKeys, several: names.length > 1 });
-      process.stdout.write(formatColumns(t.headers, t.cells));
+      process.stdout.write(reportTable(t.headers, t.cells, { color: shouldColor(process.stdout, process.env), alignRight: [t.headers.indexOf('COUNT')] }));
       const objects = store.list();
       for (const n of names) {
         const built = timeIndexBuild(objects, { [n]: indexers[n] });
@@ -217,11 +218,11 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       if (names.length > 0) {
         const rows = names.flatMap((n) => indexRows(session.store, n));
         const t = indexTable(rows, { showKeys: false, several: names.length > 1 });
-        process.stdout.write(formatColumns(t.headers, t.cells) + '\n');
+        process.stdout.write(reportTable(t.headers, t.cells, { color: shouldColor(process.stdout, process.env), alignRight: [t.headers.indexOf('COUNT')] }) + '\n');
       }
       const text = checkReportText(report, displayName(resource));
       process.stdout.write(text.summary + '\n');
-      if (text.table) process.stdout.write(formatColumns(text.table.headers, text.table.cells));
+      if (text.table) process.stdout.write(reportTable(text.table.headers, text.table.cells, { color: shouldColor(process.stdout, process.env) }));
     }
     if (!report.inSync) this.exit(CHECK_DIFFERS_EXIT_CODE);
     return result;
