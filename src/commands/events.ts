@@ -171,7 +171,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           default: {
             // Key, resourceVersion and an ERROR's message are the server's text: escaped for the terminal.
             const detail = event.type === 'ERROR' ? `  ${(event.object as { message?: string }).message ?? ''}` : '';
-            out.write(`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}\n`);
+            // An event without a resourceVersion (an ERROR) ends the line at its key, without the padding.
+            out.write(`${`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}`.trimEnd()}\n`);
           }
         }
         if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') count++;
