@@ -507,11 +507,20 @@ function formatVerb(verb: string, arg: unknown, prec?: number): string {
       if (typeof arg === 'number' && Number.isInteger(arg)) return arg.toString(16);
       return typeof arg === 'string' ? Buffer.from(arg).toString('hex') : bad();
     case 'f':
-      return typeof arg === 'number' && !Number.isInteger(arg) ? arg.toFixed(prec ?? 6) : bad();
+      return typeof arg === 'number' && !Number.isInteger(arg) ? goFixed(arg, prec ?? 6) : bad();
     case 't':
       return typeof arg === 'boolean' ? String(arg) : bad();
   }
   return bad();
+}
+
+/** %.Nf as Go rounds it: an exact tie goes to the even digit (JavaScript's toFixed rounds it up: 0.25 → 0.3, Go's 0.2). */
+function goFixed(x: number, prec: number): string {
+  const exact = Math.abs(x).toFixed(Math.min(100, prec + 30));
+  const [int, frac] = exact.split('.');
+  const kept = frac.slice(0, prec);
+  if (/^50*$/.test(frac.slice(prec)) && Number((int + kept).slice(-1)) % 2 === 0) return `${x < 0 ? '-' : ''}${int}${prec > 0 ? `.${kept}` : ''}`;
+  return `${x < 0 && !x.toFixed(prec).startsWith('-') ? '-' : ''}${x.toFixed(prec)}`;
 }
 
 function goType(v: unknown): string {
