@@ -109,7 +109,7 @@ describe('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl
       const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `${format}=${file}`], ['get', 'pods', ...NS, '-o', `${format}=${file}`]);
       expect(ours).toBe(theirs);
     }
-  });
+  }, 60_000);
 });
 
 describe('kwatch index --value and kwatch events with templates', () => {
@@ -135,7 +135,7 @@ describe('kwatch index --value and kwatch events with templates', () => {
       const theirs = await Promise.all(names.map((n) => fx.kubectl('get', 'pod', n, ...NS, '-o', `${format}=${t}`)));
       expect(ours.stdout).toBe(theirs.map((r) => r.stdout).join(''));
     }
-  });
+  }, 60_000);
 
   it('events -o custom-columns: the header once, then a row per object', async () => {
     const res = await kwatch(['events', 'pods', ...NS, '--until-synced', '-o', 'custom-columns=NAME:.metadata.name,PHASE:.status.phase'], env());
@@ -150,14 +150,16 @@ describe('kwatch index --value and kwatch events with templates', () => {
 describe('template outputs keep Secret data masked', () => {
   it('unless --show-secrets, which prints what kubectl prints', async () => {
     const t = '{.items[*].data.password}';
-    const masked = await kwatch(['list', 'secrets', ...NS, '-o', `jsonpath=${t}`], env());
+    const [masked, gt, pair] = await Promise.all([
+      kwatch(['list', 'secrets', ...NS, '-o', `jsonpath=${t}`], env()),
+      kwatch(['events', 'secrets', ...NS, '--until-synced', '-o', 'go-template={{.data.password}}'], env()),
+      both(['list', 'secrets', ...NS, '--show-secrets', '-o', `jsonpath=${t}`], ['get', 'secrets', ...NS, '-o', `jsonpath=${t}`]),
+    ]);
     expect(masked.stdout).toBe('<masked 6 bytes>');
-    const gt = await kwatch(['events', 'secrets', ...NS, '--until-synced', '-o', 'go-template={{.data.password}}'], env());
     expect(gt.stdout).toBe('<masked 6 bytes>');
-    const { ours, theirs } = await both(['list', 'secrets', ...NS, '--show-secrets', '-o', `jsonpath=${t}`], ['get', 'secrets', ...NS, '-o', `jsonpath=${t}`]);
-    expect(ours).toBe(theirs);
-    expect(ours).toBe('czNjcjN0');
-  });
+    expect(pair.ours).toBe(pair.theirs);
+    expect(pair.ours).toBe('czNjcjN0');
+  }, 60_000);
 });
 
 describe('bad templates: one line, exit 1', () => {
