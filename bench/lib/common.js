@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import Table from 'cli-table3';
 
 export const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
 export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
@@ -74,12 +75,13 @@ export function writeText(name, text) {
   writeFileSync(`${RESULTS_DIR}${name}`, text);
 }
 
-/** A markdown table from a header row and rows of cells. */
+/** A markdown table from a header row and rows of cells (cli-table3 with markdown's pipes and dashes). */
 export function table(header, rows) {
-  const all = [header, ...rows].map((r) => r.map((c) => String(c ?? '')));
-  const widths = header.map((_, i) => Math.max(3, ...all.map((r) => r[i]?.length ?? 0)));
-  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(all[0]), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...all.slice(1).map(line)].join('\n');
+  const pipe = { left: '|', 'left-mid': '|', mid: '-', 'mid-mid': '|', right: '|', 'right-mid': '|', middle: '|' };
+  const none = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
+  const t = new Table({ head: header.map((c) => String(c).padEnd(3)), chars: { ...none, ...pipe }, style: { head: [], border: [], compact: true } });
+  for (const r of rows) t.push(header.map((_, i) => String(r[i] ?? '')));
+  return t.toString();
 }
 
 export const fmtInt = (n) => (n === undefined || n === null ? '—' : Math.round(n).toLocaleString('en-US'));

@@ -21,6 +21,8 @@ import { stdoutFailed } from './stdout-guard.js';
 import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
 import { retryLine } from './error-message.js';
+import type { ObjectTemplate } from '../render/object-template.js';
+import { maskSecrets } from '../render/secrets.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -46,6 +48,8 @@ export interface WatchEventsOptions {
   firstContact?: FirstContactOptions;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** -o jsonpath=…|custom-columns=…|go-template=…: printed for each object as the handlers get it, instead of the trace. */
+  template?: ObjectTemplate;
   /** --live: the full-screen dashboard instead of the trace lines (where liveUnavailable finds none in the way). */
   live?: boolean;
 }
@@ -98,7 +102,8 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     if (muted) return;
     summary.add(r);
-    printer.write(r);
+    if (o.template) printTemplate(r);
+    else printer.write(r);
     if (r.stage === 'reflector' && r.op === 'synced' && r.items === 0) emptyHint(r);
     if (spinning && r.stage === 'reflector' && r.op === 'list-page') {
       pages++;
@@ -106,6 +111,39 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
       spinner.update(`listing ${names}: ${pages} page${pages === 1 ? '' : 's'}, ${listed} objects`);
     }
   });
+  // Each object once per change, as `kubectl get -w -o …` prints it: what the handlers get (resyncs left
+  // out), the initial list as one block (custom-columns align it together), then object by object.
+  let templateError: unknown;
+  let initial: unknown[] | undefined = [];
+  const listedBy = new Map<string, number>();
+  const printObjects = (objs: unknown[]) => {
+    if (objs.length === 0 || templateError) return;
+    try {
+      stream.write(o.template!.objects(objs));
+    } catch (e) {
+      templateError = e;
+      o.stop.stop('template failed');
+    }
+  };
+  const flushInitial = () => {
+    const objs = initial ?? [];
+    initial = undefined;
+    printObjects(objs);
+  };
+  const printTemplate = (r: TraceRecord) => {
+    if (r.stage === 'reflector' && r.op === 'synced') listedBy.set(String(r.resource ?? ''), typeof r.items === 'number' ? r.items : 0);
+    if (r.stage !== 'handler' || !HANDLER_OPS.has(r.op) || r.sync === true || r.new === undefined) return;
+    const kind = o.resources.length > 1 ? o.resources.find((x) => displayName(x) === r.resource)?.kind : o.resources[0]?.kind;
+    const obj = maskSecrets(r.new, { reveal: o.showSecrets, assumeKind: kind });
+    if (initial && r.isInInitialList === true) {
+      initial.push(obj);
+      const expected = [...listedBy.values()].reduce((a, b) => a + b, 0);
+      if (listedBy.size === o.resources.length && initial.length >= expected) flushInitial();
+      return;
+    }
+    flushInitial();
+    printObjects([obj]);
+  };
   // kubectl's "No resources found" for an empty start, with the hint a first-time user needs.
   const emptyHint = (r: TraceRecord) => {
     const i = o.resources.length > 1 ? o.resources.findIndex((x) => displayName(x) === r.resource) : 0;
@@ -146,17 +184,19 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
         useWatchList: o.useWatchList,
         resyncPeriodMs: o.resyncPeriodMs,
         keepManagedFields: o.keepManagedFields,
-        traceObjects: o.diff !== undefined,
+        traceObjects: o.diff !== undefined || o.template !== undefined,
       },
     });
   } finally {
     stopSpinner();
     unsubscribe();
+    if (o.template) flushInitial();
     printer.end();
     recording?.close();
     out.off('error', onOutputError);
   }
-  if (!stdoutFailed()) err.write(`${summary.format()}\n`);
+  if (templateError) throw templateError;
+  if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
@@ -208,10 +248,12 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     dashboard.stop();
     recording?.close();
   }
-  err.write(`${summary.format()}\n`);
+  err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
+
+const HANDLER_OPS = new Set(['OnAdd', 'OnUpdate', 'OnDelete']);
 
 /** One source per watched resource, recorded when asked. */
 function watchedSources(o: WatchEventsOptions, recording: RecordingFile | undefined) {

@@ -1,6 +1,7 @@
 // Global flags, defined once and spelled as kubectl spells them; every command gets them as baseFlags.
 import { Flags } from '@oclif/core';
 import { OUTPUT_FORMATS } from './output-formats.js';
+import { TEMPLATE_FORMATS } from '../render/template-formats.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
@@ -15,7 +16,7 @@ export const globalFlags = {
   'field-selector': Flags.string({ description: 'Field selector to filter on, e.g. --field-selector spec.nodeName=node-001.', helpGroup: 'GLOBAL' }),
   'request-timeout': Flags.string({ description: 'How long to wait for a single server request (e.g. 5s, 1m; 0 = no timeout). Also how long the first contact with a failing server (5xx, 429, connection refused) is retried before giving up (default 30s).', default: '0', helpGroup: 'GLOBAL' }),
   'max-object-size': Flags.string({ description: 'The largest single object accepted from the server: one watch event line, one list item (e.g. 64Mi, 1Gi). A larger one fails its request instead of growing the memory without bound.', default: '64Mi', helpGroup: 'GLOBAL' }),
-  output: Flags.string({ char: 'o', description: `Output format: ${OUTPUT_FORMATS.join('|')} (commands accept a subset).`, helpGroup: 'GLOBAL' }),
+  output: Flags.string({ char: 'o', description: `Output format: ${OUTPUT_FORMATS.join('|')} (commands accept a subset); list, index and events also take kubectl's ${TEMPLATE_FORMATS.map((f) => `${f}=…`).join(', ')}.`, helpGroup: 'GLOBAL' }),
   v: Flags.integer({ char: 'v', description: 'Log level for diagnostics on stderr (0-9).', default: 0, helpGroup: 'GLOBAL' }),
   sim: Flags.boolean({ description: 'Run against an embedded simulated cluster started in-process on a random loopback port (no kubeconfig needed).', default: false, helpGroup: 'GLOBAL' }),
   'sim-pods': Flags.integer({ description: 'With --sim: number of pods to generate.', default: 30, helpGroup: 'SIM' }),

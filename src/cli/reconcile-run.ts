@@ -166,12 +166,12 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (fatal) throw fatal;
   if (closed?.failure) throw closed.failure;
 
-  err.write(`${summary.format()}\n`);
+  err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   if (closed?.note) err.write(`${closed.note}\n`);
   for (const f of session.loops.findings) err.write(`${loopLine(f)}\n`);
   if (!o.once) return 0;
   const rows = session.report.rows();
-  if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1)}`);
+  if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
   err.write(`${reconcileVerdict(rows, session.report.runs, session.report.limited)}\n`);
   if (rows.some((r) => r.result === 'error')) return 2;
   return session.report.pending().length > 0 ? 1 : 0;

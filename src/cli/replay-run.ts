@@ -2,7 +2,7 @@
 // at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
 import { compareResourceVersions } from '../informer/resource-version.js';
 import { readRecording, RecordingError, type Recording } from '../informer/recording-reader.js';
-import { buildTimeline, stateAt, type ObjectState } from '../informer/recording-timeline.js';
+import { buildTimeline, ObjectState, stateAt } from '../informer/recording-timeline.js';
 import type { ReplayFault } from '../informer/replay-faults.js';
 import { replayRecording } from '../informer/replay-recording.js';
 import type { CheckpointKeeper } from '../kube/recording/checkpoint.js';
@@ -11,6 +11,7 @@ import { ExpiredResourceVersionError } from '../kube/recording/expired-resource-
 import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
 import { resumeWatch } from '../kube/recording/resume-watch.js';
 import type { StageSelection } from '../render/stage-filter.js';
+import { shouldColor } from '../render/color.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
@@ -93,7 +94,7 @@ export async function runRecordingReplay(o: {
   } finally {
     view.close();
   }
-  if (!stdoutFailed()) err(view.summary.format());
+  if (!stdoutFailed()) err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
   if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
     err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
@@ -143,7 +144,7 @@ export async function runServerResume(o: {
   } finally {
     o.view.close();
   }
-  if (!stdoutFailed()) err(o.view.summary.format());
+  if (!stdoutFailed()) err(o.view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   if (o.checkpoint?.failure) throw new UserError(o.checkpoint.failure.message);
   if (o.checkpoint) err(`kwatch: checkpoint ${o.checkpoint.path} at resourceVersion ${o.checkpoint.resourceVersion || o.fromRv} (resume with kwatch replay --from-checkpoint ${o.checkpoint.path})`);
 }
@@ -158,7 +159,21 @@ function baselineState(path: string, target: ListWatchTarget, fromRv: string): O
     const names = resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ');
     throw new UserError(`--baseline ${path} recorded ${names}, not ${target.group ? `${target.resource}.${target.group}` : target.resource}`);
   }
-  return stateAt(buildTimeline(rec.entries, index), fromRv);
+  return inScope(stateAt(buildTimeline(rec.entries, index), fromRv), target);
+}
+
+/**
+ * The part of a baseline the resumed watch can see: a recording made with -A holds every namespace, but
+ * a resume with -n NS (or one object by name) watches only those; the others would seed a cache the
+ * watch never updates and show as `gone` in the gap.
+ */
+function inScope(state: ObjectState, target: ListWatchTarget): ObjectState {
+  const namespace = target.namespaced ? target.namespace : undefined;
+  if (namespace === undefined && target.name === undefined) return state;
+  const scoped = new ObjectState();
+  const items = state.items().filter((o) => (namespace === undefined || o.metadata?.namespace === namespace) && (target.name === undefined || o.metadata?.name === target.name));
+  scoped.replace(items, state.resourceVersion);
+  return scoped;
 }
 
 /** Every resourceVersion given must be orderable (an etcd revision) for the comparisons replay makes. */

@@ -5,6 +5,8 @@ import { UserError } from '../cli/user-error.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { discoveryReport, type DiscoveryReport } from '../kube/discovery/discovery-report.js';
 import { formatColumns } from '../render/columns.js';
+import { shouldColor } from '../render/color.js';
+import { reportTable } from '../render/report-table.js';
 
 export default class Discovery extends KwatchCommand {
   static override summary = 'Show how discovery ran: the cache kubectl shares, each file hit/miss/expired, aggregated or legacy, the HTTP requests.';
@@ -28,7 +30,7 @@ export default class Discovery extends KwatchCommand {
     const conn = await this.connect(flags);
     const report = await discoveryReport(conn, { ...discoveryOptionsFromFlags(flags, () => undefined), refresh: flags.refresh, explain: flags.explain });
     if (output === 'json') this.log(JSON.stringify(report, null, 2));
-    else process.stdout.write(renderReport(report));
+    else process.stdout.write(renderReport(report, { color: shouldColor(process.stdout, process.env) }));
     return report;
   }
 }
@@ -47,7 +49,7 @@ function size(bytes: number | undefined): string {
 }
 
 /** The human view: a summary, the cache files, the requests, then the explanation. */
-export function renderReport(r: DiscoveryReport): string {
+export function renderReport(r: DiscoveryReport, opts: { color?: boolean } = {}): string {
   const how =
     r.mode === 'cache'
       ? 'from the disk cache (servergroups.json was fresh)'
@@ -64,16 +66,18 @@ export function renderReport(r: DiscoveryReport): string {
   for (const why of r.invalidations) out += `Invalidated: ${why}\n`;
   out += '\n';
   if (r.files.length) {
-    out += formatColumns(
+    out += reportTable(
       ['CACHE FILE', 'AGE', 'RESULT', 'WRITTEN'],
       r.files.map((f) => [f.file, age(f.ageSeconds), f.state === 'unreadable' ? 'corrupt' : f.state, f.written ? 'yes' : '']),
+      { color: opts.color, alignRight: [1] },
     );
     out += '\n';
   }
   if (r.requests.length) {
-    out += formatColumns(
+    out += reportTable(
       ['REQUEST', 'STATUS', 'LATENCY', 'BYTES', 'DISCOVERY', 'ETAG'],
       r.requests.map((q) => [`${q.method} ${q.path}`, q.error ? `error: ${q.error}` : String(q.status ?? '-'), `${q.ms}ms`, size(q.bytes), q.aggregated ? `aggregated ${q.aggregated}` : 'legacy', q.etag ? (q.etag.length > 20 ? `${q.etag.slice(0, 17)}…"` : q.etag) : '']),
+      { color: opts.color, alignRight: [2, 3] },
     );
     out += '\n';
   } else {
@@ -85,9 +89,10 @@ export function renderReport(r: DiscoveryReport): string {
     const e = r.explain;
     out += `Resolution of "${e.input}":\n`;
     for (const s of e.steps) out += `  ${s}\n`;
-    out += formatColumns(
+    out += reportTable(
       ['RESOURCE', 'APIVERSION', 'KIND', 'NAMESPACED', 'VERBS', 'SOURCE'],
       e.resources.map((x) => [x.group ? `${x.resource}.${x.group}` : x.resource, x.group ? `${x.group}/${x.version}` : x.version, x.kind, String(x.namespaced), x.verbs.join(','), x.source]),
+      { color: opts.color },
     );
   }
   return out;

@@ -14,6 +14,8 @@ import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watche
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey } from '../informer/types.js';
+import { templateFromOutput } from '../cli/output-template.js';
+import type { ObjectTemplate } from '../render/object-template.js';
 
 export default class Events extends KwatchCommand {
   static override summary = 'Watch a resource and print what each stage of the informer pipeline saw.';
@@ -24,6 +26,8 @@ By default it shows the watch, fifo, handler and workqueue stages plus the refle
 --fifo picks the queue between the reflector and the indexer: real (RealFIFO, what client-go 1.33+ uses; the default) or delta (the DeltaFIFO of client-go 1.32 and earlier, which coalesces deltas per key).
 
 With --raw, prints the watch stream exactly as the server sends it: one line per event (type, key, resourceVersion), or the raw event objects with -o ndjson.
+
+With kubectl's template outputs (-o jsonpath=…, jsonpath-file=FILE, custom-columns=…, custom-columns-file=FILE, go-template=…, go-template-file=FILE) it prints each object as it arrives — every object of the initial list, then each added, modified or deleted one — as kubectl get --watch prints it with the same template (add {"\\n"} to the template for a line per object).
 
 It stops on Ctrl-C, after --for, after --max-events watch events, or with --until-synced once the initial list went through every stage; a summary of what each stage saw goes to stderr.`;
   static override examples = [
@@ -36,6 +40,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     '<%= config.bin %> events pods -A --fifo delta --watch-list --until-synced',
     '<%= config.bin %> events secrets --record secrets.ndjson',
     '<%= config.bin %> events pods --sim --sim-churn 50 --live',
+    `<%= config.bin %> events pods -o jsonpath='{.metadata.name} {.status.phase}{"\\n"}'`,
   ];
   static override args = {
     resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …; or TYPE/NAME for one object.', required: true }),
@@ -61,7 +66,10 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Events);
-    const { output, stages } = await parseTraceViewFlags(flags);
+    // kubectl's template outputs print each object as it arrives (as `kubectl get -w -o …` does), not the trace.
+    const template = templateFromOutput(flags.output);
+    const { output, stages } = await parseTraceViewFlags({ ...flags, output: template ? undefined : flags.output });
+    if (template && flags.live) throw new UserError(`--live draws its own screen: it cannot be combined with -o ${flags.output}`);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
@@ -84,7 +92,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
       }
       const targets = resources.map((r) => targetFor(r, conn, flags, named.name));
       for (const t of targets) this.noteTarget(t);
-      if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop);
+      if (flags.raw) await this.runRaw(conn, resources, targets, output, flags['max-events'], flags['show-secrets'], stop, template);
       else {
         const { watchEvents } = await import('../cli/events-view.js');
         await watchEvents({
@@ -106,6 +114,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           untilSynced: flags['until-synced'],
           firstContact: this.firstContactOptions(),
           live: flags.live,
+          template,
         });
       }
     } finally {
@@ -113,13 +122,13 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     }
   }
 
-  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, showSecrets: boolean, stop: StopSignal): Promise<void> {
+  private async runRaw(conn: Connection, resources: ResolvedResource[], targets: ListWatchTarget[], output: string, maxEvents: number | undefined, showSecrets: boolean, stop: StopSignal, template?: ObjectTemplate): Promise<void> {
     const { runRawWatch } = await import('../kube/lister-watchers/raw-watch.js');
     const several = resources.length > 1;
     const out = process.stdout;
     let count = 0;
     const yaml = output === 'yaml' ? await import('yaml') : undefined;
-    let headerDone = output !== 'table' && output !== 'wide';
+    let headerDone = template !== undefined || (output !== 'table' && output !== 'wide');
     // The wire as sent, except secret material: a Secret's data (and credentials anywhere) stay masked
     // unless --show-secrets.
     const { maskSecrets } = await import('../render/secrets.js');
@@ -143,7 +152,10 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
         if (stop.signal.aborted) return;
         const rv = event.object?.metadata?.resourceVersion ?? '';
         const key = event.type === 'ERROR' || event.type === 'BOOKMARK' ? '' : metaNamespaceKey(event.object);
-        switch (output) {
+        if (template) {
+          // The objects of ADDED, MODIFIED and DELETED events, as kubectl get -w prints them.
+          if (key) out.write(template.objects([showSecrets ? event.object : maskSecrets(event.object, { assumeKind: resources[target].kind })]));
+        } else switch (output) {
           case 'ndjson':
             out.write(`${shown(line)}\n`);
             break;
@@ -159,7 +171,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           default: {
             // Key, resourceVersion and an ERROR's message are the server's text: escaped for the terminal.
             const detail = event.type === 'ERROR' ? `  ${(event.object as { message?: string }).message ?? ''}` : '';
-            out.write(`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}\n`);
+            // An event without a resourceVersion (an ERROR) ends the line at its key, without the padding.
+            out.write(`${`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}`.trimEnd()}\n`);
           }
         }
         if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') count++;

@@ -6,6 +6,7 @@ import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
+import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../cli/output-template.js';
 import type { ExpiredContinue, PagedListResult } from '../kube/lister-watchers/paged-list.js';
 
 const OBJECT_OUTPUTS = ['json', 'yaml', 'name', 'ndjson'] as const;
@@ -13,7 +14,7 @@ type ObjectOutputFormat = (typeof OBJECT_OUTPUTS)[number];
 
 export default class List extends KwatchCommand {
   static override summary = 'List a resource page by page and show each page: items, bytes, latency, continue token, remaining count.';
-  static override description = `Sends the LIST requests a client sends for a paged list (limit + continue) and prints one row per page: PAGE, ITEMS, BYTES, MS, CONTINUE (the token decoded when it is the API server's standard form: the revision the list is pinned to and the key the next page starts after) and REMAINING (remainingItemCount), then the totals and the list's resourceVersion. With -o json|yaml|name|ndjson it prints the objects instead.
+  static override description = `Sends the LIST requests a client sends for a paged list (limit + continue) and prints one row per page: PAGE, ITEMS, BYTES, MS, CONTINUE (the token decoded when it is the API server's standard form: the revision the list is pinned to and the key the next page starts after) and REMAINING (remainingItemCount), then the totals and the list's resourceVersion. With -o json|yaml|name|ndjson it prints the objects instead, and with kubectl's template outputs (-o jsonpath=…, jsonpath-file=FILE, custom-columns=…, custom-columns-file=FILE, go-template=…, go-template-file=FILE) what kubectl get prints for the same objects.
 
 When a continue token expires mid-list (the server compacted the snapshot the first page was read at, HTTP 410) kwatch explains what happened; --on-expired picks what to do: restart the list, continue inconsistently with the fresh token the server sent, or fail (the default).
 
@@ -25,6 +26,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     '<%= config.bin %> list pods --rv 12345 --rv-match Exact --page-size 0',
     '<%= config.bin %> list pods -A --compare-watch-list',
     '<%= config.bin %> list deployments.apps -n shop -o yaml',
+    `<%= config.bin %> list pods -A -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.spec.nodeName}{"\\n"}{end}'`,
   ];
   static override args = {
     resource: Args.string({ description: 'Resource type: pods, po, deployments.apps, foos.example.com, …', required: true }),
@@ -42,8 +44,9 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
   async run(): Promise<void> {
     const { args, flags } = await this.parse(List);
     const output = flags.output ?? 'table';
-    if (output !== 'table' && !(OBJECT_OUTPUTS as readonly string[]).includes(output)) {
-      throw new UserError(`--output ${output} is not available for list: use table (the page view), ${OBJECT_OUTPUTS.join(', ')}`);
+    const template = templateFromOutput(output);
+    if (output !== 'table' && !template && !(OBJECT_OUTPUTS as readonly string[]).includes(output)) {
+      throw new UserError(`--output ${output} is not available for list: use table (the page view), ${OBJECT_OUTPUTS.join(', ')}, ${TEMPLATE_OUTPUT_HELP}`);
     }
     const conn = await this.connect(flags);
     const { resolveResources } = await import('../kube/discovery/resolve-resource.js');
@@ -66,7 +69,8 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
       const { compareWatchList } = await import('../kube/pipelines/compare-watch-list.js');
       const rows = await compareWatchList(lw, { pageSize: flags['page-size'] }).finally(() => spinner.stop());
       const { formatComparison } = await import('../cli/list-view.js');
-      process.stdout.write(formatComparison(rows));
+      const { shouldColor } = await import('../render/color.js');
+      process.stdout.write(formatComparison(rows, { color: shouldColor(process.stdout, process.env) }));
       return;
     }
 
@@ -102,6 +106,12 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     const { maskSecrets } = await import('../render/secrets.js');
     const { printObjects } = await import('../render/objects.js');
     const items = maskSecrets(result.items, { reveal: flags['show-secrets'] });
+    if (template) {
+      // kubectl get -o jsonpath|go-template|custom-columns: the template over the List of the objects.
+      const { listOf } = await import('../render/objects.js');
+      process.stdout.write(template.document(listOf(items)));
+      return;
+    }
     const n = printObjects(items, { output: output as ObjectOutputFormat, stream: process.stdout });
     if (n === 0 && (output === 'name' || output === 'ndjson')) process.stderr.write(noResources(resource.namespaced, flags['all-namespaces'], flags.namespace ?? conn.namespace));
   }
@@ -109,7 +119,8 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
 
 async function pageTable(result: PagedListResult, items: number): Promise<string> {
   const { formatPageTable } = await import('../cli/list-view.js');
-  return formatPageTable(result, items);
+  const { shouldColor } = await import('../render/color.js');
+  return formatPageTable(result, items, { color: shouldColor(process.stdout, process.env) });
 }
 
 function noResources(namespaced: boolean, all: boolean, namespace: string): string {

@@ -4,7 +4,8 @@
 // (backslash escapes allowed), `.*` / `[*]`, `[n]` / `[-n]`, `[a:b]`, unions `[0,2]` / `['a','b']`,
 // recursive descent `..field`, filters `[?(@.path)]` and `[?(@.path OP literal)]` with OP one of
 // == != < <= > >=, and an optional leading `$`. Missing fields yield no value (kubectl's
-// allowMissingKeys, its `get -o jsonpath` default). Text outside braces and `range`/`end` are not supported.
+// allowMissingKeys, its `get -o jsonpath` default). Text around `{…}`, literals and `range`/`end` (the
+// `-o jsonpath=` templates) are src/render/jsonpath-template.ts, which uses this evaluator per action.
 
 type Step =
   | { kind: 'field'; name: string }

@@ -19,9 +19,11 @@ export interface ColumnOptions {
   padding?: number;
   /** liggitt/tabwriter's RememberWidths (kubectl: true). */
   rememberWidths?: boolean;
+  /** The remembered widths, kept across calls: one tabwriter flushed after each write (kubectl get -w). */
+  rememberedWidths?: number[];
 }
 
-const KUBECTL: Required<ColumnOptions> = { minWidth: 6, padding: 3, rememberWidths: true };
+const KUBECTL: Required<Omit<ColumnOptions, 'rememberedWidths'>> = { minWidth: 6, padding: 3, rememberWidths: true };
 
 /**
  * Rows (and an optional header row) as kubectl prints them: each row is written as its cells joined
@@ -51,7 +53,7 @@ export function formatTabbed(text: string, opts: ColumnOptions = {}): string {
     return parts.map((t) => ({ text: t, width: runeCount(t) }));
   });
   const out: string[] = [];
-  const maxWidths: number[] = [];
+  const maxWidths: number[] = opts.rememberedWidths ?? [];
   const widths: number[] = [];
 
   const writeLines = (line0: number, line1: number) => {

@@ -120,7 +120,8 @@ export function plainPeriodic(opts: LiveTableOptions & { now?: () => number }): 
     let block = `--- ${formatClock(now())} ---\n`;
     const title = opts.title?.();
     if (title !== undefined) block += escapeForTerminal(title) + '\n';
-    block += formatColumns(opts.headers, rows);
+    // An empty last cell (no CHANGE) would leave the padding of the cell before it: lines never end in spaces.
+    block += formatColumns(opts.headers, rows).replace(/ +$/gm, '');
     if (changed.size > 0) block += `changed: ${[...changed].map((key) => escapeForTerminal(key)).join(', ')}\n`;
     opts.stream.write(block);
   };

@@ -2,10 +2,10 @@
 // verdict line, and the loop findings — as text for a terminal and as records for json/ndjson/yaml.
 import type { LoopFinding } from '../reconcile/loop-detector.js';
 import type { KeyReport } from '../reconcile/report.js';
-import { formatColumns } from './columns.js';
+import { reportTable } from './report-table.js';
 import { formatMs } from './format-units.js';
 
-export function reconcileReportTable(rows: readonly KeyReport[], several: boolean): string {
+export function reconcileReportTable(rows: readonly KeyReport[], several: boolean, opts: { color?: boolean } = {}): string {
   const headers = [...(several ? ['CONTROLLER'] : []), 'KEY', 'RUNS', 'REASONS', 'WRITES', 'RESULT', 'DURATION'];
   const cells = rows.map((r) => [
     ...(several ? [r.controller] : []),
@@ -18,7 +18,8 @@ export function reconcileReportTable(rows: readonly KeyReport[], several: boolea
     r.result === 'error' && r.error ? `error: ${oneLine(r.error)}` : r.result,
     formatMs(r.durationMs),
   ]);
-  return formatColumns(headers, cells);
+  const right = several ? [2, 6] : [1, 5];
+  return reportTable(headers, cells, { color: opts.color, alignRight: right });
 }
 
 /** `converged: 12 keys, 14 runs, no write pending` / `not converged: 3 of 12 keys would still write …`. */

@@ -1,6 +1,7 @@
 // Counts a run's trace records for the exit summary on stderr: per stage and op, reconnects, relists, 410s, bytes.
 import { STAGES, type Stage, type TraceRecord } from '../informer/trace.js';
 import { formatBytes, formatSeconds } from './format-units.js';
+import { reportTable } from './report-table.js';
 
 /** Op order per stage for the summary line (the vocabulary of trace.ts); unknown ops follow in arrival order. */
 const OP_ORDER: Record<Stage, string[]> = {
@@ -112,18 +113,18 @@ export class TraceSummary {
     };
   }
 
-  /** `watch: ADDED=120 MODIFIED=30` one line per stage, then a totals line. */
-  format(): string {
+  /** A STAGE | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line. */
+  format(opts: { color?: boolean } = {}): string {
     const j = this.toJSON();
-    const lines: string[] = [];
-    for (const [stage, ops] of Object.entries(j.stages)) {
-      lines.push(`${stage}: ${Object.entries(ops).map(([op, n]) => `${op}=${n}`).join(' ')}`);
-    }
-    lines.push(
-      `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} ` +
-        `bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`,
-    );
-    return lines.join('\n');
+    const rows = Object.entries(j.stages).map(([stage, ops]) => [
+      stage,
+      String(Object.values(ops).reduce((a, n) => a + n, 0)),
+      Object.entries(ops)
+        .map(([op, n]) => `${op}=${n}`)
+        .join(' '),
+    ]);
+    const totals = `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
+    return rows.length === 0 ? totals : `${reportTable(['STAGE', 'RECORDS', 'OPS'], rows, { color: opts.color, alignRight: [1] })}${totals}`;
   }
 }
 

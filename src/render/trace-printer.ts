@@ -245,16 +245,27 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
 }
 
 /**
- * Pads each cell but the last to its column's width (at least), styling only the text, never the
- * padding. Control characters in a cell are escaped first (keys, values and messages come from servers).
+ * Starts each cell at its column's fixed position, styling only the text, never the padding. A cell
+ * longer than its column (an op such as initial-events-end) takes room from the next cells' padding, so
+ * that the columns after it stay where they are when there is room (an empty KEY); only when there is
+ * none does the line run on, with a GAP between cells. Control characters in a cell are escaped first
+ * (keys, values and messages come from servers).
  */
 function joinCells(cells: string[], columns: Column[], style: (i: number) => SgrName | undefined): string {
   let out = '';
+  let pos = 0;
+  let start = 0;
   for (let i = 0; i < cells.length; i++) {
     const text = escapeForTerminal(cells[i]);
     const s = style(i);
     out += s && text ? paint(s, text) : text;
-    if (i < columns.length) out += ' '.repeat(Math.max(0, columns[i].width - text.length)) + GAP;
+    pos += text.length;
+    if (i < columns.length) {
+      start += columns[i].width + GAP.length;
+      const pad = pos + GAP.length > start ? GAP.length : start - pos;
+      out += ' '.repeat(pad);
+      pos += pad;
+    }
   }
   return out.trimEnd();
 }

@@ -40,7 +40,7 @@ const AS = { admin: ['--context', 'kwatch-sim'], dev: ['--context', 'kwatch-sim-
 const COMMANDS: [string[], RegExp][] = [
   [['events', 'pods', '-n', 'dev', '-o', 'ndjson', '--until-synced'], /"stage":"handler","op":"OnAdd","key":"dev\/web"/],
   [['list', 'pods', '-n', 'dev'], /Total: 2 items in 1 page/],
-  [['index', 'pods', '--by', 'nodeName', '-n', 'dev', '--show-keys'], /node-1\s+1\s+dev\/web/],
+  [['index', 'pods', '--by', 'nodeName', '-n', 'dev', '--show-keys'], /node-1\s+│\s+1 │ dev\/web/],
   [['api-resources'], /^pods\s+po\s+v1\s+true\s+Pod$/m],
 ];
 

@@ -65,7 +65,7 @@ describe('kwatch events (built CLI)', () => {
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     }
     for (const r of ev.records) expect(Object.keys(r).slice(0, 5)).toEqual(['time', 'stage', 'op', 'key', 'rv']);
-    expect(ev.stderr).toMatch(/^watch: ADDED=1 MODIFIED=1 DELETED=1$/m);
+    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
     expect(ev.stderr).toMatch(/reconnects=0 relists=0 expired=0/);
   });
 

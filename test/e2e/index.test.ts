@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { reportRows } from './report-rows.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
@@ -93,7 +94,7 @@ describe('kwatch index (built CLI)', () => {
     expect(indices.nodeName['<none>']?.length).toBeGreaterThan(0);
 
     const table = await kwatch(['index', 'pods', '-A', '--by', 'nodeName']);
-    const counts = Object.fromEntries(table.stdout.split('\n').slice(1).filter((l) => /^\S+\s{2,}\d+\s{2,}/.test(l)).map((l) => l.split(/\s+/).slice(0, 2)));
+    const counts = Object.fromEntries(reportRows(table.stdout).map((r) => [r.VALUE, r.COUNT]));
     expect(counts).toEqual(Object.fromEntries(Object.entries(group(pods, (p) => p.spec.nodeName)).map(([v, k]) => [v, String(k.length)])));
     expect(table.stdout).toMatch(/^nodeName: 60 objects under 5 values \(\d+ under <none>\); index built in [\d.]+ms, ~[\d.]+kB$/m);
   });
@@ -183,7 +184,7 @@ describe('kwatch index (built CLI)', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(3);
       expect(out).toMatch(new RegExp(`^cache check pods: DIFFERS — 1 extra \\(${pods.length + 1} cached, ${pods.length} listed\\); cache at resourceVersion (\\d+), LIST at the same resourceVersion \\(Exact\\)$`, 'm'));
-      expect(out).toMatch(new RegExp(`^extra\\s+${victim.metadata.namespace}/${victim.metadata.name}\\s+\\d+\\s+<none>$`, 'm'));
+      expect(reportRows(out.slice(out.indexOf('cache check pods:')))).toContainEqual({ DIFF: 'extra', KEY: `${victim.metadata.namespace}/${victim.metadata.name}`, 'CACHE RV': expect.stringMatching(/^\d+$/), 'SERVER RV': '<none>' });
     } finally {
       await proxy.close();
     }
@@ -212,7 +213,7 @@ describe('kwatch index (built CLI)', () => {
   it('--sim needs no kubeconfig; bad flags are one line and exit code 1', async () => {
     const res = await kwatch(['index', 'pods', '--by', 'nodeName', '--sim', '--sim-churn', '0'], join(dir, 'nowhere'));
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^VALUE\s+COUNT\s+KEYS\nnode-00\d\s+\d+\s+\S+/);
+    expect(reportRows(res.stdout)[0]).toMatchObject({ VALUE: expect.stringMatching(/^node-00\d$/), COUNT: expect.stringMatching(/^\d+$/), KEYS: expect.stringMatching(/\S/) });
     const bad = await kwatch(['index', 'pods', '--by', 'nodename', '--sim']);
     expect(bad).toMatchObject({ code: 1, stdout: '' });
     expect(bad.stderr).toMatch(/^error: invalid --by: unknown index "nodename"[^\n]*\n$/);

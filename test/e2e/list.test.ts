@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kwatch, Running } from './events-helpers.js';
+import { reportRows } from './report-rows.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-list-'));
@@ -24,18 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-/** The page table's rows as objects (columns split on runs of 3+ spaces, as kubectl's tabwriter pads). */
-function rows(stdout: string): Record<string, string>[] {
-  const lines = stdout.split('\n');
-  const header = lines[0].split(/\s{3,}/);
-  const out: Record<string, string>[] = [];
-  for (const l of lines.slice(1)) {
-    if (!l.trim()) break;
-    const cells = l.split(/\s{3,}/);
-    out.push(Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
-  }
-  return out;
-}
+/** The page table's rows as objects. */
+const rows = (stdout: string) => reportRows(stdout);
 
 describe('kwatch list (built CLI)', () => {
   it('--page-size 7 over 50 objects: 8 pages (7×7 + 1), tokens decoded, remaining counts, one resourceVersion', async () => {

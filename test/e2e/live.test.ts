@@ -94,7 +94,7 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toContain('EXIT=0');
     // the dashboard is gone (alternate screen left), the exit summary is on the restored screen
     expect(s).not.toContain('resource pods');
-    expect(s).toMatch(/^watch: .*MODIFIED=\d+/m);
+    expect(s).toMatch(/^│ watch +│ +\d+ │ .*MODIFIED=\d+/m);
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 60_000);
 

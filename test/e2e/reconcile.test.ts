@@ -2,6 +2,7 @@
 // against the embedded server over HTTP, with real kubectl making the changes and judging the server.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reportRows } from './report-rows.js';
 import { kubectlSim } from '../sim/sim-helpers.js';
 import { kwatch, Running, type Rec } from './events-helpers.js';
 
@@ -40,7 +41,7 @@ describe('kwatch reconcile --writes', () => {
     const r = await reconcile('--with', example('annotator.mjs'), '-A', '--once', '--writes', 'overlay');
     expect(r.stderr).toMatch(/^converged: \d+ keys, \d+ runs, no write pending$/m);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/KEY\s+RUNS\s+REASONS\s+WRITES\s+RESULT\s+DURATION/);
+    expect(Object.keys(reportRows(r.stdout)[0])).toEqual(['KEY', 'RUNS', 'REASONS', 'WRITES', 'RESULT', 'DURATION']);
     expect(r.stdout).toMatch(/object updated \(OnUpdate@local-\d+, local, own write\)/);
     for (const d of await deployments()) expect(d.metadata.annotations?.['example.com/owner-team']).toBeUndefined();
   });

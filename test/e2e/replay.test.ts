@@ -241,4 +241,13 @@ describe('kwatch replay RESOURCE --from-rv (server, built CLI)', () => {
     expect(gap.find((r) => r.key === 'default/newcomer')).toMatchObject({ change: 'new' });
     expect(gap.some((r) => r.key === 'default/victim')).toBe(false);
   });
+
+  it('-n NS with a baseline recorded across namespaces: only that namespace seeds the cache and makes the gap', async () => {
+    expect(recorded.some((e) => !keyOf(e).startsWith('default/'))).toBe(true); // the baseline holds other namespaces
+    const res = await kwatch(['replay', 'pods', '-n', 'default', '--from-rv', live.doomedRv, '--on-expired', 'relist', '--baseline', rec, '--max-events', '1', '-o', 'ndjson', '--stages', 'reflector']);
+    expect(res.code).toBe(0);
+    const gap = ndjson(res.stdout).filter((r) => r.op === 'gap');
+    expect(gap.find((r) => r.key === 'default/doomed')).toMatchObject({ change: 'gone', baselineRv: live.doomedRv });
+    expect(gap.filter((r) => !String(r.key).startsWith('default/'))).toEqual([]);
+  });
 });

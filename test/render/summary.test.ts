@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import { TraceSummary } from '../../src/render/summary.js';
+import { stripAnsi } from '../../src/render/color.js';
 
 const recs: TraceRecord[] = [
   { time: 1000, stage: 'http', op: 'response', bytes: 5000 },
@@ -45,17 +46,27 @@ describe('TraceSummary', () => {
     expect(noHttp.toJSON().bytes).toBe(5800);
   });
 
-  it('formats one line per stage then the totals', () => {
+  it('formats a table of stages (cli-table3, no colour unless asked) then the totals line', () => {
     const s = new TraceSummary({ startedAt: 0, now: () => 12_300 });
     recs.forEach((r) => s.add(r));
-    expect(s.format()).toBe(
+    const text = s.format();
+    expect(text).toBe(
       [
-        'http: response=1',
-        'reflector: list-page=1 watch-start=2 relist=1 expired=1 backoff=1',
-        'watch: ADDED=2 MODIFIED=1',
-        'fifo: Updated=1',
+        '┌───────────┬─────────┬────────────────────────────────────────────────────────┐',
+        '│ STAGE     │ RECORDS │ OPS                                                    │',
+        '├───────────┼─────────┼────────────────────────────────────────────────────────┤',
+        '│ http      │       1 │ response=1                                             │',
+        '│ reflector │       6 │ list-page=1 watch-start=2 relist=1 expired=1 backoff=1 │',
+        '│ watch     │       3 │ ADDED=2 MODIFIED=1                                     │',
+        '│ fifo      │       1 │ Updated=1                                              │',
+        '└───────────┴─────────┴────────────────────────────────────────────────────────┘',
         'reconnects=1 relists=1 expired=1 backoffs=1 bytes=5.8kB elapsed=12.3s',
       ].join('\n'),
     );
+    expect(text).not.toContain('\x1b');
+    expect(text).not.toMatch(/ +$/m);
+    const colored = s.format({ color: true });
+    expect(colored).toContain('\x1b[');
+    expect(stripAnsi(colored)).toBe(text);
   });
 });

@@ -39,6 +39,17 @@ describe('table output', () => {
   const out = capture({ output: 'table' }, RECORDS);
   const lines = out.trimEnd().split('\n');
 
+  it('keeps the RV column in place when an op is longer than its column (initial-events-end, no key)', () => {
+    const text = capture({ output: 'table', stages: parseStages('all') }, [
+      { time: T0, stage: 'reflector', op: 'initial-events-end', rv: '250', events: 3, ms: 4 },
+      { time: T0 + 1, stage: 'watch', op: 'ADDED', type: 'ADDED', key: 'default/nginx-1', rv: '251' },
+    ]);
+    const [header, end, added] = text.trimEnd().split('\n');
+    expect(end.indexOf('250')).toBe(header.indexOf('RV'));
+    expect(added.indexOf('251')).toBe(header.indexOf('RV'));
+    expect(end.indexOf('initial-events-end')).toBe(header.indexOf('OP'));
+  });
+
   it('prints the header TIME STAGE OP KEY RV DETAIL once', () => {
     expect(lines[0].split(/\s+/)).toEqual(['TIME', 'STAGE', 'OP', 'KEY', 'RV', 'DETAIL']);
     expect(lines.filter((l) => l.startsWith('TIME'))).toHaveLength(1);

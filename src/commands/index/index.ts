@@ -13,11 +13,14 @@ import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery/
 import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/pipelines/index-informer.js';
 import type { ResolvedResource } from '../../kube/discovery/resolve-resource.js';
-import { formatColumns } from '../../render/columns.js';
+import { shouldColor } from '../../render/color.js';
+import { reportTable } from '../../render/report-table.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
 import { maskSecrets } from '../../render/secrets.js';
 import { startSpinner } from '../../render/spinner.js';
+import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../../cli/output-template.js';
+import type { ObjectTemplate } from '../../render/object-template.js';
 
 /** Exit code of a --check that found the cache and the server disagreeing. */
 export const CHECK_DIFFERS_EXIT_CODE = 3;
@@ -39,6 +42,7 @@ Index values derived from secret material — a Secret's data, stringData and la
 
 Without --value: one row per index value with its count and a few keys, by count; then each index's totals, its build time (indexing the cached objects from scratch, as a relist does) and approximate size. -o json|yaml prints client-go's Indices shape {index: {value: [keys]}}.
 With --value: ByIndex — the objects under that value, in IndexKeys order (keys sorted).
+kubectl's template outputs (-o jsonpath=…, jsonpath-file=FILE, custom-columns=…, custom-columns-file=FILE, go-template=…, go-template-file=FILE) apply to what -o json prints: the Indices, the List of objects under --value (as kubectl get prints it), or the --check report.
 With --watch: the informer keeps running and the table updates live (plain timestamped blocks when stdout is not a terminal), highlighting values whose count changed; -o ndjson prints the indexer's trace records narrowed to the --by indices (op add|update|delete with old and new index values).
 With --check: after the sync, LISTs at the cache's resourceVersion (resourceVersionMatch=Exact) and reports objects missing, extra or stale in the cache; exit code ${CHECK_DIFFERS_EXIT_CODE} when they differ.`;
   static override examples = [
@@ -74,7 +78,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     const mode: Mode = flags.watch ? 'watch' : flags.check ? 'check' : flags.value !== undefined ? 'value' : 'report';
     const output = flags.output ?? 'table';
     if (flags.watch && flags.check && output !== 'table') throw new UserError('--watch --check prints a table: leave out --output');
-    if (!OUTPUTS[mode].includes(output)) throw new UserError(`--output ${output} is not available${mode === 'report' ? '' : ` with --${mode}`}: use one of ${OUTPUTS[mode].join(', ')}`);
+    // kubectl's template outputs apply to what -o json prints: the Indices, the objects under --value, the check report.
+    const template = mode === 'watch' ? undefined : templateFromOutput(output);
+    if (!template && !OUTPUTS[mode].includes(output)) throw new UserError(`--output ${output} is not available${mode === 'report' ? '' : ` with --${mode}`}: use one of ${OUTPUTS[mode].join(', ')}${mode === 'watch' ? '' : `, ${TEMPLATE_OUTPUT_HELP}`}`);
     const specs = (flags.by ?? []).map((s) => s.trim());
     if (specs.length === 0 && mode !== 'check') throw new UserError('name an index with --by, e.g. --by nodeName, --by label:app or --by {.spec.schedulerName}');
     if (mode === 'value' && new Set(specs).size !== 1) throw new UserError('--value needs exactly one --by');
@@ -132,9 +138,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
 
     switch (mode) {
       case 'check':
-        return this.check(session, resource, names, output, flags['page-size'], stop.signal);
+        return this.check(session, resource, names, output, flags['page-size'], stop.signal, template);
       case 'value':
-        return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined, flags['show-secrets']);
+        return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined, flags['show-secrets'], template);
       case 'watch':
         if (!ndjson) await this.live(session, resource, names, intervalMs, stop);
         await Promise.race([untilAborted(stop.signal), session.done]);
@@ -147,7 +153,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
         ndjson?.();
         if (output === 'ndjson') return;
         // The build time is the index funcs' own, as a controller's relist pays it: timed without the masking.
-        return this.report(session, names, indexersFromSpecs(specs), output, flags['show-keys'] || output === 'wide');
+        return this.report(session, names, indexersFromSpecs(specs), output, flags['show-keys'] || output === 'wide', template);
     }
   }
 
@@ -168,15 +174,16 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     await spinner.ready;
   }
 
-  private async report(session: IndexInformer, names: string[], indexers: ReturnType<typeof indexersFromSpecs>, output: string, showKeys: boolean): Promise<Indices> {
+  private async report(session: IndexInformer, names: string[], indexers: ReturnType<typeof indexersFromSpecs>, output: string, showKeys: boolean, template?: ObjectTemplate): Promise<Indices> {
     const store = session.store;
     const indices = indicesOf(store, names);
-    if (output === 'json') process.stdout.write(JSON.stringify(indices, null, 2) + '\n');
+    if (template) process.stdout.write(template.document(indices));
+    else if (output === 'json') process.stdout.write(JSON.stringify(indices, null, 2) + '\n');
     else if (output === 'yaml') process.stdout.write(kubectlYAML(indices));
     else {
       const rows = names.flatMap((n) => indexRows(store, n));
       const t = indexTable(rows, { showKeys, several: names.length > 1 });
-      process.stdout.write(formatColumns(t.headers, t.cells));
+      process.stdout.write(reportTable(t.headers, t.cells, { color: shouldColor(process.stdout, process.env), alignRight: [t.headers.indexOf('COUNT')] }));
       const objects = store.list();
       for (const n of names) {
         const built = timeIndexBuild(objects, { [n]: indexers[n] });
@@ -186,31 +193,36 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     return indices;
   }
 
-  private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean, showSecrets: boolean): KubeObject[] | Record<string, unknown> {
+  private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean, showSecrets: boolean, template?: ObjectTemplate): KubeObject[] | Record<string, unknown> {
     const store = session.store;
     // IndexKeys order (sorted keys), as client-go's IndexKeys returns them; ByIndex itself is unordered.
     const objects = maskSecrets(store.indexKeys(name, value).map((k) => store.getByKey(k)!), { reveal: showSecrets });
+    if (template) {
+      process.stdout.write(template.document(listOf(objects)));
+      return listOf(objects);
+    }
     if (objects.length === 0 && output === 'table') process.stderr.write(`No ${displayName(resource)} under ${name}=${value}\n`);
     printObjects(objects, { output: output as 'table' | 'name' | 'json' | 'yaml', stream: process.stdout, allNamespaces: allNamespaces && resource.namespaced, resource: resourcePrefix(resource) });
     return output === 'json' || output === 'yaml' ? listOf(objects) : objects;
   }
 
-  private async check(session: IndexInformer, resource: ResolvedResource, names: string[], output: string, pageSize: number, signal?: AbortSignal): Promise<CacheCheckReport> {
+  private async check(session: IndexInformer, resource: ResolvedResource, names: string[], output: string, pageSize: number, signal?: AbortSignal, template?: ObjectTemplate): Promise<CacheCheckReport> {
     const { checkCache } = await import('../../kube/pipelines/cache-check.js');
     const snapshot = await session.snapshot();
     const report = await checkCache({ listerWatcher: session.listerWatcher, snapshot, pageSize, signal });
     const result = names.length > 0 ? { ...report, indices: indicesOf(session.store, names) } : report;
-    if (output === 'json') process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    if (template) process.stdout.write(template.document(result));
+    else if (output === 'json') process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     else if (output === 'yaml') process.stdout.write(kubectlYAML(result));
     else {
       if (names.length > 0) {
         const rows = names.flatMap((n) => indexRows(session.store, n));
         const t = indexTable(rows, { showKeys: false, several: names.length > 1 });
-        process.stdout.write(formatColumns(t.headers, t.cells) + '\n');
+        process.stdout.write(reportTable(t.headers, t.cells, { color: shouldColor(process.stdout, process.env), alignRight: [t.headers.indexOf('COUNT')] }) + '\n');
       }
       const text = checkReportText(report, displayName(resource));
       process.stdout.write(text.summary + '\n');
-      if (text.table) process.stdout.write(formatColumns(text.table.headers, text.table.cells));
+      if (text.table) process.stdout.write(reportTable(text.table.headers, text.table.cells, { color: shouldColor(process.stdout, process.env) }));
     }
     if (!report.inSync) this.exit(CHECK_DIFFERS_EXIT_CODE);
     return result;

@@ -1,0 +1,181 @@
+// Conformance, end to end through the built CLI (run `npm run build` first): `-o jsonpath=…`,
+// `custom-columns=…` and `go-template=…` (and their -file forms) print byte for byte what real kubectl
+// prints for the same objects on the same embedded server — `kwatch list` and `kwatch index --value`
+// against `kubectl get`, `kwatch events` (object by object) against `kubectl get NAME` per object.
+import { describe, expect, it, beforeAll } from 'vitest';
+import { kwatch } from './events-helpers.js';
+import { kubectlSim, NAMESPACES, PODS } from '../sim/sim-helpers.js';
+
+const fx = kubectlSim({}, 'kwatch-template-output-');
+const env = () => ({ KUBECONFIG: fx.kubeconfig, KUBECACHEDIR: `${fx.dir}/cache` });
+const NS = ['-n', 'team'];
+
+beforeAll(() => {
+  const api = fx.sim.api;
+  api.create(NAMESPACES, { metadata: { name: 'team' } });
+  const container = (name: string, image: string, port?: number) => ({ name, image, ...(port ? { ports: [{ containerPort: port, protocol: 'TCP' }] } : {}) });
+  api.create(PODS, {
+    metadata: { name: 'api', namespace: 'team', labels: { app: 'api', tier: 'backend' }, annotations: { note: 'a<b>&c "quoted"', 'example.com/owner': 'team-a' } },
+    spec: { nodeName: 'n1', activeDeadlineSeconds: 1234567, containers: [container('app', 'nginx:1.27', 8080), container('sidecar', 'envoy:1.30')] },
+    status: { phase: 'Running', podIP: '10.0.0.7', containerStatuses: [{ name: 'app', ready: true, restartCount: 3, image: 'nginx:1.27', imageID: '', state: { running: {} } }, { name: 'sidecar', ready: false, restartCount: 0, image: 'envoy:1.30', imageID: '', state: {} }] },
+  });
+  api.create(PODS, {
+    metadata: { name: 'batch', namespace: 'team', labels: { app: 'batch' } },
+    spec: { nodeName: 'n2', containers: [container('job', 'busybox:1.36')] },
+    status: { phase: 'Succeeded' },
+  });
+  api.create(PODS, { metadata: { name: 'web', namespace: 'team' }, spec: { containers: [container('web', 'nginx:1.27', 80)] }, status: { phase: 'Pending' } });
+  api.create({ group: '', version: 'v1', resource: 'secrets' }, { metadata: { name: 'creds', namespace: 'team' }, type: 'Opaque', data: { password: 'czNjcjN0' } });
+});
+
+const JSONPATHS = [
+  '{.items[*].metadata.name}',
+  '{range .items[*]}{.metadata.name}{"\\t"}{.spec.nodeName}{"\\n"}{end}',
+  '{.items[0].metadata.labels}',
+  '{.items[0].metadata.annotations}',
+  '{.items[*].spec.containers[*].image}',
+  '{range .items[?(@.status.phase=="Running")]}{.metadata.name}{"\\n"}{end}',
+  '{.items[*].status.containerStatuses[*].restartCount}',
+  '{.kind} {.apiVersion} {.metadata}',
+  'names: {.items[*].metadata.name}!',
+  '{.items[*].metadata.labels.app}',
+  '{range .items[*]}{.metadata.name}:{range .spec.containers[*]}{.name}={.image},{end}{"\\n"}{end}',
+  '{.items[*].spec.containers}',
+  '{.items[0].spec.containers[0].ports[0].containerPort}',
+  '{..image}',
+  '{.items[0].spec.activeDeadlineSeconds} {.items[0].status.containerStatuses[0].ready}',
+  "{.items[0].metadata.annotations['example\\.com/owner']}",
+  '{.items[-1:].metadata.name}',
+  '{range .items[*]}[{.metadata.labels.tier}]{end}',
+];
+
+const CUSTOM_COLUMNS = [
+  'NAME:.metadata.name,NODE:.spec.nodeName,APP:.metadata.labels.app',
+  'NAME:metadata.name,IMAGES:.spec.containers[*].image,LABELS:.metadata.labels',
+  'N:{.metadata.name},RESTARTS:.status.containerStatuses[*].restartCount,C:.spec.containers,DEADLINE:.spec.activeDeadlineSeconds',
+  'NOTE:.metadata.annotations.note',
+];
+
+const GO_TEMPLATES = [
+  '{{range .items}}{{.metadata.name}}{{"\\n"}}{{end}}',
+  '{{range .items}}{{.metadata.name}}{{with .metadata.labels}} {{index . "app"}} {{index . "tier"}}{{end}}{{"\\n"}}{{end}}',
+  '{{range .items}}{{printf "%d %v %s %5.1f|%x" .spec.activeDeadlineSeconds .spec.activeDeadlineSeconds .status.phase 3.14159 "ab"}}{{"\\n"}}{{end}}',
+  '{{len .items}}',
+  '{{range .items}}{{if eq .status.phase "Running"}}{{.metadata.name}} up{{else if eq .status.phase "Pending"}}{{.metadata.name}} waiting{{else}}{{.metadata.name}} {{.status.phase}}{{end}}{{"\\n"}}{{end}}',
+  '{{range .items}}{{printf "%s/%s\\n" .metadata.namespace .metadata.name}}{{end}}',
+  '{{range .items -}}\n  {{ .metadata.name }}\n{{ end -}}\n',
+  '{{range .items}}{{.metadata.name | printf "%q"}} {{.spec.containers}}{{"\\n"}}{{end}}',
+  '{{(index .items 0).metadata.labels}} {{(index .items 0).metadata.annotations}}',
+  '{{range .items}}{{range $k, $v := .metadata.labels}}{{$k}}={{$v}};{{end}}{{"\\n"}}{{end}}',
+  '{{range .items}}{{.spec.activeDeadlineSeconds}} {{range .status.containerStatuses}}{{.restartCount}},{{end}}{{"\\n"}}{{end}}',
+  '{{.missing}} {{.metadata.missing.deeper}} {{index .items 0 | len}}',
+  '{{with .items}}{{len .}}{{end}}{{with .nothing}}x{{else}}none{{end}}',
+  '{{range $i, $p := .items}}{{$i}}:{{$p.metadata.name}}{{if $p.spec.nodeName}} on {{$p.spec.nodeName}}{{end}}{{"\\n"}}{{end}}',
+  '{{range .items}}{{if and .metadata.labels (not .spec.nodeName)}}x{{else}}{{or .spec.nodeName "none"}}{{end}} {{end}}',
+  '{{/* a comment */}}{{range .items}}{{printf "%-8s|%5v|" .metadata.name .status.phase}}{{len .spec.containers}}{{println}}{{end}}',
+  '{{range .items}}{{.metadata.name}} {{exists . "spec" "nodeName"}}{{"\\n"}}{{end}}',
+];
+
+async function both(kwatchArgs: string[], kubectlArgs: string[]): Promise<{ ours: string; theirs: string }> {
+  const [ours, theirs] = await Promise.all([kwatch(kwatchArgs, env()), fx.kubectl(...kubectlArgs)]);
+  expect(theirs.stderr).toBe('');
+  expect(theirs.code).toBe(0);
+  expect(ours.stderr).toBe('');
+  expect(ours.code).toBe(0);
+  return { ours: ours.stdout, theirs: theirs.stdout };
+}
+
+describe('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl get prints', () => {
+  it.each(JSONPATHS)('jsonpath=%s', async (t) => {
+    const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `jsonpath=${t}`], ['get', 'pods', ...NS, '-o', `jsonpath=${t}`]);
+    expect(ours).toBe(theirs);
+  });
+
+  it.each(CUSTOM_COLUMNS)('custom-columns=%s', async (t) => {
+    const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `custom-columns=${t}`], ['get', 'pods', ...NS, '-o', `custom-columns=${t}`]);
+    expect(ours).toBe(theirs);
+  });
+
+  it.each(GO_TEMPLATES)('go-template=%s', async (t) => {
+    const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `go-template=${t}`], ['get', 'pods', ...NS, '-o', `go-template=${t}`]);
+    expect(ours).toBe(theirs);
+  });
+
+  it('the -file forms read the template from a file', async () => {
+    const jp = fx.file('t.jsonpath', '{range .items[*]}{.metadata.name}{"\\n"}{end}');
+    const cc = fx.file('t.columns', 'NAME        NODE\n.metadata.name   {.spec.nodeName}\n');
+    const gt = fx.file('t.gotemplate', '{{range .items}}{{.metadata.name}}\n{{end}}');
+    for (const [format, file] of [['jsonpath-file', jp], ['custom-columns-file', cc], ['go-template-file', gt]]) {
+      const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `${format}=${file}`], ['get', 'pods', ...NS, '-o', `${format}=${file}`]);
+      expect(ours).toBe(theirs);
+    }
+  }, 60_000);
+});
+
+describe('kwatch index --value and kwatch events with templates', () => {
+  it('index --value: the objects under the value, as kubectl get prints the same objects', async () => {
+    const t = '{range .items[*]}{.kind}/{.metadata.name} {.spec.nodeName}{"\\n"}{end}';
+    const { ours, theirs } = await both(['index', 'pods', ...NS, '--by', 'nodeName', '--value', 'n1', '-o', `jsonpath=${t}`], ['get', 'pods', ...NS, '--field-selector', 'spec.nodeName=n1', '-o', `jsonpath=${t}`]);
+    expect(ours).toBe(theirs);
+    expect(ours).toBe('Pod/api n1\n');
+  });
+
+  it('index without --value: the template reads the Indices (what -o json prints)', async () => {
+    const res = await kwatch(['index', 'pods', ...NS, '--by', 'nodeName', '-o', 'jsonpath={.nodeName.n2}'], env());
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toBe('["team/batch"]');
+  });
+
+  it('events: each object as it arrives, as kubectl get NAME prints it', async () => {
+    const names = ['api', 'batch', 'web'];
+    for (const t of ['{.metadata.name} {.status.phase}{"\\n"}', '{{.metadata.name}} {{len .spec.containers}} {{.metadata.labels}}{{"\\n"}}']) {
+      const format = t.startsWith('{{') ? 'go-template' : 'jsonpath';
+      const ours = await kwatch(['events', 'pods', ...NS, '--until-synced', '-o', `${format}=${t}`], env());
+      expect(ours.code).toBe(0);
+      const theirs = await Promise.all(names.map((n) => fx.kubectl('get', 'pod', n, ...NS, '-o', `${format}=${t}`)));
+      expect(ours.stdout).toBe(theirs.map((r) => r.stdout).join(''));
+    }
+  }, 60_000);
+
+  it('events -o custom-columns: the header once, then a row per object', async () => {
+    const res = await kwatch(['events', 'pods', ...NS, '--until-synced', '-o', 'custom-columns=NAME:.metadata.name,PHASE:.status.phase'], env());
+    expect(res.code).toBe(0);
+    // The initial list as one aligned block, as `kubectl get --watch` prints it.
+    const theirs = await fx.kubectl('get', 'pods', ...NS, '-o', 'custom-columns=NAME:.metadata.name,PHASE:.status.phase');
+    expect(res.stdout).toBe(theirs.stdout);
+    expect(res.stdout).toBe('NAME    PHASE\napi     Running\nbatch   Succeeded\nweb     Pending\n');
+  });
+});
+
+describe('template outputs keep Secret data masked', () => {
+  it('unless --show-secrets, which prints what kubectl prints', async () => {
+    const t = '{.items[*].data.password}';
+    const [masked, gt, pair] = await Promise.all([
+      kwatch(['list', 'secrets', ...NS, '-o', `jsonpath=${t}`], env()),
+      kwatch(['events', 'secrets', ...NS, '--until-synced', '-o', 'go-template={{.data.password}}'], env()),
+      both(['list', 'secrets', ...NS, '--show-secrets', '-o', `jsonpath=${t}`], ['get', 'secrets', ...NS, '-o', `jsonpath=${t}`]),
+    ]);
+    expect(masked.stdout).toBe('<masked 6 bytes>');
+    expect(gt.stdout).toBe('<masked 6 bytes>');
+    expect(pair.ours).toBe(pair.theirs);
+    expect(pair.ours).toBe('czNjcjN0');
+  }, 60_000);
+});
+
+describe('bad templates: one line, exit 1', () => {
+  it.each([
+    ['jsonpath={.items[*].metadata.name', /^error: error parsing jsonpath .*unclosed action/],
+    ['go-template={{template "x"}}', /^error: error parsing go-template .*\{\{template\}\} is not supported/],
+    ['go-template={{.metadata.name | upper}}', /^error: error parsing go-template .*function "upper" not defined/],
+    ['go-template={{range .items}}', /^error: error parsing go-template .*without \{\{end\}\}/],
+    ['custom-columns=NAME', /^error: error parsing custom-columns .*expected <header>:<json-path-expr>/],
+    ['jsonpath-file=/nonexistent/t.txt', /^error: cannot read the jsonpath-file \/nonexistent\/t.txt: no such file/],
+    ['go-template={{range .kind}}{{end}}', /^error: error executing go-template .*range can't iterate over List/],
+  ])('-o %s', async (output, message) => {
+    const res = await kwatch(['list', 'pods', ...NS, '-o', output], env());
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(message);
+  });
+});
