@@ -47,7 +47,7 @@ describe('the dashboard text from a recorded sim run', () => {
 
 describe('ActivityLog', () => {
   it('keeps the newest records and prints them with the trace table columns, filtered by key, stage= and op=', () => {
-    const log = new ActivityLog({ capacity: 50 });
+    const log = new ActivityLog({ capacity: 200 });
     for (const r of recorded()) log.add(r);
     const { header, lines } = log.lines(10);
     expect(header).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL$/);

@@ -3,6 +3,7 @@
 // reflector's connection state and the reconnect / relist / 410 counts. Pure: the clock is injected.
 import { STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
+import { SecondSeries } from './sparkline.js';
 
 export interface PipelineStatsOptions {
   /** Epoch ms; default Date.now. Rates and "reconnecting in" are measured on this clock. */
@@ -34,6 +35,9 @@ export interface PipelineSnapshot {
   expired: number;
   records: number;
   uptimeMs: number;
+  /** Per second over the last minute, oldest first: watch events, and the workqueue's depth. */
+  watchPerSecond: number[];
+  workqueueDepth: number[];
 }
 
 const BUCKET_MS = 1000;
@@ -91,6 +95,8 @@ export class PipelineStats {
   private relists = 0;
   private expired = 0;
   private records = 0;
+  private readonly watchSeries = new SecondSeries('count');
+  private readonly depthSeries = new SecondSeries('level');
 
   constructor(opts: PipelineStatsOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -101,18 +107,21 @@ export class PipelineStats {
   /** A TraceListener: cheap, so that the pipeline never waits on the dashboard. */
   readonly add = (r: TraceRecord): void => {
     this.records++;
-    const bucket = Math.floor(this.now() / BUCKET_MS);
+    const now = this.now();
+    const bucket = Math.floor(now / BUCKET_MS);
     const c = this.counters.get(r.stage);
     if (c) {
       const n = countOf(r);
       if (n > 0) {
         c.total += n;
         c.buckets.set(bucket, (c.buckets.get(bucket) ?? 0) + n);
+        if (r.stage === 'watch') this.watchSeries.record(now, n);
       }
       const depth = typeof r.depth === 'number' ? r.depth : typeof r.queueDepth === 'number' ? r.queueDepth : undefined;
       if (depth !== undefined) {
         c.depth = depth;
         c.depthAt.set(bucket, depth);
+        if (r.stage === 'workqueue') this.depthSeries.record(now, depth);
       }
       if (c.buckets.size > 16 || c.depthAt.size > 16) this.prune(c, bucket);
     }
@@ -143,6 +152,8 @@ export class PipelineStats {
       expired: this.expired,
       records: this.records,
       uptimeMs: now - this.startedAt,
+      watchPerSecond: this.watchSeries.series(now),
+      workqueueDepth: this.depthSeries.series(now),
     };
   }
 
