@@ -57,16 +57,17 @@ export function formatRate(rate: number): string {
 /** The two sparklines: watch events/s and workqueue depth, one value per second over the last minute. */
 export function sparkLines(s: PipelineSnapshot): string[] {
   const line = (label: string, values: number[], unit: string) => {
-    const now = values.at(-1) ?? 0;
+    // The current second is still filling: "last" is the one before it.
+    const last = values.at(-2) ?? 0;
     const max = Math.max(0, ...values);
-    return `${label.padEnd(16)}${sparkline(values)}  now ${formatRate(now)}${unit}  max ${formatRate(max)}${unit}`;
+    return `${label.padEnd(16)}${sparkline(values)}  last ${formatRate(last)}${unit}  max ${formatRate(max)}${unit}`;
   };
   return [line('watch events/s', s.watchPerSecond, '/s'), line('workqueue depth', s.workqueueDepth, '')];
 }
 
-/** Which stages the activity pane shows, by the key that toggles each. */
+/** Which stages the activity pane shows, by the key that toggles each; a hidden one in parentheses (also in a snapshot). */
 export function stageToggleLine(shown: ReadonlySet<Stage>): { text: string; on: boolean }[] {
-  return STAGES.map((stage, i) => ({ text: `${i + 1} ${stage}`, on: shown.has(stage) }));
+  return STAGES.map((stage, i) => (shown.has(stage) ? { text: `${i + 1} ${stage}`, on: true } : { text: `(${i + 1} ${stage})`, on: false }));
 }
 
 export const HELP_LINES = [
