@@ -63,10 +63,40 @@ interface UiState {
 /** Renders the dashboard (ink and react loaded here, on first use). Call on a TTY outside CI. */
 export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const [React, ink] = await Promise.all([import('react'), import('ink')]);
+  const view = dashboardView(o, React, ink);
+  const alt = o.alternateScreen !== false;
+  if (alt) o.stdout.write(ENTER_ALT);
+  const instance = ink.render(view.element, {
+    stdout: o.stdout,
+    stdin: o.stdin ?? process.stdin,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  let stopped = false;
+  return {
+    notice: view.notice,
+    text: view.text,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      instance.unmount();
+      if (alt) o.stdout.write(LEAVE_ALT);
+    },
+  };
+}
+
+/**
+ * The dashboard as a react element and its controls, for any ink renderer (startDashboard's, or
+ * ink-testing-library's in tests). `o.stdout` gives the screen's size; `o.stdin` is not read here.
+ */
+export function dashboardView(
+  o: Omit<DashboardOptions, 'stdout'> & { stdout: { rows?: number; columns?: number } },
+  React: typeof import('react'),
+  ink: typeof import('ink'),
+): { element: import('react').ReactElement; notice(text: string): void; text(): string } {
   const h = React.createElement;
   const { Box, Text, useInput } = ink;
   const frameMs = Math.max(o.frameMs ?? 100, 100);
-  const alt = o.alternateScreen !== false;
   let notice = '';
   let lastScreen: ScreenLine[] = [];
   const ui: UiState = { filter: '', help: false, scroll: 0 };
@@ -202,24 +232,11 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     );
   }
 
-  if (alt) o.stdout.write(ENTER_ALT);
-  const instance = ink.render(h(View), {
-    stdout: o.stdout,
-    stdin: o.stdin ?? process.stdin,
-    patchConsole: false,
-    exitOnCtrlC: false,
-  });
-  let stopped = false;
   return {
+    element: h(View),
     notice(text) {
       notice = text;
     },
     text: snapshotText,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      instance.unmount();
-      if (alt) o.stdout.write(LEAVE_ALT);
-    },
   };
 }
