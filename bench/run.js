@@ -14,6 +14,7 @@ const SCRIPTS = [
   { name: 'sync', file: 'sync.js', md: 'sync.md' },
   { name: 'discovery', file: 'discovery.js', md: 'discovery.md' },
   { name: 'reconcile', file: 'reconcile.js', md: 'reconcile.md' },
+  { name: 'live', file: 'live.js', md: 'live.md' },
   { name: 'index', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
   { name: 'cold-start', file: 'cold-start.js', args: QUICK ? ['--runs', '5'] : [], optional: true },
 ];

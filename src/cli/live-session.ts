@@ -24,6 +24,8 @@ export interface LiveSessionOptions {
   panel?: { content: () => PanelContent; add?: (r: TraceRecord) => void };
   onQuit: () => void;
   stdout: NodeJS.WriteStream;
+  /** Keys; default process.stdin. */
+  stdin?: NodeJS.ReadStream;
 }
 
 export interface LiveSession {
@@ -61,6 +63,7 @@ export async function startLiveSession(o: LiveSessionOptions): Promise<LiveSessi
     panel: o.panel?.content,
     saveSnapshot: (text) => saveSnapshot(text, o.snapshotDir),
     stdout: o.stdout,
+    stdin: o.stdin,
     onQuit: o.onQuit,
   });
   let stopped = false;

@@ -6,7 +6,7 @@ import { DEFAULT_STAGES, stageFilter, type StageSelection } from '../stage-filte
 import { createTracePrinter } from '../trace-printer.js';
 
 export interface ActivityLogOptions {
-  /** Records kept; default 3000. */
+  /** Records kept; default 2000. */
   capacity?: number;
   stages?: StageSelection;
   /** The stages shown when `stages` is not given (kwatch reconcile's differ). */
@@ -48,7 +48,7 @@ export class ActivityLog {
   private readonly forced = new Set<Stage>();
 
   constructor(opts: ActivityLogOptions = {}) {
-    this.capacity = opts.capacity ?? 3000;
+    this.capacity = opts.capacity ?? 2000;
     this.select = stageFilter(opts.stages, opts.defaultStages);
     const s = opts.stages;
     this.initial = new Set<Stage>(s === 'all' ? STAGES : s ? s : [...(opts.defaultStages ?? DEFAULT_STAGES), 'reflector']);

@@ -5,7 +5,7 @@
 import { STAGES } from '../../informer/trace.js';
 import { escapeForTerminal } from '../terminal-escape.js';
 import type { ActivityLog, ActivityView } from './activity-log.js';
-import { buildScreen, paneRows, screenText, type PanelContent, type ScreenLine } from './dashboard-screen.js';
+import { buildScreen, paneRows, screenText, type PanelContent, type ScreenLine, type Segment } from './dashboard-screen.js';
 import type { DashboardInfo } from './dashboard-text.js';
 import { historyLines, type KeyHistory } from './key-history.js';
 import type { PipelineStats } from './pipeline-stats.js';
@@ -26,7 +26,10 @@ export interface DashboardOptions {
   stdin?: NodeJS.ReadStream;
   /** q or Ctrl-C: the caller stops the pipeline, then calls stop(). */
   onQuit: () => void;
-  /** Frame interval; never under 100 ms. Default 100. */
+  /**
+   * The shortest frame interval; never under 100 ms (10 frames a second). Default 100. A frame that takes
+   * long (a big screen on a busy machine) stretches the interval so drawing keeps to FRAME_BUDGET of the time.
+   */
   frameMs?: number;
   /** Draw on the terminal's alternate screen (restored on stop). Default true. */
   alternateScreen?: boolean;
@@ -40,6 +43,11 @@ export interface Dashboard {
   /** Unmounts ink and restores the screen; idempotent. */
   stop(): void;
 }
+
+/** The share of the event loop the drawing may take: the pipeline shares it. */
+const FRAME_BUDGET = 0.05;
+/** However slow a frame, one a second at least. */
+const SLOWEST_FRAME_MS = 1000;
 
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
@@ -62,6 +70,9 @@ interface UiState {
 
 /** Renders the dashboard (ink and react loaded here, on first use). Call on a TTY outside CI. */
 export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
+  // React picks its build when first loaded: without this, the development build (checks, warnings,
+  // several times slower) draws every frame, on the same event loop as the pipeline.
+  process.env.NODE_ENV ??= 'production';
   const [React, ink] = await Promise.all([import('react'), import('ink')]);
   const view = dashboardView(o, React, ink);
   const alt = o.alternateScreen !== false;
@@ -175,10 +186,15 @@ export function dashboardView(
   function View() {
     const [, setTick] = React.useState(0);
     const redraw = () => setTick((n) => n + 1);
-    React.useEffect(() => {
-      const t = setInterval(redraw, frameMs);
-      return () => clearInterval(t);
-    }, []);
+    // The next frame is due frameMs after this one, or later when this one was expensive: its CPU time
+    // (not wall time: on a busy machine the process waits for a core) from the render to the layout effect.
+    const startedAt = process.cpuUsage();
+    React.useLayoutEffect(() => {
+      const used = process.cpuUsage(startedAt);
+      const cost = (used.user + used.system) / 1000;
+      const t = setTimeout(redraw, Math.min(SLOWEST_FRAME_MS, Math.max(frameMs, cost / FRAME_BUDGET)));
+      return () => clearTimeout(t);
+    });
     // Keys typed quickly (or pasted, or read late under load) arrive as one chunk: `/web` opens the
     // filter with `web` in it, and an Enter inside the chunk applies what came before it.
     useInput((input, key) => {
@@ -222,12 +238,11 @@ export function dashboardView(
     return h(
       Box,
       { flexDirection: 'column', width: columns },
+      // One Text per line, nested ones only for a line of several styles (the pipeline row): ink's cost is per node.
       ...lastScreen.map((line, i) =>
-        h(
-          Text,
-          { key: i, wrap: 'truncate-end' },
-          ...line.map((seg, j) => h(Text, { key: j, bold: seg.bold, dimColor: seg.dim, inverse: seg.inverse, color: seg.color }, seg.text || (line.length === 1 ? ' ' : ''))),
-        ),
+        line.length === 1
+          ? h(Text, { key: i, wrap: 'truncate-end', ...style(line[0]) }, line[0].text || ' ')
+          : h(Text, { key: i, wrap: 'truncate-end' }, ...line.map((seg, j) => h(Text, { key: j, ...style(seg) }, seg.text))),
       ),
     );
   }
@@ -239,4 +254,8 @@ export function dashboardView(
     },
     text: snapshotText,
   };
+}
+
+function style(seg: Segment) {
+  return { bold: seg.bold, dimColor: seg.dim, inverse: seg.inverse, color: seg.color };
 }

@@ -10,9 +10,9 @@ import { escapeForTerminal } from '../terminal-escape.js';
 import { formatDetail, OBJECT_FIELDS } from '../trace-detail.js';
 
 export interface KeyHistoryOptions {
-  /** Keys remembered besides the followed one; default 500. */
+  /** Keys remembered besides the followed one; default 256. */
   recentKeys?: number;
-  /** Records per remembered key; default 40. */
+  /** Records per remembered key (an event is 6–10 records across the stages); default 32. */
   perKey?: number;
   /** Records of the followed key; default 2000. */
   followed?: number;
@@ -34,8 +34,8 @@ export class KeyHistory {
   private readonly followedMax: number;
 
   constructor(private readonly opts: KeyHistoryOptions = {}) {
-    this.recentKeys = opts.recentKeys ?? 500;
-    this.perKey = opts.perKey ?? 40;
+    this.recentKeys = opts.recentKeys ?? 256;
+    this.perKey = opts.perKey ?? 32;
     this.followedMax = opts.followed ?? 2000;
   }
 
@@ -49,6 +49,12 @@ export class KeyHistory {
       if (this.followedRecords.length > this.followedMax) this.followedRecords.shift();
       return;
     }
+    // The records of one event come one after another with the same key: it is already the most recent.
+    if (key === this.lastKey && this.lastList !== undefined) {
+      this.lastList.push(kept);
+      if (this.lastList.length > this.perKey) this.lastList.shift();
+      return;
+    }
     let list = this.recent.get(key);
     if (list) this.recent.delete(key);
     else {
@@ -56,13 +62,18 @@ export class KeyHistory {
       if (this.recent.size >= this.recentKeys) this.recent.delete(this.recent.keys().next().value!);
     }
     this.recent.set(key, list);
+    this.lastKey = key;
+    this.lastList = list;
     list.push(kept);
     if (list.length > this.perKey) list.shift();
   };
+  private lastKey?: string;
+  private lastList?: HistoryRecord[];
 
   /** From now on every record of `key` is kept (up to `followed`), starting from what is remembered of it. */
   follow(key: string): void {
     if (key === this.followedKey) return;
+    this.lastKey = this.lastList = undefined;
     this.unfollow();
     this.followedKey = key;
     this.followedRecords = this.recent.get(key) ?? [];
@@ -73,6 +84,7 @@ export class KeyHistory {
   unfollow(): void {
     const key = this.followedKey;
     if (key === undefined) return;
+    this.lastKey = this.lastList = undefined;
     this.followedKey = undefined;
     if (this.followedRecords.length > 0) this.recent.set(key, this.followedRecords.slice(-this.perKey));
     this.followedRecords = [];
@@ -92,9 +104,8 @@ export class KeyHistory {
   }
 
   private slim(r: TraceRecord): HistoryRecord {
-    let hasObjects = false;
-    for (const f of OBJECT_FIELDS) if (r[f] !== undefined) hasObjects = true;
-    if (!hasObjects) return r;
+    // Checked field by field: this runs for every record (OBJECT_FIELDS names the same ones).
+    if (r.old === undefined && r.new === undefined && r.object === undefined && r.obj === undefined && r.oldObject === undefined && r.newObject === undefined) return r;
     const kept: HistoryRecord = { ...r };
     for (const f of OBJECT_FIELDS) delete kept[f];
     const { old, new: now } = r as { old?: unknown; new?: unknown };
