@@ -123,11 +123,15 @@ describe('startDashboard (ink)', () => {
         await new Promise((r) => setImmediate(r));
       }
       expect(n, 'records fed in the second').toBeGreaterThan(2000);
-      // Each frame draws the header once: at most 10 frames in the second (and one more at its edge).
+      // Each frame draws the header once: at most 10 frames in the second (and one more at its edge); fewer
+      // when frames are expensive (drawing keeps to 5% of the CPU), but two a second at least.
       const frames = out().slice(before).split('resource pods').length - 1;
-      expect(frames, 'frames drawn in the second').toBeGreaterThan(3);
+      expect(frames, 'frames drawn in the second').toBeGreaterThanOrEqual(1);
       expect(frames, 'frames drawn in the second').toBeLessThanOrEqual(11);
       expect(out()).toContain('resource pods');
+      // the next frame (at most half a second away) shows the thousands counted meanwhile
+      const countedBy = Date.now() + 5000;
+      while (!/total \d{4,}/.test(out()) && Date.now() < countedBy) await new Promise((r) => setTimeout(r, 10));
       expect(out()).toMatch(/total \d{4,}/);
       // a retry notice shows in the status line, not written over the frame
       dashboard.notice('list pods failed: connection refused; retrying in 2s');

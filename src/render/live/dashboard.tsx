@@ -28,7 +28,8 @@ export interface DashboardOptions {
   onQuit: () => void;
   /**
    * The shortest frame interval; never under 100 ms (10 frames a second). Default 100. A frame that takes
-   * long (a big screen on a busy machine) stretches the interval so drawing keeps to FRAME_BUDGET of the time.
+   * long (a big screen on a busy machine) stretches the interval so drawing keeps to FRAME_BUDGET of the
+   * CPU, up to SLOWEST_FRAME_MS.
    */
   frameMs?: number;
   /** Draw on the terminal's alternate screen (restored on stop). Default true. */
@@ -46,8 +47,8 @@ export interface Dashboard {
 
 /** The share of the event loop the drawing may take: the pipeline shares it. */
 const FRAME_BUDGET = 0.05;
-/** However slow a frame, one a second at least. */
-const SLOWEST_FRAME_MS = 1000;
+/** However slow a frame, two a second at least. */
+const SLOWEST_FRAME_MS = 500;
 
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
@@ -188,10 +189,13 @@ export function dashboardView(
     const redraw = () => setTick((n) => n + 1);
     // The next frame is due frameMs after this one, or later when this one was expensive: its CPU time
     // (not wall time: on a busy machine the process waits for a core) from the render to the layout effect.
+    // The first frame pays for ink's and react's set-up: it says nothing about the next ones.
     const startedAt = process.cpuUsage();
+    const first = React.useRef(true);
     React.useLayoutEffect(() => {
       const used = process.cpuUsage(startedAt);
-      const cost = (used.user + used.system) / 1000;
+      const cost = first.current ? 0 : (used.user + used.system) / 1000;
+      first.current = false;
       const t = setTimeout(redraw, Math.min(SLOWEST_FRAME_MS, Math.max(frameMs, cost / FRAME_BUDGET)));
       return () => clearTimeout(t);
     });
