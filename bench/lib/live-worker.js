@@ -23,7 +23,7 @@ async function run() {
   let screen;
   let bytesDrawn = 0;
   if (spec.live === 'trace') tracer.subscribe(() => {});
-  if (spec.live === 'aggregators') {
+  if (spec.live === 'aggregators' || typeof spec.only === 'number') {
     // What --live subscribes, without drawing.
     const [{ PipelineStats }, { ActivityLog }, { KeyHistory }, { TraceSummary }] = await Promise.all([
       import('../../dist/render/live/pipeline-stats.js'),
@@ -32,8 +32,9 @@ async function run() {
       import('../../dist/render/summary.js'),
     ]);
     const parts = [new PipelineStats(), new ActivityLog(), new KeyHistory(), new TraceSummary({ startedAt: Date.now(), now: Date.now })];
+    const used = typeof spec.only === 'number' ? [parts[spec.only]] : parts;
     tracer.subscribe((r) => {
-      for (const p of parts) p.add(r);
+      for (const p of used) p.add(r);
     });
   }
   if (spec.live === true) {

@@ -202,7 +202,7 @@ describe('KeyHistory', () => {
   });
 
   it('keeps a diff instead of the objects of an update', () => {
-    const h = new KeyHistory();
+    const h = new KeyHistory({ recentKeys: 8 });
     const old = { kind: 'Pod', metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' }, status: { phase: 'Pending' } };
     const now = { kind: 'Pod', metadata: { name: 'a', namespace: 'ns', resourceVersion: '2' }, status: { phase: 'Running' } };
     h.add({ time: 0, stage: 'reconcile', op: 'write', key: 'ns/a', rv: '2', verb: 'update-status', old, new: now });

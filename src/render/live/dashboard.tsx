@@ -114,14 +114,14 @@ export function dashboardView(
   const ui: UiState = { filter: '', help: false, scroll: 0 };
   if (o.follow && o.history) {
     ui.following = o.follow;
-    o.history.follow(o.follow);
+    o.history.follow(o.follow, o.activity.records());
   }
   const size = () => ({ rows: o.stdout.rows || 24, columns: o.stdout.columns || 80 });
   const snapshotText = () => screenText(lastScreen, size().columns);
 
   const follow = (key: string | undefined) => {
     if (!key || !o.history) return;
-    o.history.follow(key);
+    o.history.follow(key, o.activity.records());
     ui.following = key;
     ui.scroll = 0;
   };

@@ -1,7 +1,9 @@
 // "Follow one key": what each stage did with one key, kept for the key being followed (up to `followed`
-// records) and, so that Enter on a line has something to show, for the most recently seen keys (up to
-// `perKey` records each, `recentKeys` keys, least recently seen dropped first). Whole objects are not
-// kept: a record carrying old and new keeps only their diff.
+// records). What came before Enter is seeded from the records the caller still holds (the activity
+// pane's ring of every stage), and, when asked (`recentKeys` > 0), from a ring per recently seen key (up
+// to `perKey` records each, least recently seen keys dropped first) — off by default: on a busy watch
+// those rings cost a fifth of the pipeline's throughput (garbage kept alive a little longer). Whole
+// objects are not kept: a record carrying old and new keeps only their diff.
 import type { TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
 import { diffObjects, formatDiff, type FieldChange } from '../object-diff.js';
@@ -10,7 +12,7 @@ import { escapeForTerminal } from '../terminal-escape.js';
 import { formatDetail, OBJECT_FIELDS } from '../trace-detail.js';
 
 export interface KeyHistoryOptions {
-  /** Keys remembered besides the followed one; default 256. */
+  /** Keys remembered besides the followed one; default 0 (seed from the activity ring instead). */
   recentKeys?: number;
   /** Records per remembered key (an event is 6–10 records across the stages); default 32. */
   perKey?: number;
@@ -34,7 +36,7 @@ export class KeyHistory {
   private readonly followedMax: number;
 
   constructor(private readonly opts: KeyHistoryOptions = {}) {
-    this.recentKeys = opts.recentKeys ?? 256;
+    this.recentKeys = opts.recentKeys ?? 0;
     this.perKey = opts.perKey ?? 32;
     this.followedMax = opts.followed ?? 2000;
   }
@@ -43,12 +45,13 @@ export class KeyHistory {
   readonly add = (r: TraceRecord): void => {
     const key = r.key;
     if (!key) return;
-    const kept = this.slim(r);
     if (key === this.followedKey) {
-      this.followedRecords.push(kept);
+      this.followedRecords.push(this.slim(r));
       if (this.followedRecords.length > this.followedMax) this.followedRecords.shift();
       return;
     }
+    if (this.recentKeys === 0) return;
+    const kept = this.slim(r);
     // The records of one event come one after another with the same key: it is already the most recent.
     if (key === this.lastKey && this.lastList !== undefined) {
       this.lastList.push(kept);
@@ -70,13 +73,16 @@ export class KeyHistory {
   private lastKey?: string;
   private lastList?: HistoryRecord[];
 
-  /** From now on every record of `key` is kept (up to `followed`), starting from what is remembered of it. */
-  follow(key: string): void {
+  /**
+   * From now on every record of `key` is kept (up to `followed`), starting from what is remembered of it,
+   * or else from its records among `seed` (oldest first: the activity pane's ring).
+   */
+  follow(key: string, seed: readonly TraceRecord[] = []): void {
     if (key === this.followedKey) return;
     this.lastKey = this.lastList = undefined;
     this.unfollow();
     this.followedKey = key;
-    this.followedRecords = this.recent.get(key) ?? [];
+    this.followedRecords = this.recent.get(key) ?? seed.filter((r) => r.key === key).map((r) => this.slim(r));
     this.recent.delete(key);
   }
 
@@ -86,7 +92,7 @@ export class KeyHistory {
     if (key === undefined) return;
     this.lastKey = this.lastList = undefined;
     this.followedKey = undefined;
-    if (this.followedRecords.length > 0) this.recent.set(key, this.followedRecords.slice(-this.perKey));
+    if (this.followedRecords.length > 0 && this.recentKeys > 0) this.recent.set(key, this.followedRecords.slice(-this.perKey));
     this.followedRecords = [];
   }
 
