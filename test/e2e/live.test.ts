@@ -231,6 +231,18 @@ describe('kwatch events --live without a terminal', () => {
     expect(r.stderr).toMatch(/reconnects=0/);
   });
 
+  it('refuses --key or --snapshot-dir without --live, and a --snapshot-dir that is not a folder, with one line', async () => {
+    const key = await kwatch(['events', 'pods', '--sim', '--key', 'default/web-0'], {});
+    expect(key.code).not.toBe(0);
+    expect(key.stderr.trim().split('\n')).toEqual([expect.stringContaining('--key follows a key in the live dashboard: add --live')]);
+    const dir = await kwatch(['events', 'pods', '--sim', '--live', '--snapshot-dir', '/nonexistent/kwatch-snaps'], {});
+    expect(dir.code).not.toBe(0);
+    expect(dir.stderr.trim().split('\n')).toEqual([expect.stringContaining('--snapshot-dir /nonexistent/kwatch-snaps: no such folder')]);
+    const index = await kwatch(['index', 'pods', '--by', 'nodeName', '--sim', '--live', '-o', 'ndjson'], {});
+    expect(index.code).not.toBe(0);
+    expect(index.stderr).toContain('--live draws its own screen: it cannot be combined with -o ndjson');
+  });
+
   it('refuses a machine output or --raw with one line', async () => {
     const r = await kwatch(['events', 'pods', '--sim', '--live', '-o', 'ndjson'], {});
     expect(r.code).not.toBe(0);
