@@ -10,7 +10,7 @@ import { RecordingListerWatcher } from '../kube/recording/recording-lister-watch
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
-import { inkDrawsLive } from '../render/live-table.js';
+import { ListProgress } from '../render/list-progress.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
@@ -23,6 +23,7 @@ import { UserError } from './user-error.js';
 import { retryLine } from './error-message.js';
 import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
+import { liveUnavailable } from './live-session.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -52,19 +53,13 @@ export interface WatchEventsOptions {
   template?: ObjectTemplate;
   /** --live: the full-screen dashboard instead of the trace lines (where liveUnavailable finds none in the way). */
   live?: boolean;
+  /** --key with --live: follow this key's history from the start. */
+  followKey?: string;
+  /** --snapshot-dir: where `s` saves the screen (default: the working directory). */
+  snapshotDir?: string;
 }
 
-/**
- * Why --live cannot draw here (it falls back to the plain trace), or undefined when it can: the
- * dashboard needs a terminal on both ends (keys come from stdin), outside CI (ink draws no frames
- * there) and a terminal that understands cursor movement.
- */
-export function liveUnavailable(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }, env: NodeJS.ProcessEnv): string | undefined {
-  if (stdout.isTTY !== true || stdin.isTTY !== true) return 'not a terminal';
-  if (!inkDrawsLive(env)) return 'CI is set';
-  if (env.TERM === 'dumb') return 'TERM=dumb';
-  return undefined;
-}
+export { liveUnavailable } from './live-session.js';
 
 /** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
 export async function watchEvents(o: WatchEventsOptions): Promise<void> {
@@ -95,8 +90,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   };
   const table = o.output === 'table' || o.output === 'wide';
   const printer = createTracePrinter({ output: o.output, stream, color: table && shouldColor(out, process.env), stages: o.stages, diff: o.diff, showSecrets: o.showSecrets, batch: true });
-  let pages = 0;
-  let listed = 0;
+  const progress = new ListProgress(names);
   // After a fatal error only its one line is wanted, not the stages shutting down.
   let muted = false;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
@@ -105,11 +99,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     if (o.template) printTemplate(r);
     else printer.write(r);
     if (r.stage === 'reflector' && r.op === 'synced' && r.items === 0) emptyHint(r);
-    if (spinning && r.stage === 'reflector' && r.op === 'list-page') {
-      pages++;
-      listed += typeof r.items === 'number' ? r.items : 0;
-      spinner.update(`listing ${names}: ${pages} page${pages === 1 ? '' : 's'}, ${listed} objects`);
-    }
+    if (spinning && progress.add(r)) spinner.update(progress.text());
   });
   // Each object once per change, as `kubectl get -w -o …` prints it: what the handlers get (resyncs left
   // out), the initial list as one block (custom-columns align it together), then object by object.
@@ -203,20 +193,11 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
 
 /** --live: the dashboard draws from the trace until q / Ctrl-C (or --for, --max-events, …); the summary follows on the restored screen. */
 async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, err: NodeJS.WritableStream): Promise<void> {
-  const { PipelineStats } = await import('../render/live/pipeline-stats.js');
-  const { ActivityLog } = await import('../render/live/activity-log.js');
-  const { startDashboard } = await import('../render/live/dashboard.js');
-  const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
-  const stats = new PipelineStats();
-  const activity = new ActivityLog({ stages: o.stages });
-  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
-    summary.add(r);
-    stats.add(r);
-    activity.add(r);
-  });
+  const { startLiveSession } = await import('./live-session.js');
   const selectors = [...new Set(o.targets.map((t) => [t.labelSelector, t.fieldSelector].filter(Boolean).join(',')).filter(Boolean))];
   const namespaces = [...new Set(o.targets.map((t) => t.namespace ?? '(all)'))];
-  const dashboard = await startDashboard({
+  const live = await startLiveSession({
+    tracer: o.tracer,
     info: {
       context: o.conn.contextName,
       server: o.conn.server,
@@ -224,8 +205,11 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
       namespace: o.targets.some((t) => t.namespaced) ? namespaces.join(',') : undefined,
       selector: selectors.join(' ') || undefined,
     },
-    stats,
-    activity,
+    stages: o.stages,
+    follow: o.followKey,
+    snapshotDir: o.snapshotDir,
+    diff: o.diff,
+    showSecrets: o.showSecrets,
     stdout: out,
     onQuit: () => o.stop.stop('quit'),
   });
@@ -239,16 +223,16 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
       maxEvents: o.maxEvents,
       untilSynced: o.untilSynced,
       // A retry notice written to the terminal would land in the middle of the dashboard.
-      firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
-      onSynced: () => dashboard.notice(''),
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: false },
+      firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => live.dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
+      onSynced: () => live.dashboard.notice(''),
+      // Objects only with --diff: the followed key's updates then show what changed.
+      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: o.diff !== undefined },
     });
   } finally {
-    unsubscribe();
-    dashboard.stop();
+    live.stop();
     recording?.close();
   }
-  err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  err.write(`${live.summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }

@@ -59,6 +59,8 @@ export interface ReconcileRunOptions {
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream;
+  /** --live: the dashboard with a reconcile panel instead of the trace lines (where the terminal allows). */
+  live?: { followKey?: string; snapshotDir?: string };
 }
 
 /** What differs between a live run and a replayed one. */
@@ -89,14 +91,15 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
   let muted = false;
   let records = 0;
+  const run = new AbortController();
+  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     records++;
     if (muted) return;
     summary.add(r);
-    printer.write(r);
+    if (!live) printer.write(r);
   });
 
-  const run = new AbortController();
   let fatal: Error | undefined;
   const onFatal = (e: Error) => {
     if (fatal) return;
@@ -159,6 +162,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   } finally {
     o.stop.signal.removeEventListener('abort', onUserStop);
     unsubscribe();
+    // The screen is restored before anything else is written (the report, the summary, an error).
+    live?.stop();
     closed = backend.close?.();
     if (!fatal && o.once && !table) for (const r of session.report.rows()) printer.write(reportRecord(r, Date.now()) as unknown as TraceRecord);
     printer.end();
@@ -175,6 +180,36 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   err.write(`${reconcileVerdict(rows, session.report.runs, session.report.limited)}\n`);
   if (rows.some((r) => r.result === 'error')) return 2;
   return session.report.pending().length > 0 ? 1 : 0;
+}
+
+/** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */
+async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
+  const { liveUnavailable, startLiveSession } = await import('./live-session.js');
+  const why = liveUnavailable(out, process.stdin, process.env);
+  if (why !== undefined) {
+    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
+    return undefined;
+  }
+  const { ReconcileStats } = await import('../render/live/reconcile-panel.js');
+  const panel = new ReconcileStats();
+  const src = o.source;
+  const names = o.controllers.map((c) => c.name).join(', ');
+  return startLiveSession({
+    tracer: o.tracer,
+    info:
+      src.kind === 'server'
+        ? { context: src.conn.contextName, server: src.conn.server, resources: o.controllers.map((c) => c.cliResource ?? c.moduleFor ?? '?').join(','), namespace: src.scope.namespace ?? '(all)', selector: src.scope.labelSelector }
+        : { server: `recording ${src.path}`, resources: o.controllers.map((c) => c.cliResource ?? c.moduleFor ?? '?').join(',') },
+    stages: o.stages,
+    defaultStages: RECONCILE_DEFAULT_STAGES,
+    follow: o.live?.followKey,
+    snapshotDir: o.live?.snapshotDir,
+    diff: o.diff,
+    showSecrets: o.showSecrets,
+    panel: { content: () => ({ title: `reconcile: ${names} (writes ${o.mode})`, lines: panel.lines() }), add: panel.add },
+    stdout: out as NodeJS.WriteStream,
+    onQuit: quit,
+  });
 }
 
 /** A live server: discovery names resources, writes go over HTTP, first contact follows the events policy. */

@@ -7,6 +7,7 @@ import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
+import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import type { Connection } from '../kube/http/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
@@ -41,6 +42,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     '<%= config.bin %> events secrets --record secrets.ndjson',
     '<%= config.bin %> events pods --sim --sim-churn 50 --live',
     `<%= config.bin %> events pods -o jsonpath='{.metadata.name} {.status.phase}{"\\n"}'`,
+    '<%= config.bin %> events pods --sim --sim-churn 50 --live --key default/web-0 --diff',
   ];
   static override args = {
     resource: Args.string({ description: 'Resource type(s), comma-separated: pods, po, deployments.apps, foos.example.com, …; or TYPE/NAME for one object.', required: true }),
@@ -61,7 +63,9 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something (ADDED, MODIFIED, DELETED; bookmarks do not count), once every stage has handled them.' }),
     'until-synced': Flags.boolean({ description: 'Stop once the initial list has gone through every stage.', default: false }),
-    live: Flags.boolean({ description: 'A full-screen dashboard of the pipeline (stage rates, totals, queue depths, connection state, recent activity) instead of the trace lines; q quits, ? shows the keys. Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
+    live: Flags.boolean({ description: 'A full-screen dashboard of the pipeline (stage rates, totals, queue depths, sparklines, connection state, recent activity; Enter on a line follows its key) instead of the trace lines; q quits, ? shows the keys. Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
+    key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name): every stage\'s record of it, handler old → new RV, workqueue reasons, reconcile runs.' }),
+    'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
   };
 
   async run(): Promise<void> {
@@ -75,6 +79,9 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.raw && flags.live) throw new UserError('--live shows the informer pipeline: it cannot be combined with --raw');
+    if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
+    if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
+    checkSnapshotDir(flags['snapshot-dir']);
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
 
     const named = splitTypeName(args.resource, args.name);
@@ -115,6 +122,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           firstContact: this.firstContactOptions(),
           live: flags.live,
           template,
+          followKey: flags.key,
+          snapshotDir: flags['snapshot-dir'],
         });
       }
     } finally {

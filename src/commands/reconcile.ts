@@ -8,6 +8,7 @@ import { createStopSignal } from '../cli/stop-signal.js';
 import type { GlobalFlags } from '../cli/flags.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
+import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
@@ -52,6 +53,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
     record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
+    live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity; Enter follows a key) and a reconcile panel (running / held / queued keys, runs, errors, requeues, p50/p99 duration, loop warnings). Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
+    key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name).' }),
+    'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
     'from-recording': Flags.string({ description: 'Run against a recording (kwatch events --record FILE) instead of a server, on its own virtual time: the same trace every run (--writes intercept or overlay).' }),
   };
 
@@ -65,6 +69,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
+    if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
+    if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
+    if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
+    checkSnapshotDir(flags['snapshot-dir']);
     const mode = flags.writes as WriteMode;
     if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace || flags.record)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n, -A or --record');
     if (mode === 'apply' && !flags.sim && !flags.yes && !flags['from-recording']) {
@@ -97,6 +105,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
         maxEvents: flags['max-events'],
         stop,
+        live: flags.live ? { followKey: flags.key, snapshotDir: flags['snapshot-dir'] } : undefined,
       });
     } catch (err) {
       // --once is a check: whatever stopped it is an error (2+), never "writes pending" (1).

@@ -2,6 +2,7 @@
 // (a private tmux server, -L), keys go in with send-keys and the screen comes back with capture-pane.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, kwatch } from './events-helpers.js';
 
@@ -40,6 +41,16 @@ function totals(s: string): Record<string, number> {
   return Object.fromEntries(names.map((n, j) => [n, values[j]]));
 }
 
+/** The pipeline row's rates (events/s over the last 5 s), by stage name. */
+function rates(s: string): Record<string, string> {
+  const lines = s.split('\n');
+  const i = lines.findIndex((l) => /^http\s+reflector\s+watch\s+fifo/.test(l));
+  if (i < 0) return {};
+  const names = lines[i].trim().split(/\s+/);
+  const values = [...lines[i + 1].matchAll(/([\d.]+)\/s/g)].map((m) => m[1]);
+  return Object.fromEntries(names.map((n, j) => [n, values[j]]));
+}
+
 const ACTIVITY = /^\d\d:\d\d:\d\d\.\d{3} /;
 const activityLines = (s: string) => s.split('\n').filter((l) => ACTIVITY.test(l));
 
@@ -52,7 +63,7 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     }
   });
 
-  it('shows the header and moving stage totals, filters the activity with /, and q restores the screen and prints the summary', async () => {
+  it('shows the header, moving stage rates and totals and the sparklines, filters the activity with /, follows a key with ↑ Enter, and q restores the screen and prints the summary', async () => {
     const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --sim-churn 50 --live; echo EXIT=$?; sleep 60`;
     tmux('new-session', '-d', '-x', '160', '-y', '45', '-s', SESSION, `sh -c '${cmd}'`);
 
@@ -65,6 +76,13 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     s = await waitForScreen((x) => totals(x).watch > before);
     expect(totals(s).watch).toBeGreaterThan(before);
     expect(s).toMatch(/^\S+\s+\S+\s+[\d.]+\/s/m); // a rate line under the stage names
+    // the watch rate moves (events/s over the last 5 s: it changes as events come and the window slides)
+    const firstRate = rates(s).watch;
+    s = await waitForScreen((x) => rates(x).watch !== undefined && rates(x).watch !== firstRate);
+    expect(rates(s).watch).not.toBe(firstRate);
+    expect(Number(rates(s).watch) + Number(firstRate)).toBeGreaterThan(0);
+    expect(s).toMatch(/^watch events\/s +[▁▂▃▄▅▆▇█]{60} {2}last [\d.]+\/s/m);
+    expect(s).toMatch(/^workqueue depth +[▁▂▃▄▅▆▇█]{60}/m);
 
     // `/` + a key: only that key's lines remain
     s = await waitForScreen((x) => new Set(activityLines(x).map((l) => l.split(/\s+/)[3])).size > 1);
@@ -77,6 +95,23 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toContain(`filter: ${key}`);
     expect(activityLines(s).length).toBeGreaterThan(0);
     for (const line of activityLines(s)) expect(line).toContain(key);
+
+    // ↑ selects the newest line of the (filtered) pane, Enter follows its key: every stage's record of it
+    tmux('send-keys', '-t', SESSION, 'Up');
+    s = await waitForScreen((x) => x.includes('SELECT (Enter follows the key'));
+    expect(s).toContain('SELECT (Enter follows the key, Esc resumes)');
+    tmux('send-keys', '-t', SESSION, 'Enter');
+    s = await waitForScreen((x) => x.includes(`following ${key}:`) && /^\d\d:\d\d:\d\d\.\d{3}\s+handler\s+On(Add|Update)/m.test(x));
+    expect(s).toContain(`following ${key}:`);
+    expect(s).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+(watch|fifo)\s+/m);
+    expect(s).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+workqueue\s+add\s+\d*\s+.*reason=/m);
+    expect(s).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+handler\s+On(Add|Update)/m);
+    tmux('send-keys', '-t', SESSION, 'Escape');
+    s = await waitForScreen((x) => !x.includes('following ') && x.includes('SELECT'));
+    expect(s).not.toContain(`following ${key}:`);
+    tmux('send-keys', '-t', SESSION, 'Escape');
+    s = await waitForScreen((x) => !x.includes('SELECT'));
+    expect(s).not.toContain('SELECT');
 
     // space freezes the activity pane while the counting goes on; ? shows the keys, any key closes it
     tmux('send-keys', '-t', SESSION, '-l', ' ');
@@ -113,6 +148,56 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 30_000);
 
+  it('index --live: the pipeline and the index panel (values, counts, change since start); q restores the screen and prints the table', async () => {
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} index pods --by nodeName --sim --sim-churn 50 --live; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '160', '-y', '45', '-s', 'index', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-t', 'index');
+    const deadline = Date.now() + 20_000;
+    const ready = (x: string) => /pods by nodeName: \d+ objects at resourceVersion \d+/.test(x) && /^VALUE\s+COUNT\s+CHANGE/m.test(x) && totals(x).indexer > 0;
+    while (!ready(at()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    let s = at();
+    expect(s).toMatch(/pods by nodeName: \d+ objects at resourceVersion \d+/);
+    expect(s).toMatch(/^VALUE\s+COUNT\s+CHANGE/m);
+    expect(s).toMatch(/^node-\d+\s+\d+/m);
+    expect(s).toMatch(/watching since \d\d:\d\d:\d\d/);
+    // the counts are sorted, largest first
+    const counts = s.split('\n').filter((l) => /^node-\d+\s+\d+/.test(l)).map((l) => Number(l.split(/\s+/)[1]));
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    // churn moves pods between nodes: a CHANGE since the start appears
+    while (!/^node-\d+\s+\d+\s+[+-]\d+/m.test(at()) && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 100));
+    expect(at()).toMatch(/^node-\d+\s+\d+\s+[+-]\d+/m);
+    tmux('send-keys', '-t', 'index', '-l', 'q');
+    while (!at().includes('EXIT=') && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+    s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).not.toContain('pods by nodeName');
+    expect(s).toMatch(/^VALUE\s+COUNT\s+KEYS/m);
+    expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
+  }, 60_000);
+
+  it('reconcile --live --key: the reconcile panel with the loop warning, and the key followed from the start with each write\'s diff', async () => {
+    const mod = join(dirname(BIN), '..', 'examples', 'reconcilers', 'status-stamper.mjs');
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} reconcile --with ${JSON.stringify(mod)} -n default --sim --writes overlay --loop-threshold 3 --live --key default/cart-api; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '160', '-y', '50', '-s', 'reconcile', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-t', 'reconcile');
+    const deadline = Date.now() + 20_000;
+    const ready = (x: string) => x.includes('loop: status-stamper default/cart-api') && /^\d\d:\d\d:\d\d\.\d{3}\s+reconcile\s+write/m.test(x);
+    while (!ready(at()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    let s = at();
+    expect(s).toContain('reconcile: status-stamper (writes overlay)');
+    expect(s).toMatch(/^running \d+ {2}held \d+ {2}queued \d+ {3}runs \d+ {2}errors 0 {2}requeues \d+ {3}p50 [\d.]+m?s {2}p99 [\d.]+m?s$/m);
+    expect(s).toContain('loop: status-stamper default/cart-api re-triggered itself with its own writes');
+    expect(s).toContain('following default/cart-api:');
+    expect(s).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+reconcile\s+write\s+\S+\s+.*verb=update-status/m);
+    expect(s).toMatch(/^ {6}status\.conditions.*: .* → /m); // the diff of the write, under it
+    tmux('send-keys', '-t', 'reconcile', '-l', 'q');
+    while (!at().includes('EXIT=') && Date.now() < deadline + 15_000) await new Promise((r) => setTimeout(r, 100));
+    s = at();
+    expect(s).toContain('EXIT=0');
+    expect(s).not.toContain('following default/cart-api');
+    expect(s).toMatch(/^reconcile: start=\d+ success=\d+ write=\d+ loop=1/m);
+  }, 60_000);
+
   it('in a terminal with TERM=dumb or CI set, says so in one line and prints the plain trace', async () => {
     const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --live --until-synced`;
     const cmd = `env -u CI -u CONTINUOUS_INTEGRATION TERM=dumb ${node}; env CI=1 ${node}; echo EXIT=$?; sleep 60`;
@@ -144,6 +229,18 @@ describe('kwatch events --live without a terminal', () => {
     expect(r.stdout).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL/);
     expect(r.stdout).toContain('OnAdd');
     expect(r.stderr).toMatch(/reconnects=0/);
+  });
+
+  it('refuses --key or --snapshot-dir without --live, and a --snapshot-dir that is not a folder, with one line', async () => {
+    const key = await kwatch(['events', 'pods', '--sim', '--key', 'default/web-0'], {});
+    expect(key.code).not.toBe(0);
+    expect(key.stderr.trim().split('\n')).toEqual([expect.stringContaining('--key follows a key in the live dashboard: add --live')]);
+    const dir = await kwatch(['events', 'pods', '--sim', '--live', '--snapshot-dir', '/nonexistent/kwatch-snaps'], {});
+    expect(dir.code).not.toBe(0);
+    expect(dir.stderr.trim().split('\n')).toEqual([expect.stringContaining('--snapshot-dir /nonexistent/kwatch-snaps: no such folder')]);
+    const index = await kwatch(['index', 'pods', '--by', 'nodeName', '--sim', '--live', '-o', 'ndjson'], {});
+    expect(index.code).not.toBe(0);
+    expect(index.stderr).toContain('--live draws its own screen: it cannot be combined with -o ndjson');
   });
 
   it('refuses a machine output or --raw with one line', async () => {

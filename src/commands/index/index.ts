@@ -4,6 +4,7 @@ import { KwatchCommand } from '../../cli/base-command.js';
 import { parseDuration } from '../../cli/duration.js';
 import { createStopSignal, type StopSignal } from '../../cli/stop-signal.js';
 import { UserError } from '../../cli/user-error.js';
+import { checkSnapshotDir } from '../../cli/snapshot-file.js';
 import { indexChangeRecord } from '../../informer/index-changes.js';
 import { indexCounts, indexersFromSpecs, indexRows, indicesOf, indexTotals, timeIndexBuild, type Indices } from '../../informer/index-report.js';
 import { Tracer } from '../../informer/trace.js';
@@ -12,12 +13,16 @@ import type { CacheCheckReport } from '../../kube/pipelines/cache-check.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery/discovery-flags.js';
 import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/pipelines/index-informer.js';
+import type { Connection } from '../../kube/http/connection.js';
+import type { LiveSession } from '../../cli/live-session.js';
 import type { ResolvedResource } from '../../kube/discovery/resolve-resource.js';
 import { shouldColor } from '../../render/color.js';
+import { formatColumns } from '../../render/columns.js';
 import { reportTable } from '../../render/report-table.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
 import { maskSecrets } from '../../render/secrets.js';
+import { ListProgress } from '../../render/list-progress.js';
 import { startSpinner } from '../../render/spinner.js';
 import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../../cli/output-template.js';
 import type { ObjectTemplate } from '../../render/object-template.js';
@@ -52,6 +57,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     "<%= config.bin %> index pods --by '{.spec.containers[*].image}' --show-keys",
     '<%= config.bin %> index pods --by nodeName --value node-001 -o name',
     '<%= config.bin %> index pods --by nodeName --watch',
+    '<%= config.bin %> index pods --by nodeName --live --sim --sim-churn 50',
     '<%= config.bin %> index pods --by nodeName --watch -o ndjson --for 1m',
     '<%= config.bin %> index pods --check',
   ];
@@ -64,7 +70,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
     'show-secrets': Flags.boolean({ description: 'Print Secret data and tokens as they are, in index values (--by {.data}, annotation:kubectl.kubernetes.io/last-applied-configuration, …) and in --value objects (masked by default).', default: false }),
     'show-keys': Flags.boolean({ description: 'List every key under each value, not just the first few.', default: false }),
-    watch: Flags.boolean({ char: 'w', description: 'Keep the informer running and update the counts live (or stream index changes with -o ndjson).', default: false, exclusive: ['value'] }),
+    watch: Flags.boolean({ char: 'w', description: 'Keep the informer running and update the counts live (or stream index changes with -o ndjson); on a terminal, the same dashboard as --live.', default: false, exclusive: ['value'] }),
+    live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity) and an index panel (values, counts, change since the start, by count); q quits and prints the table. Falls back to the plain periodic table without a terminal, under CI or with TERM=dumb.', default: false, exclusive: ['value'] }),
+    'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
     check: Flags.boolean({ description: `Compare the cache with a LIST from the server (with --watch: when the watch ends); exit code ${CHECK_DIFFERS_EXIT_CODE} when objects are missing, extra or stale.`, default: false, exclusive: ['value'] }),
     'watch-list': Flags.boolean({ description: 'Sync with a watch-list (sendInitialEvents) instead of a paged LIST.', default: false }),
     'page-size': Flags.integer({ description: 'Objects per LIST page (0 = one unpaged LIST).', default: 500, min: 0 }),
@@ -75,9 +83,12 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
 
   async run(): Promise<Indices | KubeObject[] | Record<string, unknown> | CacheCheckReport | void> {
     const { args, flags } = await this.parse(Index);
-    const mode: Mode = flags.watch ? 'watch' : flags.check ? 'check' : flags.value !== undefined ? 'value' : 'report';
+    const mode: Mode = flags.watch || flags.live ? 'watch' : flags.check ? 'check' : flags.value !== undefined ? 'value' : 'report';
     const output = flags.output ?? 'table';
-    if (flags.watch && flags.check && output !== 'table') throw new UserError('--watch --check prints a table: leave out --output');
+    if (flags.live && output !== 'table') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
+    if (flags['snapshot-dir'] !== undefined && !flags.live && !flags.watch) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
+    checkSnapshotDir(flags['snapshot-dir']);
+    if ((flags.watch || flags.live) && flags.check && output !== 'table') throw new UserError('--watch --check prints a table: leave out --output');
     // kubectl's template outputs apply to what -o json prints: the Indices, the objects under --value, the check report.
     const template = mode === 'watch' ? undefined : templateFromOutput(output);
     if (!template && !OUTPUTS[mode].includes(output)) throw new UserError(`--output ${output} is not available${mode === 'report' ? '' : ` with --${mode}`}: use one of ${OUTPUTS[mode].join(', ')}${mode === 'watch' ? '' : `, ${TEMPLATE_OUTPUT_HELP}`}`);
@@ -94,7 +105,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     }
     const names = Object.keys(indexers);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
-    if (forMs !== undefined && !flags.watch) throw new UserError('--for only applies with --watch');
+    if (forMs !== undefined && mode !== 'watch') throw new UserError('--for only applies with --watch or --live');
     const intervalMs = parseDuration(flags.interval, '--interval');
     const syncTimeoutMs = parseDuration(flags['sync-timeout'], '--sync-timeout');
 
@@ -116,6 +127,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     let synced = false;
     stop.signal.addEventListener('abort', () => (synced && flags.check ? undefined : end.abort()), { once: true });
     const ndjson = output === 'ndjson' ? await this.streamIndexChanges(tracer, new Set(names)) : undefined;
+    // --live (and --watch on a terminal): the dashboard opens before the informer, to show its sync too.
+    const dashboard = mode === 'watch' && output === 'table' ? await this.liveIndex(flags.live, conn, resource, namespace, flags.selector, names, tracer, stop, flags['snapshot-dir']) : undefined;
+    if (dashboard) this.onCleanup(async () => dashboard.session.stop());
     const { startIndexInformer } = await import('../../kube/pipelines/index-informer.js');
     const session = startIndexInformer({
       conn,
@@ -133,8 +147,9 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       end.abort();
       await session.done.catch(() => {});
     });
-    await this.sync(session, resource, stop, syncTimeoutMs);
+    await this.sync(session, resource, stop, syncTimeoutMs, tracer, dashboard !== undefined);
     synced = true;
+    dashboard?.synced(session);
 
     switch (mode) {
       case 'check':
@@ -142,9 +157,17 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       case 'value':
         return this.byIndex(session, names[0], flags.value!, output, resource, namespace === undefined, flags['show-secrets'], template);
       case 'watch':
-        if (!ndjson) await this.live(session, resource, names, intervalMs, stop);
+        if (!ndjson && !dashboard) await this.live(session, resource, names, intervalMs, stop);
         await Promise.race([untilAborted(stop.signal), session.done]);
         ndjson?.();
+        if (dashboard) {
+          // The screen is restored first: then the summary, and the table as it ends.
+          dashboard.session.stop();
+          process.stderr.write(`${dashboard.session.summary.format({ color: shouldColor(process.stderr, process.env) })}\n`);
+          const rows = names.flatMap((n) => indexRows(session.store, n));
+          const t = indexTable(rows, { showKeys: false, several: names.length > 1 });
+          if (!flags.check) process.stdout.write(reportTable(t.headers, t.cells, { color: shouldColor(process.stdout, process.env), alignRight: [t.headers.indexOf('COUNT')] }));
+        }
         if (!flags.check) return;
         // The informer keeps running until the check has its snapshot: the cache after the whole watch.
         process.stdout.write('\n');
@@ -158,18 +181,32 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
   }
 
   /** Waits for the initial list, with a spinner on stderr (TTY only). */
-  private async sync(session: IndexInformer, resource: ResolvedResource, stop: StopSignal, timeoutMs: number): Promise<void> {
+  private async sync(session: IndexInformer, resource: ResolvedResource, stop: StopSignal, timeoutMs: number, tracer: Tracer, quiet = false): Promise<void> {
     const started = Date.now();
     const what = displayName(resource);
-    const spinner = startSpinner(process.stderr, `Syncing ${what}…`);
+    // Under the dashboard its header shows the list's progress: a spinner would write over the screen.
+    const spinner = startSpinner(quiet ? {} as NodeJS.WritableStream : process.stderr, `Syncing ${what}…`);
+    // A paged LIST shows its pages and the server's estimate of the total; a watch-list only its count.
+    // Only for a terminal: listening turns tracing on, which a sync to a pipe should not pay for.
+    const progress = new ListProgress(what);
+    let paged = false;
+    const unsubscribe = process.stderr.isTTY && !quiet
+      ? tracer.subscribe((r) => {
+          if (!progress.add(r)) return;
+          paged = true;
+          spinner.update(progress.text());
+        })
+      : () => {};
     try {
-      await session.synced({ timeoutMs, onProgress: (n) => spinner.update(`Syncing ${what}… ${n} listed`) });
+      await session.synced({ timeoutMs, onProgress: (n) => (paged ? undefined : spinner.update(`Syncing ${what}… ${n} listed`)) });
     } catch (err) {
+      unsubscribe();
       spinner.stop();
-      if (stop.reason === 'interrupted') throw new UserError(`interrupted before the ${what} cache synced`, 130);
+      if (stop.reason === 'interrupted' || stop.reason === 'quit') throw new UserError(`${stop.reason === 'quit' ? 'quit' : 'interrupted'} before the ${what} cache synced`, 130);
       if ((err as Error).name === 'SyncTimeoutError') throw new UserError((err as Error).message);
       throw err;
     }
+    unsubscribe();
     spinner.succeed(`Synced ${session.store.size} ${what} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
     await spinner.ready;
   }
@@ -242,6 +279,47 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     });
     stop.signal.addEventListener('abort', () => view.stop(), { once: true });
     session.done.finally(() => view.stop()).catch(() => {});
+  }
+
+  /**
+   * The dashboard with an index panel, when the terminal allows (see liveUnavailable); undefined otherwise
+   * (--live says why in one line, --watch quietly keeps its table).
+   */
+  private async liveIndex(live: boolean, conn: Connection, resource: ResolvedResource, namespace: string | undefined, selector: string | undefined, names: string[], tracer: Tracer, stop: StopSignal, snapshotDir: string | undefined): Promise<{ session: LiveSession; synced: (s: IndexInformer) => void } | undefined> {
+    const { liveUnavailable } = await import('../../cli/events-view.js');
+    const why = liveUnavailable(process.stdout, process.stdin, process.env);
+    if (why !== undefined) {
+      if (live) process.stderr.write(`--live needs a terminal (${why}): showing the plain table\n`);
+      return undefined;
+    }
+    const { startLiveSession } = await import('../../cli/live-session.js');
+    let informer: IndexInformer | undefined;
+    let rows: IndexWatchRows | undefined;
+    const session = await startLiveSession({
+      tracer,
+      info: { context: conn.contextName, server: conn.server, resources: displayName(resource), namespace: resource.namespaced ? (namespace ?? '(all)') : undefined, selector },
+      // The activity an index watches: the watch events and what they did to the cache.
+      defaultStages: new Set(['watch', 'indexer']),
+      snapshotDir,
+      panel: {
+        content: () => {
+          if (!informer || !rows) return { title: `${displayName(resource)} by ${names.join(', ')}: syncing…`, lines: [] };
+          return {
+            title: `${displayName(resource)} by ${names.join(', ')}: ${informer.store.size} objects at resourceVersion ${informer.informer.lastSyncResourceVersion}`,
+            lines: formatColumns(rows.headers, rows.rows()).replace(/\n$/, '').split('\n'),
+          };
+        },
+      },
+      stdout: process.stdout,
+      onQuit: () => stop.stop('quit'),
+    });
+    return {
+      session,
+      synced: (s) => {
+        informer = s;
+        rows = new IndexWatchRows((n) => indexCounts(s.store, n), names);
+      },
+    };
   }
 
   /** Prints the indexer's records for `names` as ndjson from now on; returns the function that ends the stream. */

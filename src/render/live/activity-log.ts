@@ -1,13 +1,23 @@
-// The dashboard's "recent activity" pane: the last trace records (as selected by --stages), kept
-// unformatted, and printed on demand with the trace table's own columns, filtered by `/` text.
-import type { TraceRecord } from '../../informer/trace.js';
-import { stageFilter, type StageSelection } from '../stage-filter.js';
+// The dashboard's "recent activity" pane: the last trace records of every stage, kept unformatted, and
+// printed on demand with the trace table's own columns: those --stages selects (keys 1–8 hide or show a
+// stage), filtered by `/` text.
+import { STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
+import { DEFAULT_STAGES, stageFilter, type StageSelection } from '../stage-filter.js';
 import { createTracePrinter } from '../trace-printer.js';
 
 export interface ActivityLogOptions {
-  /** Records kept; default 1000. */
+  /** Records kept; default 2000. */
   capacity?: number;
   stages?: StageSelection;
+  /** The stages shown when `stages` is not given (kwatch reconcile's differ). */
+  defaultStages?: ReadonlySet<Stage>;
+}
+
+export interface ActivityView {
+  header: string;
+  lines: string[];
+  /** The records of `lines`, same order. */
+  records: TraceRecord[];
 }
 
 /**
@@ -32,15 +42,38 @@ export class ActivityLog {
   private next = 0;
   private readonly capacity: number;
   private readonly select: (r: TraceRecord) => boolean;
+  private readonly initial: ReadonlySet<Stage>;
+  private readonly shown: Set<Stage>;
+  /** Stages the user turned on that --stages left out: all their ops show. */
+  private readonly forced = new Set<Stage>();
 
   constructor(opts: ActivityLogOptions = {}) {
-    this.capacity = opts.capacity ?? 1000;
-    this.select = stageFilter(opts.stages);
+    this.capacity = opts.capacity ?? 2000;
+    this.select = stageFilter(opts.stages, opts.defaultStages);
+    const s = opts.stages;
+    this.initial = new Set<Stage>(s === 'all' ? STAGES : s ? s : [...(opts.defaultStages ?? DEFAULT_STAGES), 'reflector']);
+    this.shown = new Set(this.initial);
+  }
+
+  /** Keys 1–8: hides a shown stage, or shows a hidden one (every op of a stage --stages left out). */
+  toggleStage(stage: Stage): void {
+    if (this.shown.delete(stage)) this.forced.delete(stage);
+    else {
+      this.shown.add(stage);
+      if (!this.initial.has(stage)) this.forced.add(stage);
+    }
+  }
+
+  get stagesShown(): ReadonlySet<Stage> {
+    return this.shown;
+  }
+
+  private visible(r: TraceRecord): boolean {
+    return this.shown.has(r.stage) && (this.forced.has(r.stage) || this.select(r));
   }
 
   /** A TraceListener: stores the record, formats nothing. */
   readonly add = (r: TraceRecord): void => {
-    if (!this.select(r)) return;
     if (this.ring.length < this.capacity) this.ring.push(r);
     else this.ring[this.next] = r;
     this.next = (this.next + 1) % this.capacity;
@@ -52,13 +85,13 @@ export class ActivityLog {
   }
 
   /** The table header and the last `count` lines matching `filter`, formatted as the trace table prints them. */
-  lines(count: number, filter = ''): { header: string; lines: string[] } {
+  lines(count: number, filter = ''): ActivityView {
     const match = parseActivityFilter(filter);
     const picked: TraceRecord[] = [];
     const all = this.records();
-    for (let i = all.length - 1; i >= 0 && picked.length < count; i--) if (match(all[i])) picked.push(all[i]);
+    for (let i = all.length - 1; i >= 0 && picked.length < count; i--) if (this.visible(all[i]) && match(all[i])) picked.push(all[i]);
     picked.reverse();
-    return { header: formatTableHeader(), lines: picked.map((r) => this.formatted(r)) };
+    return { header: formatTableHeader(), lines: picked.map((r) => this.formatted(r)), records: picked };
   }
 
   /** Lines stay on screen for many frames: each record is formatted once. */

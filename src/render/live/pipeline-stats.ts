@@ -3,6 +3,7 @@
 // reflector's connection state and the reconnect / relist / 410 counts. Pure: the clock is injected.
 import { STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
+import { SecondSeries } from './sparkline.js';
 
 export interface PipelineStatsOptions {
   /** Epoch ms; default Date.now. Rates and "reconnecting in" are measured on this clock. */
@@ -34,6 +35,9 @@ export interface PipelineSnapshot {
   expired: number;
   records: number;
   uptimeMs: number;
+  /** Per second over the last minute, oldest first: watch events, and the workqueue's depth. */
+  watchPerSecond: number[];
+  workqueueDepth: number[];
 }
 
 const BUCKET_MS = 1000;
@@ -76,13 +80,17 @@ interface StageCounter {
   depth?: number;
   /** bucket index → depth at the end of that bucket. */
   depthAt: Map<number, number>;
+  /** The bucket being filled, kept out of the maps until the next one starts (or a snapshot). */
+  curBucket: number;
+  curCount: number;
+  depthBucket: number;
 }
 
 export class PipelineStats {
   private readonly now: () => number;
   private readonly windowMs: number;
   private readonly startedAt: number;
-  private readonly counters = new Map<Stage, StageCounter>(STAGES.map((s) => [s, { total: 0, buckets: new Map(), depthAt: new Map() }]));
+  private readonly counters = new Map<Stage, StageCounter>(STAGES.map((s) => [s, { total: 0, buckets: new Map(), depthAt: new Map(), curBucket: -1, curCount: 0, depthBucket: -1 }]));
   private readonly connections = new Map<string, Connection>();
   /** Reflectors that opened a watch once: each one's next watch-start is a reconnect. */
   private readonly watched = new Set<string>();
@@ -91,6 +99,8 @@ export class PipelineStats {
   private relists = 0;
   private expired = 0;
   private records = 0;
+  private readonly watchSeries = new SecondSeries('count');
+  private readonly depthSeries = new SecondSeries('level');
 
   constructor(opts: PipelineStatsOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -101,20 +111,31 @@ export class PipelineStats {
   /** A TraceListener: cheap, so that the pipeline never waits on the dashboard. */
   readonly add = (r: TraceRecord): void => {
     this.records++;
-    const bucket = Math.floor(this.now() / BUCKET_MS);
+    const now = this.now();
+    const bucket = Math.floor(now / BUCKET_MS);
     const c = this.counters.get(r.stage);
     if (c) {
       const n = countOf(r);
       if (n > 0) {
         c.total += n;
-        c.buckets.set(bucket, (c.buckets.get(bucket) ?? 0) + n);
+        if (bucket !== c.curBucket) {
+          commit(c);
+          c.curBucket = bucket;
+          if (c.buckets.size > 16) this.prune(c, bucket);
+        }
+        c.curCount += n;
+        if (r.stage === 'watch') this.watchSeries.record(now, n);
       }
       const depth = typeof r.depth === 'number' ? r.depth : typeof r.queueDepth === 'number' ? r.queueDepth : undefined;
       if (depth !== undefined) {
+        if (bucket !== c.depthBucket) {
+          commit(c);
+          c.depthBucket = bucket;
+          if (c.depthAt.size > 16) this.prune(c, bucket);
+        }
         c.depth = depth;
-        c.depthAt.set(bucket, depth);
+        if (r.stage === 'workqueue') this.depthSeries.record(now, depth);
       }
-      if (c.buckets.size > 16 || c.depthAt.size > 16) this.prune(c, bucket);
     }
     if (r.stage === 'watch' && r.rv) this.lastRv = r.rv;
     if (r.stage === 'reflector') this.reflector(r);
@@ -129,6 +150,7 @@ export class PipelineStats {
     const span = Math.max(spanMs, 1) / 1000;
     const stages = STAGES.map((stage): StageStats => {
       const c = this.counters.get(stage)!;
+      commit(c);
       this.prune(c, bucket);
       let recent = 0;
       for (const [b, n] of c.buckets) if (b >= bucket - windowBuckets) recent += n;
@@ -143,6 +165,8 @@ export class PipelineStats {
       expired: this.expired,
       records: this.records,
       uptimeMs: now - this.startedAt,
+      watchPerSecond: this.watchSeries.series(now),
+      workqueueDepth: this.depthSeries.series(now),
     };
   }
 
@@ -242,6 +266,15 @@ function pagesOf(r: TraceRecord): number | undefined {
   const items = typeof r.items === 'number' ? r.items : 0;
   if (typeof r.remainingItemCount === 'number' && items > 0) return page + Math.ceil(r.remainingItemCount / items);
   return undefined;
+}
+
+/** Moves the bucket being filled (count, and the depth it ended with so far) into the maps. */
+function commit(c: StageCounter): void {
+  if (c.curCount > 0) {
+    c.buckets.set(c.curBucket, (c.buckets.get(c.curBucket) ?? 0) + c.curCount);
+    c.curCount = 0;
+  }
+  if (c.depthBucket >= 0 && c.depth !== undefined) c.depthAt.set(c.depthBucket, c.depth);
 }
 
 /** Deeper now than two seconds ago (and not empty): items arrive faster than the stage takes them. */
