@@ -48,7 +48,7 @@ describe('a first LIST streamed (built CLI)', () => {
     for (const r of [json, names, index, events]) expect(r.code, r.stderr).toBe(0);
     const pods = (JSON.parse(json.stdout) as { items: Pod[] }).items;
     expect(pods).toHaveLength(PODS);
-    expect(pods.map((p) => p.metadata.name).sort()).toEqual((sim.api.list({ group: '', version: 'v1', resource: 'pods' }) as Pod[]).map((p) => p.metadata.name).sort());
+    expect(pods.map((p) => p.metadata.name).sort()).toEqual((sim.api.list({ group: '', version: 'v1', resource: 'pods' }) as unknown as Pod[]).map((p) => p.metadata.name).sort());
     // json prints the objects as sent, managedFields included; name never needed them.
     expect(pods.every((p) => Array.isArray(p.metadata.managedFields))).toBe(true);
     expect(names.stdout.trim().split('\n').sort()).toEqual(pods.map((p) => `pod/${p.metadata.name}`).sort());

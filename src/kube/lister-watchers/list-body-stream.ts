@@ -82,9 +82,10 @@ export class ListBodyStream {
   /** 0 nothing, 1 just read the key "items", 2 and its `:`. */
   private itemsKeyState = 0;
 
-  // runs: the bytes from the start of the next unparsed item.
-  private run: Buffer[] = [];
-  private runLength = 0;
+  // runs: the bytes from the start of the next unparsed item, in window[1, windowEnd): one buffer reused from
+  // run to run (byte 0 is spare, so that a run can be parsed in place as `[` run `]`).
+  private window = Buffer.alloc(1);
+  private windowEnd = 1;
   /** `,{"k":` once the first item's first key is known. */
   private boundary: Buffer | undefined;
 
@@ -213,21 +214,22 @@ export class ListBodyStream {
   }
 
   private takeRuns(buf: Buffer): void {
-    this.run.push(buf);
-    this.runLength += buf.length;
-    // Copying the leftover of the last run again is cheap when a good stretch has come since.
-    if (this.runLength < 2 * this.runTarget) return;
-    // One buffer with a spare byte in front: each run is parsed in place as `[` run `]`.
-    const r = Buffer.allocUnsafe(1 + this.runLength);
-    let at = 1;
-    for (const p of this.run) at += p.copy(r, at);
+    if (this.windowEnd + buf.length > this.window.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.windowEnd + buf.length, 2 * this.runTarget + 65_537, 2 * this.window.length));
+      this.window.copy(grown, 0, 0, this.windowEnd);
+      this.window = grown;
+    }
+    this.windowEnd += buf.copy(this.window, this.windowEnd);
+    // Moving the leftover of the last run to the front again is cheap when a good stretch has come since.
+    if (this.windowEnd - 1 < 2 * this.runTarget) return;
+    const r = this.window;
     let start = 1;
-    const end = r.length;
+    const end = this.windowEnd;
     if (this.boundary === undefined && !this.findBoundary(r, start, end)) return;
     const boundary = this.boundary!;
     for (;;) {
       const cut = r.indexOf(boundary, start + (this.runTarget >> 1));
-      if (cut < 0) {
+      if (cut < 0 || cut >= end) {
         // No mark where one should be: the items are not shaped alike (or one is long) — the scanner decides.
         if (end - start > Math.min(this.max, 4 * this.runTarget)) return this.toScan(r.subarray(start, end));
         break;
@@ -243,8 +245,9 @@ export class ListBodyStream {
       }
       start = cut + 1; // past the ','
     }
-    this.run = [r.subarray(start, end)];
-    this.runLength = end - start;
+    r.copyWithin(1, start, end);
+    this.window = r;
+    this.windowEnd = 1 + end - start;
   }
 
   /**
@@ -254,11 +257,11 @@ export class ListBodyStream {
   private findBoundary(r: Buffer, start: number, end: number): boolean {
     let i = start;
     while (i < end && isSpace(r[i])) i++;
-    if (i === end) return this.keepRun(r, start, end);
+    if (i === end) return false;
     if (r[i] === CLOSE_ARRAY) {
       this.mode = 'tail';
-      this.run = [];
       this.takeTail(r.subarray(i, end), 0);
+      this.releaseWindow();
       return false;
     }
     if (r[i] !== OPEN_OBJECT) {
@@ -266,21 +269,17 @@ export class ListBodyStream {
       return false;
     }
     const colon = r.indexOf(COLON, i);
-    if (colon < 0) {
-      if (end - start > this.max) {
-        this.toScan(r.subarray(start, end));
-        return false;
-      }
-      return this.keepRun(r, start, end);
+    if (colon < 0 || colon >= end) {
+      if (end - start > this.max) this.toScan(r.subarray(start, end));
+      return false;
     }
     this.boundary = Buffer.concat([Buffer.from([COMMA]), r.subarray(i, colon + 1)]);
     return true;
   }
 
-  private keepRun(r: Buffer, start: number, end: number): false {
-    this.run = [r.subarray(start, end)];
-    this.runLength = end - start;
-    return false;
+  private releaseWindow(): void {
+    this.window = Buffer.alloc(1);
+    this.windowEnd = 1;
   }
 
   /** Parses r[start, cut) as `[` … `]` in place; false (bytes unchanged) unless it is one or more whole items. */
@@ -308,30 +307,27 @@ export class ListBodyStream {
 
   /** At the end of the body: the last run ends at the `]` of a body that ends in `]}`, or the scanner decides. */
   private endRuns(): void {
-    const r = concat(this.run.length ? this.run : [Buffer.alloc(0)]);
-    this.run = [];
-    let i = r.length - 1;
-    while (i >= 0 && isSpace(r[i])) i--;
-    if (i >= 0 && r[i] === CLOSE_OBJECT) {
+    const r = this.window;
+    const end = this.windowEnd;
+    let i = end - 1;
+    while (i >= 1 && isSpace(r[i])) i--;
+    if (i >= 1 && r[i] === CLOSE_OBJECT) {
       i--;
-      while (i >= 0 && isSpace(r[i])) i--;
-      if (i > 0 && r[i] === CLOSE_ARRAY && i <= this.max) {
-        const withSlot = Buffer.allocUnsafe(1 + r.length);
-        r.copy(withSlot, 1);
-        if (this.parseRun(withSlot, 1, 1 + i)) {
-          this.mode = 'tail';
-          this.takeTail(r.subarray(i), 0);
-          return;
-        }
+      while (i >= 1 && isSpace(r[i])) i--;
+      if (i > 1 && r[i] === CLOSE_ARRAY && i - 1 <= this.max && this.parseRun(r, 1, i)) {
+        this.mode = 'tail';
+        this.takeTail(r.subarray(i, end), 0);
+        this.releaseWindow();
+        return;
       }
     }
-    this.toScan(r);
+    this.toScan(r.subarray(1, end));
   }
 
+  /** The scanner takes over from here on (the window's bytes, if any, are what `bytes` refers to). */
   private toScan(bytes: Buffer): void {
     this.mode = 'scan';
-    this.run = [];
-    this.runLength = 0;
+    this.releaseWindow();
     this.scan(bytes, 0);
   }
 
