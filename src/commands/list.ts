@@ -60,7 +60,11 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     const { FirstContactListerWatcher } = await import('../kube/lister-watchers/first-contact-lister-watcher.js');
     const { FirstContact } = await import('../kube/http/first-contact.js');
     // A failing server is retried (visibly, until the deadline) only until its first answer, as in every command.
-    const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target), new FirstContact(this.firstContactOptions()), displayName(resource));
+    // The page view and -o name never show an object's fields: managedFields (often half its bytes) are cut
+    // from the text before JSON.parse. json, yaml and ndjson print the objects as the server sent them.
+    const showsObjects = output !== 'table' && output !== 'name';
+    const firstContact = new FirstContact(this.firstContactOptions());
+    const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target, { omitManagedFields: !showsObjects && !flags['compare-watch-list'] }), firstContact, displayName(resource));
     const { startSpinner } = await import('../render/spinner.js');
 
     if (flags['compare-watch-list']) {
@@ -103,9 +107,10 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
       process.stdout.write(await pageTable(result, result.items.length));
       return;
     }
-    const { maskSecrets } = await import('../render/secrets.js');
     const { printObjects } = await import('../render/objects.js');
-    const items = maskSecrets(result.items, { reveal: flags['show-secrets'] });
+    // Secret values and credentials can only show where the objects' fields do (-o name prints names alone).
+    const { maskSecrets } = await import('../render/secrets.js');
+    const items = showsObjects ? maskSecrets(result.items, { reveal: flags['show-secrets'] }) : result.items;
     if (template) {
       // kubectl get -o jsonpath|go-template|custom-columns: the template over the List of the objects.
       const { listOf } = await import('../render/objects.js');

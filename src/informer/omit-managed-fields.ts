@@ -69,6 +69,14 @@ interface WithMetadata {
  * field), the whole text is parsed as it is, so nothing but metadata.managedFields is ever lost.
  */
 export function parseOmittingManagedFields<T>(json: Buffer, objectsOf: (parsed: T) => Iterable<WithMetadata | undefined>): T {
+  return parseIfCutExact(json, objectsOf) ?? (JSON.parse(json.toString('utf8')) as T);
+}
+
+/**
+ * JSON.parse with metadata.managedFields cut as parseOmittingManagedFields does; undefined (nothing parsed
+ * whole) when some cut was not one of those objects' metadata.managedFields, so that the caller can decide.
+ */
+export function parseIfCutExact<T>(json: Buffer, objectsOf: (parsed: T) => Iterable<WithMetadata | undefined>): T | undefined {
   const cut = cutManagedFields(json);
   if (cut === undefined) return JSON.parse(json.toString('utf8')) as T;
   const parsed = JSON.parse(cut.text) as T;
@@ -81,6 +89,5 @@ export function parseOmittingManagedFields<T>(json: Buffer, objectsOf: (parsed: 
     const { managedFields: _placeholder, ...rest } = meta;
     obj!.metadata = rest;
   }
-  // A cut elsewhere than in these objects' metadata: the whole text as sent (the copies above are dropped).
-  return placeholders === cut.cuts ? parsed : (JSON.parse(json.toString('utf8')) as T);
+  return placeholders === cut.cuts ? parsed : undefined;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cutManagedFields, parseOmittingManagedFields } from '../../src/informer/omit-managed-fields.js';
 import { stripManagedFields } from '../../src/informer/transform.js';
 import { decodeWatchStream } from '../../src/informer/watch-decoder.js';
-import { parseListBody, parseListBodyByItems } from '../../src/kube/lister-watchers/list-body.js';
+import { ListBodyStream } from '../../src/kube/lister-watchers/list-body-stream.js';
 import type { KubeObject } from '../../src/informer/types.js';
 
 // managedFields as kube writes them: keys with escaped quotes and braces inside strings.
@@ -55,9 +55,15 @@ describe('leaving managedFields out while decoding', () => {
   it('strips every item of a list body, in one piece and item by item, and leaves the envelope alone', () => {
     const list = { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'c' }, items: [pod('a'), pod('b'), pod('c', { metadata: { name: 'c', resourceVersion: '8' } })] };
     const expected = { ...list, items: list.items.map(stripManagedFields) };
-    expect(parseListBody(bytes(list), { omitManagedFields: true })).toEqual(expected);
-    expect(parseListBodyByItems(bytes(list), { omitManagedFields: true })).toEqual(expected);
-    expect(parseListBody(bytes(list))).toEqual(list);
+    const parseList = (body: Buffer, opts: { omitManagedFields?: boolean; streamAfterBytes?: number }) => {
+      const s = new ListBodyStream({ maxObjectBytes: 1 << 20, what: 'pods', runBytes: 16, ...opts });
+      s.feed(body);
+      return s.end();
+    };
+    expect(parseList(bytes(list), { omitManagedFields: true })).toEqual(expected);
+    expect(parseList(bytes(list), { omitManagedFields: true, streamAfterBytes: 0 })).toEqual(expected);
+    expect(parseList(bytes(list), {})).toEqual(list);
+    expect(parseList(bytes(list), { streamAfterBytes: 0 })).toEqual(list);
   });
 
   it('decodes a watch stream without managedFields, and reports a malformed line with the parse error of the line as sent', async () => {

@@ -37,6 +37,18 @@ describe('maskSecrets', () => {
     expect(m).toEqual({ headers: { Authorization: 'Bearer <masked 6 bytes>', accept: 'json' }, user: { token: '<masked 3 bytes>', password: '<masked 2 bytes>' } });
   });
 
+  it('masks a Secret in a mixed list and leaves the pod beside it untouched (the same object, not a copy)', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"spec":{}}' } }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] } };
+    const [maskedSecret, maskedPod] = maskSecrets([secret(), pod] as const);
+    expect(maskedSecret.data.password).toBe('<masked 7 bytes>');
+    expect(maskedSecret.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toMatch(/^<masked \d+ bytes>$/);
+    expect(maskedPod).toBe(pod);
+    // Typed-list items carry no kind: the list's kind decides.
+    const { kind: _k, ...bare } = secret();
+    expect(maskSecrets([bare], { assumeKind: 'Secret' })[0].data.password).toBe('<masked 7 bytes>');
+    expect(maskSecrets([pod], { assumeKind: 'Pod' })[0]).toBe(pod);
+  });
+
   it('leaves ConfigMap data alone', () => {
     const cm = { kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
     expect(maskSecrets(cm)).toBe(cm);

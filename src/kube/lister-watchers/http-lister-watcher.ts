@@ -4,9 +4,8 @@ import { ConnectionError } from '../../informer/errors.js';
 import { decodeWatchStream } from '../../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
 import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from '../http/connection.js';
-import { parseListBody } from './list-body.js';
 import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer.js';
-import { ListBodyGuard } from './list-body-guard.js';
+import { ListBodyStream } from './list-body-stream.js';
 import { isAbortError } from '../http/network-error.js';
 
 export interface ListWatchTarget {
@@ -83,16 +82,20 @@ export class HttpListerWatcher implements ListerWatcher {
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
     const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: 'application/json' }, signal });
-    const buf = await readBounded(res, new ListBodyGuard(this.maxObjectBytes, this.path));
+    // Items are parsed as the body arrives (a first list may be hundreds of MB); an item or envelope past the
+    // bound fails the request, dropping the connection, as soon as it does.
+    const body = new ListBodyStream({ omitManagedFields: this.omitManagedFields, maxObjectBytes: this.maxObjectBytes, what: this.path });
     let page: ListPage;
     try {
-      page = parseListBody(buf, { omitManagedFields: this.omitManagedFields });
+      for await (const chunk of res.body) body.feed(chunk);
+      page = body.end();
     } catch (err) {
-      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable list body for ${this.path}: ${(err as Error).message}`, { cause: err });
+      if (!(err instanceof SyntaxError)) throw err;
+      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable list body for ${this.path}: ${err.message}`, { cause: err });
     }
     page = checkListShape(page, { server: this.conn.server, path: this.path });
     page.metadata ??= {};
-    page.bytes = buf.length;
+    page.bytes = body.bytes;
     fillItemTypeMeta(page);
     return page;
   }
@@ -160,16 +163,6 @@ export class HttpListerWatcher implements ListerWatcher {
 
 /** How long past its timeoutSeconds a silent watch is given before it counts as stalled. */
 const WATCH_IDLE_GRACE_MS = 60_000;
-
-/** The whole body, failing (and dropping the connection) as soon as the guard refuses a chunk. */
-async function readBounded(res: HttpResponse, guard: ListBodyGuard): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const c of res.body) {
-    guard.feed(c);
-    chunks.push(c);
-  }
-  return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
-}
 
 /**
  * The API server sends typed-list items without kind/apiVersion; like client-go's unstructured decoder,
