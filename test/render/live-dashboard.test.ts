@@ -110,11 +110,12 @@ describe('startDashboard (ink)', () => {
     });
     try {
       const records = recorded();
-      // One second of records arriving as fast as they can.
+      // Records arriving as fast as they can, for a second at least and until thousands have come (however busy
+      // the machine is: the cap on frames is the behaviour here, not how fast this machine feeds them).
       const start = Date.now();
       const before = out().length;
       let n = 0;
-      while (Date.now() - start < 1000) {
+      while (Date.now() - start < 1000 || n < 3000) {
         for (const r of records) {
           stats.add(r);
           activity.add(r);
@@ -122,12 +123,12 @@ describe('startDashboard (ink)', () => {
         n += records.length;
         await new Promise((r) => setImmediate(r));
       }
-      expect(n, 'records fed in the second').toBeGreaterThan(2000);
-      // Each frame draws the header once: at most 10 frames in the second (and one more at its edge); fewer
-      // when frames are expensive (drawing keeps to 5% of the CPU), but two a second at least.
+      const elapsed = Date.now() - start;
+      // Each frame draws the header once: at most 10 frames a second (and one more at the edge); fewer when
+      // frames are expensive (drawing keeps to 5% of the CPU).
       const frames = out().slice(before).split('resource pods').length - 1;
-      expect(frames, 'frames drawn in the second').toBeGreaterThanOrEqual(1);
-      expect(frames, 'frames drawn in the second').toBeLessThanOrEqual(11);
+      expect(frames, 'frames drawn while fed').toBeGreaterThanOrEqual(1);
+      expect(frames, `frames drawn in ${elapsed} ms`).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);
       expect(out()).toContain('resource pods');
       // the next frame (at most half a second away) shows the thousands counted meanwhile
       const countedBy = Date.now() + 15_000;

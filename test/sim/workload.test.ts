@@ -169,10 +169,11 @@ describe('workload populate', () => {
     expect(populated({ pods: 2000 }).api.list({ group: '', version: 'v1', resource: 'events' }).length).toBeLessThanOrEqual(300);
   });
 
-  it('populates 20k pods in a few seconds', () => {
-    const started = performance.now();
-    populated({ pods: 20_000, nodes: 50 });
-    expect(performance.now() - started).toBeLessThan(15_000);
+  // How fast is bench/sim-throughput.js's business (its populate figures); here that a large population is whole.
+  it('populates 20k pods over 50 nodes', () => {
+    const sim = populated({ pods: 20_000, nodes: 50 });
+    expect(sim.api.list({ group: '', version: 'v1', resource: 'pods' }).length).toBe(20_000);
+    expect(sim.api.list({ group: '', version: 'v1', resource: 'nodes' }).length).toBe(50);
   });
 });
 
