@@ -41,7 +41,7 @@ describe('npm pack + npm install -g of the tarball', () => {
 
   it('installs kwatch and kubectl-kwatch; `kubectl kwatch events` runs through kubectl\'s plugin lookup', async () => {
     const bin = join(prefix, 'bin');
-    expect(readdirSync(bin).sort()).toEqual(['kubectl-kwatch', 'kwatch']);
+    expect(readdirSync(bin).sort()).toEqual(['kubectl-kwatch', 'kubectl_complete-kwatch', 'kwatch']);
     // Only the prefix's bin, kubectl's folder and node's: no kwatch from the repository.
     const kubectlDir = KUBECTL.includes('/') ? dirname(KUBECTL) : undefined;
     const PATH = [bin, ...(kubectlDir ? [kubectlDir] : []), dirname(process.execPath), ...(process.env.PATH ?? '').split(delimiter)].join(delimiter);

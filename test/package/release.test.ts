@@ -90,8 +90,8 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
     expect(records.some((r) => r.stage === 'reflector')).toBe(true);
 
     const index = await exe(['index', '--by', 'nodeName', '--sim']);
-    expect(index.stdout).toMatch(/^VALUE\s+COUNT\s+KEYS\n/);
-    expect(index.stdout).toMatch(/^node-001\s+\d+\s+default\//m);
+    expect(index.stdout).toMatch(/^│ VALUE\s+│ COUNT\s+│ KEYS\s+│$/m);
+    expect(index.stdout).toMatch(/^│ node-001\s+│\s+\d+ │ default\//m);
   }, 120_000);
 
   it('carries every command oclif knows (its manifest), as `kubectl kwatch`', async () => {
