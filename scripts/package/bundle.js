@@ -46,7 +46,7 @@ import { runCli } from ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))};
 tuneV8();
 // Installed as kubectl-kwatch (krew, the archives), it is the kubectl plugin; renamed to kwatch, the plain CLI.
 const name = basename(process.execPath).replace(/\\.exe$/i, '');
-runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.stringify(pjson)} }).catch((err) => {
+runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.stringify(pjson)}, manifest: ${readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8').trim()} }).catch((err) => {
   process.stderr.write(\`error: \${process.env.KWATCH_DEBUG ? err?.stack : err instanceof Error ? err.message : String(err)}\\n\`);
   process.exitCode = 1;
 });

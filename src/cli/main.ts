@@ -19,12 +19,14 @@ export interface CliOptions {
    * read it, nor the manifest, from. oclif then finds the commands in the bundle's command map.
    */
   pjson?: PJSON;
+  /** oclif.manifest.json as the single executable carries it, for shell completion (no manifest file beside it). */
+  manifest?: object;
 }
 
 export async function runCli(opts: CliOptions): Promise<void> {
   guardStdout();
   let argv = opts.argv ?? process.argv.slice(2);
-  if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv);
+  if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv, opts.manifest);
   // `source <(kwatch completion bash)` runs in every new shell: answered without loading oclif too.
   if (argv.length === 2 && argv[0] === 'completion') {
     const { SHELLS, completionScript } = await import('./completion/shell-scripts.js');
@@ -60,9 +62,9 @@ export async function runCli(opts: CliOptions): Promise<void> {
 }
 
 /** Shell completion (cobra's protocol): answered without loading oclif, as fast as a TAB needs. */
-async function completeRequest(argv: string[]): Promise<void> {
+async function completeRequest(argv: string[], manifest: object | undefined): Promise<void> {
   const { runComplete } = await import('./completion/run-complete.js');
-  const text = await runComplete(argv.slice(1), { manifestFile: join(packageRoot, 'oclif.manifest.json'), descriptions: argv[0] === '__complete' });
+  const text = await runComplete(argv.slice(1), { manifest: manifest ?? join(packageRoot, 'oclif.manifest.json'), descriptions: argv[0] === '__complete' });
   await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
   // A request abandoned at the deadline may still hold a socket: the answer is out, so leave now.
   process.exit(0);

@@ -162,11 +162,15 @@ describe('kwatch __complete: from the cluster', () => {
 
 describe('the __complete output', () => {
   it('prints value<TAB>description lines, then :directive (no descriptions for __completeNoDesc)', async () => {
-    expect(await runComplete(['ev'], { manifestFile, descriptions: true, sources: fakeSources() })).toBe('events\tWatch a resource and print what each stage of the informer pipeline saw.\n:4\n');
-    expect(await runComplete(['events', '--fifo', ''], { manifestFile, descriptions: false, sources: fakeSources() })).toBe('real\ndelta\n:4\n');
+    expect(await runComplete(['ev'], { manifest: manifestFile, descriptions: true, sources: fakeSources() })).toBe('events\tWatch a resource and print what each stage of the informer pipeline saw.\n:4\n');
+    expect(await runComplete(['events', '--fifo', ''], { manifest: manifestFile, descriptions: false, sources: fakeSources() })).toBe('real\ndelta\n:4\n');
+  });
+
+  it('takes the manifest itself, as the single executable carries it', async () => {
+    expect(await runComplete(['ev'], { manifest, descriptions: false, sources: fakeSources() })).toBe('events\n:4\n');
   });
 
   it('answers :1 (an error: complete nothing) without a manifest', async () => {
-    expect(await runComplete(['ev'], { manifestFile: join(import.meta.dirname, 'nope.json'), descriptions: true, sources: fakeSources() })).toBe(':1\n');
+    expect(await runComplete(['ev'], { manifest: join(import.meta.dirname, 'nope.json'), descriptions: true, sources: fakeSources() })).toBe(':1\n');
   });
 });

@@ -92,6 +92,11 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
     const index = await exe(['index', '--by', 'nodeName', '--sim']);
     expect(index.stdout).toMatch(/^│ VALUE\s+│ COUNT\s+│ KEYS\s+│$/m);
     expect(index.stdout).toMatch(/^│ node-001\s+│\s+\d+ │ default\//m);
+
+    // kubectl runs the archive's kubectl_complete-kwatch for `kubectl kwatch <TAB>`: it must answer with no
+    // manifest file beside it (the executable carries its own).
+    const completion = await run(join(unpacked, 'kubectl_complete-kwatch'), ['ev'], { cwd: empty, env, timeout: 60_000 });
+    expect(completion.stdout).toMatch(/^events\t.*\n:4\n$/);
   }, 120_000);
 
   it('carries every command oclif knows (its manifest), as `kubectl kwatch`', async () => {

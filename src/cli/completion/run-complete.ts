@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { complete, type CandidateSources, type CompletionManifest } from './complete.js';
 import { Directive } from './directive.js';
 
-export async function runComplete(args: string[], opts: { manifestFile: string; descriptions: boolean; sources?: CandidateSources }): Promise<string> {
+/** `opts.manifest`: the manifest's file, or the manifest itself (the single executable carries it in its bundle). */
+export async function runComplete(args: string[], opts: { manifest: string | object; descriptions: boolean; sources?: CandidateSources }): Promise<string> {
   let manifest: CompletionManifest;
   try {
-    manifest = JSON.parse(readFileSync(opts.manifestFile, 'utf8')) as CompletionManifest;
+    manifest = (typeof opts.manifest === 'string' ? JSON.parse(readFileSync(opts.manifest, 'utf8')) : opts.manifest) as CompletionManifest;
   } catch {
     return `:${Directive.Error}\n`;
   }
