@@ -5,7 +5,7 @@
 // changed template replaces pods one node at a time (RollingUpdate, maxUnavailable 1).
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import { specSelector } from './spec-selector.js';
 import type { ResourceType } from '../registry.js';
 import { claim } from './claim.js';
 import { splitKey, type ControllerContext } from './controller-context.js';
@@ -85,7 +85,7 @@ export class DaemonSetController {
     const { store, types } = this.ctx;
     const set = store.getStored(this.sets, namespace, name)?.obj;
     if (!set) return;
-    const selector = selectorOf(set);
+    const selector = specSelector(set);
     if (!selector) return;
     const spec = (set.spec ?? {}) as Json;
     const template = (spec.template ?? {}) as Json;
@@ -174,11 +174,3 @@ export class DaemonSetController {
   }
 }
 
-function selectorOf(set: SimObject): LabelSelector | undefined {
-  try {
-    const s = labelSelectorFromObject((set.spec as Json | undefined)?.selector);
-    return s.empty ? undefined : s;
-  } catch {
-    return undefined;
-  }
-}

@@ -3,7 +3,7 @@
 // pruned to revisionHistoryLimit, and status/conditions that `kubectl get deploy` and `rollout status` read.
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import { specSelector } from './spec-selector.js';
 import { jsonEqual } from '../object-meta.js';
 import { SimApiError } from '../api.js';
 import { claim } from './claim.js';
@@ -69,7 +69,7 @@ export class DeploymentController {
     const { types } = this.ctx;
     let d = this.ctx.store.getStored(types.deployments, namespace, name)?.obj;
     if (!d || drivenByGenerator(this.ctx, d)) return;
-    const selector = selectorOf(d);
+    const selector = specSelector(d);
     if (!selector) {
       // kube records SelectingAll and only observes the generation.
       this.writeStatus(d, { ...((d.status ?? {}) as Json), observedGeneration: d.metadata.generation });
@@ -361,14 +361,6 @@ export class DeploymentController {
   }
 }
 
-function selectorOf(d: SimObject): LabelSelector | undefined {
-  try {
-    const s = labelSelectorFromObject((d.spec as Json | undefined)?.selector);
-    return s.empty ? undefined : s;
-  } catch {
-    return undefined;
-  }
-}
 
 /** EqualIgnoreHash: templates equal once the pod-template-hash label is taken out of both. */
 function equalIgnoreHash(a: unknown, b: unknown): boolean {

@@ -5,7 +5,7 @@
 // failure policy, deadlines, Indexed mode or suspend handling beyond not starting pods.
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import { specSelector } from './spec-selector.js';
 import { kubeTime } from '../object-meta.js';
 import type { ResourceType } from '../registry.js';
 import { claim } from './claim.js';
@@ -42,7 +42,7 @@ export class JobController {
     const { store, types, events } = this.ctx;
     const job = store.getStored(this.jobs, namespace, name)?.obj;
     if (!job || finished(job)) return;
-    const selector = selectorOf(job);
+    const selector = specSelector(job);
     if (!selector) return;
     const spec = (job.spec ?? {}) as Json;
     const prev = (job.status ?? {}) as Json;
@@ -114,11 +114,3 @@ export function finished(job: SimObject): boolean {
   return conditions.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
 }
 
-function selectorOf(job: SimObject): LabelSelector | undefined {
-  try {
-    const s = labelSelectorFromObject((job.spec as Json | undefined)?.selector);
-    return s.empty ? undefined : s;
-  } catch {
-    return undefined;
-  }
-}

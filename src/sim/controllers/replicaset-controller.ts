@@ -2,7 +2,7 @@
 // many exist, carry the template's labels, are ready and are available.
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import { specSelector } from './spec-selector.js';
 import { claim } from './claim.js';
 import { drivenByGenerator, keyOf, splitKey, type ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
@@ -40,7 +40,7 @@ export class ReplicaSetController {
     for (const rs of this.ctx.store.storedIn(this.ctx.types.replicaSets, p.metadata.namespace)) {
       if (this.ctx.generatorOwns(rs.meta.uid)) continue;
       const obj = rs.obj;
-      if (selectorOf(obj)?.matches(p.metadata.labels)) this.queue.add(keyOf(obj));
+      if (specSelector(obj)?.matches(p.metadata.labels)) this.queue.add(keyOf(obj));
     }
   }
 
@@ -49,7 +49,7 @@ export class ReplicaSetController {
     const { store, types } = this.ctx;
     const rs = store.getStored(types.replicaSets, namespace, name)?.obj;
     if (!rs || drivenByGenerator(this.ctx, rs)) return;
-    const selector = selectorOf(rs);
+    const selector = specSelector(rs);
     if (!selector) return;
     const pods = claim(this.ctx, rs, types.replicaSets, types.pods, selector);
     const active = pods.filter(isActive);
@@ -102,15 +102,6 @@ export function specReplicas(obj: SimObject): number {
   return typeof r === 'number' ? r : 1;
 }
 
-function selectorOf(rs: SimObject): LabelSelector | undefined {
-  try {
-    const s = labelSelectorFromObject((rs.spec as Json | undefined)?.selector);
-    // An empty selector would select every pod of the namespace: kube's validation never lets one through.
-    return s.empty ? undefined : s;
-  } catch {
-    return undefined;
-  }
-}
 
 /** controller.IsPodActive: not finished and not being deleted. */
 export function isActive(pod: SimObject): boolean {

@@ -4,7 +4,7 @@
 // subdomain, and a claim per volumeClaimTemplate (<template>-<set>-<ordinal>).
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { labelSelectorFromObject, type LabelSelector } from '../label-selector.js';
+import { specSelector } from './spec-selector.js';
 import type { ResourceType } from '../registry.js';
 import { claim } from './claim.js';
 import { splitKey, type ControllerContext } from './controller-context.js';
@@ -61,7 +61,7 @@ export class StatefulSetController {
     const { store, types } = this.ctx;
     const set = store.getStored(this.sets, namespace, name)?.obj;
     if (!set) return;
-    const selector = selectorOf(set);
+    const selector = specSelector(set);
     if (!selector) return;
     const spec = (set.spec ?? {}) as Json;
     const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
@@ -175,11 +175,3 @@ export class StatefulSetController {
   }
 }
 
-function selectorOf(set: SimObject): LabelSelector | undefined {
-  try {
-    const s = labelSelectorFromObject((set.spec as Json | undefined)?.selector);
-    return s.empty ? undefined : s;
-  } catch {
-    return undefined;
-  }
-}
