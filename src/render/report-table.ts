@@ -22,11 +22,21 @@ export function reportTable(headers: string[], rows: string[][], opts: ReportTab
   // cli-table3 ships CommonJS and costs tens of ms to load: required when the first table is drawn.
   Table ??= createRequire(import.meta.url)('cli-table3') as typeof CliTable3;
   const right = new Set(opts.alignRight ?? []);
+  // Colour is applied here, not by cli-table3's style: that one asks @colors/colors, whose own terminal and CI
+  // detection would override the caller's decision (shouldColor, --color, NO_COLOR).
   const table = new Table({
-    head: headers,
-    style: { head: opts.color ? ['bold'] : [], border: opts.color ? ['gray'] : [], compact: true },
+    head: opts.color ? headers.map((h) => `${BOLD}${h}${NO_BOLD}`) : headers,
+    style: { head: [], border: [], compact: true },
     colAligns: headers.map((_, i) => (right.has(i) ? 'right' : 'left')),
   });
   for (const r of rows) table.push(r.map((c) => escapeForTerminal(c)));
-  return table.toString() + '\n';
+  const text = table.toString();
+  return `${opts.color ? text.replace(BOX_RUNS, (m) => `${GREY}${m}${DEFAULT_FG}`) : text}\n`;
 }
+
+const BOLD = '\x1b[1m';
+const NO_BOLD = '\x1b[22m';
+const GREY = '\x1b[90m';
+const DEFAULT_FG = '\x1b[39m';
+/** The box-drawing characters cli-table3 draws its borders with. */
+const BOX_RUNS = /[─│┌┐└┘├┤┬┴┼]+/g;
