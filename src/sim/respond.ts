@@ -90,10 +90,12 @@ export async function sendJoined(res: ServerResponse, code: number, head: string
   res.writeHead(code, { 'Content-Type': JSON_TYPE, ...headers });
   const out = new ChunkBuilder();
   out.add(head);
+  // Each item written as its separator and `itemOpen` (one piece), then the item: no per-item concatenation (a
+  // copy of every object).
+  const between = `,${itemOpen}`;
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) out.add(',');
-    // Each item written as `itemOpen` then the item: no per-item concatenation (a copy of every object).
-    if (itemOpen) out.add(itemOpen);
+    const open = i > 0 ? between : itemOpen;
+    if (open) out.add(open);
     out.add(items[i]);
     if (out.size >= CHUNK_FLUSH) {
       const ok = res.write(out.take());
