@@ -21,14 +21,14 @@ const REPS = QUICK ? 2 : 5;
 const KUBECTL_LARGE = process.env.BENCH_E2E_KUBECTL_LARGE !== '0';
 
 /** Every command measured; `node: true` runs under the same Node as the benchmark. */
-function commands(kubeconfig, url) {
+function commands(kubeconfig, url, pods) {
   const k = ['--kubeconfig', kubeconfig];
   return [
     { id: 'events', label: 'kwatch events pods -A --until-synced -o ndjson', node: true, args: [BIN, 'events', 'pods', '-A', '--until-synced', '-o', 'ndjson', ...k] },
     { id: 'index', label: 'kwatch index pods -A --by nodeName', node: true, args: [BIN, 'index', 'pods', '-A', '--by', 'nodeName', ...k] },
     { id: 'list', label: 'kwatch list pods -A -o name', node: true, args: [BIN, 'list', 'pods', '-A', '-o', 'name', ...k] },
     { id: 'floor', label: 'floor: undici + JSON.parse, pages of 500 (a Node script)', node: true, args: ['--max-old-space-size=8192', here('lib/sync-worker.js'), JSON.stringify({ mode: 'floor-paged', url })] },
-    { id: 'client-node', label: '@kubernetes/client-node makeInformer, synced, exit', node: true, args: ['--max-old-space-size=8192', here('lib/client-node-sync.js'), kubeconfig] },
+    { id: 'client-node', label: '@kubernetes/client-node makeInformer, synced, exit', node: true, args: ['--max-old-space-size=8192', here('lib/client-node-sync.js'), kubeconfig, String(pods)] },
     { id: 'kubectl-name', label: 'kubectl get pods -A -o name', kubectl: true, args: ['get', 'pods', '-A', '-o', 'name', ...k] },
     { id: 'kubectl-json', label: 'kubectl get pods -A --chunk-size=500 -o json', kubectl: true, args: ['get', 'pods', '-A', '--chunk-size=500', '-o', 'json', ...k] },
   ];
@@ -73,7 +73,7 @@ export async function benchEndToEnd(log = console.log) {
       const sim = await startSim({ pods, nodes: Math.max(1, Math.round(pods / 1000)), managedFields: true, historyEvents: 1000, bookmarkIntervalMs: 60_000 });
       const kubeconfig = join(dir, `kubeconfig-${pods}`);
       await writeKubeconfig(kubeconfig, sim.url);
-      const all = commands(kubeconfig, sim.url);
+      const all = commands(kubeconfig, sim.url, pods);
       const chosen = huge ? all.filter((c) => c.id === 'index' || c.id === 'floor') : all.filter((c) => !(large && c.kubectl && !KUBECTL_LARGE));
       const runs = Object.fromEntries(chosen.map((c) => [c.id, []]));
       try {

@@ -1,5 +1,6 @@
 // What a user of @kubernetes/client-node writes to get a synced pod cache: makeInformer over every namespace,
-// start, then exit. argv[2]: kubeconfig file. Prints {"ok":true,"items":N} or {"ok":false,"reason":…}.
+// start, then exit. argv[2]: kubeconfig file, argv[3]: the pods the cluster holds (fewer synced is a failure: client-node's
+// start() can resolve after a list that failed, reporting the error only on its 'error' event). Prints {"ok":true,"items":N} or {"ok":false,"reason":…}.
 const k8s = await import('@kubernetes/client-node');
 try {
   const kc = new k8s.KubeConfig();
@@ -11,6 +12,8 @@ try {
   await informer.start();
   const items = informer.list().length;
   if (error) throw error;
+  const expected = Number(process.argv[3] ?? 0);
+  if (items < expected) throw new Error(`synced ${items} of ${expected} pods`);
   process.stdout.write(`${JSON.stringify({ ok: true, items })}\n`);
 } catch (err) {
   process.stdout.write(`${JSON.stringify({ ok: false, reason: String(err?.message ?? err).split('\n')[0] })}\n`);
