@@ -82,7 +82,7 @@ function decodeLine(line: Buffer, onLine: DecodeWatchStreamOptions['onLine'], om
   if (!omitManagedFields) return decodeWatchEventLine(line.toString('utf8'), n + 1);
   let parsed: unknown;
   try {
-    parsed = parseOmittingManagedFields(line, eventObject);
+    parsed = parseOmittingManagedFields(line, eventObject, 1); // one object, one cut (were it not its metadata's, the whole line is parsed)
   } catch (err) {
     throw decodeError(line.toString('utf8'), err);
   }
