@@ -21,6 +21,7 @@ import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
 import { escapeForTerminal } from './terminal-escape.js';
+import { LEADING_FIELDS, ndjsonLine } from './ndjson-line.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
 export { shouldColor } from './color.js';
@@ -139,7 +140,7 @@ export function traceRecordToJSON(record: TraceRecord, includeObjects = false): 
   };
   if (record.type !== undefined) out.type = record.type;
   for (const k in record) {
-    if (k in out || k === 'type') continue;
+    if (LEADING_FIELDS.has(k)) continue;
     if (!includeObjects && OBJECT_FIELDS.has(k)) continue;
     const v = record[k];
     if (v === undefined) continue;
@@ -180,8 +181,14 @@ function makeWriter(opts: TracePrinterOptions): Writer {
     return o;
   };
   switch (opts.output) {
-    case 'ndjson':
-      return { record: (r) => stream.write(JSON.stringify(toJSON(r)) + '\n'), end: () => {} };
+    case 'ndjson': {
+      // Most records need no masking and no diff: their line is written directly (the same bytes).
+      const plain = !opts.includeObjects && !opts.diff;
+      return {
+        record: (r) => stream.write(((plain && !isWrite(r) && ndjsonLine(r, isoTime(r.time))) || JSON.stringify(toJSON(r))) + '\n'),
+        end: () => {},
+      };
+    }
     case 'json': {
       let n = 0;
       return {

@@ -1,0 +1,89 @@
+// One trace record as its `-o ndjson` line, written straight into a string: the same bytes as
+// JSON.stringify(traceRecordToJSON(record)) (see the contract in trace-printer.ts), without building that
+// intermediate object for every record of every event.
+import type { TraceRecord } from '../informer/trace.js';
+import { OBJECT_FIELDS } from './trace-detail.js';
+
+/** The contract's leading fields, written first and never again among the details. */
+export const LEADING_FIELDS: ReadonlySet<string> = new Set(['time', 'stage', 'op', 'key', 'rv', 'type']);
+
+/**
+ * What a detail key writes before its value (`,"depth":`); SKIP for the leading fields and whole objects,
+ * INDEX_LIKE for keys JSON.stringify would move ahead of the leading ones (an array index such as "0").
+ * Records use a few dozen keys; the cache stops growing at CACHE_MAX all the same.
+ */
+const SKIP = '';
+const INDEX_LIKE = '0';
+const CACHE_MAX = 4096;
+const keyPrefixes = new Map<string, string>();
+/** JSON of the short strings records repeat (ops, stages, listener and queue names, "real"…). */
+const strings = new Map<string, string>();
+/** The records of one event share key and rv: their JSON is kept from one record to the next. */
+let lastKey: unknown;
+let lastKeyJSON = 'null';
+let lastRv: unknown;
+let lastRvJSON = 'null';
+
+/**
+ * The ndjson line of `record` (no newline) with `time` already formatted; undefined when the record has a
+ * detail key that JSON.stringify would move ahead of the fixed fields, or no string stage/op, so that the
+ * caller takes the general path. Whole objects are left out, as the contract says by default.
+ */
+export function ndjsonLine(record: TraceRecord, time: string): string | undefined {
+  const { stage, op, key, rv } = record;
+  if (typeof stage !== 'string' || typeof op !== 'string') return undefined;
+  if (key !== lastKey) {
+    lastKey = key;
+    lastKeyJSON = key == null ? 'null' : JSON.stringify(key);
+  }
+  if (rv !== lastRv) {
+    lastRv = rv;
+    lastRvJSON = rv == null ? 'null' : JSON.stringify(rv);
+  }
+  let line = '{"time":"' + time + '","stage":' + shortString(stage) + ',"op":' + shortString(op) + ',"key":' + lastKeyJSON + ',"rv":' + lastRvJSON;
+  if (record.type !== undefined) line += ',"type":' + JSON.stringify(record.type);
+  for (const k in record) {
+    let prefix = keyPrefixes.get(k);
+    if (prefix === undefined) prefix = learnKey(k);
+    if (prefix === SKIP) continue;
+    if (prefix === INDEX_LIKE) return undefined;
+    const json = valueJSON(record[k]);
+    if (json !== undefined) line += prefix + json;
+  }
+  return line + '}';
+}
+
+function learnKey(k: string): string {
+  const c = k.charCodeAt(0);
+  const prefix = LEADING_FIELDS.has(k) || OBJECT_FIELDS.has(k) ? SKIP : c >= 0x30 && c <= 0x39 ? INDEX_LIKE : ',' + JSON.stringify(k) + ':';
+  if (keyPrefixes.size < CACHE_MAX) keyPrefixes.set(k, prefix);
+  return prefix;
+}
+
+function shortString(s: string): string {
+  let json = strings.get(s);
+  if (json === undefined) {
+    json = JSON.stringify(s);
+    if (s.length <= 32 && strings.size < CACHE_MAX) strings.set(s, json);
+  }
+  return json;
+}
+
+/** A detail value as JSON.stringify writes it inside an object; undefined when the key is left out. */
+function valueJSON(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return v.length <= 32 ? shortString(v) : JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return JSON.stringify(String(v));
+    case 'object':
+      if (v === null) return 'null';
+      return JSON.stringify(v instanceof Error ? v.message : v);
+    default:
+      return undefined; // undefined, functions and symbols: JSON.stringify leaves the key out
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { TraceRecord } from '../../src/informer/trace.js';
+import { createTracePrinter, traceRecordToJSON } from '../../src/render/trace-printer.js';
+
+// `-o ndjson` lines are written straight into a string (src/render/ndjson-line.ts); users' scripts parse them,
+// so the bytes must stay those of JSON.stringify of the record's JSON form, field order included.
+const T0 = Date.UTC(2026, 10, 26, 13, 15, 37, 515);
+const key = 'auth/alerts-api-2430-9prw29gnjm-46rq2';
+class Boom extends Error {}
+
+/** Records as the pipeline's producers emit them, and the odd shapes a detail field can take. */
+const RECORDS: TraceRecord[] = [
+  { time: T0, stage: 'reflector', op: 'watch-start', name: 'pods', conn: 1, rv: '1000000', timeoutSeconds: 412, allowWatchBookmarks: true },
+  { time: T0, stage: 'watch', op: 'MODIFIED', key, rv: '1000004', type: 'MODIFIED', name: 'pods', bytes: 6627, conn: 1 },
+  { time: T0, stage: 'fifo', op: 'Updated', key, rv: '1000004', tombstone: undefined, depth: 1, fifo: 'real' },
+  { time: T0, stage: 'fifo', op: 'pop', key, rv: '1000004', deltas: 1, types: ['Updated'], isInInitialList: false, depth: 0, fifo: 'real' },
+  { time: T0 + 1, stage: 'indexer', op: 'update', key, rv: '1000004', oldRv: '999', indices: { nodeName: { old: ['n1'], new: ['n2'] } }, size: 20000 },
+  { time: T0 + 1, stage: 'handler', op: 'OnUpdate', key, rv: '1000004', listener: 'pods', old: { metadata: { name: 'x' } }, new: { metadata: { name: 'x' } } },
+  { time: T0 + 1, stage: 'workqueue', op: 'add', key, rv: '1000004', queue: 'pods', depth: 2, reason: { op: 'OnAdd', rv: '1000004', isInInitialList: false, time: T0 } },
+  { time: T0 + 1, stage: 'workqueue', op: 'get', key, rv: undefined, queue: 'pods', depth: 1, reasons: 1 },
+  { time: T0 + 2, stage: 'reconcile', op: 'error', key, error: new Boom('conflict: "the object has been modified"'), ms: 0.25 },
+  { time: T0 + 2, stage: 'http', op: 'response', method: 'GET', url: '/api/v1/pods?watch=true&resourceVersion=1', status: 200, ms: 1.5, conn: 3 },
+  { time: T0 + 3, stage: 'reflector', op: 'listed', rv: '100', items: 0, pages: 1, ms: Number.NaN, paginated: false, big: 12345678901234567890n },
+  { time: T0 + 3, stage: 'watch', op: 'ERROR', type: 'ERROR', key: undefined, rv: null as unknown as string, status: { code: 410, reason: 'Expired' } },
+  { time: T0 + 4, stage: 'reflector', op: 'backoff', ms: Infinity, fn: () => 1, sym: Symbol('x'), when: new Date(T0), nested: [1, 'two', null, { a: undefined }] },
+  { time: T0 + 5, stage: 'watch', op: 'ADDED', type: 'ADDED', key: 'ns/ünïcödé-✓-日本\u0001"\\', rv: '7', note: 'line\nbreak \u2028 \ud800' },
+  { time: T0 + 6, stage: 'reflector', op: 'odd', '0': 'index-like', z: 1, '1x': 'digit first' },
+];
+
+function ndjson(records: TraceRecord[]): string {
+  let out = '';
+  const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => (out += s) }, stages: new Set(['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile']) });
+  for (const r of records) p.write(r);
+  p.end();
+  return out;
+}
+
+describe('-o ndjson lines written directly', () => {
+  it('are byte for byte what the general JSON form gives, for every record shape', () => {
+    const lines = ndjson(RECORDS).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(RECORDS.length);
+    RECORDS.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
+  it('are the bytes kwatch printed before they were written directly (golden file)', () => {
+    expect(ndjson(RECORDS)).toBe(readFileSync(new URL('./ndjson-golden.ndjson', import.meta.url), 'utf8'));
+  });
+
+  it('keeps a detail field named like a member of Object.prototype (it used to vanish)', () => {
+    const line = ndjson([{ time: T0, stage: 'reconcile', op: 'start', key, constructor: 'c', toString: 't' }]);
+    expect(JSON.parse(line)).toMatchObject({ constructor: 'c', toString: 't' });
+  });
+});
