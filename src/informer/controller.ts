@@ -162,7 +162,8 @@ export class Controller {
 
   private async worker(signal: AbortSignal): Promise<void> {
     for (;;) {
-      const next = await this.queue.get();
+      // A key already queued is taken at once; only an empty queue costs a wait.
+      const next = this.queue.tryGet() ?? (await this.queue.get());
       if (next.shutdown) return;
       await this.reconcileOne(next.item, next.reasons, next.reasonsDropped, signal);
     }

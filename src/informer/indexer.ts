@@ -93,6 +93,11 @@ export class Indexer implements ReadonlyIndexer {
     this.put(obj, 'update');
   }
 
+  /** Add or update, whichever it is: stores obj under its key and returns what was there (one lookup, for processDeltas). */
+  upsert(obj: KubeObject): KubeObject | undefined {
+    return this.put(obj);
+  }
+
   /** Removes the object (a tombstone's key works too); an unknown key is a no-op. */
   delete(obj: ObjectOrTombstone): void {
     const key = deletionHandlingKey(obj);
@@ -193,7 +198,8 @@ export class Indexer implements ReadonlyIndexer {
     }
   }
 
-  private put(obj: KubeObject, op: 'add' | 'update'): void {
+  /** Stores obj; `op` names the record (default: add when the key was new, else update). Returns the old object. */
+  private put(obj: KubeObject, op?: 'add' | 'update'): KubeObject | undefined {
     const key = deletionHandlingKey(obj);
     const old = this.items.get(key);
     this.items.set(key, obj);
@@ -203,7 +209,7 @@ export class Indexer implements ReadonlyIndexer {
       this.tracer.emit({
         time: this.clock.now(),
         stage: 'indexer',
-        op,
+        op: op ?? (old === undefined ? 'add' : 'update'),
         key,
         rv: obj.metadata?.resourceVersion,
         oldRv: old?.metadata?.resourceVersion,
@@ -211,6 +217,7 @@ export class Indexer implements ReadonlyIndexer {
         size: this.items.size,
       });
     }
+    return old;
   }
 
   /** Moves key from old's index values to new's; records changed values in `changes` when tracing. */

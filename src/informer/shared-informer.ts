@@ -99,14 +99,9 @@ export function processDeltas(handler: DeltaHandler, store: Indexer, deltas: Del
       case 'Added':
       case 'Updated': {
         const obj = d.object as KubeObject;
-        const old = store.get(obj);
-        if (old !== undefined) {
-          store.update(obj);
-          handler.onUpdate(old, obj);
-        } else {
-          store.add(obj);
-          handler.onAdd(obj, isInInitialList);
-        }
+        const old = store.upsert(obj);
+        if (old !== undefined) handler.onUpdate(old, obj);
+        else handler.onAdd(obj, isInInitialList);
         break;
       }
       case 'Deleted':
