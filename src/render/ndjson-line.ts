@@ -16,8 +16,10 @@ const SKIP = '';
 const INDEX_LIKE = '0';
 const CACHE_MAX = 4096;
 const keyPrefixes = new Map<string, string>();
-/** JSON of the short strings records repeat (ops, stages, listener and queue names, "real"…). */
+/** JSON of the short strings records repeat (listener and queue names, "real"…). */
 const strings = new Map<string, string>();
+/** `","stage":"watch","op":"MODIFIED","key":` by stage, then op: a closed vocabulary. */
+const stageOps = new Map<string, Map<string, string>>();
 /** The records of one event share key and rv: their JSON is kept from one record to the next. */
 let lastKey: unknown;
 let lastKeyJSON = 'null';
@@ -40,7 +42,7 @@ export function ndjsonLine(record: TraceRecord, time: string): string | undefine
     lastRv = rv;
     lastRvJSON = rv == null ? 'null' : JSON.stringify(rv);
   }
-  let line = '{"time":"' + time + '","stage":' + shortString(stage) + ',"op":' + shortString(op) + ',"key":' + lastKeyJSON + ',"rv":' + lastRvJSON;
+  let line = '{"time":"' + time + stageOpJSON(stage, op) + lastKeyJSON + ',"rv":' + lastRvJSON;
   if (record.type !== undefined) line += ',"type":' + JSON.stringify(record.type);
   for (const k in record) {
     let prefix = keyPrefixes.get(k);
@@ -58,6 +60,17 @@ function learnKey(k: string): string {
   const prefix = LEADING_FIELDS.has(k) || OBJECT_FIELDS.has(k) ? SKIP : c >= 0x30 && c <= 0x39 ? INDEX_LIKE : ',' + JSON.stringify(k) + ':';
   if (keyPrefixes.size < CACHE_MAX) keyPrefixes.set(k, prefix);
   return prefix;
+}
+
+function stageOpJSON(stage: string, op: string): string {
+  let ops = stageOps.get(stage);
+  if (ops === undefined) stageOps.set(stage, (ops = new Map()));
+  let json = ops.get(op);
+  if (json === undefined) {
+    json = '","stage":' + JSON.stringify(stage) + ',"op":' + JSON.stringify(op) + ',"key":';
+    if (ops.size < CACHE_MAX) ops.set(op, json);
+  }
+  return json;
 }
 
 function shortString(s: string): string {
