@@ -147,16 +147,9 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   };
   out.on('error', onOutputError);
 
-  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = watchedSources(o, recording);
-
+  let recording: RecordingFile | undefined;
   try {
-    await runWatchPipeline({
-      sources,
-      tracer: o.tracer,
-      signal: o.stop.signal,
-      maxEvents: o.maxEvents,
-      untilSynced: o.untilSynced,
+    recording = await runEventsPipeline(o, {
       onSynced: stopSpinner,
       firstContact: o.firstContact && {
         ...o.firstContact,
@@ -169,26 +162,18 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
       onFatal: () => {
         muted = true;
       },
-      pipeline: {
-        fifo: o.fifo,
-        useWatchList: o.useWatchList,
-        resyncPeriodMs: o.resyncPeriodMs,
-        keepManagedFields: o.keepManagedFields,
-        traceObjects: o.diff !== undefined || o.template !== undefined,
-      },
+      traceObjects: o.diff !== undefined || o.template !== undefined,
     });
   } finally {
     stopSpinner();
     unsubscribe();
     if (o.template) flushInitial();
     printer.end();
-    recording?.close();
     out.off('error', onOutputError);
   }
   if (templateError) throw templateError;
   if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
-  if (recording?.failure) throw new UserError(recording.failure.message);
-  if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
+  reportRecording(recording, err);
 }
 
 /** --live: the dashboard draws from the trace until q / Ctrl-C (or --for, --max-events, …); the summary follows on the restored screen. */
@@ -213,26 +198,57 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     stdout: out,
     onQuit: () => o.stop.stop('quit'),
   });
-  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = watchedSources(o, recording);
+  let recording: RecordingFile | undefined;
   try {
-    await runWatchPipeline({
-      sources,
-      tracer: o.tracer,
-      signal: o.stop.signal,
-      maxEvents: o.maxEvents,
-      untilSynced: o.untilSynced,
+    recording = await runEventsPipeline(o, {
       // A retry notice written to the terminal would land in the middle of the dashboard.
       firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => live.dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
       onSynced: () => live.dashboard.notice(''),
       // Objects only with --diff: the followed key's updates then show what changed.
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: o.diff !== undefined },
+      traceObjects: o.diff !== undefined,
     });
   } finally {
     live.stop();
-    recording?.close();
   }
   err.write(`${live.summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  reportRecording(recording, err);
+}
+
+/** How a view follows the pipeline: its first-contact retries, the end of the initial sync, a fatal error. */
+interface PipelineHooks {
+  firstContact?: FirstContactOptions;
+  onSynced: () => void;
+  onFatal?: () => void;
+  /** Trace records carry the objects (for --diff, or a template). */
+  traceObjects: boolean;
+}
+
+/**
+ * What both views run: the watched resources (recorded with --record) through the informer pipeline until it stops.
+ * Resolves with the recording, closed, for reportRecording.
+ */
+async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): Promise<RecordingFile | undefined> {
+  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
+  try {
+    await runWatchPipeline({
+      sources: watchedSources(o, recording),
+      tracer: o.tracer,
+      signal: o.stop.signal,
+      maxEvents: o.maxEvents,
+      untilSynced: o.untilSynced,
+      firstContact: hooks.firstContact,
+      onSynced: hooks.onSynced,
+      onFatal: hooks.onFatal,
+      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
+    });
+  } finally {
+    recording?.close();
+  }
+  return recording;
+}
+
+/** After the summary: a recording that failed is the command's error; one that worked says where it went. */
+function reportRecording(recording: RecordingFile | undefined, err: NodeJS.WritableStream): void {
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
