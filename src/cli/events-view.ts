@@ -6,7 +6,6 @@ import type { Connection } from '../kube/http/connection.js';
 import type { FirstContactOptions } from '../kube/http/first-contact.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
 import type { RecordingFile } from '../kube/recording/recording-file.js';
-import { RecordingListerWatcher } from '../kube/recording/recording-lister-watcher.js';
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
@@ -18,12 +17,11 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
 import { stdoutFailed } from './stdout-guard.js';
-import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
 import { retryLine } from './error-message.js';
 import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
-import { liveUnavailable } from './live-session.js';
+import { liveUnavailable } from './live-available.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -59,7 +57,7 @@ export interface WatchEventsOptions {
   snapshotDir?: string;
 }
 
-export { liveUnavailable } from './live-session.js';
+export { liveUnavailable } from './live-available.js';
 
 /** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
 export async function watchEvents(o: WatchEventsOptions): Promise<void> {
@@ -228,7 +226,7 @@ interface PipelineHooks {
  * Resolves with the recording, closed, for reportRecording.
  */
 async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): Promise<RecordingFile | undefined> {
-  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
+  const recording = o.record ? await openEventsRecording(o, o.record) : undefined;
   try {
     await runWatchPipeline({
       sources: watchedSources(o, recording),
@@ -242,9 +240,9 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
     });
   } finally {
-    recording?.close();
+    recording?.file.close();
   }
-  return recording;
+  return recording?.file;
 }
 
 /** After the summary: a recording that failed is the command's error; one that worked says where it went. */
@@ -255,18 +253,25 @@ function reportRecording(recording: RecordingFile | undefined, err: NodeJS.Writa
 
 const HANDLER_OPS = new Set(['OnAdd', 'OnUpdate', 'OnDelete']);
 
+/** --record's file, and how each source's lister-watcher writes into it. */
+interface EventsRecording {
+  file: RecordingFile;
+  wrap(lw: ListerWatcher, resourceIndex: number): ListerWatcher;
+}
+
 /** One source per watched resource, recorded when asked. */
-function watchedSources(o: WatchEventsOptions, recording: RecordingFile | undefined) {
+function watchedSources(o: WatchEventsOptions, recording: EventsRecording | undefined) {
   return o.resources.map((r, i) => {
     // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
-    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
-    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
-    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
+    const lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
+    return { name: displayName(r), kind: r.kind, listerWatcher: recording ? recording.wrap(lw, i) : lw };
   });
 }
 
-function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
-  return openRecording(rec.path, {
+/** Opens --record's file; the recording code is loaded only by the runs that record. */
+async function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): Promise<EventsRecording> {
+  const [{ openRecording }, { RecordingListerWatcher }] = await Promise.all([import('./recording-open.js'), import('../kube/recording/recording-lister-watcher.js')]);
+  const file = openRecording(rec.path, {
     server: o.conn.server,
     resources: o.resources.map((r, i) => {
       const t = o.targets[i];
@@ -278,4 +283,5 @@ function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEvents
     kwatchVersion: rec.kwatchVersion,
     onFailure: () => o.stop.stop('recording failed'),
   });
+  return { file, wrap: (lw, i) => new RecordingListerWatcher(lw, file, i) };
 }
