@@ -10,19 +10,28 @@ const FIXED_TIME = Date.UTC(2026, 0, 1) / 1000;
 
 /** @typedef {{ name: string, data: Buffer, mode: number }} Entry */
 
+/**
+ * Writes a header's fields one after another from its first byte, each [width in bytes, value]: a string as its text
+ * (tar's fields; the zeros the buffer starts with pad it), a number as a little-endian integer of 2 or 4 bytes (zip's).
+ */
+function writeFields(buffer, fields) {
+  let at = 0;
+  for (const [width, value] of fields) {
+    if (typeof value === 'string') buffer.write(value, at, width);
+    else if (width === 2) buffer.writeUInt16LE(value, at);
+    else buffer.writeUInt32LE(value, at);
+    at += width;
+  }
+  return buffer;
+}
+
 function tarHeader(name, size, mode) {
-  const header = Buffer.alloc(512);
   if (Buffer.byteLength(name) > 100) throw new Error(`tar entry name too long: ${name}`);
   const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
-  header.write(name, 0);
-  header.write(octal(mode, 8), 100);
-  header.write(octal(0, 8), 108); // uid
-  header.write(octal(0, 8), 116); // gid
-  header.write(octal(size, 12), 124);
-  header.write(octal(FIXED_TIME, 12), 136);
-  header.write('        ', 148); // checksum counted as spaces
-  header.write('0', 156); // regular file
-  header.write('ustar\x0000', 257);
+  const header = writeFields(Buffer.alloc(512), [
+    [100, name], [8, octal(mode, 8)], [8, octal(0, 8)] /* uid */, [8, octal(0, 8)] /* gid */, [12, octal(size, 12)], [12, octal(FIXED_TIME, 12)],
+    [8, '        '] /* checksum, counted as spaces */, [1, '0'] /* regular file */, [100, ''] /* link name */, [8, 'ustar\x0000'],
+  ]);
   let sum = 0;
   for (const byte of header) sum += byte;
   header.write(octal(sum, 7) + ' ', 148);
@@ -73,42 +82,26 @@ export function zip(entries) {
     const nameBytes = Buffer.from(name);
     const compressed = deflateRawSync(data, { level: 6 });
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the mode below is read
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38); // external attributes: a regular file's mode
-    central.writeUInt32LE(offset, 42);
+    // The fields a local header and its central directory record share, in this order.
+    const common = [
+      [2, 20] /* version needed */, [2, 0x0800] /* UTF-8 names */, [2, 8] /* deflate */, [2, dosTime], [2, dosDate],
+      [4, crc], [4, compressed.length], [4, data.length], [2, nameBytes.length],
+    ];
+    const local = writeFields(Buffer.alloc(30), [[4, 0x04034b50], ...common, [2, 0] /* extra field length */]);
+    const central = writeFields(Buffer.alloc(46), [
+      [4, 0x02014b50], [2, (3 << 8) | 20] /* made by Unix, so the mode below is read */, ...common,
+      [2, 0] /* extra field length */, [2, 0] /* comment length */, [2, 0] /* disk */, [2, 0] /* internal attributes */,
+      [4, ((0o100000 | mode) << 16) >>> 0] /* external attributes: a regular file's mode */, [4, offset],
+    ]);
     locals.push(local, nameBytes, compressed);
     centrals.push(central, nameBytes);
     offset += local.length + nameBytes.length + compressed.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = writeFields(Buffer.alloc(22), [
+    [4, 0x06054b50], [2, 0] /* this disk */, [2, 0] /* the directory's disk */, [2, entries.length], [2, entries.length],
+    [4, directory.length], [4, offset], [2, 0] /* comment length */,
+  ]);
   return Buffer.concat([...locals, directory, end]);
 }
 

@@ -6,7 +6,6 @@ import type { Connection } from '../kube/http/connection.js';
 import type { FirstContactOptions } from '../kube/http/first-contact.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
 import type { RecordingFile } from '../kube/recording/recording-file.js';
-import { RecordingListerWatcher } from '../kube/recording/recording-lister-watcher.js';
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
 import { shouldColor } from '../render/color.js';
@@ -18,12 +17,11 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
 import { stdoutFailed } from './stdout-guard.js';
-import { openRecording } from './recording-open.js';
 import { UserError } from './user-error.js';
 import { retryLine } from './error-message.js';
 import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
-import { liveUnavailable } from './live-session.js';
+import { liveUnavailable } from './live-available.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -59,7 +57,7 @@ export interface WatchEventsOptions {
   snapshotDir?: string;
 }
 
-export { liveUnavailable } from './live-session.js';
+export { liveUnavailable } from './live-available.js';
 
 /** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
 export async function watchEvents(o: WatchEventsOptions): Promise<void> {
@@ -147,16 +145,9 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   };
   out.on('error', onOutputError);
 
-  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = watchedSources(o, recording);
-
+  let recording: RecordingFile | undefined;
   try {
-    await runWatchPipeline({
-      sources,
-      tracer: o.tracer,
-      signal: o.stop.signal,
-      maxEvents: o.maxEvents,
-      untilSynced: o.untilSynced,
+    recording = await runEventsPipeline(o, {
       onSynced: stopSpinner,
       firstContact: o.firstContact && {
         ...o.firstContact,
@@ -169,26 +160,18 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
       onFatal: () => {
         muted = true;
       },
-      pipeline: {
-        fifo: o.fifo,
-        useWatchList: o.useWatchList,
-        resyncPeriodMs: o.resyncPeriodMs,
-        keepManagedFields: o.keepManagedFields,
-        traceObjects: o.diff !== undefined || o.template !== undefined,
-      },
+      traceObjects: o.diff !== undefined || o.template !== undefined,
     });
   } finally {
     stopSpinner();
     unsubscribe();
     if (o.template) flushInitial();
     printer.end();
-    recording?.close();
     out.off('error', onOutputError);
   }
   if (templateError) throw templateError;
   if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
-  if (recording?.failure) throw new UserError(recording.failure.message);
-  if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
+  reportRecording(recording, err);
 }
 
 /** --live: the dashboard draws from the trace until q / Ctrl-C (or --for, --max-events, …); the summary follows on the restored screen. */
@@ -213,44 +196,82 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     stdout: out,
     onQuit: () => o.stop.stop('quit'),
   });
-  const recording = o.record ? openEventsRecording(o, o.record) : undefined;
-  const sources = watchedSources(o, recording);
+  let recording: RecordingFile | undefined;
   try {
-    await runWatchPipeline({
-      sources,
-      tracer: o.tracer,
-      signal: o.stop.signal,
-      maxEvents: o.maxEvents,
-      untilSynced: o.untilSynced,
+    recording = await runEventsPipeline(o, {
       // A retry notice written to the terminal would land in the middle of the dashboard.
       firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => live.dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
       onSynced: () => live.dashboard.notice(''),
       // Objects only with --diff: the followed key's updates then show what changed.
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: o.diff !== undefined },
+      traceObjects: o.diff !== undefined,
     });
   } finally {
     live.stop();
-    recording?.close();
   }
   err.write(`${live.summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  reportRecording(recording, err);
+}
+
+/** How a view follows the pipeline: its first-contact retries, the end of the initial sync, a fatal error. */
+interface PipelineHooks {
+  firstContact?: FirstContactOptions;
+  onSynced: () => void;
+  onFatal?: () => void;
+  /** Trace records carry the objects (for --diff, or a template). */
+  traceObjects: boolean;
+}
+
+/**
+ * What both views run: the watched resources (recorded with --record) through the informer pipeline until it stops.
+ * Resolves with the recording, closed, for reportRecording.
+ */
+async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): Promise<RecordingFile | undefined> {
+  const recording = o.record ? await openEventsRecording(o, o.record) : undefined;
+  try {
+    await runWatchPipeline({
+      sources: watchedSources(o, recording),
+      tracer: o.tracer,
+      signal: o.stop.signal,
+      maxEvents: o.maxEvents,
+      untilSynced: o.untilSynced,
+      firstContact: hooks.firstContact,
+      onSynced: hooks.onSynced,
+      onFatal: hooks.onFatal,
+      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
+    });
+  } finally {
+    recording?.file.close();
+  }
+  return recording?.file;
+}
+
+/** After the summary: a recording that failed is the command's error; one that worked says where it went. */
+function reportRecording(recording: RecordingFile | undefined, err: NodeJS.WritableStream): void {
   if (recording?.failure) throw new UserError(recording.failure.message);
   if (recording) err.write(`recorded ${recording.lines} lines to ${recording.path}\n`);
 }
 
 const HANDLER_OPS = new Set(['OnAdd', 'OnUpdate', 'OnDelete']);
 
+/** --record's file, and how each source's lister-watcher writes into it. */
+interface EventsRecording {
+  file: RecordingFile;
+  wrap(lw: ListerWatcher, resourceIndex: number): ListerWatcher;
+}
+
 /** One source per watched resource, recorded when asked. */
-function watchedSources(o: WatchEventsOptions, recording: RecordingFile | undefined) {
+function watchedSources(o: WatchEventsOptions, recording: EventsRecording | undefined) {
   return o.resources.map((r, i) => {
     // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
-    let lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
-    if (recording) lw = new RecordingListerWatcher(lw, recording, i);
-    return { name: displayName(r), kind: r.kind, listerWatcher: lw };
+    const lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
+    return { name: displayName(r), kind: r.kind, listerWatcher: recording ? recording.wrap(lw, i) : lw };
   });
 }
 
-function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): RecordingFile {
-  return openRecording(rec.path, {
+/** Opens --record's file; the recording code is loaded only by the runs that record. */
+async function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEventsOptions['record']>): Promise<EventsRecording> {
+  const [{ openRecording }, { RecordingListerWatcher }] = await Promise.all([import('./recording-open.js'), import('../kube/recording/recording-lister-watcher.js')]);
+  const file = openRecording(rec.path, {
     server: o.conn.server,
     resources: o.resources.map((r, i) => {
       const t = o.targets[i];
@@ -262,4 +283,5 @@ function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<WatchEvents
     kwatchVersion: rec.kwatchVersion,
     onFailure: () => o.stop.stop('recording failed'),
   });
+  return { file, wrap: (lw, i) => new RecordingListerWatcher(lw, file, i) };
 }

@@ -1,59 +1,7 @@
 // `kwatch <command> --help` without loading oclif: renders the help oclif would print from
 // oclif.manifest.json (same sections, flag order, wrapping), so help costs a file read, not ~150 ms of imports.
 // Imports nothing but Node built-ins; test/cli/fast-help.test.ts holds it to oclif's output.
-
-/** The parts of oclif.manifest.json this renderer reads. */
-export interface ManifestFlag {
-  name: string;
-  char?: string;
-  type: 'boolean' | 'option';
-  description?: string;
-  summary?: string;
-  helpGroup?: string;
-  helpLabel?: string;
-  helpValue?: string | string[];
-  hidden?: boolean;
-  required?: boolean;
-  multiple?: boolean;
-  allowNo?: boolean;
-  default?: unknown;
-  env?: string;
-  options?: string[];
-  noCacheDefault?: boolean;
-  dependsOn?: string[];
-  exclusive?: string[];
-  combinable?: string[];
-}
-
-export interface ManifestArg {
-  name: string;
-  description?: string;
-  required?: boolean;
-  multiple?: boolean;
-  hidden?: boolean;
-  default?: unknown;
-  options?: string[];
-}
-
-export interface ManifestCommand {
-  id: string;
-  summary?: string;
-  description?: string;
-  usage?: string | string[];
-  examples?: (string | { description: string; command: string })[];
-  aliases?: string[];
-  args?: Record<string, ManifestArg>;
-  flags?: Record<string, ManifestFlag>;
-  strict?: boolean;
-  state?: string;
-  deprecationOptions?: unknown;
-  hasDynamicHelp?: boolean;
-}
-
-export interface Manifest {
-  version: string;
-  commands: Record<string, ManifestCommand>;
-}
+import type { ManifestArg, ManifestCommand, ManifestFlag } from './oclif-manifest.js';
 
 export interface HelpContext {
   /** "kwatch", or "kubectl kwatch" for the plugin entry. */

@@ -5,9 +5,10 @@ import type { Dashboard } from '../render/live/dashboard.js';
 import type { PanelContent } from '../render/live/dashboard-screen.js';
 import type { DashboardInfo } from '../render/live/dashboard-text.js';
 import type { StageSelection } from '../render/stage-filter.js';
-import { inkDrawsLive } from '../render/live-table.js';
 import { TraceSummary } from '../render/summary.js';
 import { saveSnapshot } from './snapshot-file.js';
+
+export { liveUnavailable } from './live-available.js';
 
 export interface LiveSessionOptions {
   tracer: Tracer;
@@ -77,16 +78,4 @@ export async function startLiveSession(o: LiveSessionOptions): Promise<LiveSessi
       dashboard.stop();
     },
   };
-}
-
-/**
- * Why --live cannot draw here (it falls back to the plain trace), or undefined when it can: the
- * dashboard needs a terminal on both ends (keys come from stdin), outside CI (ink draws no frames
- * there) and a terminal that understands cursor movement.
- */
-export function liveUnavailable(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }, env: NodeJS.ProcessEnv): string | undefined {
-  if (stdout.isTTY !== true || stdin.isTTY !== true) return 'not a terminal';
-  if (!inkDrawsLive(env)) return 'CI is set';
-  if (env.TERM === 'dumb') return 'TERM=dumb';
-  return undefined;
 }

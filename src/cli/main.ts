@@ -123,7 +123,7 @@ export function helpRequest(argv: string[]): HelpRequest | undefined {
 async function fastHelp(words: string[], bin: string): Promise<boolean> {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(join(packageRoot, 'oclif.manifest.json'), 'utf8')) as import('./fast-help.js').Manifest;
+    manifest = JSON.parse(readFileSync(join(packageRoot, 'oclif.manifest.json'), 'utf8')) as import('./oclif-manifest.js').Manifest;
   } catch {
     return false;
   }

@@ -1,7 +1,8 @@
 // `-o jsonpath=…`, `-o custom-columns-file=FILE`, …: recognises kubectl's template outputs in the -o
 // value, reads the -file forms, and compiles the template (a bad one is a one-line UserError).
 import { readFileSync } from 'node:fs';
-import { compileObjectTemplate, TEMPLATE_FORMATS, type ObjectTemplate, type TemplateFormat } from '../render/object-template.js';
+import type { ObjectTemplate } from '../render/object-template.js';
+import { TEMPLATE_FORMATS, type TemplateFormat } from '../render/template-formats.js';
 import { UserError } from './user-error.js';
 
 /** kubectl's other spellings of the go-template outputs. */
@@ -15,8 +16,8 @@ export function isTemplateOutput(output: string | undefined): boolean {
   return output !== undefined && templateFormat(output) !== undefined;
 }
 
-/** The compiled template for an -o value, or undefined when it names no template output. */
-export function templateFromOutput(output: string | undefined): ObjectTemplate | undefined {
+/** The compiled template for an -o value, or undefined when it names no template output (the engines load only then). */
+export async function templateFromOutput(output: string | undefined): Promise<ObjectTemplate | undefined> {
   if (output === undefined) return undefined;
   const format = templateFormat(output);
   if (format === undefined) return undefined;
@@ -34,6 +35,7 @@ export function templateFromOutput(output: string | undefined): ObjectTemplate |
   }
   let template: ObjectTemplate;
   const kind = format.replace(/-file$/, '');
+  const { compileObjectTemplate } = await import('../render/object-template.js');
   try {
     template = compileObjectTemplate(format, text);
   } catch (err) {

@@ -71,7 +71,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Events);
     // kubectl's template outputs print each object as it arrives (as `kubectl get -w -o …` does), not the trace.
-    const template = templateFromOutput(flags.output);
+    const template = await templateFromOutput(flags.output);
     const { output, stages } = await parseTraceViewFlags({ ...flags, output: template ? undefined : flags.output });
     if (template && flags.live) throw new UserError(`--live draws its own screen: it cannot be combined with -o ${flags.output}`);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;

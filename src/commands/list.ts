@@ -44,7 +44,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
   async run(): Promise<void> {
     const { args, flags } = await this.parse(List);
     const output = flags.output ?? 'table';
-    const template = templateFromOutput(output);
+    const template = await templateFromOutput(output);
     if (output !== 'table' && !template && !(OBJECT_OUTPUTS as readonly string[]).includes(output)) {
       throw new UserError(`--output ${output} is not available for list: use table (the page view), ${OBJECT_OUTPUTS.join(', ')}, ${TEMPLATE_OUTPUT_HELP}`);
     }

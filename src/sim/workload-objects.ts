@@ -1,6 +1,7 @@
 // Builders for the realistic objects the workload generator writes: nodes, leases, apps, pods, events.
 
 import type { SimObject } from './api.js';
+import { defaultToleration, NODE_PROBLEM_TAINTS, serviceAccountTokenMount, serviceAccountTokenVolume } from './defaults/pod.js';
 
 /** An RFC 3339 timestamp with second precision, as kube serialises metav1.Time. */
 export const kubeTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -304,35 +305,24 @@ function podStatus(p: PodParams): Record<string, unknown> {
 
 export function podObject(p: PodParams): SimObject {
   const t = p.template;
+  // What the API server's admission adds on create is written here already, by the same code: running the whole
+  // defaulting per pod would double the cost of building one (the store's own pass then finds nothing to add).
   const tokenVolume = `kube-api-access-${p.tokenVolumeSuffix}`;
   const c = container(t);
-  (c.volumeMounts as unknown[]).push({ name: tokenVolume, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' });
+  (c.volumeMounts as unknown[]).push(serviceAccountTokenMount(tokenVolume));
   const labels = { app: t.app, tier: t.tier, 'pod-template-hash': p.hash };
   const ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: p.replicaSet.name, uid: p.replicaSet.uid, controller: true, blockOwnerDeletion: true }];
   const spec: Record<string, unknown> = {
     volumes: [
       { name: 'config', configMap: { name: t.configMap, defaultMode: 420 } },
-      {
-        name: tokenVolume,
-        projected: {
-          sources: [
-            { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-            { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-            { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-          ],
-          defaultMode: 420,
-        },
-      },
+      serviceAccountTokenVolume(tokenVolume),
     ],
     containers: [c],
     ...podSpecDefaults,
     serviceAccountName: 'default',
     serviceAccount: 'default',
     ...(p.node ? { nodeName: p.node.name } : {}),
-    tolerations: [
-      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-    ],
+    tolerations: NODE_PROBLEM_TAINTS.map(defaultToleration),
     priority: 0,
     enableServiceLinks: true,
     preemptionPolicy: 'PreemptLowerPriority',

@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { complete, type CandidateSources, type CompletionManifest, type TargetFlags } from '../../src/cli/completion/complete.js';
+import { complete, type CandidateSources, type TargetFlags } from '../../src/cli/completion/complete.js';
+import type { Manifest } from '../../src/cli/oclif-manifest.js';
 import { Directive } from '../../src/cli/completion/directive.js';
 import { runComplete } from '../../src/cli/completion/run-complete.js';
 import { STAGES } from '../../src/informer/trace.js';
 
 const manifestFile = join(import.meta.dirname, '..', '..', 'oclif.manifest.json');
-const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as CompletionManifest;
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
 
 interface Asked {
   what: string;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { Config, Help } from '@oclif/core';
 import { describe, expect, it, vi } from 'vitest';
-import { renderCommandHelp, wrapText, type Manifest } from '../../src/cli/fast-help.js';
+import { renderCommandHelp, wrapText } from '../../src/cli/fast-help.js';
+import type { Manifest } from '../../src/cli/oclif-manifest.js';
 import { helpRequest } from '../../src/cli/main.js';
 
 const root = join(import.meta.dirname, '..', '..');

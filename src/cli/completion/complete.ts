@@ -2,38 +2,8 @@
 // manifest (commands, flags, their `options`), the flag value lists, and — for resource types, object
 // names and namespaces — the cluster, through sources the caller supplies.
 import { Directive } from './directive.js';
+import type { Manifest, ManifestCommand, ManifestFlag } from '../oclif-manifest.js';
 import { FLAG_VALUES } from './flag-values.js';
-
-/** The parts of oclif.manifest.json completion reads. */
-export interface ManifestFlag {
-  name: string;
-  char?: string;
-  type: 'boolean' | 'option';
-  description?: string;
-  summary?: string;
-  options?: string[];
-  multiple?: boolean;
-  hidden?: boolean;
-  allowNo?: boolean;
-  aliases?: string[];
-}
-export interface ManifestArg {
-  name: string;
-  description?: string;
-  options?: string[];
-}
-export interface ManifestCommand {
-  id: string;
-  summary?: string;
-  description?: string;
-  hidden?: boolean;
-  aliases?: string[];
-  flags: Record<string, ManifestFlag>;
-  args: Record<string, ManifestArg>;
-}
-export interface CompletionManifest {
-  commands: Record<string, ManifestCommand>;
-}
 
 export interface Candidate {
   value: string;
@@ -92,7 +62,7 @@ interface Parsed {
   helpTopic: boolean;
 }
 
-export async function complete(manifest: CompletionManifest, args: string[], sources: CandidateSources): Promise<Completion> {
+export async function complete(manifest: Manifest, args: string[], sources: CandidateSources): Promise<Completion> {
   const words = args.slice(0, -1);
   const toComplete = args.at(-1) ?? '';
   const parsed = parseWords(manifest, words);
@@ -113,7 +83,7 @@ export async function complete(manifest: CompletionManifest, args: string[], sou
   return positional(parsed.command, parsed, toComplete, sources);
 }
 
-function parseWords(manifest: CompletionManifest, words: string[]): Parsed {
+function parseWords(manifest: Manifest, words: string[]): Parsed {
   const parsed: Parsed = { positionals: [], used: new Set(), target: {}, afterDashDash: false, helpTopic: false };
   const commandIds = new Set(Object.keys(manifest.commands));
   let idWords: string[] = [];
@@ -224,7 +194,7 @@ function flagNames(flags: ManifestFlag[], used: Set<string>, toComplete: string)
   return out.filter((c) => c.value.startsWith(toComplete)).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
-function commandNames(manifest: CompletionManifest, toComplete: string, withHelp: boolean): Candidate[] {
+function commandNames(manifest: Manifest, toComplete: string, withHelp: boolean): Candidate[] {
   const out: Candidate[] = Object.values(manifest.commands)
     .filter((c) => !c.hidden && !c.id.includes(':'))
     .map((c) => ({ value: c.id, description: firstSentence(c.summary ?? c.description) }));

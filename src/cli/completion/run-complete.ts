@@ -3,14 +3,15 @@
 // before oclif is loaded and reads oclif.manifest.json, so a TAB costs a bare Node start-up unless the
 // cluster must be asked.
 import { readFileSync } from 'node:fs';
-import { complete, type CandidateSources, type CompletionManifest } from './complete.js';
+import type { Manifest } from '../oclif-manifest.js';
+import { complete, type CandidateSources } from './complete.js';
 import { Directive } from './directive.js';
 
 /** `opts.manifest`: the manifest's file, or the manifest itself (the single executable carries it in its bundle). */
 export async function runComplete(args: string[], opts: { manifest: string | object; descriptions: boolean; sources?: CandidateSources }): Promise<string> {
-  let manifest: CompletionManifest;
+  let manifest: Manifest;
   try {
-    manifest = (typeof opts.manifest === 'string' ? JSON.parse(readFileSync(opts.manifest, 'utf8')) : opts.manifest) as CompletionManifest;
+    manifest = (typeof opts.manifest === 'string' ? JSON.parse(readFileSync(opts.manifest, 'utf8')) : opts.manifest) as Manifest;
   } catch {
     return `:${Directive.Error}\n`;
   }

@@ -90,7 +90,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     checkSnapshotDir(flags['snapshot-dir']);
     if ((flags.watch || flags.live) && flags.check && output !== 'table') throw new UserError('--watch --check prints a table: leave out --output');
     // kubectl's template outputs apply to what -o json prints: the Indices, the objects under --value, the check report.
-    const template = mode === 'watch' ? undefined : templateFromOutput(output);
+    const template = mode === 'watch' ? undefined : await templateFromOutput(output);
     if (!template && !OUTPUTS[mode].includes(output)) throw new UserError(`--output ${output} is not available${mode === 'report' ? '' : ` with --${mode}`}: use one of ${OUTPUTS[mode].join(', ')}${mode === 'watch' ? '' : `, ${TEMPLATE_OUTPUT_HELP}`}`);
     const specs = (flags.by ?? []).map((s) => s.trim());
     if (specs.length === 0 && mode !== 'check') throw new UserError('name an index with --by, e.g. --by nodeName, --by label:app or --by {.spec.schedulerName}');
@@ -286,7 +286,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
    * (--live says why in one line, --watch quietly keeps its table).
    */
   private async liveIndex(live: boolean, conn: Connection, resource: ResolvedResource, namespace: string | undefined, selector: string | undefined, names: string[], tracer: Tracer, stop: StopSignal, snapshotDir: string | undefined): Promise<{ session: LiveSession; synced: (s: IndexInformer) => void } | undefined> {
-    const { liveUnavailable } = await import('../../cli/events-view.js');
+    const { liveUnavailable } = await import('../../cli/live-available.js');
     const why = liveUnavailable(process.stdout, process.stdin, process.env);
     if (why !== undefined) {
       if (live) process.stderr.write(`--live needs a terminal (${why}): showing the plain table\n`);

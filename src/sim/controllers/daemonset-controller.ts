@@ -5,16 +5,15 @@
 // changed template replaces pods one node at a time (RollingUpdate, maxUnavailable 1).
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { specSelector } from './spec-selector.js';
 import type { ResourceType } from '../registry.js';
-import { claim } from './claim.js';
-import { splitKey, type ControllerContext } from './controller-context.js';
+import type { ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
 import { pinnedNodeName } from './node-affinity.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { workloadPods } from './workload-pods.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -81,17 +80,13 @@ export class DaemonSetController {
   }
 
   private sync(key: string): void {
-    const [namespace, name] = splitKey(key);
-    const { store, types } = this.ctx;
-    const set = store.getStored(this.sets, namespace, name)?.obj;
-    if (!set) return;
-    const selector = specSelector(set);
-    if (!selector) return;
-    const spec = (set.spec ?? {}) as Json;
-    const template = (spec.template ?? {}) as Json;
+    const found = workloadPods(this.ctx, this.sets, key);
+    if (!found) return;
+    const { workload: set } = found;
+    const template = ((set.spec ?? {}) as Json).template ?? {};
     const revision = podTemplateHash(template);
-    const nodes = store.storedIn(types.nodes).map((n) => n.obj);
-    const pods = claim(this.ctx, set, this.sets, types.pods, selector).filter((p) => isActive(p) || p.metadata.deletionTimestamp !== undefined);
+    const nodes = this.ctx.store.storedIn(this.ctx.types.nodes).map((n) => n.obj);
+    const pods = found.pods.filter((p) => isActive(p) || p.metadata.deletionTimestamp !== undefined);
     const byNode = new Map<string, SimObject[]>();
     for (const p of pods) {
       const node = daemonPodNode(p) ?? '';

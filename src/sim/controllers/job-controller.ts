@@ -5,14 +5,13 @@
 // failure policy, deadlines, Indexed mode or suspend handling beyond not starting pods.
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { specSelector } from './spec-selector.js';
 import { kubeTime } from '../object-meta.js';
 import type { ResourceType } from '../registry.js';
-import { claim } from './claim.js';
-import { keyOf, splitKey, type ControllerContext } from './controller-context.js';
+import { keyOf, type ControllerContext } from './controller-context.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { workloadPods } from './workload-pods.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -38,15 +37,13 @@ export class JobController {
   }
 
   private sync(key: string): void {
-    const [namespace, name] = splitKey(key);
+    const found = workloadPods(this.ctx, this.jobs, key, finished);
+    if (!found) return;
+    const { workload: job, pods } = found;
+    const namespace = job.metadata.namespace;
     const { store, types, events } = this.ctx;
-    const job = store.getStored(this.jobs, namespace, name)?.obj;
-    if (!job || finished(job)) return;
-    const selector = specSelector(job);
-    if (!selector) return;
     const spec = (job.spec ?? {}) as Json;
     const prev = (job.status ?? {}) as Json;
-    const pods = claim(this.ctx, job, this.jobs, types.pods, selector);
     const active = pods.filter(isActive);
     const phase = (p: SimObject): unknown => (p.status as Json | undefined)?.phase;
     const succeeded = Math.max(Number(prev.succeeded ?? 0), pods.filter((p) => phase(p) === 'Succeeded').length);

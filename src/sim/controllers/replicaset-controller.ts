@@ -3,11 +3,11 @@
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
 import { specSelector } from './spec-selector.js';
-import { claim } from './claim.js';
-import { drivenByGenerator, keyOf, splitKey, type ControllerContext } from './controller-context.js';
+import { drivenByGenerator, keyOf, type ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { WorkQueue } from './work-queue.js';
+import { workloadPods } from './workload-pods.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -45,13 +45,10 @@ export class ReplicaSetController {
   }
 
   private sync(key: string): void {
-    const [namespace, name] = splitKey(key);
+    const found = workloadPods(this.ctx, this.ctx.types.replicaSets, key, (rs) => drivenByGenerator(this.ctx, rs));
+    if (!found) return;
+    const { workload: rs, pods } = found;
     const { store, types } = this.ctx;
-    const rs = store.getStored(types.replicaSets, namespace, name)?.obj;
-    if (!rs || drivenByGenerator(this.ctx, rs)) return;
-    const selector = specSelector(rs);
-    if (!selector) return;
-    const pods = claim(this.ctx, rs, types.replicaSets, types.pods, selector);
     const active = pods.filter(isActive);
     const replicas = specReplicas(rs);
     if (rs.metadata.deletionTimestamp === undefined) this.manage(rs, active, replicas);

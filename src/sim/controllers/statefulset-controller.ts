@@ -4,15 +4,14 @@
 // subdomain, and a claim per volumeClaimTemplate (<template>-<set>-<ordinal>).
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
-import { specSelector } from './spec-selector.js';
 import type { ResourceType } from '../registry.js';
-import { claim } from './claim.js';
-import { splitKey, type ControllerContext } from './controller-context.js';
+import type { ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { workloadPods } from './workload-pods.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -57,19 +56,15 @@ export class StatefulSetController {
   }
 
   private sync(key: string): void {
-    const [namespace, name] = splitKey(key);
-    const { store, types } = this.ctx;
-    const set = store.getStored(this.sets, namespace, name)?.obj;
-    if (!set) return;
-    const selector = specSelector(set);
-    if (!selector) return;
+    const found = workloadPods(this.ctx, this.sets, key);
+    if (!found) return;
+    const { workload: set, pods } = found;
     const spec = (set.spec ?? {}) as Json;
     const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
     const updateRevision = revisionOf(set);
-    const pods = claim(this.ctx, set, this.sets, types.pods, selector);
     const byOrdinal = new Map<number, SimObject>();
     for (const p of pods) {
-      const i = ordinalOf(name, p.metadata.name!);
+      const i = ordinalOf(set.metadata.name!, p.metadata.name!);
       if (i >= 0) byOrdinal.set(i, p);
     }
     if (set.metadata.deletionTimestamp === undefined) this.manage(set, byOrdinal, replicas, updateRevision);

@@ -43,7 +43,8 @@ export function defaultPod(pod: Json): void {
   pod.spec = spec;
 }
 
-function tokenVolume(name: string): Json {
+/** The projected volume of a pod's service account token that the ServiceAccount admission plugin adds. */
+export function serviceAccountTokenVolume(name: string): Json {
   return {
     name,
     projected: {
@@ -73,10 +74,23 @@ function admitServiceAccount(spec: Json, randomSuffix: () => string): void {
       const mounts = Array.isArray(c.volumeMounts) ? c.volumeMounts as Json[] : [];
       if (mounts.some((m) => isObject(m) && m.mountPath === TOKEN_MOUNT_PATH)) return c;
       needed = true;
-      return { ...c, volumeMounts: [...mounts, { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }] };
+      return { ...c, volumeMounts: [...mounts, serviceAccountTokenMount(name)] };
     });
   }
-  if (needed && !existing) spec.volumes = [...volumes, tokenVolume(name)];
+  if (needed && !existing) spec.volumes = [...volumes, serviceAccountTokenVolume(name)];
+}
+
+/** Where every container gets the token volume mounted. */
+export function serviceAccountTokenMount(volumeName: string): Json {
+  return { name: volumeName, readOnly: true, mountPath: TOKEN_MOUNT_PATH };
+}
+
+/** The taints DefaultTolerationSeconds makes every pod tolerate for a while. */
+export const NODE_PROBLEM_TAINTS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
+
+/** The toleration DefaultTolerationSeconds adds for one of NODE_PROBLEM_TAINTS. */
+export function defaultToleration(key: string): Json {
+  return { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: TOLERATION_SECONDS };
 }
 
 /** The DefaultTolerationSeconds admission plugin: 300 s on not-ready and unreachable nodes unless the pod says otherwise. */
@@ -84,9 +98,7 @@ function admitDefaultTolerations(spec: Json): void {
   const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations as Json[] : [];
   const tolerates = (key: string): boolean => tolerations.some((t) => isObject(t) && (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   const added: Json[] = [];
-  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: TOLERATION_SECONDS });
-  }
+  for (const key of NODE_PROBLEM_TAINTS) if (!tolerates(key)) added.push(defaultToleration(key));
   if (added.length) spec.tolerations = [...tolerations, ...added];
 }
 

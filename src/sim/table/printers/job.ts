@@ -1,9 +1,10 @@
 // Jobs (printJob): NAME STATUS COMPLETIONS DURATION AGE, + wide CONTAINERS IMAGES SELECTOR.
-import { humanDuration, parseTimestamp, translateTimestampSince } from '../age.js';
-import { AGE_COLUMN, column, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, wide } from '../columns.js';
+import { humanDuration, parseTimestamp } from '../age.js';
+import { column } from '../columns.js';
 import { JOB } from '../descriptions.js';
 import { formatLabelSelector } from '../labels.js';
-import { containerCells, int, list, printer, str, type PrintableObject } from '../printer.js';
+import { int, list, type PrintableObject } from '../printer.js';
+import { podTemplatePrinter } from './pod-template-printer.js';
 
 /** The first of printJob's states whose condition is True; Terminating sits between Failed and Suspended. */
 function jobStatus(job: PrintableObject): string {
@@ -30,22 +31,12 @@ function duration(job: PrintableObject, now: number): string {
   return humanDuration((end ?? now) - start);
 }
 
-export const jobPrinter = printer(
-  [
-    NAME_COLUMN,
+export const jobPrinter = podTemplatePrinter({
+  columns: [
     column('Status', 'string', 'Status of the job.'),
     column('Completions', 'string', JOB.succeeded),
     column('Duration', 'string', 'Time required to complete the job.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
-    wide(column('Selector', 'string', JOB.selector)),
   ],
-  (job, now) => {
-    const [names, images] = containerCells(job.spec?.template?.spec?.containers);
-    return [
-      str(job.metadata?.name), jobStatus(job), completions(job), duration(job, now),
-      translateTimestampSince(job.metadata?.creationTimestamp, now), names, images, formatLabelSelector(job.spec?.selector),
-    ];
-  },
-);
+  cells: (job, now) => [jobStatus(job), completions(job), duration(job, now)],
+  selector: { description: JOB.selector, cell: (job) => formatLabelSelector(job.spec?.selector) },
+});

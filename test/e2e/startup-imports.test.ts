@@ -1,0 +1,56 @@
+// What the common commands load: the template engines, the live session and the recording code only when the
+// run uses them, and cli-table3 only when a table is drawn (each costs milliseconds of start-up on every run).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, run } from './events-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kwatch-imports-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Preloaded into the child: appends every module it loads (ES modules as resolved, CommonJS as required) to $LOG. */
+const LOG_LOADS = `
+import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+const log = process.env.KWATCH_MODULE_LOG;
+const Module = createRequire(import.meta.url)('node:module');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  try { appendFileSync(log, Module._resolveFilename(request, parent, isMain) + '\\n'); } catch {}
+  return load.apply(this, arguments);
+};
+register('data:text/javascript,' + encodeURIComponent(
+  "import { appendFileSync } from 'node:fs';" +
+  'export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(' + JSON.stringify(log) + ", r.url + '\\\\n'); return r; }",
+));`;
+
+const preload = join(dir, 'log-loads.mjs');
+writeFileSync(preload, LOG_LOADS);
+
+let runs = 0;
+async function loadedBy(args: string[]): Promise<string> {
+  const log = join(dir, `loads-${++runs}.txt`);
+  const r = await run(process.execPath, ['--import', preload, BIN, ...args], { KWATCH_MODULE_LOG: log });
+  expect(r.code, r.stderr).toBe(0);
+  return readFileSync(log, 'utf8');
+}
+
+describe('start-up imports', () => {
+  it('events -o ndjson loads neither the template engines, nor the live session, nor the recording code', { timeout: 60_000 }, async () => {
+    const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson']);
+    expect(loaded).toContain('/dist/cli/events-view.js');
+    for (const m of ['/render/object-template.js', '/cli/live-session.js', '/cli/recording-open.js', '/kube/recording/recording-file.js']) expect(loaded).not.toContain(m);
+  });
+
+  it('list -o json draws no table: no cli-table3, no template engines', { timeout: 60_000 }, async () => {
+    const loaded = await loadedBy(['list', 'pods', '--sim', '-o', 'json']);
+    expect(loaded).toContain('/dist/commands/list.js');
+    expect(loaded).not.toContain('/cli-table3/');
+    expect(loaded).not.toContain('/render/object-template.js');
+  });
+
+  it('a template output still loads its engine', { timeout: 60_000 }, async () => {
+    expect(await loadedBy(['list', 'pods', '--sim', '-o', 'jsonpath={.items[*].metadata.name}'])).toContain('/render/object-template.js');
+  });
+});
