@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, round, spread, table, verdictUnderLoad, writeKubeconfig, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtInt, fmtSpread, publish, round, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
 import { startSim } from './lib/sim.js';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -143,8 +143,5 @@ export function endToEndMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchEndToEnd();
-  writeResult('end-to-end', out);
-  const md = endToEndMarkdown(out);
-  writeText('end-to-end.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('end-to-end', out, endToEndMarkdown(out));
 }

@@ -5,7 +5,7 @@
 // after the write it saw it. kwatch's overhead is its percentiles minus the raw client's (goal: p99 ≤ raw + 5 ms).
 // Run after `npm run build`: node bench/latency.js     (BENCH_QUICK=1: fewer events)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtSpread, round, spread, table, verdictUnderLoad, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtSpread, publish, round, spread, table, verdictUnderLoad } from './lib/common.js';
 import { startChild } from './lib/child.js';
 import { startSim } from './lib/sim.js';
 
@@ -62,8 +62,5 @@ export function latencyMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchLatency();
-  writeResult('latency', out);
-  const md = latencyMarkdown(out);
-  writeText('latency.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('latency', out, latencyMarkdown(out));
 }

@@ -4,7 +4,7 @@
 // and the peak RSS meanwhile. Medians and min–max of interleaved runs.
 // Run after `npm run build`: node bench/relist.js     (BENCH_QUICK=1: smaller sizes)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, spread, table, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtInt, fmtSpread, publish, spread, table } from './lib/common.js';
 import { startChild } from './lib/child.js';
 import { startSim } from './lib/sim.js';
 
@@ -49,8 +49,5 @@ export function relistMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchRelist();
-  writeResult('relist', out);
-  const md = relistMarkdown(out);
-  writeText('relist.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('relist', out, relistMarkdown(out));
 }

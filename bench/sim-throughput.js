@@ -6,7 +6,7 @@
 // The sim runs in its own process (bench/lib/sim-child.js); the client side does no parsing at all.
 // Run after `npm run build`: node bench/sim-throughput.js     (BENCH_QUICK=1 for a small, fast run)
 import { fileURLToPath } from 'node:url';
-import { QUICK, fmtInt, round, table, writeResult, writeText } from './lib/common.js';
+import { QUICK, fmtInt, publish, round, table } from './lib/common.js';
 import { startSim } from './lib/sim.js';
 
 const SIZES = QUICK ? [2000, 10000] : [10000, 100000];
@@ -157,9 +157,6 @@ export function simThroughputMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchSimThroughput();
-  writeResult('sim-throughput', out);
-  const md = simThroughputMarkdown(out);
-  writeText('sim-throughput.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('sim-throughput', out, simThroughputMarkdown(out));
 }
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, round, runWorker, spread, table, verdictUnderLoad, writeKubeconfig, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtInt, fmtSpread, publish, round, runWorker, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
 import { startSim } from './lib/sim.js';
 
 const SIZES = QUICK ? [4000, 20000] : [20000, 100000];
@@ -230,8 +230,5 @@ export function syncMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchSync();
-  writeResult('sync', out);
-  const md = syncMarkdown(out);
-  writeText('sync.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('sync', out, syncMarkdown(out));
 }
