@@ -5,7 +5,8 @@
 // BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts.
 // The sims at 20k and 100k pods are populated once and shared by the scripts marked `sims` (bench/lib/sim.js), which
 // run in an order that leaves each what it measures: end-to-end only reads, sync then writes its watch replay's
-// updates (at 20k), relist ends watches and compacts the history. The tables keep the order of SCRIPTS.
+// updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k.
+// The tables keep the order of SCRIPTS.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,7 @@ import { SHARED_SIZES, sharedSimOptions, startSharedSims } from './lib/sim.js';
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
 const SCRIPTS = [
-  { name: 'sim-throughput', title: 'kwatch sim: list and watch throughput', file: 'sim-throughput.js', md: 'sim-throughput.md' },
+  { name: 'sim-throughput', title: 'kwatch sim: list and watch throughput', file: 'sim-throughput.js', md: 'sim-throughput.md', sims: true, runOrder: 4 },
   { name: 'sync', title: 'Informer core: sync, watch throughput, heap, ByIndex', file: 'sync.js', md: 'sync.md', sims: true, runOrder: 2 },
   { name: 'end-to-end', title: 'Whole commands next to kubectl and client-node', file: 'end-to-end.js', md: 'end-to-end.md', sims: true, runOrder: 1 },
   { name: 'latency', title: 'Event → handler latency', file: 'latency.js', md: 'latency.md' },
