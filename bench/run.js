@@ -8,7 +8,7 @@
 // updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k.
 // The tables keep the order of SCRIPTS.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { QUICK, RESULTS_DIR, machine, writeText } from './lib/common.js';
 import { SHARED_SIZES, sharedSimOptions, startSharedSims } from './lib/sim.js';
@@ -51,7 +51,7 @@ console.log(`kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}: node ${m.node}, 
 const sections = new Map();
 const timings = [];
 const chosen = SCRIPTS.filter((s) => !ONLY || ONLY.has(s.name));
-// Stable sort: the scripts sharing the sims run together, in their order, where the first of them stood.
+// The scripts sharing the sims run together, by runOrder, where the first of them stands in SCRIPTS.
 const firstShared = chosen.findIndex((s) => s.sims);
 const runOrder = chosen.map((s, i) => [s.sims ? firstShared + s.runOrder / 10 : i, s]).sort((a, b) => a[0] - b[0]).map(([, s]) => s);
 const lastShared = runOrder.findLastIndex((s) => s.sims);
@@ -69,6 +69,8 @@ for (const [i, script] of runOrder.entries()) {
     timings.push(`shared sims ${Math.round((performance.now() - t0) / 1000)} s`);
   }
   console.log(`\n## ${script.name}\n`);
+  // A script that fails before writing its tables must not leave an older run's in this one's documents.
+  if (script.md) rmSync(`${RESULTS_DIR}${script.md}`, { force: true });
   const r = await run(script, script.sims ? shared.env : {});
   timings.push(`${script.name} ${r.seconds} s${r.code ? ` (exit ${r.code})` : ''}`);
   if (i === lastShared) await shared.close();
