@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK, fmtInt, median, round, table, writeKubeconfig, writeResult, writeText } from './lib/common.js';
+import { QUICK, fmtInt, median, publish, round, table, writeKubeconfig } from './lib/common.js';
 import { startSim } from './lib/sim.js';
 
 const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url));
@@ -86,8 +86,5 @@ export function discoveryMarkdown(r) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--runs');
   const r = await benchDiscovery(i > 0 ? { runs: Number(process.argv[i + 1]) } : {});
-  writeResult('discovery', r);
-  const md = discoveryMarkdown(r);
-  writeText('discovery.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('discovery', r, discoveryMarkdown(r));
 }

@@ -5,14 +5,14 @@
 // after the write it saw it. kwatch's overhead is its percentiles minus the raw client's (goal: p99 ≤ raw + 5 ms).
 // Run after `npm run build`: node bench/latency.js     (BENCH_QUICK=1: fewer events)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtSpread, round, spread, table, verdictUnderLoad, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtSpread, publish, round, spread, table, verdictUnderLoad } from './lib/common.js';
 import { startChild } from './lib/child.js';
 import { startSim } from './lib/sim.js';
 
 const WORKER = fileURLToPath(new URL('./lib/latency-worker.js', import.meta.url));
 const RATE = 200;
-const WARM = QUICK ? 200 : 600; // 3 s of warm-up (connections, JIT) that no one measures
-const MEASURED = QUICK ? 600 : 3000; // 15 s measured
+const WARM = QUICK ? 200 : 400; // 2 s of warm-up (connections, JIT) that no one measures
+const MEASURED = QUICK ? 600 : 2000; // 10 s measured: 2,000 samples per run, so p99 is the 20th slowest
 const REPS = QUICK ? 2 : 5;
 const GOAL_MS = 5;
 const signed = (x) => (x === undefined ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(round(x, 2))}`);
@@ -62,8 +62,5 @@ export function latencyMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchLatency();
-  writeResult('latency', out);
-  const md = latencyMarkdown(out);
-  writeText('latency.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('latency', out, latencyMarkdown(out));
 }

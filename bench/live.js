@@ -10,7 +10,7 @@
 // Run after `npm run build`: node bench/live.js     (BENCH_QUICK=1 for a small, fast run)
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { QUICK, best, fmtInt, round, table, verdict, writeResult, writeText } from './lib/common.js';
+import { QUICK, best, fmtInt, publish, round, table, verdict } from './lib/common.js';
 import { startSim } from './lib/sim.js';
 
 const PODS = QUICK ? 2000 : 5000;
@@ -69,7 +69,6 @@ export async function benchLive(log = console.log) {
   const ratio = off.ok && live.ok ? round(live.eventsPerCpuSec / off.eventsPerCpuSec, 2) : undefined;
   const wallRatio = off.ok && live.ok ? round(live.eventsPerSec / off.eventsPerSec, 2) : undefined;
   const out = { pods: PODS, events, reps: REPS, modes: summary, ratio, wallRatio, goal: GOAL, met: ratio !== undefined && ratio >= GOAL && live.eventsPerCpuSec >= 20000 };
-  writeResult('live', out);
   const md = [
     `Watch throughput, ${fmtInt(events)} pod updates replayed from the sim's history (best of ${REPS} interleaved runs, fresh process each):`,
     '',
@@ -85,8 +84,7 @@ export async function benchLive(log = console.log) {
     '',
     `Goal: --live ≥ ${GOAL}× tracing off at ≥ 20k events/s: ${ratio ?? '—'}× (per CPU second; ${wallRatio ?? '—'}× by the wall clock) at ${live.ok ? fmtInt(live.eventsPerCpuSec) : '—'} events per CPU second — ${verdict(out.met)}.`,
   ].join('\n');
-  writeText('live.md', `${md}\n`);
-  log(`\n${md}`);
+  publish('live', out, md);
   return out;
 }
 

@@ -3,7 +3,7 @@
 //      no-op reconciler over N keys, against the informer pipeline's own per-event cost on the same objects;
 //   2. the scheduler's memory with 100k keys pending (queued with one reason each), with and without debounce.
 // Tracing is off (nobody subscribes), as in a plain run's hot path. Medians of RUNS fresh sessions.
-import { QUICK, machine, median, round, table, writeResult, writeText } from './lib/common.js';
+import { QUICK, machine, median, publish, round, table } from './lib/common.js';
 
 const KEYS = QUICK ? 2_000 : 10_000;
 const PENDING = QUICK ? 20_000 : 100_000;
@@ -106,6 +106,4 @@ const rows = [
   [`same with --debounce (keys waiting in the window)`, `${round(median(memDebounce))} B/key`, `${round((median(memDebounce) * PENDING) / 2 ** 20, 1)} MiB`],
 ];
 const md = `${table(['measure', 'median', 'ratio / total'], rows)}\n\nMedians of ${RUNS} alternating runs; tracing off; ${machine().cpus} × ${machine().cpuModel}, load average ${machine().loadavg.join(' ')}.\n`;
-console.log(md);
-writeText('reconcile.md', md);
-writeResult('reconcile', { keys: KEYS, pending: PENDING, informerUsPerEvent: infUs, sessionUsPerKey: sesUs, overheadUs, bytesPerPendingKey: median(memPlain), bytesPerDebouncedKey: median(memDebounce), raw: { inf, ses, memPlain, memDebounce } });
+publish('reconcile', { keys: KEYS, pending: PENDING, informerUsPerEvent: infUs, sessionUsPerKey: sesUs, overheadUs, bytesPerPendingKey: median(memPlain), bytesPerDebouncedKey: median(memDebounce), raw: { inf, ses, memPlain, memDebounce } }, md);

@@ -4,9 +4,9 @@
 // and the peak RSS meanwhile. Medians and min–max of interleaved runs.
 // Run after `npm run build`: node bench/relist.js     (BENCH_QUICK=1: smaller sizes)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, spread, table, writeResult, writeText } from './lib/common.js';
+import { QUICK, START, fmtInt, fmtSpread, publish, spread, table } from './lib/common.js';
 import { startChild } from './lib/child.js';
-import { startSim } from './lib/sim.js';
+import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const WORKER = fileURLToPath(new URL('./lib/relist-worker.js', import.meta.url));
 const SIZES = QUICK ? [4000, 20000] : [20000, 100000];
@@ -15,7 +15,9 @@ const REPS = QUICK ? 2 : 5;
 export async function benchRelist(log = console.log) {
   const out = { sizes: SIZES, reps: REPS, bySize: {} };
   for (const pods of SIZES) {
-    const sim = await startSim({ pods, nodes: Math.max(1, Math.round(pods / 1000)), managedFields: true, historyEvents: 200_000 });
+    // Shared with sync and end-to-end when run.js runs them; run.js runs relist last of the three, since expiring ends
+    // every watch and compacts the history.
+    const sim = await startSim(sharedSimOptions(pods));
     const runs = [];
     try {
       for (let r = 0; r < REPS; r++) {
@@ -49,8 +51,5 @@ export function relistMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchRelist();
-  writeResult('relist', out);
-  const md = relistMarkdown(out);
-  writeText('relist.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('relist', out, relistMarkdown(out));
 }

@@ -6,8 +6,8 @@
 // The sim runs in its own process (bench/lib/sim-child.js); the client side does no parsing at all.
 // Run after `npm run build`: node bench/sim-throughput.js     (BENCH_QUICK=1 for a small, fast run)
 import { fileURLToPath } from 'node:url';
-import { QUICK, fmtInt, round, table, writeResult, writeText } from './lib/common.js';
-import { startSim } from './lib/sim.js';
+import { QUICK, fmtInt, publish, round, table } from './lib/common.js';
+import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const SIZES = QUICK ? [2000, 10000] : [10000, 100000];
 const LIST_REPS = QUICK ? 1 : 2;
@@ -87,7 +87,9 @@ export async function benchSimThroughput(log = console.log) {
   try {
     for (const pods of SIZES) {
       log(`sim-throughput: starting the sim with ${pods} pods…`);
-      const sim = await startSim({ pods, nodes: Math.max(1, Math.round(pods / 1000)), managedFields: true, historyEvents: 100_000 });
+      // At 100k the sim sync, end-to-end and relist used when run.js runs them all (it runs this script after them: its
+      // updates would otherwise change their pods); each list reads the current state, as on a fresh sim.
+      const sim = await startSim(sharedSimOptions(pods));
       out.sims[pods] = { populateMs: sim.populateMs, rssMB: sim.rssMB };
       try {
         const paged = [];
@@ -157,9 +159,6 @@ export function simThroughputMarkdown(out) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = await benchSimThroughput();
-  writeResult('sim-throughput', out);
-  const md = simThroughputMarkdown(out);
-  writeText('sim-throughput.md', `${md}\n`);
-  console.log(`\n${md}\n`);
+  publish('sim-throughput', out, simThroughputMarkdown(out));
 }
 

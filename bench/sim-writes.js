@@ -5,7 +5,7 @@
 // (client and server together, the same client code in every run): wall-clock requests/s on a shared machine
 // swing by 3x between runs, CPU time far less.
 // Run after `npm run build`: node bench/sim-writes.js     (BENCH_QUICK=1 for a small, fast run)
-import { QUICK, fmtInt, round, table, writeResult, writeText } from './lib/common.js';
+import { QUICK, fmtInt, publish, round, table } from './lib/common.js';
 import { startSimServer } from '../dist/sim/server.js';
 
 const N = QUICK ? 1000 : 4000;
@@ -81,6 +81,4 @@ for (const [op, xs] of Object.entries(results)) {
   rows.push([op, fmtInt(cpu), fmtInt(best), xs.map((x) => `${fmtInt(x.cpuMicros)} µs`).join(' / ')]);
 }
 const md = `## kwatch sim: writes over HTTP (${fmtInt(N)} pods, ${IN_FLIGHT} in flight, best of ${REPS})\n\n${table(['operation', 'CPU µs per request (best)', 'requests/s (best)', 'CPU per request, each run'], rows)}\n`;
-console.log(md);
-writeResult('sim-writes', out);
-writeText('sim-writes.md', md);
+publish('sim-writes', out, md);

@@ -1,6 +1,7 @@
 // What a user of @kubernetes/client-node writes to get a synced pod cache: makeInformer over every namespace,
 // start, then exit. argv[2]: kubeconfig file, argv[3]: the pods the cluster holds (fewer synced is a failure: client-node's
-// start() can resolve after a list that failed, reporting the error only on its 'error' event). Prints {"ok":true,"items":N} or {"ok":false,"reason":…}.
+// start() can resolve after a list that failed, reporting the error only on its 'error' event). Prints {"ok":true,"items":N},
+// or {"ok":false,"reason":…} and the reason on stderr, exiting 1: end-to-end.js judges a run by its exit status.
 const k8s = await import('@kubernetes/client-node');
 try {
   const kc = new k8s.KubeConfig();
@@ -15,7 +16,10 @@ try {
   const expected = Number(process.argv[3] ?? 0);
   if (items < expected) throw new Error(`synced ${items} of ${expected} pods`);
   process.stdout.write(`${JSON.stringify({ ok: true, items })}\n`);
+  process.exit(0);
 } catch (err) {
-  process.stdout.write(`${JSON.stringify({ ok: false, reason: String(err?.message ?? err).split('\n')[0] })}\n`);
+  const reason = String(err?.message ?? err).split('\n')[0];
+  process.stdout.write(`${JSON.stringify({ ok: false, reason })}\n`);
+  process.stderr.write(`${reason}\n`);
+  process.exit(1);
 }
-process.exit(0);

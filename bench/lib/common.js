@@ -23,7 +23,6 @@ export function runWorker(spec, { timeoutMs = 300_000 } = {}) {
   });
 }
 
-/** Kubeconfig for a plain-HTTP sim URL (what `kwatch sim` writes). */
 /** The sim's own kubeconfig (the one `kwatch sim` writes) for a sim at `url`. */
 export async function writeKubeconfig(file, url) {
   const { kubeconfigYaml } = await import('../../dist/sim/kubeconfig.js');
@@ -68,6 +67,13 @@ export const START = machine();
 export function writeResult(name, data) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(`${RESULTS_DIR}${name}.json`, `${JSON.stringify({ machine: machine(), ...data }, null, 2)}\n`);
+}
+
+/** A script's results: bench/results/NAME.json (the data) and NAME.md (its tables, which run.js collects), and the tables on stdout. */
+export function publish(name, data, markdown) {
+  writeResult(name, data);
+  writeText(`${name}.md`, `${markdown}\n`);
+  console.log(`\n${markdown}\n`);
 }
 
 export function writeText(name, text) {

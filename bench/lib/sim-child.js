@@ -1,7 +1,8 @@
 // A kwatch sim in its own process, so its CPU never shares the benchmark client's event loop.
 // argv[2]: JSON SimServerOptions (port 0 and churn 0 by default). Prints one JSON line once ready:
-//   {"ready":true,"url":…,"rv":…,"pods":…,"populateMs":…}
-// then answers JSON-line commands on stdin, one JSON line each on stdout (same `id`):
+//   {"ready":true,"url":…,"control":port,"rv":…,"pods":…,"populateMs":…}
+// then answers JSON-line commands on stdin — and on any TCP connection to 127.0.0.1:control, so that the benchmark
+// scripts run.js starts can share one populated sim (bench/lib/sim.js) — one JSON line each (same `id`):
 //   {"id":1,"cmd":"state"}                        → {"id":1,"rv":N}
 //   {"id":2,"cmd":"update","n":N,"yieldEvery":K}  → N pod updates (an annotation changes), as fast as the
 //        store takes them, yielding to the event loop every K updates so watches flush meanwhile (K=0: never)
@@ -13,6 +14,7 @@
 //        and a compaction, so each watcher resumes from an expired
 //        resourceVersion, gets 410 Gone and relists → {"id":4,"to":rv,"dropped":…}
 //   {"id":5,"cmd":"exit"}                         → closes the server and exits
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setImmediate as tick } from 'node:timers/promises';
 import { startSimServer } from '../../dist/sim/server.js';
@@ -21,9 +23,19 @@ const PODS = { group: '', version: 'v1', resource: 'pods' };
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const t0 = performance.now();
 const sim = await startSimServer({ port: 0, churn: 0, seed: 1, ...opts });
+// The pods' keys from the store's summaries (sim.api is the SimStore): listing would parse every stored pod, 660 MB
+// at 100k, seconds of every start. Same order as a list.
+const podType = sim.api.resolve(PODS);
+let targets = sim.api.storedIn(podType).map((o) => [o.meta.namespace, o.meta.name]);
+
+// Commands from other processes (the scripts sharing this sim); each connection gets its own replies.
+const control = createServer((socket) => {
+  socket.on('error', () => {});
+  createInterface({ input: socket }).on('line', async (line) => socket.write(`${JSON.stringify(await handle(JSON.parse(line)))}\n`));
+});
+await new Promise((resolve) => control.listen(0, '127.0.0.1', resolve));
 const reply = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-let targets = sim.api.list(PODS).map((p) => [p.metadata.namespace, p.metadata.name]);
-reply({ ready: true, url: sim.url, rv: sim.api.currentRevision(), pods: targets.length, populateMs: Math.round(performance.now() - t0), rssMB: Math.round(process.memoryUsage().rss / 1e6) });
+reply({ ready: true, url: sim.url, control: control.address().port, rv: sim.api.currentRevision(), pods: targets.length, populateMs: Math.round(performance.now() - t0), rssMB: Math.round(process.memoryUsage().rss / 1e6) });
 
 let seq = 0;
 async function update(n, yieldEvery) {
@@ -71,32 +83,36 @@ function expire(n) {
   return { to: sim.api.currentRevision(), dropped };
 }
 
-const rl = createInterface({ input: process.stdin });
-rl.on('line', async (line) => {
-  const cmd = JSON.parse(line);
+/** One command → its reply (same `id`). */
+async function handle(cmd) {
   try {
     switch (cmd.cmd) {
       case 'state':
-        return reply({ id: cmd.id, rv: sim.api.currentRevision() });
+        return { id: cmd.id, rv: sim.api.currentRevision() };
       case 'update':
-        return reply({ id: cmd.id, ...(await update(cmd.n, cmd.yieldEvery ?? 0)) });
+        return { id: cmd.id, ...(await update(cmd.n, cmd.yieldEvery ?? 0)) };
       case 'steady':
-        return reply({ id: cmd.id, ...(await steady(cmd.rate, cmd.n)) });
+        return { id: cmd.id, ...(await steady(cmd.rate, cmd.n)) };
       case 'expire':
-        return reply({ id: cmd.id, ...expire(cmd.n ?? 10) });
+        return { id: cmd.id, ...expire(cmd.n ?? 10) };
       case 'exit':
-        await sim.close();
-        reply({ id: cmd.id, bye: true });
-        process.exit(0);
-        return;
+        await shutdown(() => reply({ id: cmd.id, bye: true }));
+        return undefined;
       default:
-        return reply({ id: cmd.id, error: `unknown command ${cmd.cmd}` });
+        return { id: cmd.id, error: `unknown command ${cmd.cmd}` };
     }
   } catch (err) {
-    reply({ id: cmd.id, error: String(err?.stack ?? err) });
+    return { id: cmd.id, error: String(err?.stack ?? err) };
   }
-});
-rl.on('close', async () => {
+}
+
+async function shutdown(last = () => {}) {
+  control.close();
   await sim.close();
+  last();
   process.exit(0);
-});
+}
+
+const rl = createInterface({ input: process.stdin });
+rl.on('line', async (line) => reply(await handle(JSON.parse(line))));
+rl.on('close', () => shutdown());

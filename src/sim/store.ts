@@ -141,6 +141,8 @@ export class SimStore implements SimApi {
     takenServiceAddresses: (except) => (this.serviceAddresses ??= indexServices(this)).taken(except),
   };
 
+  private lastSecond = { second: Number.NaN, text: '' };
+
   constructor(opts: SimStoreOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.history = new History({ maxEvents: opts.historyEvents, maxAgeMs: opts.historyMs, now: this.now });
@@ -167,6 +169,13 @@ export class SimStore implements SimApi {
     return out;
   }
   currentRevision(): number { return this.rev; }
+
+  /** kubeTime of now, rendered once per second (populate creates 100k objects within a few). */
+  private creationTime(): string {
+    const second = Math.floor(this.now() / 1000);
+    if (second !== this.lastSecond.second) this.lastSecond = { second, text: kubeTime(new Date(second * 1000)) };
+    return this.lastSecond.text;
+  }
 
   // ---- lookups ----
 
@@ -239,7 +248,7 @@ export class SimStore implements SimApi {
     const existing = t.objects.get(key);
     if (existing) throw beingDeleted(existing, alreadyExists(type.resource, type.group, meta.name));
     meta.uid = newUid();
-    meta.creationTimestamp = kubeTime(new Date(this.now()));
+    meta.creationTimestamp = this.creationTime();
     // Reserve the key's place in Go struct order; commit() fills the value.
     meta.resourceVersion = '';
     delete meta.deletionTimestamp;
