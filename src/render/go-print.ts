@@ -46,9 +46,12 @@ export function goFloat(f: number): string {
   return `${sign}${intPart}${frac ? `.${frac}` : ''}`;
 }
 
-/** json.Marshal of a decoded value: compact, map keys sorted, `<>&` and U+2028/9 escaped as Go does. */
-export function goJSON(v: unknown): string {
-  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * json.Marshal of a decoded value (json.MarshalIndent with `indent`): map keys sorted, `<>&` and U+2028/9
+ * escaped as \u00XX as Go's encoder does.
+ */
+export function goJSON(v: unknown, indent?: number): string {
+  return JSON.stringify(sortKeys(v), null, indent).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** kubectl's printers.EscapeTerminal, used by its custom-columns cells: ESC as ^[ and CR as \r. */
@@ -56,7 +59,8 @@ export function kubectlEscapeTerminal(s: string): string {
   return s.replaceAll('\x1b', '^[').replace(/\r/g, '\\r');
 }
 
-function sortKeys(v: unknown): unknown {
+/** A copy of a decoded value with every map's keys in sorted order, as Go's encoders write maps. */
+export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, unknown> = {};

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { KubeObject } from '../informer/types.js';
 import { formatColumns } from './columns.js';
 import { formatAge } from './format-units.js';
+import { goJSON, sortKeys } from './go-print.js';
 import { escapeForTerminal } from './terminal-escape.js';
 
 export type ObjectOutput = 'json' | 'yaml' | 'name' | 'ndjson' | 'table';
@@ -67,7 +68,7 @@ export function listOf(items: KubeObject[]): Record<string, unknown> {
  * 4-space indent, and `<`, `>`, `&`, U+2028, U+2029 escaped as \u00XX like Go's encoder does.
  */
 export function kubectlJSON(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 4).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return goJSON(value, 4);
 }
 
 /** YAML as kubectl writes it: sorted keys, block sequences not indented under their key, no line folding. */
@@ -97,10 +98,3 @@ function objectTable(objects: KubeObject[], opts: PrintObjectsOptions): string {
   return formatColumns(headers, rows);
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== 'object' || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
-  return out;
-}
