@@ -82,6 +82,11 @@ function shortString(s: string): string {
   return json;
 }
 
+/** A detail value in the JSON form: an Error as its message, a bigint as its digits (JSON has neither). */
+export function detailValue(v: unknown): unknown {
+  return v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
+}
+
 /** A detail value as JSON.stringify writes it inside an object; undefined when the key is left out. */
 function valueJSON(v: unknown): string | undefined {
   switch (typeof v) {
@@ -92,10 +97,10 @@ function valueJSON(v: unknown): string | undefined {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'bigint':
-      return JSON.stringify(String(v));
+      return JSON.stringify(detailValue(v));
     case 'object':
       if (v === null) return 'null';
-      return JSON.stringify(v instanceof Error ? v.message : v);
+      return JSON.stringify(detailValue(v));
     default:
       return undefined; // undefined, functions and symbols: JSON.stringify leaves the key out
   }

@@ -21,7 +21,7 @@ import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageFilter, type StageSelection } from './stage-filter.js';
 import { escapeForTerminal } from './terminal-escape.js';
-import { LEADING_FIELDS, ndjsonLine } from './ndjson-line.js';
+import { detailValue, LEADING_FIELDS, ndjsonLine } from './ndjson-line.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
 export { shouldColor } from './color.js';
@@ -144,7 +144,7 @@ export function traceRecordToJSON(record: TraceRecord, includeObjects = false): 
     if (!includeObjects && OBJECT_FIELDS.has(k)) continue;
     const v = record[k];
     if (v === undefined) continue;
-    out[k] = v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
+    out[k] = detailValue(v);
   }
   return out;
 }
