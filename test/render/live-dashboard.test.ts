@@ -1,29 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../../src/informer/trace.js';
 import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
 import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
 import { PipelineStats } from '../../src/render/live/pipeline-stats.js';
 import { liveUnavailable } from '../../src/cli/events-view.js';
+import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
-/** `kwatch events pods --sim --sim-churn 50 --stages all -o ndjson --for 2s`, as recorded: 11 pods listed, then 4 watch events. */
-function recorded(): TraceRecord[] {
-  return readFileSync(join(import.meta.dirname, 'fixtures', 'live-sim-trace.ndjson'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const o = JSON.parse(l) as Record<string, unknown>;
-      const r: Record<string, unknown> = { ...o, time: Date.parse(o.time as string) };
-      for (const k of ['key', 'rv']) if (r[k] === null) delete r[k];
-      return r as unknown as TraceRecord;
-    });
-}
 
 describe('the dashboard text from a recorded sim run', () => {
   it('shows each stage total, queue depths and the watch state', () => {
-    const records = recorded();
+    const records = recordedLiveTrace();
     let t = records[0].time;
     const stats = new PipelineStats({ now: () => t });
     for (const r of records.filter((x) => x.op !== 'stopped')) {
@@ -48,7 +34,7 @@ describe('the dashboard text from a recorded sim run', () => {
 describe('ActivityLog', () => {
   it('keeps the newest records and prints them with the trace table columns, filtered by key, stage= and op=', () => {
     const log = new ActivityLog({ capacity: 200 });
-    for (const r of recorded()) log.add(r);
+    for (const r of recordedLiveTrace()) log.add(r);
     const { header, lines } = log.lines(10);
     expect(header).toMatch(/^TIME\s+STAGE\s+OP\s+KEY\s+RV\s+DETAIL$/);
     expect(lines).toHaveLength(10);
@@ -109,7 +95,7 @@ describe('startDashboard (ink)', () => {
       alternateScreen: false,
     });
     try {
-      const records = recorded();
+      const records = recordedLiveTrace();
       // Records arriving as fast as they can, for a second at least and until thousands have come (however busy
       // the machine is: the cap on frames is the behaviour here, not how fast this machine feeds them).
       const start = Date.now();

@@ -1,8 +1,6 @@
 // The live dashboard's views rendered with ink-testing-library against recorded trace sequences: the
 // pipeline row and sparklines of a sim run, following a key that was deleted while the watch was down
 // (its delete arrives as a DeletedFinalStateUnknown tombstone), the reconcile panel's loop warning.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import * as React from 'react';
 import * as ink from 'ink';
@@ -18,19 +16,8 @@ import { historyLines, KeyHistory } from '../../src/render/live/key-history.js';
 import { PipelineStats } from '../../src/render/live/pipeline-stats.js';
 import { ReconcileStats } from '../../src/render/live/reconcile-panel.js';
 import { SecondSeries, sparkline } from '../../src/render/live/sparkline.js';
+import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
-/** `kwatch events pods --sim --sim-churn 50 --stages all -o ndjson --for 2s`, as recorded: 11 pods listed, then 4 watch events. */
-function recorded(): TraceRecord[] {
-  return readFileSync(join(import.meta.dirname, 'fixtures', 'live-sim-trace.ndjson'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const o = JSON.parse(l) as Record<string, unknown>;
-      const r: Record<string, unknown> = { ...o, time: Date.parse(o.time as string) };
-      for (const k of ['key', 'rv']) if (r[k] === null) delete r[k];
-      return r as unknown as TraceRecord;
-    });
-}
 
 const screen = { rows: 40, columns: 160 };
 let unmount: (() => void) | undefined;
@@ -64,7 +51,7 @@ function pipelineRow(frame: string): Record<string, string[]> {
 
 describe('the dashboard (ink-testing-library)', () => {
   it('draws the pipeline row of a recorded sim run: each stage total, queue depths, the watch state and the sparklines', async () => {
-    const records = recorded().filter((r) => r.op !== 'stopped');
+    const records = recordedLiveTrace().filter((r) => r.op !== 'stopped');
     let t = records[0].time;
     const stats = new PipelineStats({ now: () => t });
     const activity = new ActivityLog();
@@ -97,7 +84,7 @@ describe('the dashboard (ink-testing-library)', () => {
   it('1–8 toggle stages in the activity pane, and s saves the screen as plain text and says where', async () => {
     const stats = new PipelineStats();
     const activity = new ActivityLog();
-    for (const r of recorded()) activity.add(r);
+    for (const r of recordedLiveTrace()) activity.add(r);
     let saved = '';
     const { lastFrame, stdin } = show({ stats, activity, saveSnapshot: (text) => ((saved = text), '/tmp/snap.txt') });
     await frameWith(lastFrame, (s) => s.includes('OnAdd'));
