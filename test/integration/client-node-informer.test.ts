@@ -15,7 +15,7 @@ import { connectionFromUrl } from '../../src/kube/http/connection.js';
 import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { WorkloadGenerator } from '../../src/sim/workload.js';
-import { PODS, keyOf, sameState, stateDiff, until } from './helpers.js';
+import { PODS, clientNodeFor, keyOf, sameState, stateDiff, until } from './helpers.js';
 
 interface Obj {
   metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string };
@@ -36,12 +36,7 @@ async function setup(seed: number, pods: number, churn: number) {
   const workload = new WorkloadGenerator(sim.api, { seed, nodes: 6, pods, churn, managedFields: true });
   workload.populate();
   const dir = mkdtempSync(join(tmpdir(), 'kwatch-it-cn-'));
-  const kubeconfig = join(dir, 'config');
-  await sim.writeKubeconfig(kubeconfig);
-  const k8s = await import('@kubernetes/client-node');
-  const kc = new k8s.KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const { k8s, kc, core } = await clientNodeFor(sim, join(dir, 'config'));
   const informer = k8s.makeInformer(kc, '/api/v1/pods', () => core.listPodForAllNamespaces());
   const errors: unknown[] = [];
   // The documented client-node pattern: the informer stops on an error, so restart it.

@@ -215,3 +215,15 @@ export function normalise(o: object): unknown {
   if (copy.metadata) delete copy.metadata.managedFields;
   return copy;
 }
+
+/**
+ * @kubernetes/client-node as its users set it up, pointed at a sim through a kubeconfig written at `path`
+ * (imported on demand: it takes about half a second to load).
+ */
+export async function clientNodeFor(sim: { writeKubeconfig(file: string): Promise<void> }, path: string) {
+  await sim.writeKubeconfig(path);
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(path);
+  return { k8s, kc, core: kc.makeApiClient(k8s.CoreV1Api) };
+}

@@ -9,7 +9,7 @@ import { SharedIndexInformer } from '../../src/informer/index.js';
 import { connectionFromUrl } from '../../src/kube/http/connection.js';
 import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { until } from './helpers.js';
+import { clientNodeFor, until } from './helpers.js';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
@@ -65,12 +65,7 @@ describe('typed lists on the wire', () => {
 
 describe('clients reading those lists', () => {
   it('client-node\'s informer sees kind-less listed objects and kinds on watched ones', async () => {
-    const kubeconfig = join(dir, 'config');
-    await sim.writeKubeconfig(kubeconfig);
-    const k8s = await import('@kubernetes/client-node');
-    const kc = new k8s.KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const { k8s, kc, core } = await clientNodeFor(sim, join(dir, 'config'));
     const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
     const added = new Map<string, { kind?: string; apiVersion?: string }>();
     informer.on('add', (o) => added.set(o.metadata!.name!, { kind: o.kind, apiVersion: o.apiVersion }));
