@@ -3,9 +3,10 @@
 // JSON.parse saves parsing them, allocating thousands of small objects per event, and collecting them again.
 // The result is exactly what parsing everything and then stripping gives.
 
+import { endOfArray } from './json-scan/end-of-array.js';
+import { wasmScanner } from './json-scan/wasm-scanner.js';
+
 const KEY = Buffer.from('"managedFields":[');
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** JSON text with every `"managedFields":[…]` array replaced by `null`, and how many were replaced. */
 export interface CutText {
@@ -13,9 +14,11 @@ export interface CutText {
   cuts: number;
 }
 
-/** The text is assembled here before its one decode; a larger text gets a buffer of its own (never kept). */
+/**
+ * The text is assembled in a scratch buffer before its one decode: the WebAssembly scanner's memory, which it
+ * scans in place. A larger text gets a buffer of its own (never kept) and the JavaScript scanner.
+ */
 const SCRATCH_MAX_BYTES = 1 << 20;
-let scratch = Buffer.allocUnsafe(64 * 1024);
 const NULL = Buffer.from('null');
 
 /**
@@ -36,8 +39,8 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
   let at = json.indexOf(KEY);
   if (at < 0) return undefined;
   const n = json.length;
-  if (n <= SCRATCH_MAX_BYTES && scratch.length < n) scratch = Buffer.allocUnsafe(Math.min(SCRATCH_MAX_BYTES, n * 2));
-  const out = n <= SCRATCH_MAX_BYTES ? scratch : Buffer.allocUnsafe(n);
+  const scanner = n <= SCRATCH_MAX_BYTES ? wasmScanner() : undefined;
+  const out = scanner !== undefined ? scanner.scratch(n) : Buffer.allocUnsafe(n);
   json.copy(out, 0);
   // out[0, written) is the text so far; out[from, n) still holds json[from, n). A cut shrinks, so written <= from.
   let written = 0;
@@ -45,7 +48,8 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
   let cuts = 0;
   while (at >= 0) {
     const open = at + KEY.length - 1;
-    const end = endOfArray(json, open);
+    // Scanning the copy: out[open, n) is still json[open, n), as every earlier write landed before `open`.
+    const end = scanner !== undefined ? scanner.endOfArray(open, n) : endOfArray(json, open);
     if (end < 0) return undefined;
     if (end - open >= NULL.length) {
       if (written !== from) out.copyWithin(written, from, open);
@@ -60,25 +64,6 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
   if (written !== from) out.copyWithin(written, from, n);
   written += n - from;
   return { text: out.toString('utf8', 0, written), cuts };
-}
-
-/** The index just past the `]` that closes the array opening at `open`; -1 when the bytes end first. */
-function endOfArray(json: Buffer, open: number): number {
-  const n = json.length;
-  let depth = 0;
-  let i = open;
-  while (i < n) {
-    const c = json[i++];
-    if (c === QUOTE) {
-      // A string: on to its closing quote, stepping over escaped characters (multi-byte UTF-8 never contains `"` or `\`).
-      for (let d = json[i++]; d !== QUOTE; d = json[i++]) {
-        if (d === BACKSLASH) i++;
-        if (i >= n) return -1;
-      }
-    } else if (c === 0x5b || c === 0x7b) depth++;
-    else if ((c === 0x5d || c === 0x7d) && --depth === 0) return i;
-  }
-  return -1;
 }
 
 interface WithMetadata {

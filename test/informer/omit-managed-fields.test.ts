@@ -59,6 +59,16 @@ describe('leaving managedFields out while decoding', () => {
     expect(cutManagedFields(bytes({ type: 'ADDED', object: { metadata: { name: 'x' } } }))).toBeUndefined();
   });
 
+  it('cuts the same from an object too big for the scratch memory (over 1 MiB: the JavaScript scanner) as from a small one', () => {
+    const big = pod('big', { data: { blob: 'b'.repeat(1_200_000) } } as Partial<KubeObject>);
+    const small = cutManagedFields(bytes({ type: 'ADDED', object: pod('small') }))!;
+    const cut = cutManagedFields(bytes({ type: 'ADDED', object: big }))!;
+    expect(cut.cuts).toBe(1);
+    expect(JSON.parse(cut.text)).toEqual({ type: 'ADDED', object: { ...big, metadata: { ...big.metadata, managedFields: null } } });
+    // The scratch the small one used is intact for the next text.
+    expect(cutManagedFields(bytes({ type: 'ADDED', object: pod('small') }))).toEqual(small);
+  });
+
   it('keeps a custom resource’s own managedFields field: a cut outside metadata falls back to the whole text', () => {
     const cr = { apiVersion: 'example.com/v1', kind: 'Foo', metadata: { name: 'f', managedFields }, spec: { managedFields: [{ keep: ['me'] }] } };
     const parsed = parseOmittingManagedFields(bytes({ type: 'ADDED', object: cr }), eventObject);
