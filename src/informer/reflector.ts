@@ -14,7 +14,7 @@ import {
   type ReflectorState,
 } from './reflector-state.js';
 import { noTracer, type Tracer } from './trace.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchStream } from './types.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchStream } from './types.js';
 
 export interface ReflectorOptions {
   listerWatcher: ListerWatcher;
@@ -261,12 +261,15 @@ export class Reflector {
   /** Feeds a stream's events to the state machine until it ends or a decision closes it. */
   private async pump(conn: number, stream: WatchStream): Promise<void> {
     try {
-      for await (const event of stream) {
-        this.stats.events++;
-        if (event.bytes) this.stats.bytes += event.bytes;
-        if (this.watchdogMs) this.lastEventAt = this.clock.now();
-        this.dispatch({ kind: 'event', conn, event });
-        if (this.stream?.conn !== conn) return;
+      // A stream that groups its events is read a group at a time: the whole group goes into the store in one
+      // go, so the stages after it wake once per group (a chunk of the body) rather than once per event.
+      const batches = stream.batches?.();
+      if (batches !== undefined) {
+        for await (const batch of batches) {
+          for (const event of batch) if (!this.onStreamEvent(conn, event)) return;
+        }
+      } else {
+        for await (const event of stream) if (!this.onStreamEvent(conn, event)) return;
       }
       if (this.stream?.conn !== conn) return;
       this.forgetStream();
@@ -280,6 +283,15 @@ export class Reflector {
       else if (error instanceof ConnectionError) this.dispatch({ kind: 'closed', conn, reason: 'connection', error });
       else this.dispatch({ kind: 'streamError', conn, error });
     }
+  }
+
+  /** One event of the open stream `conn` into the state machine; false once that stream is no longer the open one. */
+  private onStreamEvent(conn: number, event: WatchEvent): boolean {
+    this.stats.events++;
+    if (event.bytes) this.stats.bytes += event.bytes;
+    if (this.watchdogMs) this.lastEventAt = this.clock.now();
+    this.dispatch({ kind: 'event', conn, event });
+    return this.stream?.conn === conn;
   }
 
   private armWatchdog(conn: number, ms: number): void {

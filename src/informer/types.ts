@@ -106,6 +106,11 @@ export interface ListPage {
 /** An open watch: iterate its events; close() aborts it. Iteration ends when the server closes the stream. */
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   close(): void;
+  /**
+   * Optional: the same events in the same order, grouped as they arrived (e.g. one group per chunk of the
+   * body), for a reader that hands a whole group on at once. A stream is read one way or the other, once.
+   */
+  batches?(): AsyncIterable<readonly WatchEvent[]>;
 }
 
 /**

@@ -5,8 +5,8 @@ import { WATCH_EVENT_TYPES, type KubeObject, type WatchEvent, type WatchEventTyp
 
 export interface DecodeWatchStreamOptions {
   /**
-   * Called once per non-blank line, before it is parsed, with its size in bytes (newline included) and
-   * its bytes (without the newline; valid only during the call).
+   * Called once per non-blank line, in order, before it is parsed (so before its event is yielded), with its
+   * size in bytes (newline included) and its bytes (without the newline; valid only during the call).
    */
   onLine?(bytes: number, line: Buffer): void;
   /** Leave metadata.managedFields out of the decoded objects (for caches that strip them anyway). */
@@ -31,44 +31,69 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(WATCH_EVENT_TYPES);
  * Throws WatchDecodeError for a line that is not JSON, not an object, has an unknown `type` or no `object`
  * (client-go: "unable to decode an event from the watch stream" / "got invalid watch event type"), and
  * StreamCutError when the body ends in the middle of a line. Errors of the body itself pass through.
+ * The events of the lines before a bad one always reach the reader first.
  */
 export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent> {
+  for await (const batch of decodeWatchBatches(body, opts)) {
+    for (const event of batch) yield event;
+  }
+}
+
+/**
+ * decodeWatchStream's events, grouped by the chunk of the body that completed their lines (never an empty
+ * group). A reader that takes a whole group at once (the reflector) pays the asynchronous hand-over once per
+ * chunk rather than once per event, and the stages after it wake once per chunk too. onLine is called for
+ * every line of a group before the group is yielded, in order: the group's n-th event is the n-th line.
+ */
+export async function* decodeWatchBatches(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent[]> {
   const onLine = opts.onLine;
   const omit = opts.omitManagedFields === true;
   const maxLine = opts.maxLineBytes ?? Infinity;
   // Bytes of the unfinished line, kept as the chunk slices they arrived in (joined once, when the line ends).
   let partial: Buffer[] = [];
   let partialBytes = 0;
-  for await (const chunk of body) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    let start = 0;
-    let nl = buf.indexOf(NEWLINE, start);
-    while (nl !== -1) {
-      if (partialBytes + (nl - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
-      let line: Buffer;
-      if (partialBytes > 0) {
-        partial.push(buf.subarray(start, nl));
-        line = Buffer.concat(partial, partialBytes + (nl - start));
-        partial = [];
-        partialBytes = 0;
-      } else {
-        line = buf.subarray(start, nl);
+  let batch: WatchEvent[] = [];
+  try {
+    for await (const chunk of body) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let start = 0;
+      let nl = buf.indexOf(NEWLINE, start);
+      while (nl !== -1) {
+        if (partialBytes + (nl - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
+        let line: Buffer;
+        if (partialBytes > 0) {
+          partial.push(buf.subarray(start, nl));
+          line = Buffer.concat(partial, partialBytes + (nl - start));
+          partial = [];
+          partialBytes = 0;
+        } else {
+          line = buf.subarray(start, nl);
+        }
+        const event = decodeLine(line, onLine, omit);
+        if (event) batch.push(event);
+        start = nl + 1;
+        nl = buf.indexOf(NEWLINE, start);
       }
-      const event = decodeLine(line, onLine, omit);
-      if (event) yield event;
-      start = nl + 1;
-      nl = buf.indexOf(NEWLINE, start);
+      if (start < buf.length) {
+        if (partialBytes + (buf.length - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
+        // Copy: the body may reuse its chunk buffers once we ask for the next one.
+        partial.push(Buffer.from(buf.subarray(start)));
+        partialBytes += buf.length - start;
+      }
+      if (batch.length > 0) {
+        const full = batch;
+        batch = [];
+        yield full;
+      }
     }
-    if (start < buf.length) {
-      if (partialBytes + (buf.length - start) > maxLine) throw new ObjectTooLargeError('a watch event', maxLine);
-      // Copy: the body may reuse its chunk buffers once we ask for the next one.
-      partial.push(Buffer.from(buf.subarray(start)));
-      partialBytes += buf.length - start;
+    if (partialBytes > 0) {
+      const rest = Buffer.concat(partial, partialBytes).toString('utf8');
+      if (rest.trim() !== '') throw new StreamCutError(rest);
     }
-  }
-  if (partialBytes > 0) {
-    const rest = Buffer.concat(partial, partialBytes).toString('utf8');
-    if (rest.trim() !== '') throw new StreamCutError(rest);
+  } catch (err) {
+    // What was decoded before the failure is delivered before it.
+    if (batch.length > 0) yield batch;
+    throw err;
   }
 }
 

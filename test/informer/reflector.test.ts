@@ -5,7 +5,7 @@ import { FakeListerWatcher, fakeErrors } from '../../src/informer/fake-lister-wa
 import { Reflector, type ReflectorOptions } from '../../src/informer/reflector.js';
 import type { ReflectorStore } from '../../src/informer/reflector-store.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
-import { metaNamespaceKey, type KubeObject } from '../../src/informer/types.js';
+import { metaNamespaceKey, type KubeObject, type ListerWatcher, type WatchEvent, type WatchStream } from '../../src/informer/types.js';
 
 /** A plain keyed store that records every call. */
 class RecordingStore implements ReflectorStore {
@@ -389,3 +389,36 @@ describe('Reflector driver: startAt and stopping', () => {
     t.ac.abort();
   });
 });
+
+describe('Reflector driver: grouped streams', () => {
+  it('reads a stream that groups its events a group at a time, in order, and drops the rest of a group once the stream is closed', async () => {
+    const ev = (type: 'ADDED' | 'MODIFIED', name: string, rv: string): WatchEvent => ({ type, object: { kind: 'Pod', metadata: { name, namespace: 'default', resourceVersion: rv } } });
+    const expired: WatchEvent = { type: 'ERROR', object: { kind: 'Status', metadata: {}, code: 410, reason: 'Expired', message: 'too old resource version' } as unknown as KubeObject };
+    const groups: WatchEvent[][] = [[ev('ADDED', 'a', '11'), ev('MODIFIED', 'a', '12')], [ev('ADDED', 'b', '13'), expired, ev('ADDED', 'never', '14')]];
+    let watches = 0;
+    const lw: ListerWatcher = {
+      list: async () => ({ metadata: { resourceVersion: watches === 0 ? '10' : '13' }, items: [] }),
+      watch: async (): Promise<WatchStream> => {
+        const first = watches++ === 0;
+        return {
+          close: () => {},
+          async *batches() {
+            if (first) yield* groups;
+            await new Promise(() => {}); // then silent
+          },
+          [Symbol.asyncIterator]: () => {
+            throw new Error('read event by event');
+          },
+        };
+      },
+    };
+    const t = setup({}, lw as unknown as FakeListerWatcher);
+    await t.tick();
+    await t.tick(1000);
+    // 410 relists (at the last RV, 13): the event after the ERROR in the same group never reaches the store.
+    expect(t.store.calls).toEqual(['replace 0@10', 'add default/a@11', 'update default/a@12', 'add default/b@13', 'replace 0@13']);
+    expect(t.reflector.stats.events).toBe(4);
+    t.ac.abort();
+  });
+});
+

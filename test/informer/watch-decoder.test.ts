@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StreamCutError, WatchDecodeError } from '../../src/informer/errors.js';
-import { decodeWatchStream } from '../../src/informer/watch-decoder.js';
+import { decodeWatchBatches, decodeWatchStream } from '../../src/informer/watch-decoder.js';
 import type { WatchEvent } from '../../src/informer/types.js';
 
 async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
@@ -112,5 +112,40 @@ describe('decodeWatchStream', () => {
     expect(events).toHaveLength(200);
     expect(events[199].object.metadata.name).toBe('p199');
     expect(events.reduce((s, e) => s + (e.bytes ?? 0), 0)).toBe(body.length);
+  });
+});
+
+describe('decodeWatchBatches', () => {
+  const names = (batch: readonly WatchEvent[]) => batch.map((e) => e.object.metadata.name);
+
+  it('groups the events by the chunk that completed their lines, never yielding an empty group', async () => {
+    const a = line('ADDED', 'a', '1');
+    const b = line('ADDED', 'b', '2');
+    const c = line('ADDED', 'c', '3');
+    const groups: string[][] = [];
+    // chunk 1 completes a and b; chunk 2 (half of c) completes nothing; chunk 3 completes c.
+    for await (const batch of decodeWatchBatches(chunks(a + b + c.slice(0, 10), c.slice(10, 20), c.slice(20)))) groups.push(names(batch));
+    expect(groups).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('hands over the events before a bad line, then fails with the line’s error', async () => {
+    const groups: string[][] = [];
+    let err: unknown;
+    try {
+      for await (const batch of decodeWatchBatches(chunks(line('ADDED', 'a', '1') + line('ADDED', 'b', '2') + '{"type":"ADDED","object":\n' + line('ADDED', 'c', '3')))) groups.push(names(batch));
+    } catch (e) {
+      err = e;
+    }
+    expect(groups).toEqual([['a', 'b']]);
+    expect(err).toBeInstanceOf(WatchDecodeError);
+  });
+
+  it('reports every line of a group to onLine, in order, before yielding the group', async () => {
+    const seen: number[] = [];
+    const body = line('ADDED', 'a', '1') + '\n' + line('MODIFIED', 'bb', '2');
+    for await (const batch of decodeWatchBatches(chunks(body), { onLine: (n) => seen.push(n) })) {
+      expect(seen).toEqual(batch.map((e) => e.bytes));
+    }
+    expect(seen).toHaveLength(2);
   });
 });

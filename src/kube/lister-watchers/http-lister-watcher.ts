@@ -1,7 +1,7 @@
 // The ListerWatcher over HTTP: LIST and WATCH of one resource (optionally one namespace, one
 // name, selectors) against a real API server through a Connection.
 import { ConnectionError } from '../../informer/errors.js';
-import { decodeWatchStream } from '../../informer/watch-decoder.js';
+import { decodeWatchBatches } from '../../informer/watch-decoder.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
 import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from '../http/connection.js';
 import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer.js';
@@ -29,6 +29,8 @@ export interface RawWatchEvent {
 
 export interface RawWatchStream extends AsyncIterable<RawWatchEvent> {
   close(): void;
+  /** The same events grouped by the chunk of the body they arrived in (see WatchStream.batches). */
+  batches(): AsyncIterable<readonly RawWatchEvent[]>;
 }
 
 /** The collection path: /api/v1/pods, /apis/apps/v1/namespaces/ns/deployments, … */
@@ -101,24 +103,29 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
-    return this.openWatch(options, signal, (body) => decodeWatchStream(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes }));
+    return this.openWatch(options, signal, (body) => decodeWatchBatches(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes }));
   }
 
   /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
   async rawWatch(options: ListOptions, signal?: AbortSignal): Promise<RawWatchStream> {
     const maxLineBytes = this.maxObjectBytes;
     return this.openWatch(options, signal, async function* (body) {
-      // The decoder reports each line just before it yields that line's event.
-      let line = '';
+      // The decoder reports every line of a batch, in order, before it yields the batch: its n-th event is the n-th line.
+      let lines: string[] = [];
       const onLine = (_size: number, bytes: Buffer) => {
-        line = bytes.toString('utf8');
-        if (line.endsWith('\r')) line = line.slice(0, -1);
+        const line = bytes.toString('utf8');
+        lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
       };
-      for await (const event of decodeWatchStream(body, { onLine, maxLineBytes })) yield { line, event };
+      for await (const batch of decodeWatchBatches(body, { onLine, maxLineBytes })) {
+        const batchLines = lines;
+        lines = [];
+        yield batch.map((event, i) => ({ line: batchLines[i], event }));
+      }
     });
   }
 
-  private async openWatch<T>(options: ListOptions, signal: AbortSignal | undefined, decode: (body: AsyncIterable<Uint8Array>) => AsyncIterable<T>): Promise<AsyncIterable<T> & { close(): void }> {
+  /** Opens the watch; `decode` turns the body into batches of events, which the stream also yields one by one. */
+  private async openWatch<T>(options: ListOptions, signal: AbortSignal | undefined, decode: (body: AsyncIterable<Uint8Array>) => AsyncIterable<readonly T[]>): Promise<AsyncIterable<T> & { close(): void; batches(): AsyncIterable<readonly T[]> }> {
     const ac = new AbortController();
     const onAbort = () => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -143,19 +150,23 @@ export class HttpListerWatcher implements ListerWatcher {
       close();
       throw new ConnectionError(`unexpected status ${res.status} for a watch of ${this.path}`);
     }
+    async function* batches(): AsyncGenerator<readonly T[]> {
+      try {
+        yield* decode(res.body);
+      } catch (err) {
+        // close() or the caller's signal ends the watch quietly
+        if (closed && (isAbortError(err) || err instanceof ConnectionError)) return;
+        if (signal?.aborted && isAbortError(err)) return;
+        throw err;
+      } finally {
+        close();
+      }
+    }
     return {
       close,
+      batches,
       async *[Symbol.asyncIterator]() {
-        try {
-          yield* decode(res.body);
-        } catch (err) {
-          // close() or the caller's signal ends the watch quietly
-          if (closed && (isAbortError(err) || err instanceof ConnectionError)) return;
-          if (signal?.aborted && isAbortError(err)) return;
-          throw err;
-        } finally {
-          close();
-        }
+        for await (const batch of batches()) for (const event of batch) yield event;
       },
     };
   }
