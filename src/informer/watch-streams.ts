@@ -29,3 +29,8 @@ export function generatedStream(make: (signal: AbortSignal) => AsyncGenerator<Wa
     },
   };
 }
+
+/** A stream's events as groups of one, for code that reads groups (see WatchStream.batches). */
+export async function* oneByOne(stream: AsyncIterable<WatchEvent>): AsyncGenerator<readonly WatchEvent[]> {
+  for await (const event of stream) yield [event];
+}

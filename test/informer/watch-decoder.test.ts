@@ -122,14 +122,14 @@ describe('decodeWatchBatches', () => {
     const a = line('ADDED', 'a', '1');
     const b = line('ADDED', 'b', '2');
     const c = line('ADDED', 'c', '3');
-    const groups: string[][] = [];
+    const groups: (string | undefined)[][] = [];
     // chunk 1 completes a and b; chunk 2 (half of c) completes nothing; chunk 3 completes c.
     for await (const batch of decodeWatchBatches(chunks(a + b + c.slice(0, 10), c.slice(10, 20), c.slice(20)))) groups.push(names(batch));
     expect(groups).toEqual([['a', 'b'], ['c']]);
   });
 
   it('hands over the events before a bad line, then fails with the line’s error', async () => {
-    const groups: string[][] = [];
+    const groups: (string | undefined)[][] = [];
     let err: unknown;
     try {
       for await (const batch of decodeWatchBatches(chunks(line('ADDED', 'a', '1') + line('ADDED', 'b', '2') + '{"type":"ADDED","object":\n' + line('ADDED', 'c', '3')))) groups.push(names(batch));

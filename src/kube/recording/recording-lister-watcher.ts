@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { StatusError } from '../../informer/errors.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
+import { oneByOne } from '../../informer/watch-streams.js';
 import type { RecordingSink } from './recording-file.js';
 
 export class RecordingListerWatcher implements ListerWatcher {
@@ -50,22 +51,28 @@ export class RecordingListerWatcher implements ListerWatcher {
     };
     const sink = this.sink;
     const res = this.res;
+    // Each event is recorded as it is handed on: a group at a time when the inner stream groups its events.
+    async function* recordedBatches(batches: AsyncIterable<readonly WatchEvent[]>): AsyncGenerator<readonly WatchEvent[]> {
+      try {
+        for await (const batch of batches) {
+          for (const event of batch) sink.write({ rec: 'event', t: sink.elapsed(), res, conn, event });
+          yield batch;
+        }
+        end('eof');
+      } catch (err) {
+        end('error', err);
+        throw err;
+      }
+    }
+    const groups = () => (stream.batches !== undefined ? stream.batches() : oneByOne(stream));
     return {
       close() {
         end('aborted');
         stream.close();
       },
+      batches: () => recordedBatches(groups()),
       async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
-        try {
-          for await (const event of stream) {
-            sink.write({ rec: 'event', t: sink.elapsed(), res, conn, event });
-            yield event;
-          }
-          end('eof');
-        } catch (err) {
-          end('error', err);
-          throw err;
-        }
+        for await (const batch of recordedBatches(groups())) for (const event of batch) yield event;
       },
     };
   }
