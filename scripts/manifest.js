@@ -4,10 +4,9 @@
 // `npm run build` first):
 //   node scripts/manifest.js           rewrite it
 //   node scripts/manifest.js --check   exit 1 with one line when the committed file differs from the code
-import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staleMessage } from './generated-file.js';
+import { writeOrCheck } from './generated-file.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MANIFEST_FILE = join(root, 'oclif.manifest.json');
@@ -21,23 +20,7 @@ export async function freshManifest() {
   return `${JSON.stringify(plugin.manifest, null, 2)}\n`;
 }
 
-function readOrUndefined(file) {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const fresh = await freshManifest();
-  if (process.argv.includes('--check')) {
-    const message = staleMessage('oclif.manifest.json', readOrUndefined(MANIFEST_FILE), fresh, 'npm run build && npm run manifest');
-    if (message) {
-      process.stderr.write(`error: ${message}\n`);
-      process.exitCode = 1;
-    }
-  } else {
-    writeFileSync(MANIFEST_FILE, fresh);
-  }
+  writeOrCheck('oclif.manifest.json', MANIFEST_FILE, await freshManifest(), 'npm run build && npm run manifest');
 }

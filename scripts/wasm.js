@@ -4,10 +4,10 @@
 // It is made from its source, scanner.wat, with wabt (a devDependency, pinned: another version may emit other bytes):
 //   node scripts/wasm.js           rewrite it
 //   node scripts/wasm.js --check   exit 1 with one line when the committed file differs from the source
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staleMessage } from './generated-file.js';
+import { writeOrCheck } from './generated-file.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const WAT_FILE = join(root, 'src/informer/json-scan/scanner.wat');
@@ -40,23 +40,7 @@ export async function freshScannerModule() {
   ].join('\n');
 }
 
-function readOrUndefined(file) {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const fresh = await freshScannerModule();
-  if (process.argv.includes('--check')) {
-    const message = staleMessage('src/informer/json-scan/scanner-wasm.ts', readOrUndefined(WASM_TS_FILE), fresh, 'npm run wasm');
-    if (message) {
-      process.stderr.write(`error: ${message}\n`);
-      process.exitCode = 1;
-    }
-  } else {
-    writeFileSync(WASM_TS_FILE, fresh);
-  }
+  writeOrCheck('src/informer/json-scan/scanner-wasm.ts', WASM_TS_FILE, await freshScannerModule(), 'npm run wasm');
 }
