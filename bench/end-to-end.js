@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, publish, round, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
+import { QUICK, startLoadNote, fmtInt, fmtSpread, publish, round, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -146,7 +146,7 @@ export function endToEndMarkdown(out) {
   }
   parts.push('What each side does: kwatch `events`/`index`/`list` start the CLI (module loading, kubeconfig, discovery from the warm cache), list as client-go does (one `resourceVersion=0` body) and cut managedFields without parsing them; `events -o ndjson` also writes a trace line per stage per object to /dev/null. The floor only fetches pages of 500 and `JSON.parse`s them, everything included. kubectl decodes every object in full and prints; client-node parses everything and keeps it.');
   parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
-  parts.push(`Load average at the start: ${START.loadavg.join(' ')} on ${START.cpus} cores.`);
+  parts.push(startLoadNote());
   return parts.join('\n\n');
 }
 

@@ -5,7 +5,7 @@
 // after the write it saw it. kwatch's overhead is its percentiles minus the raw client's (goal: p99 ≤ raw + 5 ms).
 // Run after `npm run build`: node bench/latency.js     (BENCH_QUICK=1: fewer events)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtSpread, publish, round, spread, table, verdictUnderLoad } from './lib/common.js';
+import { QUICK, startLoadNote, fmtSpread, publish, round, spread, table, verdictUnderLoad } from './lib/common.js';
 import { startChild } from './lib/child.js';
 import { startSim } from './lib/sim.js';
 
@@ -56,7 +56,7 @@ export function latencyMarkdown(out) {
     `### Event → handler latency (ms from the sim's write to the client seeing it; ${out.rate} events/s, ${out.measured.toLocaleString('en-US')} events per run after a warm-up, both clients on the same stream at once; median and min–max of ${out.reps} runs)`,
     table(['client', 'p50 ms', 'p99 ms', 'max ms'], [row('raw watch client: undici + JSON.parse per line', out.raw), row('kwatch pipeline to a handler, tracing off', out.core)]),
     table(['target', 'verdict (from medians)', 'figure'], [[out.target.target, verdictUnderLoad(out.target.met), out.target.figure]]),
-    `p50 overhead: ${signed(out.overheadP50?.median)} ms. Load average at the start: ${START.loadavg.join(' ')} on ${START.cpus} cores.`,
+    `p50 overhead: ${signed(out.overheadP50?.median)} ms. ${startLoadNote()}`,
   ].join('\n\n');
 }
 

@@ -4,7 +4,7 @@
 // and the peak RSS meanwhile. Medians and min–max of interleaved runs.
 // Run after `npm run build`: node bench/relist.js     (BENCH_QUICK=1: smaller sizes)
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, publish, spread, table } from './lib/common.js';
+import { QUICK, startLoadNote, fmtInt, fmtSpread, publish, spread, table } from './lib/common.js';
 import { startChild } from './lib/child.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
@@ -46,7 +46,7 @@ export function relistMarkdown(out) {
       ['pods', '410 ERROR event → synced', 'peak RSS during the relist', 'RSS before it (synced)', 'failed runs'],
       Object.entries(out.bySize).map(([pods, r]) => [fmtInt(+pods), fmtSpread(r.ms, ms), fmtSpread(r.peakMB, mb), fmtSpread(r.beforeMB, mb), r.failed ? `${r.failed}: ${r.reason}` : '0']),
     ),
-    `The time includes the reflector's backoff before it relists (client-go's: 800 ms doubling, jittered up to 2x), which is most of it at small sizes. The relist keeps the old cache until the new list has replaced it (as client-go's does), so its peak holds both for a moment. Load average at the start: ${START.loadavg.join(' ')} on ${START.cpus} cores.`,
+    `The time includes the reflector's backoff before it relists (client-go's: 800 ms doubling, jittered up to 2x), which is most of it at small sizes. The relist keeps the old cache until the new list has replaced it (as client-go's does), so its peak holds both for a moment. ${startLoadNote()}`,
   ].join('\n\n');
 }
 

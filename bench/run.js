@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { QUICK, RESULTS_DIR, machine, writeText } from './lib/common.js';
+import { QUICK, RESULTS_DIR, RUN_START_ENV, machine, writeText } from './lib/common.js';
 import { SHARED_SIZES, sharedSimOptions, startSharedSims } from './lib/sim.js';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -35,7 +35,7 @@ const ONLY = onlyAt >= 0 ? new Set(argv[onlyAt + 1].split(',')) : undefined;
 function run(script, env) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', here(script.file), ...(script.args ?? [])], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', here(script.file), ...(script.args ?? [])], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [RUN_START_ENV]: JSON.stringify(m), ...env } });
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK, START, fmtInt, fmtSpread, publish, round, runWorker, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
+import { QUICK, startLoadNote, fmtInt, fmtSpread, publish, round, runWorker, spread, table, verdictUnderLoad, writeKubeconfig } from './lib/common.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const SIZES = QUICK ? [4000, 20000] : [20000, 100000];
@@ -241,7 +241,7 @@ export function syncMarkdown(out) {
   parts.push(table(['pods', 'results/call', 'median µs', 'mean µs', 'p99 µs', 'ns per result'], Object.entries(out.byIndex).map(([n, r]) => (r.ok ? [fmtInt(+n), r.perValue, r.medianUs, r.meanUs, r.p99Us, r.nsPerResult] : [fmtInt(+n), `failed: ${r.reason}`]))));
   parts.push('### Targets');
   parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
-  parts.push(`Load average at the start of this benchmark: ${START.loadavg.join(' ')} on ${START.cpus} cores.`);
+  parts.push(startLoadNote());
   parts.push(`Sim populate: ${Object.entries(out.sims).map(([n, s]) => `${fmtInt(+n)} pods in ${fmtInt(s.populateMs)} ms (${s.rssMB} MB RSS)`).join(', ')}.`);
   return parts.join('\n\n');
 }
