@@ -1,11 +1,15 @@
 // The WebAssembly scanner must give the JavaScript reference's answer for every text: valid JSON with the
 // characters that trip scanners, texts cut short anywhere, and escapes at the last byte. Its committed bytes
 // must be what its source compiles to.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freshScannerModule, WASM_TS_FILE } from '../../scripts/wasm.js';
 import { staleMessage } from '../../scripts/generated-file.js';
 import { endOfArray } from '../../src/informer/json-scan/end-of-array.js';
+import { cutManagedFields } from '../../src/informer/omit-managed-fields.js';
 import { wasmScanner } from '../../src/informer/json-scan/wasm-scanner.js';
 import { randomValue, seeded } from './fuzz-helpers.js';
 
@@ -65,6 +69,18 @@ describe('the JSON scanners', () => {
     const value = ['z'.repeat(200_000), { k: 'v' }];
     const text = Buffer.from(JSON.stringify(value));
     expect(both(text, 0)).toEqual({ js: text.length, wasm: text.length });
+  });
+
+  it('leave the cut to the JavaScript scanner where WebAssembly is missing (node --jitless), with the same result', () => {
+    const input = JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'p', managedFields: [{ manager: 'k', fieldsV1: { 'f:x': { 'k:{"a":"]}"}': {} } } }] }, spec: { s: 'x'.repeat(50) } } });
+    // The built module, as the CLI runs it (npm test builds before it tests).
+    const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'informer', 'omit-managed-fields.js')).href;
+    const script = `import(${JSON.stringify(built)}).then((m) => process.stdout.write(JSON.stringify([typeof WebAssembly, m.cutManagedFields(Buffer.from(process.argv[1]))])))`;
+    const out = execFileSync(process.execPath, ['--jitless', '-e', script, input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const [wasm, cut] = JSON.parse(out) as [string, unknown];
+    expect(wasm).toBe('undefined');
+    expect(cut).toEqual(cutManagedFields(Buffer.from(input)));
+    expect(cut).toMatchObject({ cuts: 1 });
   });
 
   it('run the module its source compiles to (else: npm run wasm)', async () => {
