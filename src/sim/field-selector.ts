@@ -98,15 +98,20 @@ const DEFAULT_KIND: KindFields = {
   values: (o) => meta(o, true),
 };
 
+/** The kind's own field converter (core kinds only), if it has one. */
+function ownFields(kind: string, group: string): KindFields | undefined {
+  return group === '' ? CORE_KINDS[kind] : undefined;
+}
+
 function kindFields(kind: string, group: string): { fields: KindFields; reject(label: string): string } {
-  const own = group === '' ? CORE_KINDS[kind] : undefined;
+  const own = ownFields(kind, group);
   if (own) return { fields: own, reject: (label) => `field label not supported: ${label}` };
   return { fields: DEFAULT_KIND, reject: (label) => `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"` };
 }
 
-/** The selectable fields of an object, as the server's ToSelectableFields computes them. */
+/** The selectable fields of an object, as the server's ToSelectableFields computes them (no reject closure: every write asks). */
 export function selectableFields(obj: SimObject, kind: string, group: string): Fields {
-  return ((group === '' ? CORE_KINDS[kind] : undefined) ?? DEFAULT_KIND).values(obj);
+  return (ownFields(kind, group) ?? DEFAULT_KIND).values(obj);
 }
 
 /** Splits on commas not escaped by a backslash; the escapes stay in the terms. */
