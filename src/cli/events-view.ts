@@ -57,8 +57,6 @@ export interface WatchEventsOptions {
   snapshotDir?: string;
 }
 
-export { liveUnavailable } from './live-available.js';
-
 /** Runs until stopped; the summary goes to stderr. Rejects with the server's error when the first contact fails for good. */
 export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   const out = o.stdout ?? process.stdout;

@@ -8,8 +8,6 @@ import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { saveSnapshot } from './snapshot-file.js';
 
-export { liveUnavailable } from './live-available.js';
-
 export interface LiveSessionOptions {
   tracer: Tracer;
   info: DashboardInfo;

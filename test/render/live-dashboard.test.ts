@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
 import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
 import { PipelineStats } from '../../src/render/live/pipeline-stats.js';
-import { liveUnavailable } from '../../src/cli/events-view.js';
+import { liveUnavailable } from '../../src/cli/live-available.js';
 import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
 
