@@ -1,5 +1,6 @@
 // Files the repository commits although a script makes them (oclif.manifest.json, the README's command
-// reference): one comparison for every check, so each stale file is reported the same way, in one line.
+// reference, the compiled scanner): one comparison for every check, so each stale file is reported the same way,
+// in one line, and one command line for every generator.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -30,13 +31,17 @@ export function readOrUndefined(file) {
 }
 
 /**
- * A generator's command line: rewrite `file` with `fresh`, or, given --check, exit 1 with the one line
- * staleMessage prints when the committed file differs.
+ * A generator's command line: rewrite `file` with `fresh` (only when it differs), or, given --check, exit 1 with
+ * the one line staleMessage prints when the committed file differs.
  * @param {string} name @param {string} file @param {string} fresh @param {string} update
  */
 export function writeOrCheck(name, file, fresh, update) {
-  if (!process.argv.includes('--check')) return writeFileSync(file, fresh);
-  const message = staleMessage(name, readOrUndefined(file), fresh, update);
+  const committed = readOrUndefined(file);
+  if (!process.argv.includes('--check')) {
+    if (committed !== fresh) writeFileSync(file, fresh);
+    return;
+  }
+  const message = staleMessage(name, committed, fresh, update);
   if (message) {
     process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;

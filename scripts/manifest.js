@@ -20,7 +20,6 @@ export async function freshManifest() {
   return `${JSON.stringify(plugin.manifest, null, 2)}\n`;
 }
 
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeOrCheck('oclif.manifest.json', MANIFEST_FILE, await freshManifest(), 'npm run build && npm run manifest');
 }

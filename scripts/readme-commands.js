@@ -4,10 +4,10 @@
 // It lives between the two markers below in README.md; nothing else in the README is touched.
 //   node scripts/readme-commands.js           rewrite the reference (after `npm run build`)
 //   node scripts/readme-commands.js --check   exit 1 with one line when the README's reference is stale
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staleMessage } from './generated-file.js';
+import { writeOrCheck } from './generated-file.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const README_FILE = join(root, 'README.md');
@@ -64,14 +64,5 @@ export function withReference(readme, reference) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const readme = readFileSync(README_FILE, 'utf8');
-  const fresh = withReference(readme, await commandReference());
-  if (process.argv.includes('--check')) {
-    const message = staleMessage("README.md's command reference", readme, fresh, 'npm run build && npm run readme');
-    if (message) {
-      process.stderr.write(`error: ${message}\n`);
-      process.exitCode = 1;
-    }
-  } else if (fresh !== readme) {
-    writeFileSync(README_FILE, fresh);
-  }
+  writeOrCheck("README.md's command reference", README_FILE, withReference(readme, await commandReference()), 'npm run build && npm run readme');
 }
