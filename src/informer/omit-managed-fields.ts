@@ -36,12 +36,22 @@ const NULL = Buffer.from('null');
  * reads one flat string (not a rope of pieces it must first flatten), and no per-piece views are allocated.
  */
 export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | undefined {
-  let at = json.indexOf(KEY);
-  if (at < 0) return undefined;
   const n = json.length;
   const scanner = n <= SCRATCH_MAX_BYTES ? wasmScanner() : undefined;
-  const out = scanner !== undefined ? scanner.scratch(n) : Buffer.allocUnsafe(n);
-  json.copy(out, 0);
+  let out: Buffer;
+  let at: number;
+  if (scanner !== undefined) {
+    // The WebAssembly search is about 3x Buffer.indexOf's speed here; it searches the copy, so the copy comes first.
+    out = scanner.scratch(n);
+    json.copy(out, 0);
+    at = scanner.findManagedFields(0, n);
+    if (at < 0) return undefined;
+  } else {
+    at = json.indexOf(KEY);
+    if (at < 0) return undefined;
+    out = Buffer.allocUnsafe(n);
+    json.copy(out, 0);
+  }
   // out[0, written) is the text so far; out[from, n) still holds json[from, n). A cut shrinks, so written <= from.
   let written = 0;
   let from = 0;
@@ -58,7 +68,8 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
       from = end;
       if (++cuts >= maxCuts) break;
     }
-    at = json.indexOf(KEY, end);
+    // out[end, n) is still json[end, n): search either.
+    at = scanner !== undefined ? scanner.findManagedFields(end, n) : json.indexOf(KEY, end);
   }
   if (cuts === 0) return undefined;
   if (written !== from) out.copyWithin(written, from, n);

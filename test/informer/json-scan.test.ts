@@ -23,6 +23,19 @@ function both(text: Buffer, open: number, n = text.length, stale = 0x22): { js: 
   return { js: endOfArray(text, open, n), wasm: scanner.endOfArray(open, n) };
 }
 
+const KEY = '"managedFields":[';
+
+/**
+ * Where the WebAssembly search finds the key in text[from, n), and where indexOf does. Past n the scratch holds the
+ * rest of the text and then the key: bytes that would complete a key cut at n.
+ */
+function search(text: Buffer, from: number, n = text.length): { js: number; wasm: number } {
+  const scratch = scanner.scratch(text.length + KEY.length);
+  text.copy(scratch, 0);
+  scratch.write(KEY, text.length);
+  return { js: text.subarray(0, n).indexOf(KEY, from), wasm: scanner.findManagedFields(from, n) };
+}
+
 describe('the JSON scanners', () => {
   it('are available here (WebAssembly with SIMD)', () => {
     expect(scanner).toBeDefined();
@@ -62,6 +75,40 @@ describe('the JSON scanners', () => {
       const text = Buffer.from(s);
       const r = both(text, 0);
       expect(r.wasm, s).toBe(r.js);
+    }
+  });
+
+  it('find the managedFields key at every alignment, past decoys that start like it', () => {
+    const decoys = '{"metadata":{"m":"managedFields","managedField":[],"managedFields":{},"managedFields" :[],"managedFieldsX":[],"\\"managedFields\\":[":1,';
+    for (let pad = 0; pad < 40; pad++) {
+      const text = Buffer.from(`${decoys}"p":"${'m'.repeat(pad)}","managedFields":[{"manager":"k"}]}}`);
+      const r = search(text, 0);
+      expect(r.wasm, `padding ${pad}`).toBe(r.js);
+      expect(r.js).toBeGreaterThan(decoys.length);
+      // From just past it there is none; from it, it is found again.
+      expect(search(text, r.js + 1)).toEqual({ js: -1, wasm: -1 });
+      expect(search(text, r.js).wasm).toBe(r.js);
+    }
+  });
+
+  it('never find a key that the end of the text cuts, whatever lies past the end', () => {
+    const text = Buffer.from(`{"a":"${'x'.repeat(20)}","managedFields":[]}`);
+    const at = text.indexOf(KEY);
+    for (let n = 0; n <= text.length; n++) {
+      const r = search(text, 0, n);
+      expect(r, `cut at ${n}`).toEqual({ js: n >= at + KEY.length ? at : -1, wasm: n >= at + KEY.length ? at : -1 });
+    }
+  });
+
+  it('agree with indexOf on thousands of random texts made of pieces of the key', () => {
+    const random = seeded(20261127);
+    const pieces = ['"', 'm', '"managed', 'Fields', '":', '[', KEY, '"managedFields":', ' ', 'x', '\\', '"metadata":{'];
+    for (let k = 0; k < 3000; k++) {
+      const text = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]).join(''));
+      const from = Math.floor(random() * text.length);
+      const n = from + Math.floor(random() * (text.length - from + 1));
+      const r = search(text, from, n);
+      expect(r.wasm, `text ${k} from ${from} to ${n}: ${text}`).toBe(r.js);
     }
   });
 

@@ -9,6 +9,7 @@ const LOAD_PAD_BYTES = 16;
 interface ScannerExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   endOfArray(open: number, n: number): number;
+  findManagedFields(from: number, n: number): number;
 }
 
 /** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
@@ -40,6 +41,11 @@ export class WasmScanner {
   /** end-of-array.ts's endOfArray over scratch()[0, n): the same answer for the same bytes. */
   endOfArray(open: number, n: number): number {
     return this.exports.endOfArray(open, n);
+  }
+
+  /** scratch()[0, n).indexOf('"managedFields":[', from), or -1. */
+  findManagedFields(from: number, n: number): number {
+    return this.exports.findManagedFields(from, n);
   }
 }
 
