@@ -52,7 +52,8 @@ export class Tracer {
   }
 
   emit(record: TraceRecord): void {
-    for (const l of this.listeners) l(record);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i](record);
   }
 }
 
