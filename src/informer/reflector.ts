@@ -13,7 +13,7 @@ import {
   type ReflectorPhase,
   type ReflectorState,
 } from './reflector-state.js';
-import { noTracer, type Tracer } from './trace.js';
+import { noTracer, type TraceRecord, type Tracer } from './trace.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchStream } from './types.js';
 
 export interface ReflectorOptions {
@@ -210,9 +210,13 @@ export class Reflector {
       case 'count':
         this.stats[e.stat]++;
         return;
-      case 'trace':
-        this.tracer.emit({ time: this.clock.now(), stage: e.stage, op: e.op, name: this.config.name, ...e.detail });
+      case 'trace': {
+        // Field by field rather than a spread of the detail: the watch stage's record comes once per event.
+        const record: TraceRecord = { time: this.clock.now(), stage: e.stage, op: e.op, name: this.config.name };
+        for (const k in e.detail) record[k] = e.detail[k];
+        this.tracer.emit(record);
         return;
+      }
       case 'done': {
         this.cleanup();
         const settle = this.settle;
