@@ -2,6 +2,7 @@
 import { ObjectTooLargeError, StreamCutError, WatchDecodeError } from './errors.js';
 import { parseOmittingManagedFields } from './omit-managed-fields.js';
 import { WATCH_EVENT_TYPES, type KubeObject, type WatchEvent, type WatchEventType } from './types.js';
+import { eachEvent } from './watch-streams.js';
 
 export interface DecodeWatchStreamOptions {
   /**
@@ -33,10 +34,8 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(WATCH_EVENT_TYPES);
  * StreamCutError when the body ends in the middle of a line. Errors of the body itself pass through.
  * The events of the lines before a bad one always reach the reader first.
  */
-export async function* decodeWatchStream(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent> {
-  for await (const batch of decodeWatchBatches(body, opts)) {
-    for (const event of batch) yield event;
-  }
+export function decodeWatchStream(body: AsyncIterable<Uint8Array | string>, opts: DecodeWatchStreamOptions = {}): AsyncGenerator<WatchEvent> {
+  return eachEvent(decodeWatchBatches(body, opts));
 }
 
 /**

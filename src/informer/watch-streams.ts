@@ -31,6 +31,11 @@ export function generatedStream(make: (signal: AbortSignal) => AsyncGenerator<Wa
 }
 
 /** A stream's events as groups of one, for code that reads groups (see WatchStream.batches). */
-export async function* oneByOne(stream: AsyncIterable<WatchEvent>): AsyncGenerator<readonly WatchEvent[]> {
+export async function* oneByOne<T = WatchEvent>(stream: AsyncIterable<T>): AsyncGenerator<readonly T[]> {
   for await (const event of stream) yield [event];
+}
+
+/** Grouped events (see WatchStream.batches) one by one, in order, for code that reads events. */
+export async function* eachEvent<T = WatchEvent>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }

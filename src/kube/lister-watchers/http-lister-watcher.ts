@@ -2,6 +2,7 @@
 // name, selectors) against a real API server through a Connection.
 import { ConnectionError } from '../../informer/errors.js';
 import { decodeWatchBatches } from '../../informer/watch-decoder.js';
+import { eachEvent } from '../../informer/watch-streams.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
 import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from '../http/connection.js';
 import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer.js';
@@ -165,9 +166,7 @@ export class HttpListerWatcher implements ListerWatcher {
     return {
       close,
       batches,
-      async *[Symbol.asyncIterator]() {
-        for await (const batch of batches()) for (const event of batch) yield event;
-      },
+      [Symbol.asyncIterator]: () => eachEvent(batches()),
     };
   }
 }

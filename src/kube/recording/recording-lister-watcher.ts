@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { StatusError } from '../../informer/errors.js';
 import type { ListerWatcher, ListOptions, ListPage, WatchEvent, WatchStream } from '../../informer/types.js';
-import { oneByOne } from '../../informer/watch-streams.js';
+import { eachEvent, oneByOne } from '../../informer/watch-streams.js';
 import type { RecordingSink } from './recording-file.js';
 
 export class RecordingListerWatcher implements ListerWatcher {
@@ -71,9 +71,7 @@ export class RecordingListerWatcher implements ListerWatcher {
         stream.close();
       },
       batches: () => recordedBatches(groups()),
-      async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent> {
-        for await (const batch of recordedBatches(groups())) for (const event of batch) yield event;
-      },
+      [Symbol.asyncIterator]: () => eachEvent(recordedBatches(groups())),
     };
   }
 
