@@ -115,6 +115,43 @@ describe('decodeWatchStream', () => {
   });
 });
 
+describe('lines split across chunks', () => {
+  // The body below hands out one buffer it overwrites for every chunk, as a socket reader may: the decoder
+  // must copy what it keeps of a chunk before it asks for the next.
+  async function* reusedBuffer(body: Buffer, size: number): AsyncGenerator<Uint8Array> {
+    const scratch = Buffer.alloc(size);
+    for (let i = 0; i < body.length; i += size) {
+      const n = body.copy(scratch, 0, i, i + size);
+      yield scratch.subarray(0, n);
+      scratch.fill(0x7b); // '{': leftovers would make any line read from here malformed
+    }
+  }
+  const managed = [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': {} } }];
+  const pod = (name: string, pad: number) => ({ type: 'MODIFIED', object: { metadata: { name, resourceVersion: '1', managedFields: managed }, spec: { pad: 'y'.repeat(pad) } } });
+
+  it('decode the same over a reused chunk buffer, managedFields cut or not, long lines (over 1 MiB) between short ones', async () => {
+    const sizes = [10, 3000, 1_500_000, 20, 9000, 2_100_000, 5];
+    const body = Buffer.from(sizes.map((n, i) => `${JSON.stringify(pod(`p${i}`, n))}\n`).join(''));
+    for (const omitManagedFields of [false, true]) {
+      for (const chunk of [7, 4096, 65536]) {
+        const events: WatchEvent[] = [];
+        for await (const e of decodeWatchStream(reusedBuffer(body, chunk), { omitManagedFields })) events.push(e);
+        expect(events.map((e) => [e.object.metadata.name, (e.object as unknown as { spec: { pad: string } }).spec.pad.length])).toEqual(sizes.map((n, i) => [`p${i}`, n]));
+        expect(events.every((e) => (e.object.metadata.managedFields === undefined) === omitManagedFields)).toBe(true);
+        expect(events.reduce((s, e) => s + (e.bytes ?? 0), 0)).toBe(body.length);
+      }
+    }
+  });
+
+  it('reports a line cut by the end of the body whole, after a longer line used the buffer', async () => {
+    const first = `${JSON.stringify(pod('long', 50_000))}\n`;
+    const cut = '{"type":"ADDED","object":{"metadata":{"name":"cu';
+    const err = await collect(reusedBuffer(Buffer.from(first + cut), 1000)).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(StreamCutError);
+    expect((err as StreamCutError).partialLine).toBe(cut);
+  });
+});
+
 describe('decodeWatchBatches', () => {
   const names = (batch: readonly WatchEvent[]) => batch.map((e) => e.object.metadata.name);
 
