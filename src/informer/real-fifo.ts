@@ -142,6 +142,10 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     }
   }
 
+  waitForItem(signal?: AbortSignal): Promise<void> {
+    return this.length > 0 || this.closed ? Promise.resolve() : this.waiters.wait(signal);
+  }
+
   tryPop(process: (deltas: Deltas, isInInitialList: boolean) => void): Deltas | undefined {
     if (this.length === 0) {
       if (this.closed) throw new FifoClosedError();

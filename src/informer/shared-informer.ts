@@ -337,7 +337,9 @@ export class SharedIndexInformer {
         if (fifo.tryPop(process) === undefined) {
           this.checkSynced();
           burst = 0;
-          await fifo.pop(process, signal);
+          // The next turn of the loop pops what arrived (and throws FifoClosedError once closed and empty).
+          await fifo.waitForItem(signal);
+          continue;
         } else if (++burst >= 1000) {
           burst = 0;
           await yieldToEventLoop();

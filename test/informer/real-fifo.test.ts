@@ -104,4 +104,26 @@ describe('RealFifo', () => {
     fifo.close();
     await expect(fifo.pop(() => {})).rejects.toThrow('closed');
   });
+
+  it('waitForItem settles when an entry comes, at once when one waits or the FIFO is closed, and on abort', async () => {
+    const { fifo } = setup();
+    let woke = false;
+    const w = fifo.waitForItem().then(() => (woke = true));
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    fifo.add(pod('a'));
+    await w;
+    expect(woke).toBe(true);
+    await fifo.waitForItem(); // an entry waits: no wait
+    expect(drain(fifo)).toEqual([{ d: 'Added:a@1', initial: false }]);
+    const ac = new AbortController();
+    const aborted = fifo.waitForItem(ac.signal);
+    ac.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    const closing = fifo.waitForItem();
+    fifo.close();
+    await closing;
+    await fifo.waitForItem(); // closed: no wait, and tryPop then reports the close
+    expect(() => fifo.tryPop(() => {})).toThrow('closed');
+  });
 });
