@@ -165,56 +165,73 @@ export class Controller {
       // A key already queued is taken at once; only an empty queue costs a wait.
       const next = this.queue.tryGet() ?? (await this.queue.get());
       if (next.shutdown) return;
-      await this.reconcileOne(next.item, next.reasons, next.reasonsDropped, signal);
+      const key = next.item;
+      // Durations only go into trace records: skip the clock when nobody traces.
+      const start = this.tracer.enabled ? this.clock.now() : NOT_TIMED;
+      const requeues = this.startRun(key, next.reasons, start);
+      // The reconcile's own promise is the one awaited per key, here rather than in an async function around
+      // it (which cost a promise more and two more turns of the microtask queue for every key).
+      try {
+        const result = await this.options.reconcile({ key, reasons: next.reasons, reasonsDropped: next.reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
+        this.finishRun(key, start, result);
+      } catch (err) {
+        this.failRun(key, start, requeues, err);
+      } finally {
+        this.stats.active--;
+        this.queue.done(key);
+      }
     }
   }
 
-  private async reconcileOne(key: string, reasons: QueueReason[], reasonsDropped: number, signal: AbortSignal): Promise<void> {
-    // Durations only go into trace records: skip the clock when nobody traces.
-    const tracing = this.tracer.enabled;
-    const start = tracing ? this.clock.now() : 0;
+  /** Counts a run starting and traces it; returns the key's requeues so far. */
+  private startRun(key: string, reasons: QueueReason[], start: number): number {
     const requeues = this.queue.numRequeues(key);
     this.stats.reconciles++;
     this.stats.active++;
     if (this.stats.active > this.stats.maxActive) this.stats.maxActive = this.stats.active;
-    if (tracing) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
-    try {
-      const result = await this.options.reconcile({ key, reasons, reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
-      const durationMs = tracing ? this.clock.now() - start : 0;
-      if (result && result.error !== undefined) {
-        // The error policy decided: requeue after its delay, or wait for the next change.
-        this.stats.errors++;
-        const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
-        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
-        this.queue.forget(key);
-        if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
-      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
-        this.stats.requeueAfter++;
-        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
-        this.queue.forget(key);
-        this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs });
-      } else if (result && result.requeue) {
-        this.stats.requeues++;
-        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
-        this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now() });
-      } else {
-        this.stats.successes++;
-        if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
-        this.queue.forget(key);
-      }
-    } catch (err) {
+    if (this.tracer.enabled) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
+    return requeues;
+  }
+
+  /** What follows a run that returned: forget, requeue after a delay, or rate-limited requeue. */
+  private finishRun(key: string, start: number, result: ReconcileResult): void {
+    const durationMs = start !== NOT_TIMED ? this.clock.now() - start : 0;
+    if (result && result.error !== undefined) {
+      // The error policy decided: requeue after its delay, or wait for the next change.
       this.stats.errors++;
-      const message = errorMessage(err);
-      const tracing = this.tracer.enabled;
-      const time = tracing ? this.clock.now() : 0;
-      const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
-      if (tracing) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: time - start, error: message, requeues: requeues + 1, backoffMs });
-    } finally {
-      this.stats.active--;
-      this.queue.done(key);
+      const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
+      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
+      this.queue.forget(key);
+      if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
+    } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+      this.stats.requeueAfter++;
+      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
+      this.queue.forget(key);
+      this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs });
+    } else if (result && result.requeue) {
+      this.stats.requeues++;
+      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
+      this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now() });
+    } else {
+      this.stats.successes++;
+      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
+      this.queue.forget(key);
     }
   }
+
+  /** A run that threw: rate-limited requeue (the workqueue's per-key backoff). */
+  private failRun(key: string, start: number, requeues: number, err: unknown): void {
+    this.stats.errors++;
+    const message = errorMessage(err);
+    const tracing = this.tracer.enabled;
+    const time = tracing ? this.clock.now() : 0;
+    const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
+    if (tracing) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, requeues: requeues + 1, backoffMs });
+  }
 }
+
+/** The start of a run nobody traced (its duration is never needed). */
+const NOT_TIMED = -1;
 
 /** Builds a Controller watching one informer and runs it until the signal aborts. */
 export function runReconciler(informer: SharedIndexInformer, options: ControllerOptions, signal: AbortSignal): { controller: Controller; done: Promise<void> } {
