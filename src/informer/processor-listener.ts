@@ -108,9 +108,7 @@ export class ProcessorListener {
     if (!this.running) {
       this.running = true;
       // A bare promise job: queueMicrotask validates its argument and wraps it in an AsyncResource on every call.
-      void RESOLVED.then(() => {
-        void this.run();
-      });
+      void RESOLVED.then(() => this.run());
     }
   }
 
@@ -157,22 +155,46 @@ export class ProcessorListener {
     this.releaseIdle();
   }
 
-  private async run(): Promise<void> {
+  /**
+   * Delivers what is buffered, in order. Synchronous while handlers are (an async function here cost a promise
+   * per wake-up); a handler's promise is waited for before the next notification, which resumes the loop.
+   */
+  private run(): void {
     while (!this.stopped && this.buffer.length > 0) {
       const n = this.buffer.shift()!;
       this.stats.buffered = this.buffered;
+      let r: void | Promise<void> = undefined;
       try {
-        const r = this.deliver(n);
-        if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+        r = this.deliver(n);
       } catch (err) {
         this.failed(n, err);
       }
-      this.stats.delivered++;
-      if (n.kind === 'add' && n.isInInitialList) this.initialPending--;
-      if (this.roomWaiters.length > 0) this.releaseRoom();
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') {
+        (r as Promise<void>).then(
+          () => this.resume(n),
+          (err: unknown) => {
+            this.failed(n, err);
+            this.resume(n);
+          },
+        );
+        return;
+      }
+      this.delivered(n);
     }
     this.running = false;
     this.releaseIdle();
+  }
+
+  /** After a handler's promise settled: count it, then go on with the buffer. */
+  private resume(n: Notification): void {
+    this.delivered(n);
+    this.run();
+  }
+
+  private delivered(n: Notification): void {
+    this.stats.delivered++;
+    if (n.kind === 'add' && n.isInInitialList) this.initialPending--;
+    if (this.roomWaiters.length > 0) this.releaseRoom();
   }
 
   private deliver(n: Notification): void | Promise<void> {
