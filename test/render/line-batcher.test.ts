@@ -18,9 +18,30 @@ describe('batchWrites', () => {
     expect(writes).toHaveLength(2);
   });
 
+  it('spaces the writes of a busy stream: lines of the turns within minIntervalMs of a write wait for its end', async () => {
+    const writes: string[] = [];
+    const b = batchWrites({ write: (s: string) => writes.push(s) }, { minIntervalMs: 200 });
+    const turn = () => new Promise((r) => setImmediate(r));
+    b.write('a\n');
+    await turn();
+    expect(writes).toEqual(['a\n']); // the first write is not held
+    b.write('b\n');
+    await turn();
+    b.write('c\n');
+    await turn();
+    expect(writes).toEqual(['a\n']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(writes).toEqual(['a\n', 'b\nc\n']);
+    b.write('d\n');
+    b.flush(); // flush() never waits
+    expect(writes).toEqual(['a\n', 'b\nc\n', 'd\n']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(writes).toHaveLength(3);
+  });
+
   it('does not hold more than maxChars', () => {
     const writes: string[] = [];
-    const b = batchWrites({ write: (s: string) => writes.push(s) }, 10);
+    const b = batchWrites({ write: (s: string) => writes.push(s) }, { maxChars: 10 });
     b.write('12345');
     b.write('67890');
     expect(writes).toEqual(['1234567890']);
