@@ -12,6 +12,8 @@ const KEY = Buffer.from('"managedFields":[');
 export interface CutText {
   text: string;
   cuts: number;
+  /** Every cut array was the last member of its object (`]` then `}`), as the apiserver writes ObjectMeta. */
+  allLast: boolean;
 }
 
 /**
@@ -20,6 +22,7 @@ export interface CutText {
  */
 const SCRATCH_MAX_BYTES = 1 << 20;
 const NULL = Buffer.from('null');
+const CLOSE_BRACE = 0x7d;
 
 /**
  * Decodes UTF-8 JSON bytes to text with the value of every `managedFields` key whose value is an array of
@@ -56,6 +59,7 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
   let written = 0;
   let from = 0;
   let cuts = 0;
+  let allLast = true;
   while (at >= 0) {
     const open = at + KEY.length - 1;
     // Scanning the copy: out[open, n) is still json[open, n), as every earlier write landed before `open`.
@@ -66,6 +70,8 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
       written += open - from;
       written += NULL.copy(out, written);
       from = end;
+      // out[end] is still json[end], the byte after the array.
+      if (end >= n || out[end] !== CLOSE_BRACE) allLast = false;
       if (++cuts >= maxCuts) break;
     }
     // out[end, n) is still json[end, n): search either.
@@ -74,7 +80,7 @@ export function cutManagedFields(json: Buffer, maxCuts = Infinity): CutText | un
   if (cuts === 0) return undefined;
   if (written !== from) out.copyWithin(written, from, n);
   written += n - from;
-  return { text: out.toString('utf8', 0, written), cuts };
+  return { text: out.toString('utf8', 0, written), cuts, allLast };
 }
 
 interface WithMetadata {
@@ -103,7 +109,9 @@ export function parseIfCutExact<T>(json: Buffer, objectsOf: (parsed: T) => Itera
     const meta = obj?.metadata;
     if (meta?.managedFields !== null) continue;
     placeholders++;
-    dropPlaceholder(obj!, meta);
+    // When every cut was its object's last member, so is each placeholder the count below matches to one.
+    if (cut.allLast) delete meta.managedFields;
+    else dropPlaceholder(obj!, meta);
   }
   return placeholders === cut.cuts ? parsed : undefined;
 }

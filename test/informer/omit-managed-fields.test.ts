@@ -59,6 +59,19 @@ describe('leaving managedFields out while decoding', () => {
     expect(cutManagedFields(bytes({ type: 'ADDED', object: { metadata: { name: 'x' } } }))).toBeUndefined();
   });
 
+  it('tells whether every cut array closed its object, and drops the placeholders exactly either way', () => {
+    const last = { kind: 'Pod', metadata: { name: 'a', managedFields } };
+    const first = { kind: 'Pod', metadata: { managedFields, name: 'b' } };
+    expect(cutManagedFields(bytes({ items: [last, last] }))!.allLast).toBe(true);
+    expect(cutManagedFields(bytes({ items: [last, first] }))!.allLast).toBe(false);
+    expect(cutManagedFields(Buffer.from('{"metadata":{"managedFields":[1,2]} }'))!.allLast).toBe(true);
+    expect(cutManagedFields(Buffer.from('{"metadata":{"managedFields":[1,2] }}'))!.allLast).toBe(false);
+    for (const items of [[last, last], [last, first], [first, last]]) {
+      const parsed = parseOmittingManagedFields(bytes({ items }), (l: { items: KubeObject[] }) => l.items);
+      expect(parsed.items.map((o) => Object.keys(o.metadata))).toEqual(items.map((o) => Object.keys(o.metadata).filter((k) => k !== 'managedFields')));
+    }
+  });
+
   it('cuts the same from an object too big for the scratch memory (over 1 MiB: the JavaScript scanner) as from a small one', () => {
     const big = pod('big', { data: { blob: 'b'.repeat(1_200_000) } } as Partial<KubeObject>);
     const small = cutManagedFields(bytes({ type: 'ADDED', object: pod('small') }))!;
