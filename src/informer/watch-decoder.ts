@@ -50,7 +50,7 @@ export async function* decodeWatchBatches(body: AsyncIterable<Uint8Array | strin
   const maxLine = opts.maxLineBytes ?? Infinity;
   // The unfinished line's bytes so far. A line split across chunks is copied once, into this buffer kept from line
   // to line, rather than kept as copied slices and then joined (two copies and two allocations). Over TLS every
-  // 16 KB record boundary splits a line; against the sim, about one line in ten spans two chunks.
+  // 16 KB record boundary splits a line; against the sim, about one line in fifteen spans two chunks.
   const partial = new LineBuffer();
   let batch: WatchEvent[] = [];
   try {

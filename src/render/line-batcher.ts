@@ -41,7 +41,8 @@ export function batchWrites(stream: Writable, { maxChars = 64 * 1024, minInterva
     stream.write(text);
   };
   const endOfTurn = () => {
-    if (!scheduled) return; // flushed meanwhile
+    // Flushed meanwhile, or already waiting (a flush past maxChars and a new line can leave two turn ends pending).
+    if (!scheduled || timer !== undefined) return;
     const wait = lastWrite + minIntervalMs - performance.now();
     // Still scheduled while the timer runs, so that the lines of the turns until then only join the batch.
     if (wait > 0) timer = setTimeout(flush, wait);
