@@ -74,7 +74,14 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
     const fd = openSync('/dev/null', 'w');
     // As kwatch events -o ndjson prints: the lines of one event-loop turn in one write.
     const printer = createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, batch: true });
-    tracer.subscribe((r) => printer.write(r));
+    // And as it counts for the exit summary: what the view does not print is not built, only counted.
+    const { TraceSummary } = await import('../../dist/render/summary.js');
+    const summary = new TraceSummary();
+    const interest = { wants: (stage, op) => TraceSummary.wantsWhole(stage) || printer.shows(stage, op), skipped: (stage, op) => summary.count(stage, op) };
+    tracer.subscribe((r) => {
+      summary.add(r);
+      printer.write(r);
+    }, interest);
   }
   const conn = connectionFromUrl(spec.url, { tracer });
   // As kwatch events/index build it: managedFields are cut while decoding unless the cache keeps them.

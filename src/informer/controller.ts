@@ -189,7 +189,7 @@ export class Controller {
     this.stats.reconciles++;
     this.stats.active++;
     if (this.stats.active > this.stats.maxActive) this.stats.maxActive = this.stats.active;
-    if (this.tracer.enabled) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
+    if (this.tracer.shouldEmit('reconcile', 'start')) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
     return requeues;
   }
 
@@ -200,21 +200,21 @@ export class Controller {
       // The error policy decided: requeue after its delay, or wait for the next change.
       this.stats.errors++;
       const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
-      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
+      if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
       this.queue.forget(key);
       if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
     } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.stats.requeueAfter++;
-      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
+      if (this.tracer.shouldEmit('reconcile', 'requeue-after')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
       this.queue.forget(key);
       this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs });
     } else if (result && result.requeue) {
       this.stats.requeues++;
-      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
+      if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
       this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now() });
     } else {
       this.stats.successes++;
-      if (this.tracer.enabled) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
+      if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
       this.queue.forget(key);
     }
   }

@@ -221,7 +221,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     const deltas = this.items.get(key)!;
     this.items.delete(key);
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('fifo', 'pop')) {
       const newest = deltas[deltas.length - 1];
       this.tracer.emit({
         time: this.clock.now(),
@@ -240,7 +240,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
   }
 
   private requeue(key: string, deltas: Delta[]): void {
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('fifo', 'requeue')) {
       this.tracer.emit({ time: this.clock.now(), stage: 'fifo', op: 'requeue', key, deltas: deltas.length, requeued: !this.items.has(key), depth: this.length, fifo: 'delta' });
     }
     this.addIfNotPresent(deltas);
@@ -264,7 +264,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
         deltas.push({ type, object: obj });
       }
     }
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('fifo', type)) {
       this.tracer.emit({
         time: this.clock.now(),
         stage: 'fifo',

@@ -103,7 +103,7 @@ export class Indexer implements ReadonlyIndexer {
     const key = deletionHandlingKey(obj);
     const old = this.items.get(key);
     if (old === undefined) return;
-    const changes = this.tracer.enabled ? {} : undefined;
+    const changes = this.tracer.shouldEmit('indexer', 'delete') ? {} : undefined;
     this.updateIndices(old, undefined, key, changes);
     this.items.delete(key);
     if (changes !== undefined) {
@@ -117,7 +117,7 @@ export class Indexer implements ReadonlyIndexer {
     for (const obj of objs) this.items.set(deletionHandlingKey(obj), obj);
     for (const name of Object.keys(this.indexers)) this.indices.set(name, new Map());
     for (const [key, obj] of this.items) this.updateIndices(undefined, obj, key, undefined);
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('indexer', 'replace')) {
       this.tracer.emit({ time: this.clock.now(), stage: 'indexer', op: 'replace', rv: resourceVersion || undefined, size: this.items.size });
     }
   }
@@ -203,13 +203,14 @@ export class Indexer implements ReadonlyIndexer {
     const key = deletionHandlingKey(obj);
     const old = this.items.get(key);
     this.items.set(key, obj);
-    const changes = this.tracer.enabled ? {} : undefined;
+    const traceOp = op ?? (old === undefined ? 'add' : 'update');
+    const changes = this.tracer.shouldEmit('indexer', traceOp) ? {} : undefined;
     this.updateIndices(old, obj, key, changes);
     if (changes !== undefined) {
       this.tracer.emit({
         time: this.clock.now(),
         stage: 'indexer',
-        op: op ?? (old === undefined ? 'add' : 'update'),
+        op: traceOp,
         key,
         rv: obj.metadata?.resourceVersion,
         oldRv: old?.metadata?.resourceVersion,

@@ -23,6 +23,9 @@ export type Notification =
   | { readonly kind: 'update'; readonly old: KubeObject; readonly obj: KubeObject; readonly sync: boolean }
   | { readonly kind: 'delete'; readonly obj: ObjectOrTombstone };
 
+/** The handler trace op of each notification kind. */
+const HANDLER_OPS = { add: 'OnAdd', update: 'OnUpdate', delete: 'OnDelete' } as const;
+
 export interface ListenerStats {
   /** Notifications handed to the handler. */
   delivered: number;
@@ -198,7 +201,7 @@ export class ProcessorListener {
   }
 
   private deliver(n: Notification): void | Promise<void> {
-    if (this.tracer.enabled) this.trace(n);
+    if (this.tracer.shouldEmit('handler', HANDLER_OPS[n.kind])) this.trace(n);
     switch (n.kind) {
       case 'add':
         return this.handler.onAdd?.(n.obj, n.isInInitialList);
@@ -213,7 +216,7 @@ export class ProcessorListener {
     const rec: TraceRecord = {
       time: this.clock.now(),
       stage: 'handler',
-      op: n.kind === 'add' ? 'OnAdd' : n.kind === 'update' ? 'OnUpdate' : 'OnDelete',
+      op: HANDLER_OPS[n.kind],
       key: deletionHandlingKey(n.obj),
       rv: resourceVersionOf(n.obj),
       listener: this.name,
@@ -235,7 +238,7 @@ export class ProcessorListener {
 
   private failed(n: Notification, err: unknown): void {
     this.stats.errors++;
-    if (this.tracer.enabled) this.trace(n, err);
+    if (this.tracer.shouldEmit('handler', HANDLER_OPS[n.kind])) this.trace(n, err);
     this.onError?.(err, this.name);
   }
 

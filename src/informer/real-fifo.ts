@@ -160,7 +160,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     const isInInitialList = !this.hasSynced();
     const delta = this.items.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('fifo', 'pop')) {
       this.tracer.emit({
         time: this.clock.now(),
         stage: 'fifo',
@@ -180,7 +180,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
   private append(type: DeltaType, obj: ObjectOrTombstone, skipTransform: boolean, key?: string): void {
     if (this.transform !== undefined && !skipTransform && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transform(obj);
     this.items.push({ type, object: obj });
-    if (this.tracer.enabled) {
+    if (this.tracer.shouldEmit('fifo', type)) {
       this.tracer.emit({
         time: this.clock.now(),
         stage: 'fifo',

@@ -1,5 +1,7 @@
 // The one trace vocabulary: every stage emits typed records into a Tracer; renderers subscribe.
-// Producers guard with `if (tracer.enabled)` so that, with no subscriber, no record is even built.
+// Producers guard with `if (tracer.enabled)` so that, with no subscriber, no record is even built. On the per-event
+// path they ask `tracer.shouldEmit(stage, op)` instead: a record that no listener wants whole (a view that hides it,
+// say) is then not built either, only tallied for the listeners that count what they skip (the exit summary).
 import type { WatchEventType } from './types.js';
 
 export const STAGES = ['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile'] as const;
@@ -36,24 +38,92 @@ export interface TraceRecord {
 
 export type TraceListener = (record: TraceRecord) => void;
 
+/**
+ * What a listener needs: the records it wants whole (a pure function of stage and op, asked once per pair), and
+ * where to count those a producer then did not build. A listener may still receive records it did not want,
+ * when another listener wants them.
+ */
+export interface TraceInterest {
+  wants(stage: Stage, op: string): boolean;
+  skipped(stage: Stage, op: string): void;
+}
+
+interface Subscription {
+  listener: TraceListener;
+  interest?: TraceInterest;
+}
+
 export class Tracer {
+  private subscriptions: Subscription[] = [];
   private listeners: TraceListener[] = [];
+  /** Stage → op → whether some listener wants the record whole; cleared when the listeners change. */
+  private wanted = new Map<Stage, Map<string, boolean>>();
 
   /** True when at least one listener subscribed; producers check it before building a record. */
   get enabled(): boolean {
     return this.listeners.length > 0;
   }
 
-  subscribe(listener: TraceListener): () => void {
-    this.listeners = [...this.listeners, listener];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
+  /** Without an interest, the listener wants every record. */
+  subscribe(listener: TraceListener, interest?: TraceInterest): () => void {
+    const subscription: Subscription = { listener, interest };
+    this.setSubscriptions([...this.subscriptions, subscription]);
+    return () => this.setSubscriptions(this.subscriptions.filter((s) => s !== subscription));
+  }
+
+  /**
+   * For producers, in place of `enabled`: true when some listener wants this record whole, so build and emit it.
+   * False when nobody listens, or when every listener declined it: the record then counts as skipped for them.
+   */
+  shouldEmit(stage: Stage, op: string): boolean {
+    if (this.listeners.length === 0) return false;
+    let ops = this.wanted.get(stage);
+    if (ops === undefined) this.wanted.set(stage, (ops = new Map()));
+    let wanted = ops.get(op);
+    if (wanted === undefined) ops.set(op, (wanted = this.subscriptions.some((s) => s.interest === undefined || s.interest.wants(stage, op))));
+    if (!wanted) this.skip(stage, op);
+    return wanted;
   }
 
   emit(record: TraceRecord): void {
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i](record);
+  }
+
+  /** A record nobody wanted was not built: the listeners that count skipped records count it. */
+  protected skip(stage: Stage, op: string): void {
+    for (const s of this.subscriptions) s.interest?.skipped(stage, op);
+  }
+
+  private setSubscriptions(subscriptions: Subscription[]): void {
+    this.subscriptions = subscriptions;
+    this.listeners = subscriptions.map((s) => s.listener);
+    this.wanted = new Map();
+  }
+}
+
+/**
+ * A tracer for one resource of several: each record gains `resource` on its way to `target`. It asks the target
+ * whether to build a record, so it costs nothing while nobody listens there.
+ */
+export class ResourceTracer extends Tracer {
+  constructor(
+    private readonly target: Tracer,
+    private readonly resource: string,
+  ) {
+    super();
+  }
+
+  override get enabled(): boolean {
+    return this.target.enabled;
+  }
+
+  override shouldEmit(stage: Stage, op: string): boolean {
+    return this.target.shouldEmit(stage, op);
+  }
+
+  override emit(record: TraceRecord): void {
+    this.target.emit({ ...record, resource: this.resource });
   }
 }
 

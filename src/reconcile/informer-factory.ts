@@ -3,8 +3,7 @@
 // also while running, when a reconciler reads a kind nobody watched yet.
 import type { Clock } from '../informer/clock.js';
 import { SharedIndexInformer } from '../informer/shared-informer.js';
-import { Tracer } from '../informer/trace.js';
-import type { TraceRecord } from '../informer/trace.js';
+import { ResourceTracer, type Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import type { ResourceCatalog, ResourceInfo } from './catalog.js';
 
@@ -83,7 +82,7 @@ export class SharedInformerFactory {
       expectedKind: info.kind,
       fifo: this.o.fifo ?? 'real',
       resyncPeriodMs: this.o.resyncPeriodMs,
-      tracer: resourceTracer(this.o.tracer, info.name),
+      tracer: new ResourceTracer(this.o.tracer, info.name),
       clock: this.o.clock,
       traceObjects: this.o.traceObjects,
       random: this.o.random,
@@ -106,26 +105,4 @@ export class SharedInformerFactory {
 
 function idOf(info: ResourceInfo): string {
   return `${info.group}/${info.resource}`;
-}
-
-/** Every record of one informer says which resource it is about; costs nothing while nobody listens. */
-class ResourceTracer extends Tracer {
-  constructor(
-    private readonly target: Tracer,
-    private readonly resource: string,
-  ) {
-    super();
-  }
-
-  override get enabled(): boolean {
-    return this.target.enabled;
-  }
-
-  override emit(record: TraceRecord): void {
-    this.target.emit({ ...record, resource: this.resource });
-  }
-}
-
-function resourceTracer(target: Tracer, resource: string): Tracer {
-  return new ResourceTracer(target, resource);
 }

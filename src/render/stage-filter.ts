@@ -59,8 +59,13 @@ export const RECONCILE_DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['wor
 
 /** A predicate for records under a selection; undefined selects the default set (`defaults`, or DEFAULT_STAGES). */
 export function stageFilter(selection?: StageSelection, defaults: ReadonlySet<Stage> = DEFAULT_STAGES): (record: TraceRecord) => boolean {
+  const shows = stageOpFilter(selection, defaults);
+  return (r) => shows(r.stage, r.op);
+}
+
+/** The same selection as a predicate of a record's stage and op (what a Tracer asks its listeners). */
+export function stageOpFilter(selection?: StageSelection, defaults: ReadonlySet<Stage> = DEFAULT_STAGES): (stage: Stage, op: string) => boolean {
   if (selection === 'all') return () => true;
-  if (selection) return (r) => selection.has(r.stage);
-  return (r) =>
-    (defaults.has(r.stage) && !(r.stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(r.op))) || (r.stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(r.op));
+  if (selection) return (stage) => selection.has(stage);
+  return (stage, op) => (defaults.has(stage) && !(stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(op))) || (stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(op));
 }

@@ -59,12 +59,9 @@ export class TraceSummary {
   readonly listener = (record: TraceRecord): void => this.add(record);
 
   add(r: TraceRecord): void {
-    this.records++;
     this.first ??= r.time;
     this.last = r.time;
-    let ops = this.counts.get(r.stage);
-    if (!ops) this.counts.set(r.stage, (ops = new Map()));
-    ops.set(r.op, (ops.get(r.op) ?? 0) + 1);
+    this.count(r.stage, r.op);
     const bytes = typeof r.bytes === 'number' ? r.bytes : 0;
     switch (r.stage) {
       case 'reflector':
@@ -90,6 +87,22 @@ export class TraceSummary {
       default:
         break;
     }
+  }
+
+  /**
+   * A record its producer did not build because no listener wanted it whole (a TraceInterest's `skipped`): it
+   * counts under its stage and op. Only records with nothing else to count may be skipped: see `wantsWhole`.
+   */
+  count(stage: Stage, op: string): void {
+    this.records++;
+    let ops = this.counts.get(stage);
+    if (!ops) this.counts.set(stage, (ops = new Map()));
+    ops.set(op, (ops.get(op) ?? 0) + 1);
+  }
+
+  /** The records add() needs whole (for reconnects, relists, bytes); the rest it only counts. */
+  static wantsWhole(stage: Stage): boolean {
+    return stage === 'reflector' || stage === 'http' || stage === 'watch';
   }
 
   toJSON(): TraceSummaryJSON {

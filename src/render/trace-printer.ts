@@ -19,7 +19,7 @@ import { formatClock } from './format-units.js';
 import { batchWrites } from './line-batcher.js';
 import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
-import { stageFilter, type StageSelection } from './stage-filter.js';
+import { stageOpFilter, type StageSelection } from './stage-filter.js';
 import { escapeForTerminal } from './terminal-escape.js';
 import { detailValue, LEADING_FIELDS, ndjsonLine } from './ndjson-line.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
@@ -58,6 +58,8 @@ export interface TracePrinterOptions {
 
 export interface TracePrinter {
   write(record: TraceRecord): void;
+  /** Whether write() prints records of this stage and op (a TraceInterest's `wants`). */
+  shows(stage: Stage, op: string): boolean;
   /** Writes what a batched printer holds now (before a message on another stream, to keep the order). */
   flush(): void;
   /** Closes the output (the json array); further writes are ignored. */
@@ -104,14 +106,15 @@ const DELETE_OPS = new Set(['DELETED', 'Deleted', 'OnDelete']);
 const ERROR_OPS = new Set(['ERROR', 'error', 'list-error', 'watch-error', 'expired', 'overflow', 'watchdog', 'very-short-watch']);
 
 export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
-  const select = stageFilter(opts.stages, opts.defaultStages);
+  const shows = stageOpFilter(opts.stages, opts.defaultStages);
   const now = opts.now ?? Date.now;
   const batched = opts.batch ? batchWrites(opts.stream) : undefined;
   const write = makeWriter(batched ? { ...opts, stream: batched } : opts);
   let ended = false;
   return {
+    shows,
     write(record) {
-      if (ended || !select(record)) return;
+      if (ended || !shows(record.stage, record.op)) return;
       write.record(record.time === undefined ? { ...record, time: now() } : record);
     },
     flush() {

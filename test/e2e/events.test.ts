@@ -152,6 +152,23 @@ describe('kwatch events (built CLI)', () => {
     expect(recs.filter((r) => r.stage === 'fifo' && r.op !== 'pop').every((r) => r.fifo === 'delta')).toBe(true);
   });
 
+  it('the default view prints fewer stages than --stages all, and its summary counts the same records', async () => {
+    const ns = namespace();
+    pod(ns, 'p1');
+    pod(ns, 'p2');
+    const args = ['events', 'pods,configmaps', '-n', ns, '-o', 'ndjson', '--until-synced'];
+    const [shown, all] = [await kwatch(args, env), await kwatch([...args, '--stages', 'all'], env)];
+    expect([shown.code, all.code]).toEqual([0, 0]);
+    const ops = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Rec).map((r) => `${r.resource} ${r.stage} ${r.op}`);
+    expect(ops(all.stdout)).toEqual(expect.arrayContaining(['pods indexer add', 'pods workqueue done', 'pods workqueue forget', 'pods reconcile success']));
+    expect(ops(shown.stdout).filter((x) => /indexer|reconcile|workqueue (done|forget)/.test(x))).toEqual([]);
+    expect(ops(shown.stdout).filter((x) => x.startsWith('pods handler'))).toEqual(['pods handler OnAdd', 'pods handler OnAdd']);
+    // The summary's rows, but http's (the discovery cache may be cold for one of the runs) and the elapsed time.
+    const rows = (err: string) => err.split('\n').filter((l) => /^│ (?!http|STAGE)/.test(l));
+    expect(rows(shown.stderr)).toEqual(rows(all.stderr));
+    expect(rows(shown.stderr).join('\n')).toMatch(/│ indexer +│ +2 │ add=2 +│[\s\S]*│ reconcile +│ +4 │ start=2 success=2 +│/);
+  });
+
   it('--diff shows the changed field paths of an update', async () => {
     const ns = namespace();
     sim.api.create(PODS, { metadata: { name: 'd', namespace: ns, labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });

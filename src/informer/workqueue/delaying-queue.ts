@@ -37,7 +37,7 @@ export class DelayingQueue<T = string> extends Queue<T> {
       return;
     }
     const readyAt = this.clock.now() + ms;
-    if (this.tracer.enabled) this.trace('add-after', item, { delayMs: ms, readyAt, reason: reasons[0] });
+    if (this.tracer.shouldEmit('workqueue', 'add-after')) this.trace('add-after', item, { delayMs: ms, readyAt, reason: reasons[0] });
     const existing = this.byItem.get(item);
     if (existing !== undefined) {
       existing.reasons.push(...reasons);

@@ -71,18 +71,18 @@ export class Queue<T = string> {
     const pending = this.dirty.get(item);
     if (pending !== undefined) {
       this.merge(pending, reasons);
-      if (this.tracer.enabled) this.trace('dedup', item, { reason: reasons[0] });
+      if (this.tracer.shouldEmit('workqueue', 'dedup')) this.trace('dedup', item, { reason: reasons[0] });
       return;
     }
     const p: Pending = { reasons: [], dropped: 0 };
     this.merge(p, reasons);
     this.dirty.set(item, p);
     if (this.processing.has(item)) {
-      if (this.tracer.enabled) this.trace('add', item, { reason: reasons[0], processing: true });
+      if (this.tracer.shouldEmit('workqueue', 'add')) this.trace('add', item, { reason: reasons[0], processing: true });
       return;
     }
     this.queue.push(item);
-    if (this.tracer.enabled) this.trace('add', item, { reason: reasons[0] });
+    if (this.tracer.shouldEmit('workqueue', 'add')) this.trace('add', item, { reason: reasons[0] });
     this.dispatch();
   }
 
@@ -129,10 +129,10 @@ export class Queue<T = string> {
   done(item: T): void {
     if (!this.processing.delete(item)) return;
     const requeue = this.dirty.has(item);
-    if (this.tracer.enabled) this.trace('done', item, {});
+    if (this.tracer.shouldEmit('workqueue', 'done')) this.trace('done', item, {});
     if (requeue) {
       this.queue.push(item);
-      if (this.tracer.enabled) this.trace('requeue', item, {});
+      if (this.tracer.shouldEmit('workqueue', 'requeue')) this.trace('requeue', item, {});
       this.dispatch();
     }
     if (this.processing.size === 0 && this.drainWaiters.length > 0) {
@@ -172,7 +172,7 @@ export class Queue<T = string> {
     const pending = this.dirty.get(item)!;
     this.dirty.delete(item);
     this.processing.add(item);
-    if (this.tracer.enabled) this.trace('get', item, { reasons: pending.reasons.length + pending.dropped });
+    if (this.tracer.shouldEmit('workqueue', 'get')) this.trace('get', item, { reasons: pending.reasons.length + pending.dropped });
     return { shutdown: false, item, reasons: pending.reasons, reasonsDropped: pending.dropped };
   }
 

@@ -21,14 +21,14 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
   addRateLimited(item: T, ...reasons: QueueReason[]): number | undefined {
     if (this.shuttingDown()) return undefined;
     const delayMs = this.rateLimiter.when(item);
-    if (this.tracer.enabled) this.trace('add-rate-limited', item, { delayMs, requeues: this.rateLimiter.numRequeues(item), reason: reasons[0] });
+    if (this.tracer.shouldEmit('workqueue', 'add-rate-limited')) this.trace('add-rate-limited', item, { delayMs, requeues: this.rateLimiter.numRequeues(item), reason: reasons[0] });
     this.addAfter(item, delayMs, ...reasons);
     return delayMs;
   }
 
   /** The item succeeded: the limiter stops tracking it (its backoff resets). */
   forget(item: T): void {
-    if (this.tracer.enabled) this.trace('forget', item, { requeues: this.rateLimiter.numRequeues(item) });
+    if (this.tracer.shouldEmit('workqueue', 'forget')) this.trace('forget', item, { requeues: this.rateLimiter.numRequeues(item) });
     this.rateLimiter.forget(item);
   }
 

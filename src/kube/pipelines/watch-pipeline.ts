@@ -3,7 +3,7 @@
 // budget, the initial sync — plus the first-contact policy (fail at once on what retrying cannot fix,
 // retry the rest visibly until a deadline).
 import { buildPipeline, type Pipeline, type PipelineOptions } from '../../informer/pipeline.js';
-import { Tracer } from '../../informer/trace.js';
+import { ResourceTracer, type Tracer } from '../../informer/trace.js';
 import { untilIdle } from './until-idle.js';
 import type { ListerWatcher } from '../../informer/types.js';
 import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
@@ -60,7 +60,7 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
   const contacts = o.sources.map(() => new FirstContact(o.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }));
   const pipelines: Pipeline[] = o.sources.map((s, i) => {
     // One tracer per source so that, with several resources, every record says which one it is about.
-    const tracer = several ? forwardingTracer(o.tracer, s.name) : o.tracer;
+    const tracer = several ? new ResourceTracer(o.tracer, s.name) : o.tracer;
     const lw = new GatedListerWatcher(new FirstContactListerWatcher(s.listerWatcher, contacts[i], s.name, onFatal), gate);
     return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
   });
@@ -107,10 +107,3 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
   }
   return reason;
 }
-
-function forwardingTracer(target: Tracer, resource: string): Tracer {
-  const t = new Tracer();
-  t.subscribe((r) => target.emit({ ...r, resource }));
-  return t;
-}
-
