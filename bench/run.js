@@ -45,9 +45,27 @@ function run(script, env) {
   });
 }
 
+/** The host's speed now, from a fixed loop in a fresh process (bench/lib/calibrate.js): µs per op, or undefined. */
+function calibrate() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [here('lib/calibrate.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(out).usPerOp);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
 const m = machine();
 const startedAt = performance.now();
-console.log(`kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}: node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average ${m.loadavg.join(' ')}\n`);
+console.log(`kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}: node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average ${m.loadavg.join(' ')}`);
+const speedBefore = await calibrate();
+console.log(`host speed: ${speedBefore ?? '?'} µs per op of bench/lib/calibrate.js (lower is faster)\n`);
 const sections = new Map();
 const timings = [];
 const chosen = SCRIPTS.filter((s) => !ONLY || ONLY.has(s.name));
@@ -82,9 +100,11 @@ for (const [i, script] of runOrder.entries()) {
   }
 }
 await shared?.close();
+const speedAfter = await calibrate();
+const speed = `host speed (bench/lib/calibrate.js, a fixed JSON.parse loop, lower is faster): ${speedBefore ?? '?'} µs per op at the start, ${speedAfter ?? '?'} at the end`;
 const ordered = SCRIPTS.filter((s) => sections.has(s)).map((s) => sections.get(s));
 const total = Math.round((performance.now() - startedAt) / 1000);
-const summary = [`# kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}`, '', `node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average at start ${m.loadavg.join(' ')}, ${m.date}`, '', `Durations: ${timings.join(', ')}`, '', ...ordered].join('\n');
+const summary = [`# kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}`, '', `node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average at start ${m.loadavg.join(' ')}, ${m.date}; ${speed}`, '', `Durations: ${timings.join(', ')}`, '', ...ordered].join('\n');
 writeText('summary.md', `${summary}\n`);
 if (DOCS) {
   const intro = readFileSync(here('benchmarks-intro.md'), 'utf8').trim();
@@ -93,9 +113,10 @@ if (DOCS) {
     '## This run',
     '',
     `Every table below is from one run of \`${command}\` at ${m.date.slice(0, 16).replace('T', ' ')} UTC, which took ${Math.floor(total / 60)} min ${total % 60} s`,
-    `(${timings.join(', ')}), on node ${m.node}, ${m.cpus} × ${m.cpuModel}; load average at the start ${m.loadavg.join(' ')}${m.loadavg[0] > m.cpus ? ' — above the core count: the machine was busy, read the verdicts with that in mind' : ''}.`,
+    `(${timings.join(', ')}), on node ${m.node}, ${m.cpus} × ${m.cpuModel}; load average at the start ${m.loadavg.join(' ')}${m.loadavg[0] > m.cpus ? ' — above the core count: the machine was busy, read the verdicts with that in mind' : ''};`,
+    `${speed}. The loop does the same work every time: compare it between runs to see what the host itself changed.`,
   ].join('\n');
   writeFileSync(here('../docs/benchmarks.md'), `${intro}\n\n${run}\n\n${ordered.join('\n')}`);
   console.log('Wrote docs/benchmarks.md');
 }
-console.log(`\nDurations: ${timings.join(', ')}\nResults: ${RESULTS_DIR}summary.md`);
+console.log(`\nDurations: ${timings.join(', ')}\n${speed}\nResults: ${RESULTS_DIR}summary.md`);
