@@ -8,27 +8,42 @@ import { OBJECT_FIELDS } from './trace-detail.js';
 export const LEADING_FIELDS: ReadonlySet<string> = new Set(['time', 'stage', 'op', 'key', 'rv', 'type']);
 
 /**
- * What a detail key writes before its value (`,"depth":`); SKIP for the leading fields and whole objects,
- * INDEX_LIKE for keys JSON.stringify would move ahead of the leading ones (an array index such as "0").
- * Records use a few dozen keys; the cache stops growing at CACHE_MAX all the same.
+ * How a detail key is written: its prefix (`,"depth":`), and the whole `prefix + value` of the values records repeat
+ * (short strings, booleans, small counts, one-string arrays such as `types: ["Updated"]`), kept so that a line is
+ * built from few pieces (each concatenation is an allocation, and writing a line flattens them all again).
+ * SKIP for the leading fields and whole objects; INDEX_LIKE for keys JSON.stringify would move ahead of the leading
+ * ones (an array index such as "0"). Records use a few dozen keys; the caches stop growing at their bounds.
  */
-const SKIP = '';
-const INDEX_LIKE = '0';
+interface KeyWriter {
+  prefix: string;
+  strings: Map<string, string>;
+  /** `prefix + ["s"]` by s. */
+  arrays: Map<string, string>;
+  /** `prefix + n` for integers 0 ≤ n < SMALL_INTS, filled as they come. */
+  ints: string[];
+  yes: string;
+  no: string;
+}
+const SKIP = newKeyWriter('');
+const INDEX_LIKE = newKeyWriter('');
 const CACHE_MAX = 4096;
-const keyPrefixes = new Map<string, string>();
-/** JSON of the short strings records repeat (listener and queue names, "real"…). */
-const strings = new Map<string, string>();
+/** Values of one key kept whole: the names and vocabularies records repeat, not every key or resourceVersion. */
+const STRINGS_PER_KEY = 64;
+const SMALL_INTS = 256;
+const keyWriters = new Map<string, KeyWriter>();
 /** `","stage":"watch","op":"MODIFIED","key":` by stage, then op: a closed vocabulary. */
 const stageOps = new Map<string, Map<string, string>>();
 /**
- * Consecutive records often share key and rv (one stage's records of one event): their JSON is kept from one record
- * to the next. Records of a chunk's events interleave by stage, so this saves less than it did per event; a map of
- * recent keys measured no better.
+ * Consecutive records often share time, key and rv (one stage's records of one event): their JSON is kept from one
+ * record to the next. Records of a chunk's events interleave by stage, so this saves less than it did per event; a
+ * map of recent keys measured no better.
  */
+let lastTime = '';
+let timeHead = '{"time":"';
 let lastKey: unknown;
 let lastKeyJSON = 'null';
 let lastRv: unknown;
-let lastRvJSON = 'null';
+let keyRvJSON = 'null,"rv":null';
 
 /**
  * The ndjson line of `record` (no newline) with `time` already formatted; undefined when the record has a
@@ -38,32 +53,68 @@ let lastRvJSON = 'null';
 export function ndjsonLine(record: TraceRecord, time: string): string | undefined {
   const { stage, op, key, rv } = record;
   if (typeof stage !== 'string' || typeof op !== 'string') return undefined;
-  if (key !== lastKey) {
+  if (time !== lastTime) {
+    lastTime = time;
+    timeHead = '{"time":"' + time;
+  }
+  if (key !== lastKey || rv !== lastRv) {
+    if (key !== lastKey) lastKeyJSON = key == null ? 'null' : JSON.stringify(key);
     lastKey = key;
-    lastKeyJSON = key == null ? 'null' : JSON.stringify(key);
-  }
-  if (rv !== lastRv) {
     lastRv = rv;
-    lastRvJSON = rv == null ? 'null' : JSON.stringify(rv);
+    keyRvJSON = lastKeyJSON + ',"rv":' + (rv == null ? 'null' : JSON.stringify(rv));
   }
-  let line = '{"time":"' + time + stageOpJSON(stage, op) + lastKeyJSON + ',"rv":' + lastRvJSON;
+  let line = timeHead + stageOpJSON(stage, op) + keyRvJSON;
   if (record.type !== undefined) line += ',"type":' + JSON.stringify(record.type);
   for (const k in record) {
-    let prefix = keyPrefixes.get(k);
-    if (prefix === undefined) prefix = learnKey(k);
-    if (prefix === SKIP) continue;
-    if (prefix === INDEX_LIKE) return undefined;
-    const json = valueJSON(record[k]);
-    if (json !== undefined) line += prefix + json;
+    let w = keyWriters.get(k);
+    if (w === undefined) w = learnKey(k);
+    if (w === SKIP) continue;
+    if (w === INDEX_LIKE) return undefined;
+    const v = record[k];
+    switch (typeof v) {
+      case 'string':
+        line += v.length <= 32 ? keyedString(w, v) : w.prefix + JSON.stringify(v);
+        break;
+      case 'number':
+        line += (v >>> 0) === v && v < SMALL_INTS ? (w.ints[v] ??= w.prefix + v) : w.prefix + (Number.isFinite(v) ? String(v) : 'null');
+        break;
+      case 'boolean':
+        line += v ? w.yes : w.no;
+        break;
+      case 'object':
+        if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].length <= 32) line += keyedString(w, v[0], true);
+        else line += w.prefix + (v === null ? 'null' : JSON.stringify(detailValue(v)));
+        break;
+      case 'bigint':
+        line += w.prefix + JSON.stringify(detailValue(v));
+        break;
+      default:
+        break; // undefined, functions and symbols: JSON.stringify leaves the key out
+    }
   }
   return line + '}';
 }
 
-function learnKey(k: string): string {
+function newKeyWriter(prefix: string): KeyWriter {
+  return { prefix, strings: new Map(), arrays: new Map(), ints: [], yes: prefix + 'true', no: prefix + 'false' };
+}
+
+function learnKey(k: string): KeyWriter {
   const c = k.charCodeAt(0);
-  const prefix = LEADING_FIELDS.has(k) || OBJECT_FIELDS.has(k) ? SKIP : c >= 0x30 && c <= 0x39 ? INDEX_LIKE : ',' + JSON.stringify(k) + ':';
-  if (keyPrefixes.size < CACHE_MAX) keyPrefixes.set(k, prefix);
-  return prefix;
+  const w = LEADING_FIELDS.has(k) || OBJECT_FIELDS.has(k) ? SKIP : c >= 0x30 && c <= 0x39 ? INDEX_LIKE : newKeyWriter(',' + JSON.stringify(k) + ':');
+  if (keyWriters.size < CACHE_MAX) keyWriters.set(k, w);
+  return w;
+}
+
+/** `prefix + JSON of s` (or of `[s]`), kept for the first STRINGS_PER_KEY values of the key. */
+function keyedString(w: KeyWriter, s: string, inArray = false): string {
+  const kept = inArray ? w.arrays : w.strings;
+  let out = kept.get(s);
+  if (out === undefined) {
+    out = w.prefix + (inArray ? '[' + JSON.stringify(s) + ']' : JSON.stringify(s));
+    if (kept.size < STRINGS_PER_KEY) kept.set(s, out);
+  }
+  return out;
 }
 
 function stageOpJSON(stage: string, op: string): string {
@@ -77,35 +128,7 @@ function stageOpJSON(stage: string, op: string): string {
   return json;
 }
 
-function shortString(s: string): string {
-  let json = strings.get(s);
-  if (json === undefined) {
-    json = JSON.stringify(s);
-    if (s.length <= 32 && strings.size < CACHE_MAX) strings.set(s, json);
-  }
-  return json;
-}
-
 /** A detail value in the JSON form: an Error as its message, a bigint as its digits (JSON has neither). */
 export function detailValue(v: unknown): unknown {
   return v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
-}
-
-/** A detail value as JSON.stringify writes it inside an object; undefined when the key is left out. */
-function valueJSON(v: unknown): string | undefined {
-  switch (typeof v) {
-    case 'string':
-      return v.length <= 32 ? shortString(v) : JSON.stringify(v);
-    case 'number':
-      return Number.isFinite(v) ? String(v) : 'null';
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'bigint':
-      return JSON.stringify(detailValue(v));
-    case 'object':
-      if (v === null) return 'null';
-      return JSON.stringify(detailValue(v));
-    default:
-      return undefined; // undefined, functions and symbols: JSON.stringify leaves the key out
-  }
 }

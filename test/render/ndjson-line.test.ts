@@ -48,6 +48,18 @@ describe('-o ndjson lines written directly', () => {
     expect(ndjson(RECORDS)).toBe(readFileSync(new URL('./ndjson-golden.ndjson', import.meta.url), 'utf8'));
   });
 
+  it('stay exact for the values it keeps whole per key: repeats, bounds, lookalikes, and past the caches', () => {
+    const odd = ['', 'x', '\u0000x', 'x\u0000', '"q"', 'ü✓', '\ud800', 'a'.repeat(32), 'a'.repeat(33)];
+    const values: unknown[] = [...odd, ...odd.map((s) => [s]), ['x', 'y'], [], [1], 0, -0, 1, 255, 256, -1, 1.5, 2 ** 32, -(2 ** 31), Number.NaN, true, false, null, new Date(T0)];
+    const records: TraceRecord[] = [];
+    // Every value twice under the same key (kept, then reused) and under a second key, then 200 distinct strings.
+    for (const v of [...values, ...values]) records.push({ time: T0, stage: 'workqueue', op: 'add', key, rv: '5', queue: v, depth: v });
+    for (let i = 0; i < 200; i++) records.push({ time: T0 + i, stage: 'handler', op: 'OnUpdate', key: `ns/p${i % 3}`, rv: String(i % 2), listener: `l${i}`, depth: i });
+    const lines = ndjson(records).split('\n');
+    lines.pop();
+    records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
   it('keeps a detail field named like a member of Object.prototype (it used to vanish)', () => {
     const line = ndjson([{ time: T0, stage: 'reconcile', op: 'start', key, constructor: 'c', toString: 't' }]);
     expect(JSON.parse(line)).toMatchObject({ constructor: 'c', toString: 't' });
