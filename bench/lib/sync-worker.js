@@ -77,11 +77,10 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
     // And as it counts for the exit summary: what the view does not print is not built, only counted.
     const { TraceSummary } = await import('../../dist/render/summary.js');
     const summary = new TraceSummary();
-    const interest = { wants: (stage, op) => TraceSummary.wantsWhole(stage) || printer.shows(stage, op), skipped: (stage, op) => summary.count(stage, op) };
     tracer.subscribe((r) => {
       summary.add(r);
       printer.write(r);
-    }, interest);
+    }, summary.interest(printer.shows));
   }
   const conn = connectionFromUrl(spec.url, { tracer });
   // As kwatch events/index build it: managedFields are cut while decoding unless the cache keeps them.

@@ -1,6 +1,6 @@
 // The pipeline view of `kwatch events`: wires the watched resources (recorded when asked) into the
 // informer pipeline and its trace into the printer, the exit summary and the initial-sync spinner.
-import type { TraceInterest, TraceRecord, Tracer } from '../informer/trace.js';
+import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { FirstContactOptions } from '../kube/http/first-contact.js';
@@ -90,12 +90,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   // After a fatal error only its one line is wanted, not the stages shutting down.
   let muted = false;
   // Records nobody prints (with a template: all but the handler's) are not even built, only counted for the summary.
-  const interest: TraceInterest = {
-    wants: (stage, op) => TraceSummary.wantsWhole(stage) || (o.template ? stage === 'handler' : printer.shows(stage, op)),
-    skipped: (stage, op) => {
-      if (!muted) summary.count(stage, op);
-    },
-  };
+  const interest = summary.interest((stage, op) => (o.template ? stage === 'handler' : printer.shows(stage, op)));
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     if (muted) return;
     summary.add(r);

@@ -1,5 +1,5 @@
 // Counts a run's trace records for the exit summary on stderr: per stage and op, reconnects, relists, 410s, bytes.
-import { STAGES, type Stage, type TraceRecord } from '../informer/trace.js';
+import { STAGES, type Stage, type TraceInterest, type TraceRecord } from '../informer/trace.js';
 import { formatBytes, formatSeconds } from './format-units.js';
 import { reportTable } from './report-table.js';
 
@@ -89,10 +89,7 @@ export class TraceSummary {
     }
   }
 
-  /**
-   * A record its producer did not build because no listener wanted it whole (a TraceInterest's `skipped`): it
-   * counts under its stage and op. Only records with nothing else to count may be skipped: see `wantsWhole`.
-   */
+  /** Counts a record under its stage and op (add() does, and `interest` for the records producers did not build). */
   count(stage: Stage, op: string): void {
     this.records++;
     let ops = this.counts.get(stage);
@@ -100,9 +97,15 @@ export class TraceSummary {
     ops.set(op, (ops.get(op) ?? 0) + 1);
   }
 
-  /** The records add() needs whole (for reconnects, relists, bytes); the rest it only counts. */
-  static wantsWhole(stage: Stage): boolean {
-    return stage === 'reflector' || stage === 'http' || stage === 'watch';
+  /**
+   * For a listener that feeds add() and shows what `shows` selects: the records it wants whole (those, and the
+   * reflector's, http's and watch's, which add() reads for reconnects, relists and bytes); the rest it counts.
+   */
+  interest(shows: (stage: Stage, op: string) => boolean): TraceInterest {
+    return {
+      wants: (stage, op) => stage === 'reflector' || stage === 'http' || stage === 'watch' || shows(stage, op),
+      skipped: (stage, op) => this.count(stage, op),
+    };
   }
 
   toJSON(): TraceSummaryJSON {

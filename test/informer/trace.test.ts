@@ -106,7 +106,7 @@ describe.each(['real', 'delta'] as const)('a view that hides stages (%s FIFO)', 
   it('gets only the records it shows, and its summary counts the same records as a view of every stage', async () => {
     const all = await run((t, s, got) => t.subscribe((r) => (s.add(r), got.push(r))), fifo);
     const shows = stageOpFilter(undefined);
-    const view = await run((t, s, got) => t.subscribe((r) => (s.add(r), got.push(r)), { wants: (stage, op) => TraceSummary.wantsWhole(stage) || shows(stage, op), skipped: (stage, op) => s.count(stage, op) }), fifo);
+    const view = await run((t, s, got) => t.subscribe((r) => (s.add(r), got.push(r)), s.interest(shows)), fifo);
     expect(view.counts).toEqual(all.counts);
     expect(all.counts.indexer).toMatchObject({ add: 3, update: 1, delete: 1 });
     expect(all.counts.reconcile?.success).toBeGreaterThanOrEqual(3);
