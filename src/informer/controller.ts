@@ -226,7 +226,7 @@ export class Controller {
     const tracing = this.tracer.enabled;
     const time = tracing ? this.clock.now() : 0;
     const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
-    if (tracing) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, requeues: requeues + 1, backoffMs });
+    if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, requeues: requeues + 1, backoffMs });
   }
 }
 

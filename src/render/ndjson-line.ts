@@ -82,11 +82,9 @@ export function ndjsonLine(record: TraceRecord, time: string): string | undefine
         line += v ? w.yes : w.no;
         break;
       case 'object':
-        if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].length <= 32) line += keyedString(w, v[0], true);
-        else line += w.prefix + (v === null ? 'null' : JSON.stringify(detailValue(v)));
-        break;
       case 'bigint':
-        line += w.prefix + JSON.stringify(detailValue(v));
+        if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].length <= 32) line += keyedString(w, v[0], true);
+        else line += w.prefix + JSON.stringify(detailValue(v)); // null included: JSON.stringify(null) is "null"
         break;
       default:
         break; // undefined, functions and symbols: JSON.stringify leaves the key out
