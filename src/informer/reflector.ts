@@ -12,6 +12,7 @@ import {
   type ReflectorInput,
   type ReflectorPhase,
   type ReflectorState,
+  type StepContext,
 } from './reflector-state.js';
 import { noTracer, type TraceRecord, type Tracer } from './trace.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchStream } from './types.js';
@@ -96,6 +97,7 @@ export class Reflector {
   private settle?: { resolve: () => void; reject: (err: Error) => void };
   private keepAlive?: ReturnType<typeof setInterval>;
   private started = false;
+  private readonly stepContext: DriverContext;
 
   constructor(o: ReflectorOptions) {
     this.lw = o.listerWatcher;
@@ -117,6 +119,7 @@ export class Reflector {
       backoff: REFLECTOR_BACKOFF,
     };
     this.state = initialReflectorState(this.config, this.clock.now());
+    this.stepContext = new DriverContext(this.config, this.clock, this.random);
   }
 
   /** The last resourceVersion reached by a list, a watch-list or any watch event (BOOKMARK included). */
@@ -156,7 +159,7 @@ export class Reflector {
 
   private dispatch(input: ReflectorInput): void {
     if (this.state.phase.kind === 'Stopped') return;
-    const r = step(this.state, input, { config: this.config, now: this.clock.now(), random: this.random, tracing: this.tracer.enabled });
+    const r = step(this.state, input, this.stepContext.next(this.tracer.enabled));
     this.state = r.state;
     try {
       for (const e of r.effects) this.perform(e);
@@ -356,5 +359,31 @@ export class Reflector {
     const settle = this.settle;
     this.settle = undefined;
     settle?.reject(error);
+  }
+}
+
+/**
+ * The context of every step of one reflector, one object reused from step to step (a step never keeps it): `now`
+ * reads the clock once, and only in a step that asks, which a watch event's step does not.
+ */
+class DriverContext implements StepContext {
+  tracing = false;
+  private at: number | undefined;
+
+  constructor(
+    readonly config: ReflectorConfig,
+    private readonly clock: Clock,
+    readonly random: () => number,
+  ) {}
+
+  get now(): number {
+    return (this.at ??= this.clock.now());
+  }
+
+  /** Ready for the next step. */
+  next(tracing: boolean): this {
+    this.at = undefined;
+    this.tracing = tracing;
+    return this;
   }
 }
