@@ -70,6 +70,8 @@ export class Indexer implements ReadonlyIndexer {
   private items = new Map<string, KubeObject>();
   private readonly indexers: Indexers = {};
   private readonly indices = new Map<string, Index>();
+  /** indexers and indices side by side, in the order they were added: what every put walks. */
+  private slots: IndexSlot[] = [];
   private readonly tracer: Tracer;
   private readonly clock: Clock;
 
@@ -116,6 +118,7 @@ export class Indexer implements ReadonlyIndexer {
     this.items = new Map();
     for (const obj of objs) this.items.set(deletionHandlingKey(obj), obj);
     for (const name of Object.keys(this.indexers)) this.indices.set(name, new Map());
+    this.slots = this.slots.map((slot) => ({ ...slot, index: this.indices.get(slot.name)! }));
     for (const [key, obj] of this.items) this.updateIndices(undefined, obj, key, undefined);
     if (this.tracer.shouldEmit('indexer', 'replace')) {
       this.tracer.emit({ time: this.clock.now(), stage: 'indexer', op: 'replace', rv: resourceVersion || undefined, size: this.items.size });
@@ -192,6 +195,7 @@ export class Indexer implements ReadonlyIndexer {
       this.indexers[name] = fn;
       const index: Index = new Map();
       this.indices.set(name, index);
+      this.slots = [...this.slots, { name, fn, index, namespace: fn === metaNamespaceIndexFunc }];
       for (const [key, obj] of this.items) {
         for (const v of this.compute(name, fn, obj, key)) addKey(index, v, key, obj);
       }
@@ -223,9 +227,12 @@ export class Indexer implements ReadonlyIndexer {
 
   /** Moves key from old's index values to new's; records changed values in `changes` when tracing. */
   private updateIndices(old: KubeObject | undefined, obj: KubeObject | undefined, key: string, changes: Record<string, { old: readonly string[]; new: readonly string[] }> | undefined): void {
-    for (const name in this.indexers) {
-      const fn = this.indexers[name];
-      const index = this.indices.get(name)!;
+    for (const slot of this.slots) {
+      const { name, fn, index } = slot;
+      if (slot.namespace) {
+        updateNamespaceIndex(index, old, obj, key, changes, name);
+        continue;
+      }
       const oldValues = old === undefined ? NONE : this.compute(name, fn, old, key);
       const newValues = obj === undefined ? NONE : this.compute(name, fn, obj, key);
       if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) {
@@ -249,6 +256,28 @@ export class Indexer implements ReadonlyIndexer {
     }
   }
 
+}
+
+interface IndexSlot {
+  name: string;
+  fn: IndexFunc;
+  index: Index;
+  /** The index is metaNamespaceIndexFunc's: one value per object, read without building arrays. */
+  namespace: boolean;
+}
+
+/** updateIndices for the namespace index, which every informer has: its one value per object compared as a string. */
+function updateNamespaceIndex(index: Index, old: KubeObject | undefined, obj: KubeObject | undefined, key: string, changes: Record<string, { old: readonly string[]; new: readonly string[] }> | undefined, name: string): void {
+  const was = old === undefined ? undefined : (old.metadata?.namespace ?? '');
+  const now = obj === undefined ? undefined : (obj.metadata?.namespace ?? '');
+  if (was === now) {
+    // Same value: only the object held under it changes.
+    if (now !== undefined) index.get(now)!.set(key, obj!);
+    return;
+  }
+  if (was !== undefined) removeKey(index, was, key);
+  if (now !== undefined) addKey(index, now, key, obj!);
+  if (changes !== undefined) changes[name] = { old: was === undefined ? NONE : [was], new: now === undefined ? NONE : [now] };
 }
 
 function objectsOf(entries: Map<string, KubeObject> | undefined): KubeObject[] {
