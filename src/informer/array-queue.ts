@@ -1,50 +1,75 @@
-// A first-in first-out array whose shift() is O(1): popped slots are cleared (so their objects can be
-// collected) and the array is cut down once more than half of it has been consumed. The FIFOs, the
-// listeners' buffers and the workqueue all queue this way.
+// A first-in first-out queue on a ring of slots: push and shift are O(1) and, once the ring is big enough, allocate
+// nothing (the workqueue pushes and shifts once per event, and the FIFOs and listeners once per delta). Popped
+// slots are cleared so that their objects can be collected. The FIFOs, the listeners' buffers and the workqueue
+// all queue this way.
+
+const INITIAL_SLOTS = 16;
 
 export class ArrayQueue<T> {
-  private items: (T | undefined)[] = [];
+  /** A power of two in length; the queue is slots[head], slots[head + 1], … (wrapping), `count` of them. */
+  private slots: (T | undefined)[] = emptySlots(INITIAL_SLOTS);
   private head = 0;
+  private count = 0;
 
-  /** Consumed slots kept before the array is compacted (compaction also needs half of it consumed). */
-  constructor(private readonly compactAfter = 1024) {}
+  /**
+   * A ring grown past `keepSlots` (by an initial list of 100k objects, say) is given back once the queue is
+   * empty, so a burst does not hold its memory for the rest of the run.
+   */
+  constructor(private readonly keepSlots = 1024) {}
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.count;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    if (this.count === this.slots.length) this.grow();
+    this.slots[(this.head + this.count) & (this.slots.length - 1)] = item;
+    this.count++;
   }
 
   /** The oldest item, removed; undefined when empty. */
   shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined;
-    this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
+    if (this.count === 0) return undefined;
+    const item = this.slots[this.head];
+    this.slots[this.head] = undefined;
+    this.count--;
+    if (this.count === 0) {
       this.head = 0;
-    } else if (this.head > this.compactAfter && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+      if (this.slots.length > this.keepSlots) this.slots = emptySlots(INITIAL_SLOTS);
+    } else this.head = (this.head + 1) & (this.slots.length - 1);
     return item;
   }
 
   /** Calls `fn` on each queued item, oldest first. */
   forEach(fn: (item: T) => void): void {
-    for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as T);
+    const mask = this.slots.length - 1;
+    for (let i = 0; i < this.count; i++) fn(this.slots[(this.head + i) & mask] as T);
   }
 
   /** The queued items, oldest first (a copy). */
   toArray(): T[] {
-    return this.items.slice(this.head) as T[];
+    const out: T[] = [];
+    this.forEach((item) => out.push(item));
+    return out;
   }
 
   clear(): void {
-    this.items = [];
+    this.slots = emptySlots(INITIAL_SLOTS);
+    this.head = 0;
+    this.count = 0;
+  }
+
+  /** Twice the slots, the queue moved to their start in order. */
+  private grow(): void {
+    const bigger = emptySlots<T>(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let i = 0; i < this.count; i++) bigger[i] = this.slots[(this.head + i) & mask];
+    this.slots = bigger;
     this.head = 0;
   }
+}
+
+/** Filled, not holey: V8 keeps an array made with holes slower to read for its whole life. */
+function emptySlots<T>(n: number): (T | undefined)[] {
+  return new Array<T | undefined>(n).fill(undefined);
 }

@@ -133,7 +133,8 @@ export class RealFifo implements ReflectorStore, InformerQueue {
   async pop(process: PopProcessFunc, signal?: AbortSignal): Promise<Deltas> {
     for (;;) {
       if (this.length > 0) {
-        const [deltas, isInInitialList] = this.take();
+        const isInInitialList = !this.hasSynced();
+        const deltas = this.take(isInInitialList);
         await process(deltas, isInInitialList);
         return deltas;
       }
@@ -151,13 +152,14 @@ export class RealFifo implements ReflectorStore, InformerQueue {
       if (this.closed) throw new FifoClosedError();
       return undefined;
     }
-    const [deltas, isInInitialList] = this.take();
+    const isInInitialList = !this.hasSynced();
+    const deltas = this.take(isInInitialList);
     process(deltas, isInInitialList);
     return deltas;
   }
 
-  private take(): [Deltas, boolean] {
-    const isInInitialList = !this.hasSynced();
+  /** Removes the oldest entry; `isInInitialList` is whether the informer had not synced before it (for its trace record). */
+  private take(isInInitialList: boolean): Deltas {
     const delta = this.items.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     if (this.tracer.shouldEmit('fifo', 'pop')) {
@@ -174,7 +176,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
         fifo: 'real',
       });
     }
-    return [[delta], isInInitialList];
+    return [delta];
   }
 
   private append(type: DeltaType, obj: ObjectOrTombstone, skipTransform: boolean, key?: string): void {
