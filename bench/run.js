@@ -45,6 +45,17 @@ function run(script, env) {
   });
 }
 
+/**
+ * A note when the host's speed moved by more than a tenth between the two calibrations: absolute times taken at
+ * different points of the run are then not comparable by that much, while the ratios, from interleaved runs, hold.
+ */
+function speedDrift(before, after) {
+  if (!before || !after) return '';
+  const change = after / before - 1;
+  if (Math.abs(change) <= 0.1) return '';
+  return ` — the host got ${change > 0 ? 'slower' : 'faster'} by ${Math.round(Math.abs(change) * 100)}% during the run: absolute times from its start and its end differ by up to that much for the host alone; the ratios, from interleaved runs, much less`;
+}
+
 /** The host's speed now, from a fixed loop in a fresh process (bench/lib/calibrate.js): µs per op, or undefined. */
 function calibrate() {
   return new Promise((resolve) => {
@@ -101,7 +112,7 @@ for (const [i, script] of runOrder.entries()) {
 }
 await shared?.close();
 const speedAfter = await calibrate();
-const speed = `host speed (bench/lib/calibrate.js, a fixed JSON.parse loop, lower is faster): ${speedBefore ?? '?'} µs per op at the start, ${speedAfter ?? '?'} at the end`;
+const speed = `host speed (bench/lib/calibrate.js, a fixed JSON.parse loop, lower is faster): ${speedBefore ?? '?'} µs per op at the start, ${speedAfter ?? '?'} at the end${speedDrift(speedBefore, speedAfter)}`;
 const ordered = SCRIPTS.filter((s) => sections.has(s)).map((s) => sections.get(s));
 const total = Math.round((performance.now() - startedAt) / 1000);
 const summary = [`# kwatch benchmarks${QUICK ? ' (BENCH_QUICK)' : ''}`, '', `node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average at start ${m.loadavg.join(' ')}, ${m.date}; ${speed}`, '', `Durations: ${timings.join(', ')}`, '', ...ordered].join('\n');
