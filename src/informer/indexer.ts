@@ -117,8 +117,8 @@ export class Indexer implements ReadonlyIndexer {
   replace(objs: readonly KubeObject[], resourceVersion = ''): void {
     this.items = new Map();
     for (const obj of objs) this.items.set(deletionHandlingKey(obj), obj);
-    for (const name of Object.keys(this.indexers)) this.indices.set(name, new Map());
-    this.slots = this.slots.map((slot) => ({ ...slot, index: this.indices.get(slot.name)! }));
+    // Emptied in place: `indices` and `slots` hold the same maps for an index's whole life.
+    for (const slot of this.slots) slot.index.clear();
     for (const [key, obj] of this.items) this.updateIndices(undefined, obj, key, undefined);
     if (this.tracer.shouldEmit('indexer', 'replace')) {
       this.tracer.emit({ time: this.clock.now(), stage: 'indexer', op: 'replace', rv: resourceVersion || undefined, size: this.items.size });
@@ -259,9 +259,9 @@ export class Indexer implements ReadonlyIndexer {
 }
 
 interface IndexSlot {
-  name: string;
-  fn: IndexFunc;
-  index: Index;
+  readonly name: string;
+  readonly fn: IndexFunc;
+  readonly index: Index;
   /** The index is metaNamespaceIndexFunc's: one value per object, read without building arrays. */
   namespace: boolean;
 }
