@@ -38,7 +38,8 @@ export interface TraceSummaryOptions {
 }
 
 export class TraceSummary {
-  private counts = new Map<Stage, Map<string, number>>();
+  /** Stage → op → its count, in a cell so that counting is one lookup (a record or two per stage of every event). */
+  private counts = new Map<Stage, Map<string, { n: number }>>();
   private records = 0;
   private watchStarts = 0;
   /** Informers (reflector names) that opened a watch: each one's first is a start, not a reconnect. */
@@ -94,7 +95,9 @@ export class TraceSummary {
     this.records++;
     let ops = this.counts.get(stage);
     if (!ops) this.counts.set(stage, (ops = new Map()));
-    ops.set(op, (ops.get(op) ?? 0) + 1);
+    const cell = ops.get(op);
+    if (cell) cell.n++;
+    else ops.set(op, { n: 1 });
   }
 
   /**
@@ -144,12 +147,12 @@ export class TraceSummary {
   }
 }
 
-function sortOps(stage: Stage, ops: Map<string, number>): [string, number][] {
+function sortOps(stage: Stage, ops: Map<string, { n: number }>): [string, number][] {
   const order = OP_ORDER[stage];
   const rank = (op: string) => {
     const i = order.indexOf(op);
     return i < 0 ? order.length : i;
   };
   // Stable sort keeps unknown ops in arrival order.
-  return [...ops].sort((a, b) => rank(a[0]) - rank(b[0]));
+  return [...ops].map(([op, c]): [string, number] => [op, c.n]).sort((a, b) => rank(a[0]) - rank(b[0]));
 }
