@@ -10,6 +10,35 @@ export interface Writable {
 export interface BatchedWriter extends Writable {
   /** Writes what is pending now. */
   flush(): void;
+  /** Text was added to the pending text directly (not through write()): schedule it like a write. */
+  appended(): void;
+}
+
+/** Where a batch's text waits: strings by default; the ndjson printer keeps bytes (ndjson-buffer.ts). */
+export interface PendingText {
+  /** How much is pending, in characters or bytes (compared with maxChars). */
+  readonly size: number;
+  push(text: string): void;
+  /** All the pending text, in order; empties it. */
+  take(): string;
+}
+
+/** Pending strings, joined when taken. */
+class PendingStrings implements PendingText {
+  private parts: string[] = [];
+  size = 0;
+
+  push(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+  }
+
+  take(): string {
+    const text = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return text;
+  }
 }
 
 export interface BatchOptions {
@@ -23,9 +52,7 @@ export interface BatchOptions {
  * Lines reach `stream` at the end of the current turn (setImmediate) or, when the last write was less than
  * minIntervalMs ago, when that interval is over; at once past maxChars, and on flush().
  */
-export function batchWrites(stream: Writable, { maxChars = 64 * 1024, minIntervalMs = 1 }: BatchOptions = {}): BatchedWriter {
-  let pending: string[] = [];
-  let size = 0;
+export function batchWrites(stream: Writable, { maxChars = 64 * 1024, minIntervalMs = 1 }: BatchOptions = {}, pending: PendingText = new PendingStrings()): BatchedWriter {
   let scheduled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastWrite = -Infinity;
@@ -33,10 +60,8 @@ export function batchWrites(stream: Writable, { maxChars = 64 * 1024, minInterva
     scheduled = false;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
-    const text = pending.length === 1 ? pending[0] : pending.join('');
-    pending = [];
-    size = 0;
+    if (pending.size === 0) return;
+    const text = pending.take();
     lastWrite = performance.now();
     stream.write(text);
   };
@@ -48,17 +73,20 @@ export function batchWrites(stream: Writable, { maxChars = 64 * 1024, minInterva
     if (wait > 0) timer = setTimeout(flush, wait);
     else flush();
   };
+  const appended = () => {
+    if (pending.size >= maxChars) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(endOfTurn);
+    }
+  };
   return {
     write(chunk: string) {
       pending.push(chunk);
-      size += chunk.length;
-      if (size >= maxChars) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(endOfTurn);
-      }
+      appended();
       return true;
     },
     flush,
+    appended,
   };
 }

@@ -16,12 +16,12 @@ import { createRequire } from 'node:module';
 import type { Stage, TraceRecord } from '../informer/trace.js';
 import { paint, type SgrName } from './color.js';
 import { formatClock } from './format-units.js';
-import { batchWrites } from './line-batcher.js';
+import { batchWrites, type BatchedWriter } from './line-batcher.js';
 import { diffObjects, formatDiff } from './object-diff.js';
 import { maskSecretChanges, maskSecrets } from './secrets.js';
 import { stageOpFilter, type StageSelection } from './stage-filter.js';
 import { escapeForTerminal } from './terminal-escape.js';
-import { detailValue, LEADING_FIELDS, ndjsonLine } from './ndjson-line.js';
+import { detailValue, LEADING_FIELDS, NdjsonBuffer } from './ndjson-buffer.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
 
 export { shouldColor } from './color.js';
@@ -108,8 +108,18 @@ const ERROR_OPS = new Set(['ERROR', 'error', 'list-error', 'watch-error', 'expir
 export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
   const shows = stageOpFilter(opts.stages, opts.defaultStages);
   const now = opts.now ?? Date.now;
-  const batched = opts.batch ? batchWrites(opts.stream) : undefined;
-  const write = makeWriter(batched ? { ...opts, stream: batched } : opts);
+  let write: Writer;
+  let batched: BatchedWriter | undefined;
+  const { output } = opts;
+  if (output === 'ndjson') {
+    // Lines are written as bytes into the batch itself (or, unbatched, into a buffer emptied after each line).
+    const lines = new NdjsonBuffer();
+    batched = opts.batch ? batchWrites(opts.stream, {}, lines) : undefined;
+    write = ndjsonWriter(opts, lines, batched ? batched.appended : () => opts.stream.write(lines.take()));
+  } else {
+    batched = opts.batch ? batchWrites(opts.stream) : undefined;
+    write = makeWriter({ ...opts, output, stream: batched ?? opts.stream });
+  }
   let ended = false;
   return {
     shows,
@@ -168,11 +178,13 @@ interface Writer {
   end(): void;
 }
 
-function makeWriter(opts: TracePrinterOptions): Writer {
-  const { stream } = opts;
+/**
+ * A record's JSON form for the general path: masked, with its diff when asked for. A reconciler's write always
+ * shows what it changes; other records only with --diff. The kind decides the Secret rules; an object from a
+ * typed list may lack it where the other side has it.
+ */
+function jsonForm(opts: TracePrinterOptions): { toJSON(r: TraceRecord): Record<string, unknown>; changes(r: TraceRecord): ReturnType<typeof diffObjects> | undefined } {
   const reveal = { reveal: opts.showSecrets };
-  // A reconciler's write always shows what it changes; other records only with --diff. The kind decides the
-  // Secret rules; an object from a typed list may lack it where the other side has it.
   const changes = (r: TraceRecord) =>
     (opts.diff || isWrite(r)) && isObject(r.old) && isObject(r.new)
       ? maskSecretChanges(r.new.kind !== undefined ? r.new : r.old, diffObjects(r.old, r.new, { all: opts.diff === 'all' }), reveal)
@@ -183,15 +195,26 @@ function makeWriter(opts: TracePrinterOptions): Writer {
     if (d) o.diff = d;
     return o;
   };
+  return { toJSON, changes };
+}
+
+/** `-o ndjson`: most records need no masking and no diff, and their line goes straight into `lines` as bytes. */
+function ndjsonWriter(opts: TracePrinterOptions, lines: NdjsonBuffer, appended: () => void): Writer {
+  const { toJSON } = jsonForm(opts);
+  const plain = !opts.includeObjects && !opts.diff;
+  return {
+    record(r) {
+      if (!(plain && !isWrite(r) && lines.record(r, isoTime(r.time)))) lines.push(JSON.stringify(toJSON(r)) + '\n');
+      appended();
+    },
+    end: () => {},
+  };
+}
+
+function makeWriter(opts: TracePrinterOptions & { output: Exclude<TraceOutput, 'ndjson'> }): Writer {
+  const { stream } = opts;
+  const { toJSON, changes } = jsonForm(opts);
   switch (opts.output) {
-    case 'ndjson': {
-      // Most records need no masking and no diff: their line is written directly (the same bytes).
-      const plain = !opts.includeObjects && !opts.diff;
-      return {
-        record: (r) => stream.write(((plain && !isWrite(r) && ndjsonLine(r, isoTime(r.time))) || JSON.stringify(toJSON(r))) + '\n'),
-        end: () => {},
-      };
-    }
     case 'json': {
       let n = 0;
       return {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { TraceRecord } from '../../src/informer/trace.js';
 import { createTracePrinter, traceRecordToJSON } from '../../src/render/trace-printer.js';
 
-// `-o ndjson` lines are written straight into a string (src/render/ndjson-line.ts); users' scripts parse them,
+// `-o ndjson` lines are written straight into bytes (src/render/ndjson-buffer.ts); users' scripts parse them,
 // so the bytes must stay those of JSON.stringify of the record's JSON form, field order included.
 const T0 = Date.UTC(2026, 10, 26, 13, 15, 37, 515);
 const key = 'auth/alerts-api-2430-9prw29gnjm-46rq2';
@@ -58,6 +58,35 @@ describe('-o ndjson lines written directly', () => {
     const lines = ndjson(records).split('\n');
     lines.pop();
     records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
+  it('keeps order and bytes in one batch mixing ASCII, non-ASCII, general-path and very long lines', async () => {
+    const chunks: string[] = [];
+    const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => chunks.push(s) }, stages: new Set(['watch', 'fifo', 'reconcile']), batch: true });
+    const huge = 'x'.repeat(200_000) + 'ü';
+    const records: TraceRecord[] = [
+      { time: T0, stage: 'fifo', op: 'Updated', key, rv: '1', depth: 1, fifo: 'real' },
+      { time: T0, stage: 'watch', op: 'ADDED', type: 'ADDED', key: 'ns/日本', rv: '2', note: 'ü' },
+      { time: T0, stage: 'fifo', op: 'Updated', key, rv: '3', depth: 4_294_967_295, fifo: 'real' },
+      { time: T0, stage: 'reconcile', op: 'odd', '0': 'index-like, so the general path', key },
+      { time: T0, stage: 'watch', op: 'MODIFIED', type: 'MODIFIED', key, rv: '4', note: huge },
+      { time: T0, stage: 'fifo', op: 'Deleted', key, rv: '5', depth: 0, fifo: 'real', reason: { op: 'OnDelete', tombstone: true, nested: { a: 1 } } },
+    ];
+    for (const r of records) p.write(r);
+    await new Promise((r) => setImmediate(r));
+    p.end();
+    expect(chunks.join('')).toBe(records.map((r) => JSON.stringify(traceRecordToJSON(r)) + '\n').join(''));
+  });
+
+  it('writes each line at once when not batched', () => {
+    const chunks: string[] = [];
+    const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => chunks.push(s) }, stages: new Set(['fifo']) });
+    p.write({ time: T0, stage: 'fifo', op: 'Updated', key, rv: '1', depth: 1, fifo: 'real' });
+    p.write({ time: T0, stage: 'fifo', op: 'Updated', key: 'ns/ü', rv: '2', depth: 2, fifo: 'real' });
+    expect(chunks).toEqual([
+      `{"time":"2026-11-26T13:15:37.515Z","stage":"fifo","op":"Updated","key":"${key}","rv":"1","depth":1,"fifo":"real"}\n`,
+      '{"time":"2026-11-26T13:15:37.515Z","stage":"fifo","op":"Updated","key":"ns/ü","rv":"2","depth":2,"fifo":"real"}\n',
+    ]);
   });
 
   it('keeps a detail field named like a member of Object.prototype (it used to vanish)', () => {

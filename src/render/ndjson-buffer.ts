@@ -1,0 +1,328 @@
+// `-o ndjson` lines written straight into bytes: the same bytes as JSON.stringify(traceRecordToJSON(record)) (see
+// the contract in trace-printer.ts), without the intermediate object, without a string per piece, and without
+// the join that flattened those pieces again. Building lines as strings cost more than every pipeline stage of
+// the event they traced (docs/benchmarks.md); bytes cost a store each.
+import type { TraceRecord } from '../informer/trace.js';
+import type { PendingText } from './line-batcher.js';
+import { OBJECT_FIELDS } from './trace-detail.js';
+
+/** The contract's leading fields, written first and never again among the details. */
+export const LEADING_FIELDS: ReadonlySet<string> = new Set(['time', 'stage', 'op', 'key', 'rv', 'type']);
+
+/** A detail value in the JSON form: an Error as its message, a bigint as its digits (JSON has neither). */
+export function detailValue(v: unknown): unknown {
+  return v instanceof Error ? v.message : typeof v === 'bigint' ? String(v) : v;
+}
+
+/**
+ * How a detail key is written: `,"depth":`, and the whole `,"fifo":"real"` of the short string values a key
+ * repeats (vocabularies, names), kept for the first STRINGS_PER_KEY of them. SKIP for the leading fields and whole
+ * objects; INDEX_LIKE for keys JSON.stringify would move ahead of the leading ones (an array index such as "0").
+ */
+interface KeyWriter {
+  prefix: Uint8Array;
+  yes: Uint8Array;
+  no: Uint8Array;
+  strings: Map<string, Uint8Array>;
+  /** `prefix + ["s"]` by s. */
+  arrays: Map<string, Uint8Array>;
+}
+const SKIP = keyWriter('');
+const INDEX_LIKE = keyWriter('');
+const CACHE_MAX = 4096;
+const STRINGS_PER_KEY = 64;
+const SHORT = 32;
+
+/**
+ * What is known of one stage and op: `","stage":…,"op":…,"key":`, and the detail keys of its last record in their
+ * order with their writers. A producer emits the same shape every time, so each key is found by comparing it with
+ * the one in its place last time (the same interned string) rather than by a lookup.
+ */
+interface OpShape {
+  head: Uint8Array;
+  /** False for a stage or op that is not printable ASCII: such records take the general path. */
+  ascii: boolean;
+  keys: string[];
+  writers: KeyWriter[];
+}
+const MAX_SHAPE_KEYS = 32;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** The writer's own pieces, as bytes: copying bytes costs a fraction of reading a string's characters. */
+const RV = ascii(',"rv":');
+const TYPE = ascii(',"type":');
+const NULL = ascii('null');
+const TRUE = ascii('true');
+const FALSE = ascii('false');
+const END = ascii('}\n');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const INITIAL_BYTES = 64 * 1024;
+/** A buffer grown past this (by one huge line) is given back once it is emptied. */
+const KEEP_BYTES = 1024 * 1024;
+
+/**
+ * Pending ndjson text as bytes. `record` appends a record's line; `push` appends text made elsewhere (the general
+ * path's lines); `take` hands everything over as one string and empties the buffer. Lines stay in the order they came.
+ */
+export class NdjsonBuffer implements PendingText {
+  private buf = Buffer.allocUnsafe(INITIAL_BYTES);
+  private pos = 0;
+  /** False once a byte ≥ 0x80 was written: take() then decodes UTF-8 rather than copying bytes. */
+  private ascii = true;
+  private readonly keyWriters = new Map<string, KeyWriter>();
+  private readonly shapes = new Map<string, Map<string, OpShape>>();
+  private lastTime = '';
+  /** `{"time":"…` of lastTime. */
+  private timeHead = ascii('{"time":"');
+
+  get size(): number {
+    return this.pos;
+  }
+
+  push(text: string): void {
+    this.ensure(text.length * 3);
+    const start = this.pos;
+    this.pos += this.buf.write(text, start, 'utf8');
+    if (this.ascii && !isAscii(this.buf, start, this.pos)) this.ascii = false;
+  }
+
+  take(): string {
+    const text = this.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos);
+    this.pos = 0;
+    this.ascii = true;
+    if (this.buf.length > KEEP_BYTES) this.buf = Buffer.allocUnsafe(INITIAL_BYTES);
+    return text;
+  }
+
+  /**
+   * Appends the line of `record` (with its newline) with `time` already formatted; false, having written nothing,
+   * when the record has a detail key that JSON.stringify would move ahead of the fixed fields or no string stage
+   * or op: the caller then takes the general path. Whole objects are left out, as the contract says by default.
+   */
+  record(record: TraceRecord, time: string): boolean {
+    const { stage, op, key, rv } = record;
+    if (typeof stage !== 'string' || typeof op !== 'string') return false;
+    const start = this.pos;
+    if (time !== this.lastTime) {
+      this.lastTime = time;
+      this.timeHead = ascii('{"time":"' + time);
+    }
+    const shape = this.shape(stage, op);
+    if (!shape.ascii) return false;
+    this.bytes(this.timeHead);
+    this.bytes(shape.head);
+    this.json(key);
+    this.bytes(RV);
+    this.json(rv);
+    if (record.type !== undefined) {
+      this.bytes(TYPE);
+      this.json(record.type);
+    }
+    let i = 0;
+    for (const k in record) {
+      let w: KeyWriter | undefined;
+      if (shape.keys[i] === k) w = shape.writers[i];
+      else {
+        w = this.keyWriters.get(k) ?? this.learnKey(k);
+        if (i < MAX_SHAPE_KEYS) {
+          shape.keys[i] = k;
+          shape.writers[i] = w;
+        }
+      }
+      i++;
+      if (w === SKIP) continue;
+      if (w === INDEX_LIKE) {
+        this.pos = start;
+        return false;
+      }
+      const v = record[k];
+      switch (typeof v) {
+        case 'string':
+          if (v.length <= SHORT) this.keyed(w, v, false);
+          else {
+            this.bytes(w.prefix);
+            this.string(v);
+          }
+          break;
+        case 'number':
+          this.bytes(w.prefix);
+          this.number(v);
+          break;
+        case 'boolean':
+          this.bytes(v ? w.yes : w.no);
+          break;
+        case 'object':
+        case 'bigint':
+          if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].length <= SHORT) this.keyed(w, v[0], true);
+          else {
+            this.bytes(w.prefix);
+            if (!this.flatObject(v)) this.push(JSON.stringify(detailValue(v))); // null included: JSON.stringify(null) is "null"
+          }
+          break;
+        default:
+          break; // undefined, functions and symbols: JSON.stringify leaves the key out
+      }
+    }
+    this.bytes(END);
+    return true;
+  }
+
+  /** Room for `n` more bytes. */
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(grown, 0, 0, this.pos);
+    this.buf = grown;
+  }
+
+  private bytes(piece: Uint8Array): void {
+    const n = piece.length;
+    if (this.pos + n > this.buf.length) this.ensure(n);
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) b[p++] = piece[i];
+    this.pos = p;
+  }
+
+  private byte(c: number): void {
+    if (this.pos === this.buf.length) this.ensure(1);
+    this.buf[this.pos++] = c;
+  }
+
+  /** Text known to be ASCII that needs no escaping. */
+  private raw(s: string): void {
+    const n = s.length;
+    if (this.pos + n > this.buf.length) this.ensure(n);
+    const b = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
+    this.pos = p;
+  }
+
+  /** A string's JSON: copied byte for byte while it is printable ASCII, else JSON.stringify's own. */
+  private string(s: string): void {
+    const n = s.length;
+    if (this.pos + n + 2 > this.buf.length) this.ensure(n + 2);
+    const b = this.buf;
+    const start = this.pos;
+    let p = start;
+    b[p++] = QUOTE;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c >= 0x80 || c === QUOTE || c === BACKSLASH) {
+        this.pos = start;
+        this.push(JSON.stringify(s));
+        return;
+      }
+      b[p++] = c;
+    }
+    b[p++] = QUOTE;
+    this.pos = p;
+  }
+
+  /** A leading field's JSON: null when absent, else a string but for odd producers. */
+  private json(v: unknown): void {
+    if (v == null) this.bytes(NULL);
+    else if (typeof v === 'string') this.string(v);
+    else this.push(JSON.stringify(detailValue(v)) ?? 'null');
+  }
+
+  private number(v: number): void {
+    if ((v >>> 0) !== v) return this.raw(Number.isFinite(v) ? String(v) : 'null');
+    // A count, a depth, a size: its digits, without a string for them.
+    let div = 1;
+    while (div <= v / 10) div *= 10;
+    if (this.pos + 10 > this.buf.length) this.ensure(10);
+    const b = this.buf;
+    let p = this.pos;
+    for (; div >= 1; div /= 10) b[p++] = 0x30 + (Math.floor(v / div) % 10);
+    this.pos = p;
+  }
+
+  /** `prefix + JSON of s` (or of `[s]`), the whole piece kept for the first STRINGS_PER_KEY values of the key. */
+  private keyed(w: KeyWriter, s: string, inArray: boolean): void {
+    const kept = inArray ? w.arrays : w.strings;
+    const piece = kept.get(s);
+    if (piece !== undefined) return this.bytes(piece);
+    const start = this.pos;
+    this.bytes(w.prefix);
+    if (inArray) this.byte(0x5b); // [
+    this.string(s);
+    if (inArray) this.byte(0x5d); // ]
+    // Kept only as ASCII: bytes() copies pieces without telling take() to decode UTF-8.
+    if (kept.size < STRINGS_PER_KEY && isAscii(this.buf, start, this.pos)) kept.set(s, new Uint8Array(this.buf.subarray(start, this.pos)));
+  }
+
+  /**
+   * Writes JSON.stringify of a plain object whose values are strings, numbers, booleans or null (a workqueue
+   * reason, say) and returns true; false, having written nothing, for anything else (nested objects, arrays, a
+   * toJSON, Dates, Errors, a prototype of its own), which is left to JSON.stringify itself.
+   */
+  private flatObject(v: object | bigint | null): boolean {
+    if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype || 'toJSON' in v) return false;
+    const o = v as Record<string, unknown>;
+    const start = this.pos;
+    this.byte(0x7b); // {
+    for (const k of Object.keys(o)) {
+      const x = o[k];
+      switch (typeof x) {
+        case 'undefined':
+        case 'function':
+        case 'symbol':
+          continue;
+        case 'object':
+          if (x !== null) {
+            this.pos = start;
+            return false;
+          }
+          break;
+        case 'bigint':
+          this.pos = start;
+          return false;
+      }
+      if (this.pos !== start + 1) this.byte(0x2c); // ,
+      this.string(k);
+      this.byte(0x3a); // :
+      if (typeof x === 'string') this.string(x);
+      else if (typeof x === 'number') this.number(x);
+      else this.bytes(x === null ? NULL : x ? TRUE : FALSE);
+    }
+    this.byte(0x7d); // }
+    return true;
+  }
+
+  private learnKey(k: string): KeyWriter {
+    const c = k.charCodeAt(0);
+    const prefix = ',' + JSON.stringify(k) + ':';
+    // A record with a key that is not printable ASCII takes the general path (rare enough not to matter).
+    const w = LEADING_FIELDS.has(k) || OBJECT_FIELDS.has(k) ? SKIP : (c >= 0x30 && c <= 0x39) || !PRINTABLE_ASCII.test(prefix) ? INDEX_LIKE : keyWriter(prefix);
+    if (this.keyWriters.size < CACHE_MAX) this.keyWriters.set(k, w);
+    return w;
+  }
+
+  private shape(stage: string, op: string): OpShape {
+    let ops = this.shapes.get(stage);
+    if (ops === undefined) this.shapes.set(stage, (ops = new Map()));
+    let shape = ops.get(op);
+    if (shape === undefined) {
+      const head = '","stage":' + JSON.stringify(stage) + ',"op":' + JSON.stringify(op) + ',"key":';
+      shape = { head: ascii(head), ascii: PRINTABLE_ASCII.test(head), keys: [], writers: [] };
+      if (ops.size < CACHE_MAX) ops.set(op, shape);
+    }
+    return shape;
+  }
+}
+
+function ascii(s: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(s, 'latin1'));
+}
+
+function keyWriter(prefix: string): KeyWriter {
+  return { prefix: ascii(prefix), yes: ascii(prefix + 'true'), no: ascii(prefix + 'false'), strings: new Map(), arrays: new Map() };
+}
+
+function isAscii(b: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (b[i] >= 0x80) return false;
+  return true;
+}
