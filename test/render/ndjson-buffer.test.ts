@@ -78,6 +78,12 @@ describe('-o ndjson lines written directly', () => {
     expect(chunks.join('')).toBe(records.map((r) => JSON.stringify(traceRecordToJSON(r)) + '\n').join(''));
   });
 
+  it('leaves out a detail whose toJSON gives nothing, as JSON.stringify does', () => {
+    const r: TraceRecord = { time: T0, stage: 'fifo', op: 'Updated', key, rv: '1', gone: { toJSON: () => undefined }, depth: 1 };
+    expect(ndjson([r])).toBe(JSON.stringify(traceRecordToJSON(r)) + '\n');
+    expect(ndjson([r])).not.toContain('gone');
+  });
+
   it('writes each line at once when not batched', () => {
     const chunks: string[] = [];
     const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => chunks.push(s) }, stages: new Set(['fifo']) });
