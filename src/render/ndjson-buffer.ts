@@ -101,8 +101,10 @@ export class NdjsonBuffer implements PendingText {
    * or op: the caller then takes the general path. Whole objects are left out, as the contract says by default.
    */
   record(record: TraceRecord, time: string): boolean {
-    const { stage, op, key, rv } = record;
+    const { stage, op, key, rv, type } = record;
     if (typeof stage !== 'string' || typeof op !== 'string') return false;
+    // Leading fields of another type (from an odd producer) are left to the general path, which defines their bytes.
+    if (!stringOrAbsent(key) || !stringOrAbsent(rv) || !stringOrAbsent(type)) return false;
     const start = this.pos;
     if (time !== this.lastTime) {
       this.lastTime = time;
@@ -115,9 +117,9 @@ export class NdjsonBuffer implements PendingText {
     this.json(key);
     this.bytes(RV);
     this.json(rv);
-    if (record.type !== undefined) {
+    if (type !== undefined) {
       this.bytes(TYPE);
-      this.json(record.type);
+      this.json(type);
     }
     let i = 0;
     for (const k in record) {
@@ -225,11 +227,10 @@ export class NdjsonBuffer implements PendingText {
     this.pos = p;
   }
 
-  /** A leading field's JSON: null when absent, else a string but for odd producers. */
-  private json(v: unknown): void {
+  /** A leading field's JSON: null when absent. */
+  private json(v: string | null | undefined): void {
     if (v == null) this.bytes(NULL);
-    else if (typeof v === 'string') this.string(v);
-    else this.push(JSON.stringify(detailValue(v)) ?? 'null');
+    else this.string(v);
   }
 
   private number(v: number): void {
@@ -324,6 +325,10 @@ function ascii(s: string): Uint8Array {
 
 function keyWriter(prefix: string): KeyWriter {
   return { prefix: ascii(prefix), yes: ascii(prefix + 'true'), no: ascii(prefix + 'false'), strings: new Map(), arrays: new Map() };
+}
+
+function stringOrAbsent(v: unknown): v is string | null | undefined {
+  return v == null || typeof v === 'string';
 }
 
 function isAscii(b: Buffer, from: number, to: number): boolean {

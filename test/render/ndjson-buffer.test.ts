@@ -78,6 +78,14 @@ describe('-o ndjson lines written directly', () => {
     expect(chunks.join('')).toBe(records.map((r) => JSON.stringify(traceRecordToJSON(r)) + '\n').join(''));
   });
 
+  it('writes leading fields of another type as the general JSON form does (an Error key is {} there, not its message)', () => {
+    const records: TraceRecord[] = [
+      { time: T0, stage: 'watch', op: 'ADDED', type: 'ADDED', key: new Error('odd') as unknown as string, rv: '1' },
+      { time: T0, stage: 'watch', op: 'ADDED', type: 7 as unknown as 'ADDED', key: 5 as unknown as string, rv: ['2'] as unknown as string },
+    ];
+    expect(ndjson(records)).toBe(records.map((r) => JSON.stringify(traceRecordToJSON(r)) + '\n').join(''));
+  });
+
   it('leaves out a detail whose toJSON gives nothing, as JSON.stringify does', () => {
     const r: TraceRecord = { time: T0, stage: 'fifo', op: 'Updated', key, rv: '1', gone: { toJSON: () => undefined }, depth: 1 };
     expect(ndjson([r])).toBe(JSON.stringify(traceRecordToJSON(r)) + '\n');
