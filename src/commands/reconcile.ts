@@ -13,6 +13,7 @@ import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { endpointFlags, execChildFlags } from '../cli/exec-flags.js';
 
 
 export default class Reconcile extends KwatchCommand {
@@ -31,12 +32,20 @@ Several --with modules share one informer per resource, as kube-controller-manag
     '<%= config.bin %> reconcile --with a.mjs --with b.mjs -A -o ndjson > trace.ndjson',
     '<%= config.bin %> reconcile deployments --with ./controller.ts --writes server-dry-run',
   ];
+  // `--exec -- CMD ARGS…`: the controller's command line follows `--`, and is not kwatch's to parse.
+  static override strict = false;
   static override args = {
     resource: Args.string({ description: 'The primary resource (deployments, deployments.apps, …); may be left out when the module names its `for`.' }),
   };
   static override flags = {
     ...discoveryFlags,
-    with: Flags.string({ description: 'Your controller module: .js/.mjs (ESM), .cjs or .ts; repeat for several controllers (they share informers).', required: true, multiple: true }),
+    with: Flags.string({ description: 'Your controller module: .js/.mjs (ESM), .cjs or .ts; repeat for several controllers (they share informers). Or, for a controller process, --exec -- CMD.', multiple: true }),
+    ...execChildFlags,
+    listen: endpointFlags.listen,
+    tls: endpointFlags.tls,
+    inject: endpointFlags.inject,
+    'stall-after': endpointFlags['stall-after'],
+    'max-objects': endpointFlags['max-objects'],
     writes: Flags.string({ description: 'What happens to the reconciler\'s writes: intercept (shown, nothing sent), overlay (applied locally and fed back to the informers), server-dry-run (sent with dryRun=All), apply (sent for real; needs --sim or --yes).', options: [...WRITE_MODES], default: 'intercept' }),
     yes: Flags.boolean({ description: 'Allow --writes apply against a server that is not --sim.', default: false }),
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
@@ -60,8 +69,12 @@ Several --with modules share one informer per resource, as kube-controller-manag
   };
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(Reconcile);
+    const { args, argv, flags } = await this.parse(Reconcile);
     const { output, stages } = await parseTraceViewFlags(flags);
+    const dash = this.argv.indexOf('--');
+    if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
+    if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
+    if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     const debounceMs = parseDuration(flags.debounce, '--debounce');
@@ -115,6 +128,57 @@ Several --with modules share one informer per resource, as kube-controller-manag
       stop.dispose();
     }
     if (code !== 0) this.exit(code);
+  }
+
+  /** `--exec -- CMD`: the controller process behind kwatch's endpoint (src/endpoint), on the target the flags name. */
+  private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
+    if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
+    if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
+    if (flags['from-recording'] || flags.record) throw new UserError('--record and --from-recording do not work with --exec yet: record the target with kwatch events --record instead');
+    const ex = await import('../cli/exec-flags.js');
+    const mode = flags.writes as WriteMode;
+    if (mode === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
+    if (flags.live) process.stderr.write('kwatch: --live does not draw the endpoint yet: showing the plain trace\n');
+    const options = {
+      listen: ex.parseListen(flags.listen),
+      faults: ex.parseInjectFlags(flags.inject),
+      childOutput: ex.parseChildOutput(flags['child-output']),
+      graceMs: ex.boundedDuration(flags.grace, '--grace'),
+      quietMs: ex.boundedDuration(flags.quiet, '--quiet', 1),
+      maxWaitMs: ex.boundedDuration(flags['max-wait'], '--max-wait', 1),
+      stallAfterMs: ex.boundedDuration(flags['stall-after'], '--stall-after', 1),
+      forMs: flags.for ? ex.boundedDuration(flags.for, '--for', 1) : undefined,
+    };
+    if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
+    const tracer = new Tracer();
+    const stop = createStopSignal({ forMs: options.forMs });
+    try {
+      const conn = await this.connect(flags, { tracer });
+      const { runExec } = await import('../cli/exec-run.js');
+      const code = await runExec({
+        upstream: conn,
+        targetName: flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}" at ${conn.server}`,
+        namespace: flags.namespace ?? conn.namespace,
+        mode,
+        tracer,
+        output,
+        stages,
+        showSecrets: flags['show-secrets'],
+        listen: options.listen,
+        tls: flags.tls,
+        faults: options.faults,
+        loopThreshold: flags['loop-threshold'],
+        stallAfterMs: options.stallAfterMs,
+        maxObjects: flags['max-objects'],
+        child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
+        force: false,
+        once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs } : undefined,
+        stop,
+      });
+      if (code !== 0) this.exit(code);
+    } finally {
+      stop.dispose();
+    }
   }
 
   /** The live server the flags name (kubeconfig or --sim), scoped by -n/-A/-l/--field-selector. */

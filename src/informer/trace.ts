@@ -4,7 +4,7 @@
 // say) is then not built either, only tallied for the listeners that count what they skip (the exit summary).
 import type { WatchEventType } from './types.js';
 
-export const STAGES = ['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile'] as const;
+export const STAGES = ['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /**
@@ -25,6 +25,9 @@ export type Stage = (typeof STAGES)[number];
  *              key that is running: it runs once after), write (a write the reconciler made, with verb,
  *              target, mode and the server's answer), log (ctx.log), loop (a key its own writes keep
  *              re-triggering), map-error (a watches map function threw), converged / pending (--once)
+ * - endpoint:  (reconcile --exec, proxy, sim --mirror: what a controller process did on the wire, each record naming its
+ *              `client`) http, list, watch (event start | each delivered event with `type` | close with `reason`),
+ *              write, relist, stale-write, loop, stall, fault, conflict (an upstream change the fork kept out)
  */
 export interface TraceRecord {
   time: number;

@@ -98,6 +98,7 @@ const STAGE_COLORS: Record<Stage, SgrName> = {
   handler: 'green',
   workqueue: 'yellow',
   reconcile: 'bold',
+  endpoint: 'magenta',
 };
 
 const ADD_OPS = new Set(['ADDED', 'Added', 'OnAdd']);
@@ -333,7 +334,7 @@ function cellOf(r: TraceRecord, fields: string[]): string {
 const WRITE_TABLE_SKIP: ReadonlySet<string> = new Set(['request', 'changed', 'conn', 'connection', 'connId', 'depth', 'queueDepth', 'index', 'indexValues', 'indices']);
 
 function isWrite(r: TraceRecord): boolean {
-  return r.stage === 'reconcile' && r.op === 'write';
+  return (r.stage === 'reconcile' || r.stage === 'endpoint') && r.op === 'write';
 }
 
 /** A write's request carries the object or patch as sent: a Secret's data in it is masked like anywhere else (a patch names no kind). */

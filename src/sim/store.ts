@@ -366,6 +366,37 @@ export class SimStore implements SimApi {
     return cur;
   }
 
+  /**
+   * Stores an object as another server sent it (kwatch's copy-on-write fork of a cluster, src/endpoint/fork.ts): its
+   * uid, creationTimestamp, generation and every other field kept, only the resourceVersion this store's own. No
+   * defaulting, validation or admission: the other server did those. Answers the change type, or undefined when the
+   * stored object already equals it.
+   */
+  putMirrored(type: ResourceType, input: SimObject): 'ADDED' | 'MODIFIED' | undefined {
+    const obj = ownCopy(type, input);
+    const meta = obj.metadata;
+    const namespace = type.namespaced ? meta.namespace || 'default' : undefined;
+    const t = this.table(type);
+    const key = storageKey(namespace, meta.name ?? '');
+    const old = t.objects.get(key);
+    meta.resourceVersion = old ? String(old.rv) : '';
+    if (old && jsonEqual(obj, old.obj)) return undefined;
+    this.commit(t, key, namespace ?? '', obj, old ? 'MODIFIED' : 'ADDED', old);
+    return old ? 'MODIFIED' : 'ADDED';
+  }
+
+  /** Removes a mirrored object the other server deleted (no finalizers, no cascade: the other server ran those); false when absent. */
+  deleteMirrored(type: ResourceType, namespace: string | undefined, name: string): boolean {
+    const t = this.table(type);
+    const ns = type.namespaced ? namespace || 'default' : undefined;
+    const key = storageKey(ns, name);
+    const old = t.objects.get(key);
+    if (!old) return false;
+    const cur = new StoredObject(key, withResourceVersion(old.json, this.rev + 1), this.rev + 1, old.meta);
+    this.commitChange(t, key, ns ?? '', cur, 'DELETED', old);
+    return true;
+  }
+
   /** Deletes every namespaced object in a namespace (the namespace controller's job, done at once). */
   private emptyNamespace(ns: string): void {
     for (const type of this.registry.all()) {

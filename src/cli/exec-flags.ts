@@ -1,0 +1,56 @@
+// The flags of kwatch on the wire (`reconcile --exec`, `proxy`), defined once, and their parsing into the endpoint's
+// options: listen address, TLS, faults, stall and settle times, the fork's bound, the child's output.
+import { Flags } from '@oclif/core';
+import type { ChildOutput } from '../endpoint/child-process.js';
+import { parseInjectSpec, type InjectFault } from '../faults/inject-spec.js';
+import { parseDuration } from './duration.js';
+import { UserError } from './user-error.js';
+
+/** Flags the endpoint takes in both commands. */
+export const endpointFlags = {
+  listen: Flags.string({ description: 'Where the endpoint listens: PORT, HOST:PORT or [IPv6]:PORT (default 127.0.0.1 and a free port).', helpGroup: 'ENDPOINT' }),
+  tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run (the kubeconfig carries the CA; it is also written beside it as <kubeconfig>.ca.crt).', default: false, helpGroup: 'ENDPOINT' }),
+  inject: Flags.string({ description: 'A fault on the controller\'s watches or writes: drop-connection@AT, expire@AT (410 Gone), duplicate@AT, delay:DURATION[@AT], hide-delete:NAMESPACE/NAME, conflict@N, error@N, throttle@N (AT: a resourceVersion or a time since the start such as 5s; N: the Nth write). Repeatable.', multiple: true, helpGroup: 'ENDPOINT' }),
+  'stall-after': Flags.string({ description: 'Report a watch that received no event and no bookmark for this long.', default: '5m', helpGroup: 'ENDPOINT' }),
+  'max-objects': Flags.integer({ description: 'With --writes overlay: the most objects the local fork mirrors from the target; past it, the kind that crossed it stops mirroring (one line, never an out-of-memory).', default: 200_000, min: 1, helpGroup: 'ENDPOINT' }),
+  'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
+};
+
+/** Flags only `reconcile --exec` takes (the child process and --once's settle). */
+export const execChildFlags = {
+  exec: Flags.boolean({ description: 'Run the controller given after -- (any language: Go, Rust, Python, Java, a script) behind kwatch: it gets KUBECONFIG on kwatch\'s endpoint ({kubeconfig} in its arguments is replaced by that path), and what it lists, watches and writes is traced; its writes go where --writes says.', default: false, helpGroup: 'ENDPOINT' }),
+  'child-output': Flags.string({ description: 'The controller\'s stdout and stderr: prefix (each line after "NAME |", on kwatch\'s stderr), passthrough (as they are), file:PATH, none.', default: 'prefix', helpGroup: 'ENDPOINT' }),
+  grace: Flags.string({ description: 'When stopping the controller: SIGTERM, then SIGKILL after this long.', default: '10s', helpGroup: 'ENDPOINT' }),
+  quiet: Flags.string({ description: 'With --exec --once: settled once the controller has synced and written nothing for this long.', default: '5s', helpGroup: 'ENDPOINT' }),
+  'max-wait': Flags.string({ description: 'With --exec --once: stop after this long even if the controller never settles (its writes are then pending).', default: '2m', helpGroup: 'ENDPOINT' }),
+};
+
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function boundedDuration(text: string, flag: string, min = 0): number {
+  const ms = parseDuration(text, flag);
+  if (ms > MAX_TIMER_MS) throw new UserError(`invalid ${flag} "${text}": at most 24 days`);
+  if (ms < min) throw new UserError(`invalid ${flag} "${text}": at least ${min} ms`);
+  return ms;
+}
+
+export function parseListen(text: string | undefined): { host: string; port: number } {
+  if (text === undefined) return { host: '127.0.0.1', port: 0 };
+  const m = /^(?:\[([^\]]+)\]:|([^:]+):)?(\d+)$/.exec(text.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65_535) throw new UserError(`invalid --listen "${text}": use PORT, HOST:PORT or [IPv6]:PORT with a port from 0 to 65535`);
+  return { host: m[1] ?? m[2] ?? '127.0.0.1', port };
+}
+
+export function parseInjectFlags(specs: readonly string[] | undefined): InjectFault[] {
+  return (specs ?? []).map((s) => {
+    try { return parseInjectSpec(s); } catch (err) { throw new UserError((err as Error).message); }
+  });
+}
+
+export function parseChildOutput(text: string): ChildOutput {
+  if (text === 'prefix' || text === 'passthrough' || text === 'none') return { kind: text };
+  if (text.startsWith('file:') && text.length > 5) return { kind: 'file', path: text.slice(5) };
+  throw new UserError(`invalid --child-output "${text}": use prefix, passthrough, file:PATH or none`);
+}

@@ -1,0 +1,193 @@
+// Wires `kwatch reconcile --exec -- CMD` and `kwatch proxy`: the endpoint between a controller process and the target
+// (forwarding, the fork under overlay), the kubeconfig the controller reads, the child itself, the trace into the
+// printer, the ways to stop (the child's exit, Ctrl-C, --for, --once's settle), and the report with its exit code.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import type { InjectFault } from '../faults/inject-spec.js';
+import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
+import type { Connection } from '../kube/http/connection.js';
+import { childEnvironment, startChild, type ChildExit, type ChildOutput, type RunningChild } from '../endpoint/child-process.js';
+import { isEndpointKubeconfig, writeEndpointKubeconfig } from '../endpoint/endpoint-kubeconfig.js';
+import { startEndpoint, type Endpoint, type EndpointWriteMode } from '../endpoint/endpoint-server.js';
+import { Fork } from '../endpoint/fork.js';
+import { shouldColor } from '../render/color.js';
+import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
+import type { StageSelection } from '../render/stage-filter.js';
+import { TraceSummary } from '../render/summary.js';
+import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
+import type { StopSignal } from './stop-signal.js';
+import { UserError } from './user-error.js';
+
+/** What `reconcile --exec` and `proxy` show by default: the wire, and the reflector lifecycle of the fork's mirrors. */
+export const EXEC_DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['endpoint']);
+
+export interface ExecRunOptions {
+  upstream: Connection;
+  /** Shown in the first line: the target's context, or "--sim". */
+  targetName: string;
+  /** The namespace the controller's kubeconfig context names (-n, else the target context's). */
+  namespace: string;
+  mode: EndpointWriteMode;
+  tracer: Tracer;
+  output: TraceOutput;
+  stages?: StageSelection;
+  showSecrets: boolean;
+  listen: { host: string; port: number };
+  tls: boolean;
+  faults: InjectFault[];
+  loopThreshold: number;
+  stallAfterMs: number;
+  maxObjects: number;
+  /** reconcile --exec: the controller process; proxy: none. */
+  child?: { command: string; args: string[]; output: ChildOutput; graceMs: number };
+  /** Where to write the kubeconfig (proxy --kubeconfig-out); default a new temporary folder, removed at the end. */
+  kubeconfigOut?: string;
+  /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
+  force: boolean;
+  once?: { quietMs: number; maxWaitMs: number };
+  stop: StopSignal;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** Runs until the child exits, the user stops it, or --once settles; resolves with the exit code. */
+export async function runExec(o: ExecRunOptions): Promise<number> {
+  const out = o.stdout ?? process.stdout;
+  const err = o.stderr ?? process.stderr;
+  const table = o.output === 'table' || o.output === 'wide';
+  const kubeconfig = prepareKubeconfigPath(o.kubeconfigOut, o.force);
+  const notice = (line: string) => err.write(`${line}\n`);
+  const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, notice }) : undefined;
+
+  const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
+  const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
+    summary.add(r);
+    printer.write(r);
+  });
+
+  let endpoint: Endpoint | undefined;
+  let child: RunningChild | undefined;
+  let exit: ChildExit | undefined;
+  let settled: 'quiet' | 'max-wait' | 'loop' | undefined;
+  try {
+    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs });
+    await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
+    if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
+    notice(`kwatch: ${o.child ? 'endpoint' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
+    notice(`kwatch: kubeconfig ${kubeconfig.path}${o.child ? '' : ` (export KUBECONFIG=${kubeconfig.path})`}`);
+
+    endpoint.watchFaults.start();
+    const started = Date.now();
+    if (o.child) {
+      const args = o.child.args.map((a) => a.split('{kubeconfig}').join(kubeconfig.path));
+      child = startChild({ command: o.child.command, args, env: childEnvironment(process.env, kubeconfig.path), output: o.child.output, stderr: err, color: shouldColor(err, process.env) });
+    }
+    const stopped = new Promise<void>((r) => (o.stop.signal.aborted ? r() : o.stop.signal.addEventListener('abort', () => r(), { once: true })));
+    const waits: Promise<unknown>[] = [stopped];
+    if (child) waits.push(child.exited.then((e) => { exit = e; }));
+    if (o.once) waits.push(settle(endpoint, o.once, started, o.stop.signal, child).then((s) => { settled = s; }));
+    await Promise.race(waits);
+    if (child) exit = await child.stop(o.child!.graceMs);
+  } finally {
+    unsubscribe();
+    if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
+    printer.end();
+    await endpoint?.close();
+    if (kubeconfig.temporary) rmSync(dirname(kubeconfig.path), { recursive: true, force: true });
+  }
+
+  err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+  for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
+  const unused = [...endpoint.watchFaults.unused()];
+  if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
+  if (fork) {
+    const diverged = fork.divergences();
+    notice(diverged.length ? `fork: ${diverged.length} objects differ from the target (the controller's writes): ${diverged.slice(0, 10).map((d) => `${d.change} ${d.resource} ${d.key}${d.conflicts ? ` (${d.conflicts} upstream changes kept out)` : ''}`).join(', ')}${diverged.length > 10 ? ', …' : ''}` : 'fork: nothing differs from the target');
+  }
+  const rows = reportRows(endpoint, o.mode, settled);
+  for (const c of endpoint.clients()) for (const l of c.loops) notice(`loop: ${l.client} ${l.resource} ${l.key} rewrote itself ${l.rounds} times in a row after the echo of its own write; changing every round: ${l.fields.join(', ')}`);
+
+  const childFailed = exit !== undefined && !exit.stopped && exit.code !== 0;
+  if (exit?.error) notice(`error: ${exit.error}`);
+  else if (childFailed) {
+    notice(`the controller exited with code ${exit!.code}${exit!.signal ? ` (${exit!.signal})` : ''}; its last lines:`);
+    for (const l of child!.lastLines().slice(-10)) notice(`  ${l}`);
+  }
+  if (o.once && table && rows.length) out.write(`\n${execReportTable(rows, { color: shouldColor(out, process.env) })}`);
+  const failedRequests = endpoint.failures.length + endpoint.clients().reduce((n, c) => n + c.failedRequests, 0);
+  if (failedRequests) notice(`requests failed: ${failedRequests}${endpoint.failures.length ? ` (${endpoint.failures.slice(0, 3).join('; ')})` : ''}`);
+  const pending = rows.filter((r) => r.result === 'pending').length;
+  const loops = rows.filter((r) => r.result === 'loop').length;
+  if (o.once || child) notice(verdictLine(rows, o.mode, settled, pending, loops));
+  if (exit?.error) return exit.code;
+  if (childFailed) return o.once ? 2 : exit!.code;
+  if (o.once && (failedRequests || rows.some((r) => r.result === 'failed'))) return 2;
+  return pending || loops ? 1 : 0;
+}
+
+const MODE_NOTES: Record<EndpointWriteMode, string> = {
+  intercept: 'answered with the target\'s dry run (dryRun=All), never stored — the controller\'s own watches never see them',
+  'server-dry-run': 'sent with dryRun=All, the target\'s answer traced — never stored, never seen on the controller\'s watches',
+  overlay: 'stored in a local fork of the target, seen on the controller\'s watches; the target is not changed',
+  apply: 'sent to the target for real',
+};
+
+/** The rows of the report; a key is pending when the cluster does not hold what the controller wrote. */
+function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: 'quiet' | 'max-wait' | 'loop' | undefined): ExecReportRow[] {
+  const now = Date.now();
+  return [...endpoint.written.values()]
+    .map((w): ExecReportRow => {
+      const failed = w.lastCode >= 400;
+      const stored = mode === 'overlay' || mode === 'apply';
+      const pending = stored ? settled === 'max-wait' && now - w.lastAt < 10_000 && w.changing > 0 : w.changing > 0;
+      return { ...w, result: w.loop ? 'loop' : failed ? 'failed' : pending ? 'pending' : 'converged' };
+    })
+    .sort((a, b) => a.client.localeCompare(b.client) || a.resource.localeCompare(b.resource) || a.key.localeCompare(b.key));
+}
+
+function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, pending: number, loops: number): string {
+  const keys = `${rows.length} ${rows.length === 1 ? 'key' : 'keys'} written`;
+  const how = settled === 'max-wait' ? ' (stopped at --max-wait, still writing)' : '';
+  if (loops) return `not converged: ${loops} looping, ${keys}${how}`;
+  const failed = rows.filter((r) => r.result === 'failed').length;
+  if (failed) return `errors: ${failed} of ${keys} refused by the server${pending ? `, ${pending} pending` : ''}${how}`;
+  if (pending) return mode === 'intercept' || mode === 'server-dry-run'
+    ? `not converged: ${pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
+    : `not converged: ${pending} of ${keys} still being written${how}`;
+  return `converged: ${keys}, no write pending${how}`;
+}
+
+/**
+ * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`),
+ * or `maxWaitMs` passed since it started. Polls: the conditions are the endpoint's, not a timer's.
+ */
+async function settle(endpoint: Endpoint, o: { quietMs: number; maxWaitMs: number }, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<'quiet' | 'max-wait' | 'loop'> {
+  let syncedAt: number | undefined;
+  for (;;) {
+    if (signal.aborted || (child && !child.running)) return 'quiet';
+    const now = Date.now();
+    const clients = endpoint.clients();
+    // A loop never settles: the verdict is known.
+    if (clients.some((c) => c.loops.length > 0)) return 'loop';
+    const synced = clients.some((c) => c.watchesOpen > 0) && clients.every((c) => c.listsInFlight === 0);
+    if (synced) syncedAt ??= now;
+    const lastWrite = Math.max(0, ...clients.map((c) => c.lastWriteAt ?? 0));
+    if (syncedAt !== undefined && now - Math.max(syncedAt, lastWrite) >= o.quietMs) return 'quiet';
+    if (now - started >= o.maxWaitMs) return 'max-wait';
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The kubeconfig's path: --kubeconfig-out (never over a file that is not kwatch's own), else a fresh private folder. */
+function prepareKubeconfigPath(out: string | undefined, force: boolean): { path: string; temporary: boolean } {
+  if (out === undefined) return { path: join(mkdtempSync(join(tmpdir(), 'kwatch-exec-')), 'kubeconfig'), temporary: true };
+  const path = resolve(out);
+  if (existsSync(path)) {
+    if (statSync(path).isDirectory()) throw new UserError(`--kubeconfig-out ${out} is a directory: name a file to write`);
+    if (!force && !isEndpointKubeconfig(readFileSync(path, 'utf8'))) throw new UserError(`--kubeconfig-out ${out} exists and is not a kubeconfig kwatch wrote: choose another path, or add --force to replace it`);
+  }
+  return { path, temporary: false };
+}

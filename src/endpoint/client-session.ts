@@ -1,0 +1,231 @@
+// One client of the endpoint (a controller process, kubectl, a leader-election client), known by its User-Agent: what
+// it was sent (the newest version of each object, the recent events), what it listed and watched, what it wrote. From
+// these come the derived records: relist, stale-write, loop and stall.
+import type { WatchEventSeen } from './watch-tap.js';
+
+/** The newest version of an object a client was sent. */
+interface Delivered {
+  rv: string;
+  uid?: string;
+  object: Record<string, unknown>;
+}
+
+/** An event the client was sent, kept for a while to name the likely trigger of its writes. */
+export interface RecentEvent {
+  time: number;
+  resource: string;
+  type: string;
+  key: string;
+  rv?: string;
+  uid?: string;
+  owners: string[];
+  /**
+   * The echo of one of this client's own writes. Decided when asked, not on arrival: a write's watch event can reach
+   * the client before the write's own answer does.
+   */
+  own: boolean;
+}
+
+/** One collection a client lists and watches: resource, namespace and selectors. */
+interface Collection {
+  lists: number;
+  watchesOpen: number;
+  everWatched: boolean;
+  /** Since the last list: a 410 was sent on a watch of it, or a watch of it was closed, and why. */
+  sent410: boolean;
+  lastClose?: string;
+}
+
+interface Streak {
+  rounds: number;
+  fields: Set<string>;
+  reported: boolean;
+}
+
+export interface LoopFinding {
+  client: string;
+  key: string;
+  resource: string;
+  rounds: number;
+  fields: string[];
+}
+
+const RECENT_MS = 10_000;
+const RECENT_MAX = 2000;
+const OWN_RVS_MAX = 10_000;
+
+/** "manager/v0.0.0 (linux/amd64) kubernetes/$Format/leader-election" → "manager/leader-election"; kubectl → "kubectl". */
+export function clientName(userAgent: string | undefined): string {
+  if (!userAgent) return 'unknown';
+  const product = userAgent.split(' ')[0].split('/')[0] || 'unknown';
+  const component = /kubernetes\/[^/\s]+\/([^\s]+)$/.exec(userAgent)?.[1];
+  return component ? `${product}/${component}` : product;
+}
+
+export class ClientSession {
+  requests = 0;
+  failedRequests = 0;
+  writes = 0;
+  relists = 0;
+  watchesOpen = 0;
+  watchesStarted = 0;
+  listsInFlight = 0;
+  lastWriteAt?: number;
+  private readonly delivered = new Map<string, Map<string, Delivered>>();
+  private recent: RecentEvent[] = [];
+  private readonly collections = new Map<string, Collection>();
+  private readonly streaks = new Map<string, Streak>();
+  private readonly ownRvs = new Set<string>();
+  readonly loops: LoopFinding[] = [];
+
+  constructor(readonly name: string, readonly userAgent: string) {}
+
+  // ---- what it was sent ----
+
+  /** An object the client was sent (a get, a list item, a watch event, a write's answer). */
+  sent(resource: string, object: Record<string, unknown>, type = 'ADDED'): void {
+    const meta = (object.metadata ?? {}) as { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+    if (meta.name === undefined) return;
+    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+    let byKey = this.delivered.get(resource);
+    if (!byKey) this.delivered.set(resource, (byKey = new Map()));
+    if (type === 'DELETED') byKey.delete(key);
+    else byKey.set(key, { rv: String(meta.resourceVersion ?? ''), uid: meta.uid, object: withoutManagedFields(object) });
+  }
+
+  /** A watch event delivered: kept as the object's newest version and among the recent events. */
+  event(resource: string, e: WatchEventSeen, now: number): RecentEvent | undefined {
+    if (!e.object || e.key === undefined || e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
+    this.sent(resource, e.object, e.type);
+    const meta = e.object.metadata as { uid?: string; ownerReferences?: { uid?: string }[] } | undefined;
+    const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: meta?.uid, owners: (meta?.ownerReferences ?? []).map((o) => String(o.uid ?? '')), own: false };
+    this.recent.push(r);
+    if (this.recent.length > RECENT_MAX || now - this.recent[0].time > RECENT_MS) this.recent = this.recent.filter((x) => now - x.time <= RECENT_MS).slice(-RECENT_MAX);
+    return r;
+  }
+
+  /** The newest version of an object the client was sent, if any. */
+  newest(resource: string, key: string): Delivered | undefined {
+    return this.delivered.get(resource)?.get(key);
+  }
+
+  /**
+   * The events delivered in the window before a write that likely triggered it: those of the same key, of an object
+   * it owns, or of its owner (inferred: the client does not say why it writes).
+   */
+  likelyTriggers(resource: string, key: string, object: Record<string, unknown> | undefined, now: number, windowMs: number): RecentEvent[] {
+    const meta = (object?.metadata ?? {}) as { uid?: string; ownerReferences?: { uid?: string }[] };
+    const uid = meta.uid ?? this.newest(resource, key)?.uid;
+    const owners = new Set((meta.ownerReferences ?? []).map((o) => String(o.uid ?? '')));
+    return this.recent
+      .filter((e) => now - e.time <= windowMs && ((e.resource === resource && e.key === key) || (uid !== undefined && e.owners.includes(uid)) || (e.uid !== undefined && owners.has(e.uid))))
+      .slice(-3)
+      .map((e) => ({ ...e, own: e.rv !== undefined && this.ownRvs.has(`${e.resource} ${e.key} ${e.rv}`) }));
+  }
+
+  // ---- lists and watches ----
+
+  private collection(id: string): Collection {
+    let c = this.collections.get(id);
+    if (!c) this.collections.set(id, (c = { lists: 0, watchesOpen: 0, everWatched: false, sent410: false }));
+    return c;
+  }
+
+  /** A list begins (its first page, or a watch that sends initial events); answers the relist's reason when it is one. */
+  listStarted(collection: string): string | undefined {
+    const c = this.collection(collection);
+    c.lists++;
+    if (c.lists === 1) return undefined;
+    this.relists++;
+    const why = c.sent410
+      ? 'it was sent 410 Gone (its resourceVersion expired): relisting is what a reflector must do'
+      : c.lastClose && c.lastClose !== 'client'
+        ? `its watch was closed (${c.lastClose}): a reflector would re-watch from its last resourceVersion instead`
+        : 'nothing the server did: the client listed again on its own (a bug, or a periodic relist)';
+    c.sent410 = false;
+    c.lastClose = undefined;
+    return why;
+  }
+
+  watchOpened(collection: string): void {
+    const c = this.collection(collection);
+    c.watchesOpen++;
+    c.everWatched = true;
+    this.watchesOpen++;
+    this.watchesStarted++;
+  }
+
+  watchClosed(collection: string, reason: string): void {
+    const c = this.collection(collection);
+    c.watchesOpen = Math.max(0, c.watchesOpen - 1);
+    this.watchesOpen = Math.max(0, this.watchesOpen - 1);
+    if (reason === '410') c.sent410 = true;
+    c.lastClose = reason;
+  }
+
+  /** Kinds listed or watched, and whether each has a watch open. */
+  collectionsSeen(): { id: string; watched: boolean; lists: number }[] {
+    return [...this.collections.entries()].map(([id, c]) => ({ id, watched: c.watchesOpen > 0, lists: c.lists }));
+  }
+
+  // ---- writes ----
+
+  /** A write was answered (whatever the answer). */
+  wrote(now: number): void {
+    this.writes++;
+    this.lastWriteAt = now;
+  }
+
+  /** A resourceVersion the client's stored write got: its watch event is the write's echo, not an outside change. */
+  ownWrite(resource: string, key: string, rv: string | undefined): void {
+    if (rv === undefined) return;
+    if (this.ownRvs.size >= OWN_RVS_MAX) this.ownRvs.clear();
+    this.ownRvs.add(`${resource} ${key} ${rv}`);
+  }
+
+  /**
+   * A write that changed `fields`: a key the client writes again and again, each time re-triggered (at least in part)
+   * by the echo of its own previous write, whatever else was merged in, is looping once the fields it changes on
+   * every round pass `threshold` rounds. Answers the finding the first time.
+   */
+  observeWrite(resource: string, key: string, fields: string[], triggers: readonly RecentEvent[], threshold: number): LoopFinding | undefined {
+    const id = `${resource} ${key}`;
+    if (fields.length === 0) { this.streaks.delete(id); return undefined; }
+    const selfTriggered = triggers.some((t) => t.own && t.resource === resource && t.key === key);
+    const s = this.streaks.get(id);
+    if (!s || !selfTriggered) { this.streaks.set(id, { rounds: 0, fields: new Set(fields), reported: false }); return undefined; }
+    s.rounds++;
+    if (s.rounds === 1) s.fields = new Set(fields);
+    else for (const f of s.fields) if (!fields.includes(f)) s.fields.delete(f);
+    if (s.fields.size === 0) { this.streaks.set(id, { rounds: 0, fields: new Set(fields), reported: false }); return undefined; }
+    if (s.rounds > threshold && !s.reported) {
+      s.reported = true;
+      const finding = { client: this.name, key, resource, rounds: s.rounds, fields: [...s.fields] };
+      this.loops.push(finding);
+      return finding;
+    }
+    return undefined;
+  }
+}
+
+export class ClientRegistry {
+  private readonly byAgent = new Map<string, ClientSession>();
+
+  for(userAgent: string | undefined): ClientSession {
+    const ua = userAgent ?? '';
+    let s = this.byAgent.get(ua);
+    if (!s) this.byAgent.set(ua, (s = new ClientSession(clientName(userAgent), ua)));
+    return s;
+  }
+
+  all(): ClientSession[] {
+    return [...this.byAgent.values()];
+  }
+}
+
+function withoutManagedFields(o: Record<string, unknown>): Record<string, unknown> {
+  const meta = o.metadata as Record<string, unknown> | undefined;
+  if (!meta || meta.managedFields === undefined) return o;
+  const { managedFields: _m, ...rest } = meta;
+  return { ...o, metadata: rest };
+}

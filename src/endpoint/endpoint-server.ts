@@ -1,0 +1,291 @@
+// kwatch on the wire between a controller process and the API server: an HTTP(S) server on loopback that the child's
+// kubeconfig points at. Reads go to the target (or, under overlay, to the fork); writes go where the write mode says;
+// every request, list, watch event and write is traced per client; --inject faults act on watches and writes.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { isIP } from 'node:net';
+import { Readable } from 'node:stream';
+import type { InjectFault } from '../faults/inject-spec.js';
+import type { Tracer } from '../informer/trace.js';
+import type { Connection } from '../kube/http/connection.js';
+import { SimApiError } from '../sim/api.js';
+import { createSimCredentials } from '../sim/auth/sim-credentials.js';
+import { sendError } from '../sim/respond.js';
+import { decodeBody } from './body-decode.js';
+import { ClientRegistry, type ClientSession } from './client-session.js';
+import type { Fork } from './fork.js';
+import { forwardRequest, requestBody } from './forward.js';
+import { isWrite, requestInfo, type RequestInfo } from './request-info.js';
+import { captureResponse } from './response-capture.js';
+import { WatchFaults } from './watch-faults.js';
+import { tapWatch } from './watch-tap.js';
+import { WireTrace, type WrittenKey } from './wire-trace.js';
+import { WriteFaults } from './write-faults.js';
+
+export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
+
+export interface EndpointOptions {
+  /** The target cluster: reads, and writes under intercept, server-dry-run and apply. */
+  upstream: Connection;
+  mode: EndpointWriteMode;
+  /** Required with overlay: the fork that serves the controller. */
+  fork?: Fork;
+  tracer: Tracer;
+  /** Default 127.0.0.1 and a free port. */
+  host?: string;
+  port?: number;
+  /** Serve HTTPS with a certificate from a CA made for this run (the kubeconfig carries the CA). */
+  tls?: boolean;
+  faults?: readonly InjectFault[];
+  /** Report a key written again and again, each round re-triggered by its own write, past this many rounds. */
+  loopThreshold: number;
+  /** Report a watch that received nothing (no event, no bookmark) for this long. */
+  stallAfterMs: number;
+}
+
+export interface Endpoint {
+  /** The server URL a client's kubeconfig names, its secret path prefix included. */
+  url: string;
+  /** The bearer token the endpoint's kubeconfig carries; requests without it are refused. */
+  token: string;
+  caPem?: string;
+  clients(): ClientSession[];
+  readonly watchFaults: WatchFaults;
+  /** Requests that failed on kwatch's side of the wire (target unreachable, an unexpected answer), not injected ones. */
+  readonly failures: string[];
+  /** Every key a client wrote, and how (the --once report). */
+  readonly written: ReadonlyMap<string, WrittenKey>;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** How much of a non-watch answer is kept to trace it (a larger LIST page is passed on and traced by its size only). */
+const MAX_TRACED_BYTES = 256 * 1024 * 1024;
+
+export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
+  if (o.mode === 'overlay' && !o.fork) throw new Error('overlay needs a fork');
+  const token = randomBytes(24).toString('base64url');
+  const host = o.host ?? '127.0.0.1';
+  const credentials = o.tls ? createSimCredentials({ hosts: certificateHosts(host), users: false }) : undefined;
+  const clients = new ClientRegistry();
+  const watchFaults = new WatchFaults(o.faults ?? []);
+  const writeFaults = new WriteFaults(o.faults ?? []);
+  const trace = new WireTrace(o.tracer);
+  const failures: string[] = [];
+  const watches = new Set<{ session: ClientSession; resource: string; lastActivity: number; stalled: boolean; res: ServerResponse }>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = guard(req, token);
+    if (refused) { req.resume(); return sendError(res, refused); }
+    const session = clients.for(header(req.headers['user-agent']));
+    session.requests++;
+    const method = req.method ?? 'GET';
+    const info = requestInfo(method, req.url ?? '/');
+    const started = Date.now();
+    const write = isWrite(info);
+    const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
+    if (body instanceof SimApiError) return sendError(res, body);
+
+    const base = write ? trace.baseOf(session, info) : undefined;
+    const listing = info.verb === 'list';
+    if (listing) session.listsInFlight++;
+    captureResponse(res, info.verb === 'watch' ? 0 : MAX_TRACED_BYTES, (c) => {
+      if (listing) session.listsInFlight--;
+      if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
+      trace.http(session, info, method, c, Date.now() - started);
+      if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
+      else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
+    });
+
+    if (info.verb === 'list' && !info.query.get('continue')) {
+      const why = session.listStarted(trace.collectionOf(info));
+      if (why) trace.relist(session, info, why);
+    }
+    if (info.verb === 'watch') startWatch(session, info, req, res);
+
+    if (write) {
+      trace.staleWrite(session, info, body, header(req.headers['content-type']));
+      const fault = writeFaults.next();
+      if (fault) {
+        res.setHeader('x-kwatch-injected', fault.text);
+        trace.fault(session, fault.text, info);
+        const named = (decodeBody(body, header(req.headers['content-type']))?.metadata as { name?: string } | undefined)?.name;
+        return sendError(res, fault.error(info, named));
+      }
+    }
+
+    try {
+      if (o.mode === 'overlay' && info.isResource) {
+        await o.fork!.ensure(info.group, info.version, info.resource);
+        return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
+      }
+      const target = write && (o.mode === 'intercept' || o.mode === 'server-dry-run') ? withDryRun(req.url ?? '/') : (req.url ?? '/');
+      await forwardRequest(o.upstream, req, res, target, body);
+    } catch (err) {
+      if (!(err instanceof SimApiError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
+      if (!res.headersSent) sendError(res, err instanceof SimApiError ? err : upstreamFailure(err));
+      else res.destroy();
+    }
+  };
+
+  const startWatch = (session: ClientSession, info: RequestInfo, req: IncomingMessage, res: ServerResponse) => {
+    const collection = trace.collectionOf(info);
+    const initial = info.query.get('sendInitialEvents') === 'true';
+    if (initial) {
+      const why = session.listStarted(collection);
+      if (why) trace.relist(session, info, why);
+    }
+    const w = { session, resource: trace.resourceOf(info), lastActivity: Date.now(), stalled: false, res };
+    let opened = false;
+    tapWatch(req, res, watchFaults.empty ? undefined : watchFaults, {
+      started: (status) => {
+        if (status !== 200) return;
+        opened = true;
+        watches.add(w);
+        session.watchOpened(collection);
+        trace.watchStart(session, info);
+      },
+      event: (e) => {
+        w.lastActivity = Date.now();
+        w.stalled = false;
+        trace.watchEvent(session, info, e);
+      },
+      fault: (text, e) => trace.fault(session, text, info, e),
+      closed: (reason) => {
+        watches.delete(w);
+        if (!opened) return;
+        session.watchClosed(collection, reason);
+        trace.watchClose(session, info, reason);
+      },
+    }, { timeoutSeconds: numberOrUndefined(info.query.get('timeoutSeconds')) });
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, err);
+      else res.destroy();
+    });
+  };
+  const httpOptions = { keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 };
+  const server: Server = credentials
+    ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem }, onRequest)
+    : createServer(httpOptions, onRequest);
+  server.keepAliveTimeout = 65_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => { sockets.add(s); s.setNoDelay(true); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new ListenError(`${host}:${o.port ?? 0} is in use: choose another --listen address`) : err));
+    server.listen(o.port ?? 0, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `${credentials ? 'https' : 'http'}://${shownHost}:${addr.port}`;
+
+  const stallTimer = setInterval(() => {
+    const now = Date.now();
+    for (const w of watches) {
+      if (w.stalled || now - w.lastActivity < o.stallAfterMs) continue;
+      w.stalled = true;
+      trace.stall(w.session, w.resource, now - w.lastActivity);
+    }
+  }, Math.max(50, Math.min(1000, o.stallAfterMs / 4)));
+  stallTimer.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${url}/${PATH_PREFIX}${token}`,
+    token,
+    caPem: credentials?.caPem,
+    clients: () => clients.all(),
+    watchFaults,
+    failures,
+    written: trace.written,
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(stallTimer);
+        watchFaults.stop();
+        o.fork?.close();
+        for (const w of [...watches]) w.res.end();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => { for (const s of sockets) s.destroy(); }, 500);
+        await closed;
+        clearTimeout(timer);
+      })();
+      return closing;
+    },
+  };
+}
+
+export class ListenError extends Error {}
+
+/**
+ * Only this run's clients: the endpoint forwards with the user's own credentials, so another local process must not
+ * borrow them. A request proves it read the kubeconfig kwatch wrote (0600) by the secret path prefix of its server URL
+ * (client-go sends no bearer token over plain HTTP) or by its bearer token; the prefix is then taken off the path. A
+ * Host that names the endpoint by a DNS name other than localhost is refused too (DNS rebinding).
+ */
+function guard(req: IncomingMessage, token: string): SimApiError | undefined {
+  const hostName = hostOf(req.headers.host);
+  if (hostName === undefined || (hostName !== 'localhost' && isIP(hostName) === 0)) return status(403, 'Forbidden', `Host ${JSON.stringify(req.headers.host ?? '')} is not this endpoint's address: name it by IP address or as localhost`);
+  const target = req.url ?? '/';
+  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  const prefix = `/${PATH_PREFIX}${token}`;
+  if (origin === prefix || origin.startsWith(`${prefix}/`) || origin.startsWith(`${prefix}?`)) {
+    req.url = origin.slice(prefix.length) || '/';
+    if (req.url.startsWith('?')) req.url = `/${req.url}`;
+    return undefined;
+  }
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header(req.headers.authorization) ?? '');
+  const given = Buffer.from(m?.[1] ?? '');
+  const expected = Buffer.from(token);
+  if (given.length === expected.length && timingSafeEqual(given, expected)) { req.url = origin; return undefined; }
+  return status(401, 'Unauthorized', 'kwatch endpoint: this request does not come from the kubeconfig kwatch wrote for this run (its server URL path or its token): use that kubeconfig');
+}
+
+/** The endpoint's URL path begins with this and the run's token. */
+const PATH_PREFIX = 'kwatch-';
+
+function hostOf(h: string | undefined): string | undefined {
+  if (!h) return undefined;
+  try { return new URL(`http://${h}`).hostname.replace(/^\[|\]$/g, ''); } catch { return undefined; }
+}
+
+function status(code: number, reason: string, message: string): SimApiError {
+  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
+function upstreamFailure(err: unknown): SimApiError {
+  return status(503, 'ServiceUnavailable', `kwatch endpoint: the target did not answer: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/** The request target with dryRun=All: the target runs defaulting, validation and admission, stores nothing. */
+function withDryRun(target: string): string {
+  const q = target.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  if (params.getAll('dryRun').includes('All')) return target;
+  params.append('dryRun', 'All');
+  return `${q < 0 ? target : target.slice(0, q)}?${params.toString()}`;
+}
+
+/** The request again, its body already read: what the fork's sim handlers read it from. */
+function replayable(req: IncomingMessage, body: Buffer): IncomingMessage {
+  return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket, httpVersion: req.httpVersion }) as unknown as IncomingMessage;
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function numberOrUndefined(s: string | null): number | undefined {
+  const n = s === null ? NaN : Number(s);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function certificateHosts(listenAddress: string): string[] {
+  const hosts = ['127.0.0.1', 'localhost', '::1'];
+  if (listenAddress !== '0.0.0.0' && listenAddress !== '::' && !hosts.includes(listenAddress)) hosts.push(listenAddress);
+  return hosts;
+}

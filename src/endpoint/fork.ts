@@ -1,0 +1,197 @@
+// `--writes overlay` and `kwatch sim --mirror`: a local copy-on-write fork of the target cluster. The sim's own store
+// and REST handlers serve the controller; an informer per kind on the target (started at the controller's first
+// request for that kind) keeps the store current. The controller's writes land only here and reach it through its
+// watches as they would from a real server. An upstream change to an object the controller changed locally is
+// reported as a conflict and never applied over the local one.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DeletedFinalStateUnknown } from '../informer/deltas.js';
+import { SharedIndexInformer } from '../informer/shared-informer.js';
+import type { Tracer } from '../informer/trace.js';
+import type { KubeObject } from '../informer/types.js';
+import type { Connection } from '../kube/http/connection.js';
+import { HttpListerWatcher } from '../kube/lister-watchers/http-lister-watcher.js';
+import { SimApiError } from '../sim/api.js';
+import { resourceId, type ResourceType } from '../sim/registry.js';
+import { serviceUnavailable } from '../sim/status.js';
+import { createStoreHandler, type StoreHandler } from '../sim/store-handler.js';
+import { SimStore } from '../sim/store.js';
+import { upstreamResourceTypes } from './upstream-kinds.js';
+import { objectKey, resourceName } from './request-info.js';
+
+export interface ForkOptions {
+  upstream: Connection;
+  tracer: Tracer;
+  /** Objects the fork may hold in all (--max-objects); past it the kind that crossed it stops mirroring. */
+  maxObjects: number;
+  /** How long a first request waits for its kind's initial list (default 60 s). */
+  syncTimeoutMs?: number;
+  /** Mirror only these resources (sim --mirror-resources, kubectl's spelling: pods, deployments.apps). */
+  only?: ReadonlySet<string>;
+  /** Period of BOOKMARK events on the fork's watches (default 60 s, as kube). */
+  bookmarkIntervalMs?: number;
+  /** One line for the user (a limit reached, a kind that cannot be mirrored). */
+  notice(line: string): void;
+}
+
+/** An object the controller changed in the fork: what the fork holds now differs from the target. */
+export interface Divergence {
+  resource: string;
+  key: string;
+  /** What the controller did last: created, updated or deleted it. */
+  change: 'created' | 'updated' | 'deleted';
+  /** Upstream changes to it that the fork did not apply (the controller's version won). */
+  conflicts: number;
+}
+
+interface Mirror {
+  type: ResourceType;
+  synced: Promise<void>;
+  objects: number;
+  failed?: SimApiError;
+  stop: AbortController;
+}
+
+export class Fork {
+  readonly store = new SimStore({ historyEvents: 100_000 });
+  private readonly handler: StoreHandler;
+  private readonly mirrors = new Map<string, Mirror>();
+  private readonly diverged = new Map<string, Divergence>();
+  /** Set while the fork applies an upstream change, so that the commit listener knows it is not the controller's. */
+  private mirroring = false;
+  private total = 0;
+  private closed = false;
+
+  constructor(private readonly o: ForkOptions) {
+    this.handler = createStoreHandler(this.store, { bookmarkIntervalMs: o.bookmarkIntervalMs });
+    this.store.onCommit((change, type) => {
+      if (this.mirroring) return;
+      const id = `${resourceName(type)} ${change.key}`;
+      const prior = this.diverged.get(id);
+      const kind = change.type === 'ADDED' ? 'created' : change.type === 'DELETED' ? 'deleted' : 'updated';
+      this.diverged.set(id, { resource: resourceName(type), key: change.key, change: prior?.change === 'created' && kind === 'updated' ? 'created' : kind, conflicts: prior?.conflicts ?? 0 });
+    });
+  }
+
+  /** Objects the controller changed, in the order first changed. */
+  divergences(): Divergence[] {
+    return [...this.diverged.values()];
+  }
+
+  /** Objects mirrored from the target so far. */
+  get objects(): number {
+    return this.total;
+  }
+
+  /**
+   * Makes the kind a request names servable: its type known (the sim's, or the target's discovery as a schemaless
+   * kind), namespaces and the kind itself mirrored and listed. Throws a SimApiError to answer the request with.
+   */
+  async ensure(group: string, version: string, resource: string): Promise<void> {
+    await this.mirror('', 'v1', 'namespaces');
+    await this.mirror(group, version, resource);
+  }
+
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    this.handler.handle(req, res);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const m of this.mirrors.values()) m.stop.abort();
+    this.handler.close();
+  }
+
+  private async mirror(group: string, version: string, resource: string): Promise<void> {
+    let type = this.store.registry.lookup(group, version, resource);
+    if (!type) {
+      const types = await upstreamResourceTypes(this.o.upstream, group, version);
+      const missing = types.filter((t) => !this.store.registry.lookup(t.group, t.version, t.resource));
+      if (missing.length) this.store.registry.setCrdTypes(`kwatch-mirror:${group}/${version}`, [...this.store.registry.all().filter((t) => t.crd === `kwatch-mirror:${group}/${version}`), ...missing]);
+      type = this.store.registry.lookup(group, version, resource);
+      // Not a kind of the target either: the sim's handlers answer 404 as kube-apiserver would.
+      if (!type) return;
+    }
+    const id = resourceId(type);
+    let m = this.mirrors.get(id);
+    if (!m) {
+      m = this.start(type);
+      this.mirrors.set(id, m);
+    }
+    await m.synced;
+    if (m.failed) throw m.failed;
+  }
+
+  private start(type: ResourceType): Mirror {
+    const name = resourceName(type);
+    const stop = new AbortController();
+    const m: Mirror = { type, objects: 0, stop, synced: Promise.resolve() };
+    if (this.o.only && !this.o.only.has(name) && name !== 'namespaces') {
+      // Not mirrored: the fork serves what the controller writes there, nothing from the target.
+      this.o.notice(`kwatch: ${name} is not mirrored (--mirror-resources): the fork serves only what is written to it locally`);
+      return m;
+    }
+    const lw = new HttpListerWatcher(this.o.upstream, { group: type.group, version: type.version, resource: type.resource, namespaced: type.namespaced });
+    const informer = new SharedIndexInformer({ listerWatcher: lw, name: `mirror ${name}`, tracer: this.o.tracer, transform: null });
+    informer.addEventHandler({
+      onAdd: (obj) => this.apply(m, 'put', obj),
+      onUpdate: (_old, obj) => this.apply(m, 'put', obj),
+      onDelete: (obj) => this.apply(m, 'delete', obj instanceof DeletedFinalStateUnknown ? (obj.obj ?? tombstoneObject(obj.key)) : obj),
+    });
+    const done = informer.run(stop.signal);
+    done.catch(() => {});
+    const timeoutMs = this.o.syncTimeoutMs ?? 60_000;
+    m.synced = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => fail(`the target did not list ${name} within ${Math.round(timeoutMs / 1000)}s`), timeoutMs);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        m.failed ??= serviceUnavailable(`kwatch fork: ${why}`, 5);
+        resolve();
+      };
+      informer.whenSynced(stop.signal).then(() => { clearTimeout(timer); resolve(); }, (e: unknown) => fail(`mirroring ${name} stopped: ${e instanceof Error ? e.message : String(e)}`));
+      done.then(() => fail(`mirroring ${name} stopped`), (e: unknown) => fail(`mirroring ${name} failed: ${e instanceof Error ? e.message : String(e)}`));
+    });
+    return m;
+  }
+
+  private apply(m: Mirror, op: 'put' | 'delete', obj: KubeObject): void {
+    if (this.closed || m.failed) return;
+    const meta = obj.metadata ?? {};
+    const name = String(meta.name ?? '');
+    const ns = m.type.namespaced ? String(meta.namespace ?? '') : undefined;
+    const key = objectKey(ns, name);
+    const resource = resourceName(m.type);
+    const local = this.diverged.get(`${resource} ${key}`);
+    if (local) {
+      local.conflicts++;
+      if (this.o.tracer.enabled) this.o.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'conflict', key, rv: String(meta.resourceVersion ?? ''), resource, upstream: op === 'put' ? 'updated' : 'deleted', local: local.change, kept: 'local' });
+      return;
+    }
+    this.mirroring = true;
+    try {
+      if (op === 'put') {
+        const change = this.store.putMirrored(m.type, obj as never);
+        if (change === 'ADDED') this.count(m, 1);
+      } else if (this.store.deleteMirrored(m.type, ns, name)) {
+        this.count(m, -1);
+      }
+    } finally {
+      this.mirroring = false;
+    }
+  }
+
+  private count(m: Mirror, n: number): void {
+    m.objects += n;
+    this.total += n;
+    if (n > 0 && this.total > this.o.maxObjects && !m.failed) {
+      m.failed = new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 507, reason: 'InsufficientStorage', message: `kwatch fork: the fork holds ${this.total} objects, past --max-objects ${this.o.maxObjects}; mirroring ${resourceName(m.type)} stopped (raise --max-objects, or limit the kinds)` });
+      this.o.notice(`kwatch: ${m.failed.message}`);
+      m.stop.abort();
+    }
+  }
+}
+
+/** The identity a tombstone without its object still carries: its namespace/name key. */
+function tombstoneObject(key: string): KubeObject {
+  const slash = key.indexOf('/');
+  return { metadata: slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) } } as KubeObject;
+}

@@ -1,0 +1,49 @@
+// Passing a client's request to the target and its answer back, byte for byte as it arrives (a watch stays open as long
+// as both ends do). The target connection applies the user's credentials and TLS; the client's own token stays here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Connection } from '../kube/http/connection.js';
+import { SimApiError } from '../sim/api.js';
+
+/** Request headers that mean something to the target; the rest (the endpoint's token, hop-by-hop headers) stay here. */
+const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'user-agent', 'if-none-match', 'if-modified-since', 'impersonate-user', 'impersonate-group', 'impersonate-uid', 'x-request-id'];
+/** Answer headers passed back; hop-by-hop ones and the body's framing are the endpoint's own. */
+const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
+
+export async function forwardRequest(upstream: Connection, req: IncomingMessage, res: ServerResponse, target: string, body: Buffer | undefined): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const v = req.headers[name];
+    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  const ac = new AbortController();
+  const onGone = () => { if (!res.writableFinished) ac.abort(); };
+  res.on('close', onGone);
+  const answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k.toLowerCase())) out[k] = v;
+  res.writeHead(answer.status, out);
+  try {
+    for await (const chunk of answer.body) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    }
+    if (!res.destroyed) res.end();
+  } catch (err) {
+    // The client went away (we aborted), or the target broke the stream: the client sees its connection break too.
+    if (!ac.signal.aborted) res.destroy(err as Error);
+  } finally {
+    res.off('close', onGone);
+  }
+}
+
+/** The whole request body, or the Status to answer when it is larger than `max`. */
+export async function requestBody(req: IncomingMessage, max: number): Promise<Buffer | SimApiError> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of req) {
+    n += (c as Buffer).length;
+    if (n > max) return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: `kwatch endpoint: the request body is larger than ${max} bytes` });
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

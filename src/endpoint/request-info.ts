@@ -1,0 +1,78 @@
+// What a request to the endpoint asks for, read from its path and query without knowing the cluster's kinds (kube's
+// RequestInfoFactory rules): the API group/version/resource, namespace, name, subresource and verb.
+export interface RequestInfo {
+  /** True for /api/… and /apis/… paths that name a resource; false for discovery, OpenAPI, health and the rest. */
+  isResource: boolean;
+  verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'other';
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+/** Subresources of a namespace itself: /api/v1/namespaces/NAME/status is the namespace, not a resource named "status". */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+/** `target` as the request line has it (origin form, or absolute form: the scheme and host are dropped). */
+export function requestInfo(method: string, target: string): RequestInfo {
+  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  const q = origin.indexOf('?');
+  const path = q < 0 ? origin : origin.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : origin.slice(q + 1));
+  const none: RequestInfo = { isResource: false, verb: 'other', group: '', version: '', resource: '', path, query };
+  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  let rest: string[];
+  let group: string, version: string;
+  if (parts[0] === 'api' && parts.length >= 3) { group = ''; version = parts[1]; rest = parts.slice(2); }
+  else if (parts[0] === 'apis' && parts.length >= 4) { group = parts[1]; version = parts[2]; rest = parts.slice(3); }
+  else return none;
+  let legacyWatch = false;
+  if (rest[0] === 'watch') { legacyWatch = true; rest = rest.slice(1); }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    if (rest.length === 2 || NAMESPACE_SUBRESOURCES.has(rest[2])) {
+      // The namespace object itself (…/namespaces/NAME[/status|finalize]).
+    } else {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+  }
+  if (rest.length === 0 || rest.length > 3) return none;
+  const [resource, name, subresource] = rest;
+  const watchParam = query.get('watch');
+  const watching = legacyWatch || watchParam === 'true' || watchParam === '1';
+  const verb = verbOf(method, name !== undefined, watching);
+  return { isResource: true, verb, group, version, resource, namespace, name, subresource, path, query };
+}
+
+function verbOf(method: string, named: boolean, watching: boolean): RequestInfo['verb'] {
+  switch (method) {
+    case 'GET': case 'HEAD': return watching ? 'watch' : named ? 'get' : 'list';
+    case 'POST': return 'create';
+    case 'PUT': return 'update';
+    case 'PATCH': return 'patch';
+    case 'DELETE': return named ? 'delete' : 'deletecollection';
+    default: return 'other';
+  }
+}
+
+function safeDecode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/** "pods", "deployments.apps": kubectl's spelling of the resource. */
+export function resourceName(i: Pick<RequestInfo, 'group' | 'resource'>): string {
+  return i.group ? `${i.resource}.${i.group}` : i.resource;
+}
+
+/** namespace/name, or name for cluster-scoped objects. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** Whether a request is a write (what the write modes decide about). */
+export const isWrite = (i: RequestInfo): boolean => i.isResource && (i.verb === 'create' || i.verb === 'update' || i.verb === 'patch' || i.verb === 'delete' || i.verb === 'deletecollection');

@@ -1,0 +1,200 @@
+// The endpoint's trace records (stage `endpoint`), each naming its client: http (every request), list (each page
+// served), watch (start, each event delivered, close and why), write (verb, mode, answer, the diff against the newest
+// version the client was sent, and the events that likely triggered it), and the derived ones: relist, stale-write,
+// loop, stall, fault. It also keeps, traced or not, what the --once report needs: every key written and how.
+import { diffObjects } from '../informer/object-diff.js';
+import type { Tracer } from '../informer/trace.js';
+import type { ClientSession, RecentEvent } from './client-session.js';
+import { objectKey, resourceName, type RequestInfo } from './request-info.js';
+import { decodeBody } from './body-decode.js';
+import type { CapturedResponse } from './response-capture.js';
+import type { WatchEventSeen } from './watch-tap.js';
+
+/** What one key went through: the --once report's row. */
+export interface WrittenKey {
+  client: string;
+  resource: string;
+  key: string;
+  writes: number;
+  /** Writes that would change (intercept, server-dry-run) or changed (overlay, apply) something. */
+  changing: number;
+  fields: Set<string>;
+  lastCode: number;
+  lastAt: number;
+  /** The last write was refused by an injected fault. */
+  lastInjected: boolean;
+  loop?: { rounds: number; fields: string[] };
+}
+
+/** Query parameters that say what a request asked for (the rest is noise in a trace line). */
+const TELLING_QUERY = ['resourceVersion', 'resourceVersionMatch', 'limit', 'continue', 'watch', 'allowWatchBookmarks', 'sendInitialEvents', 'labelSelector', 'fieldSelector', 'timeoutSeconds', 'dryRun', 'fieldManager', 'propagationPolicy'];
+
+/** How long before a write the events it likely reacted to are looked for. */
+const TRIGGER_WINDOW_MS = 5000;
+
+export class WireTrace {
+  readonly written = new Map<string, WrittenKey>();
+
+  constructor(private readonly tracer: Tracer) {}
+
+  resourceOf(info: RequestInfo): string {
+    return info.isResource ? resourceName(info) : info.path;
+  }
+
+  /** One collection a client reads: resource, namespace, selectors (its lists and watches pair up by it). */
+  collectionOf(info: RequestInfo): string {
+    return `${this.resourceOf(info)} ${info.namespace ?? '*'} ${info.query.get('labelSelector') ?? ''} ${info.query.get('fieldSelector') ?? ''}`;
+  }
+
+  http(s: ClientSession, info: RequestInfo, method: string, c: CapturedResponse, ms: number): void {
+    if (!this.tracer.shouldEmit('endpoint', 'http')) return;
+    const q = new URLSearchParams();
+    for (const k of TELLING_QUERY) for (const v of info.query.getAll(k)) q.append(k, v);
+    const query = q.toString();
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
+      client: s.name, method, path: info.path, ...(query ? { query: decodeURIComponent(query) } : {}), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
+      ...(c.aborted ? { aborted: true } : {}),
+    });
+  }
+
+  /** A list page or a get answered: what the client now holds, and for lists a `list` record. */
+  read(s: ClientSession, info: RequestInfo, c: CapturedResponse): void {
+    if (c.status !== 200) return;
+    const resource = this.resourceOf(info);
+    const body = decodeBody(c.body, c.contentType) as { kind?: string; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number }; items?: unknown[]; rows?: unknown[] } | undefined;
+    if (info.verb === 'get') {
+      if (body && body.kind !== 'Table' && body.kind !== 'Status') s.sent(resource, body as Record<string, unknown>);
+      return;
+    }
+    const items = Array.isArray(body?.items) ? body.items : undefined;
+    if (items && body?.kind !== 'Table') for (const it of items) if (it && typeof it === 'object') s.sent(resource, it as Record<string, unknown>);
+    if (!this.tracer.shouldEmit('endpoint', 'list')) return;
+    const meta = body?.metadata ?? {};
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: meta.resourceVersion, client: s.name, resource,
+      items: items?.length ?? (Array.isArray(body?.rows) ? body.rows.length : undefined),
+      ...(info.query.get('continue') ? { page: 'next' } : {}),
+      ...(meta.continue ? { continue: true } : {}),
+      ...(meta.remainingItemCount !== undefined ? { remaining: meta.remainingItemCount } : {}),
+      ...(body === undefined ? { bytes: c.bytes, traced: c.body === undefined ? 'size only (too large to decode)' : 'size only (not JSON)' } : {}),
+    });
+  }
+
+  /** The newest version of the object a write names that the client had been sent when it wrote (the diff's base). */
+  baseOf(s: ClientSession, info: RequestInfo): Record<string, unknown> | undefined {
+    return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object : undefined;
+  }
+
+  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number }): void {
+    const now = Date.now();
+    const resource = this.resourceOf(info);
+    const answer = decodeBody(c.body, c.contentType) as Record<string, unknown> | undefined;
+    const isStatus = answer?.kind === 'Status';
+    const sentObject = decodeBody(o.body, o.contentType);
+    const answerMeta = (!isStatus ? (answer?.metadata as { name?: string; namespace?: string; resourceVersion?: string } | undefined) : undefined) ?? {};
+    const sentMeta = (sentObject?.metadata ?? {}) as { name?: string; namespace?: string; generateName?: string };
+    const name = info.name ?? answerMeta.name ?? sentMeta.name ?? (sentMeta.generateName ? `${sentMeta.generateName}*` : '');
+    const key = info.verb === 'deletecollection' ? (info.namespace ?? '*') : objectKey(info.namespace ?? answerMeta.namespace ?? sentMeta.namespace, name);
+    const ok = c.status >= 200 && c.status < 300;
+    const injected = c.status >= 400 && answer !== undefined && String((answer as { message?: string }).message ?? '').includes('injected by kwatch');
+    const old = o.base;
+    const after = !isStatus && answer?.metadata ? answer : undefined;
+    const changed = !ok ? [] : info.verb === 'create' ? ['(created)'] : info.verb === 'delete' || info.verb === 'deletecollection' ? ['(deleted)'] : old && after ? diffObjects(old, after).map((d) => d.path) : [];
+    // The write's own echo may have arrived already: it is no trigger of the write.
+    const triggers = s.likelyTriggers(resource, key, after ?? sentObject, now, TRIGGER_WINDOW_MS).filter((t) => !(t.resource === resource && t.key === key && t.rv !== undefined && t.rv === answerMeta.resourceVersion));
+    // Only writes that are stored echo back on the client's watches.
+    const stored = ok && (o.mode === 'overlay' || o.mode === 'apply');
+    s.wrote(now);
+    if (stored) s.ownWrite(resource, key, answerMeta.resourceVersion);
+    if (ok && after) s.sent(resource, after, info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
+
+    const id = `${s.name} ${resource} ${key}`;
+    let w = this.written.get(id);
+    if (!w) this.written.set(id, (w = { client: s.name, resource, key, writes: 0, changing: 0, fields: new Set(), lastCode: 0, lastAt: 0, lastInjected: false }));
+    w.writes++;
+    if (changed.length) w.changing++;
+    for (const f of changed) w.fields.add(f);
+    w.lastCode = c.status;
+    w.lastAt = now;
+    w.lastInjected = injected;
+
+    if (this.tracer.shouldEmit('endpoint', 'write')) {
+      this.tracer.emit({
+        time: now, stage: 'endpoint', op: 'write', key, rv: answerMeta.resourceVersion, client: s.name, verb: info.verb, resource, mode: o.mode, code: c.status,
+        ...(info.subresource ? { subresource: info.subresource } : {}),
+        ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? '') } : {}),
+        ...(o.mode === 'server-dry-run' && ok ? { answer: 'the object the server would store' } : {}),
+        ...(triggers.length ? { after: triggers.map(describeTrigger), trigger: 'inferred' } : {}),
+        ...(old ? { old } : {}), ...(after ? { new: after } : {}),
+      });
+    }
+    if (!ok) return;
+    const loop = s.observeWrite(resource, key, changed, triggers, o.loopThreshold);
+    if (loop) {
+      w.loop = { rounds: loop.rounds, fields: loop.fields };
+      this.tracer.emit({ time: now, stage: 'endpoint', op: 'loop', key, client: s.name, resource, rounds: loop.rounds, fields: loop.fields, note: `${s.name} rewrote ${key} ${loop.rounds} times in a row, each time after the echo of its own write` });
+    }
+  }
+
+  /** An update or patch carrying a resourceVersion older than the newest this client was sent: a conflict follows. */
+  staleWrite(s: ClientSession, info: RequestInfo, body: Buffer | undefined, contentType: string | undefined): void {
+    if ((info.verb !== 'update' && info.verb !== 'patch') || info.name === undefined) return;
+    const sentRv = (decodeBody(body, contentType)?.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+    if (typeof sentRv !== 'string' || sentRv === '') return;
+    const resource = this.resourceOf(info);
+    const key = objectKey(info.namespace, info.name);
+    const newest = s.newest(resource, key);
+    if (!newest || newest.rv === sentRv || !isOlder(sentRv, newest.rv)) return;
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stale-write', key, rv: sentRv, client: s.name, resource, newest: newest.rv, note: `${s.name} writes from resourceVersion ${sentRv} though it was sent ${newest.rv}: a 409 Conflict follows` });
+  }
+
+  relist(s: ClientSession, info: RequestInfo, why: string): void {
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'relist', key: info.namespace, client: s.name, resource: this.resourceOf(info), reason: why });
+  }
+
+  watchStart(s: ClientSession, info: RequestInfo): void {
+    if (!this.tracer.shouldEmit('endpoint', 'watch')) return;
+    const q = info.query;
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'watch', key: info.namespace, rv: q.get('resourceVersion') ?? undefined, client: s.name, resource: this.resourceOf(info), event: 'start',
+      ...(q.get('allowWatchBookmarks') === 'true' ? { bookmarks: true } : {}),
+      ...(q.get('sendInitialEvents') === 'true' ? { sendInitialEvents: true } : {}),
+      ...(q.get('labelSelector') ? { labelSelector: q.get('labelSelector') } : {}),
+      ...(q.get('fieldSelector') ? { fieldSelector: q.get('fieldSelector') } : {}),
+    });
+  }
+
+  watchEvent(s: ClientSession, info: RequestInfo, e: WatchEventSeen): void {
+    const resource = this.resourceOf(info);
+    s.event(resource, e, Date.now());
+    if (!this.tracer.shouldEmit('endpoint', 'watch')) return;
+    const status = e.type === 'ERROR' ? (e.object as { code?: number; message?: string } | undefined) : undefined;
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'watch', key: e.type === 'BOOKMARK' ? undefined : e.key, rv: e.rv, type: e.type as never, client: s.name, resource,
+      ...(status ? { code: status.code, error: status.message } : {}),
+    });
+  }
+
+  watchClose(s: ClientSession, info: RequestInfo, reason: string): void {
+    if (!this.tracer.shouldEmit('endpoint', 'watch')) return;
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'watch', key: info.namespace, client: s.name, resource: this.resourceOf(info), event: 'close', reason });
+  }
+
+  stall(s: ClientSession, resource: string, idleMs: number): void {
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stall', client: s.name, resource, idleMs, note: `${s.name}'s watch of ${resource} received no event and no bookmark for ${Math.round(idleMs / 1000)}s` });
+  }
+
+  fault(s: ClientSession, text: string, info: RequestInfo, e?: WatchEventSeen): void {
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
+  }
+}
+
+function describeTrigger(t: RecentEvent): string {
+  return `${t.type} ${t.resource} ${t.key}${t.rv ? `@${t.rv}` : ''}${t.own ? ' (own write)' : ''}`;
+}
+
+/** kube's resourceVersions are opaque, but etcd's are integers: compare as such when both are. */
+function isOlder(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) ? BigInt(a) < BigInt(b) : false;
+}
