@@ -17,7 +17,7 @@ import { decodeBody } from './body-decode.js';
 import { ClientRegistry, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
-import { isWrite, requestInfo, type RequestInfo } from './request-info.js';
+import { isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from './watch-faults.js';
 import { tapWatch } from './watch-tap.js';
@@ -132,7 +132,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
 
   const startWatch = (session: ClientSession, info: RequestInfo, req: IncomingMessage, res: ServerResponse) => {
     const collection = trace.collectionOf(info);
-    const initial = info.query.get('sendInitialEvents') === 'true';
+    const initial = queryTrue(info.query.get('sendInitialEvents'));
     if (initial) {
       const why = session.listStarted(collection);
       if (why) trace.relist(session, info, why);

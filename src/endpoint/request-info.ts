@@ -43,8 +43,7 @@ export function requestInfo(method: string, target: string): RequestInfo {
   }
   if (rest.length === 0 || rest.length > 3) return none;
   const [resource, name, subresource] = rest;
-  const watchParam = query.get('watch');
-  const watching = legacyWatch || watchParam === 'true' || watchParam === '1';
+  const watching = legacyWatch || queryTrue(query.get('watch'));
   const verb = verbOf(method, name !== undefined, watching);
   return { isResource: true, verb, group, version, resource, namespace, name, subresource, path, query };
 }
@@ -58,6 +57,11 @@ function verbOf(method: string, named: boolean, watching: boolean): RequestInfo[
     case 'DELETE': return named ? 'delete' : 'deletecollection';
     default: return 'other';
   }
+}
+
+/** Go's strconv.ParseBool for true, as kube reads boolean query parameters (the Python client sends `watch=True`). */
+export function queryTrue(v: string | null): boolean {
+  return v === '1' || v === 't' || v === 'T' || v === 'true' || v === 'TRUE' || v === 'True';
 }
 
 function safeDecode(s: string): string {

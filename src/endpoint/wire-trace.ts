@@ -5,7 +5,7 @@
 import { diffObjects } from '../informer/object-diff.js';
 import type { Tracer } from '../informer/trace.js';
 import type { ClientSession, RecentEvent } from './client-session.js';
-import { objectKey, resourceName, type RequestInfo } from './request-info.js';
+import { objectKey, queryTrue, resourceName, type RequestInfo } from './request-info.js';
 import { decodeBody } from './body-decode.js';
 import type { CapturedResponse } from './response-capture.js';
 import type { WatchEventSeen } from './watch-tap.js';
@@ -158,8 +158,8 @@ export class WireTrace {
     const q = info.query;
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'watch', key: info.namespace, rv: q.get('resourceVersion') ?? undefined, client: s.name, resource: this.resourceOf(info), event: 'start',
-      ...(q.get('allowWatchBookmarks') === 'true' ? { bookmarks: true } : {}),
-      ...(q.get('sendInitialEvents') === 'true' ? { sendInitialEvents: true } : {}),
+      ...(queryTrue(q.get('allowWatchBookmarks')) ? { bookmarks: true } : {}),
+      ...(queryTrue(q.get('sendInitialEvents')) ? { sendInitialEvents: true } : {}),
       ...(q.get('labelSelector') ? { labelSelector: q.get('labelSelector') } : {}),
       ...(q.get('fieldSelector') ? { fieldSelector: q.get('fieldSelector') } : {}),
     });
