@@ -17,6 +17,7 @@ import { decodeBody } from './body-decode.js';
 import { ClientRegistry, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
+import { refusedMediaType } from './media-types.js';
 import { isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from './watch-faults.js';
@@ -87,6 +88,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     const write = isWrite(info);
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
     if (body instanceof SimApiError) return sendError(res, body);
+    const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0);
+    if (unspoken) return sendError(res, unspoken);
 
     const base = write ? trace.baseOf(session, info) : undefined;
     const listing = info.verb === 'list';

@@ -22,6 +22,8 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k.toLowerCase())) out[k] = v;
   res.writeHead(answer.status, out);
+  // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
+  res.flushHeaders();
   try {
     for await (const chunk of answer.body) {
       if (res.destroyed) break;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { queryTrue, requestInfo } from '../../src/endpoint/request-info.js';
+
+describe('requestInfo', () => {
+  it('reads group, version, resource, namespace, name, subresource and verb as kube-apiserver does', () => {
+    expect(requestInfo('GET', '/apis/apps/v1/namespaces/shop/deployments/web/status')).toMatchObject({ isResource: true, verb: 'get', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'shop', name: 'web', subresource: 'status' });
+    expect(requestInfo('GET', '/api/v1/pods?watch=1&resourceVersion=5')).toMatchObject({ verb: 'watch', resource: 'pods', namespace: undefined });
+    expect(requestInfo('GET', '/api/v1/watch/namespaces/a/configmaps')).toMatchObject({ verb: 'watch', namespace: 'a', resource: 'configmaps' });
+    expect(requestInfo('DELETE', '/api/v1/namespaces/a/configmaps')).toMatchObject({ verb: 'deletecollection' });
+    expect(requestInfo('PATCH', 'http://127.0.0.1:1/api/v1/nodes/n1')).toMatchObject({ verb: 'patch', resource: 'nodes', name: 'n1' });
+  });
+
+  it('tells the namespace object from the resources inside it', () => {
+    expect(requestInfo('GET', '/api/v1/namespaces/shop')).toMatchObject({ resource: 'namespaces', name: 'shop', namespace: undefined });
+    expect(requestInfo('PUT', '/api/v1/namespaces/shop/finalize')).toMatchObject({ resource: 'namespaces', name: 'shop', subresource: 'finalize', verb: 'update' });
+    expect(requestInfo('GET', '/api/v1/namespaces/shop/pods')).toMatchObject({ resource: 'pods', namespace: 'shop', verb: 'list' });
+  });
+
+  it('is not a resource for discovery, OpenAPI and health paths', () => {
+    for (const p of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v3', '/version', '/healthz']) expect(requestInfo('GET', p).isResource).toBe(false);
+  });
+
+  it('reads booleans as Go does', () => {
+    for (const t of ['1', 't', 'T', 'true', 'TRUE', 'True']) expect(queryTrue(t)).toBe(true);
+    for (const f of [null, '', '0', 'false', 'yes']) expect(queryTrue(f)).toBe(false);
+  });
+});

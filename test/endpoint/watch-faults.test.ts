@@ -1,0 +1,43 @@
+import { describe, expect, it, vi } from 'vitest';
+import { parseInjectSpec } from '../../src/faults/inject-spec.js';
+import { WatchFaults } from '../../src/endpoint/watch-faults.js';
+
+const faults = (...specs: string[]) => new WatchFaults(specs.map(parseInjectSpec));
+
+describe('WatchFaults', () => {
+  it('fires an @RV fault once, at the first event with that resourceVersion', () => {
+    const f = faults('expire@12', 'duplicate@12', 'drop-connection@20');
+    expect(f.forEvent('MODIFIED', 'a/b', '11')).toEqual({ hide: false, duplicate: false, fired: [] });
+    expect(f.forEvent('MODIFIED', 'a/b', '12')).toEqual({ hide: false, duplicate: true, then: 'expire', fired: ['expire@12', 'duplicate@12'] });
+    expect(f.forEvent('MODIFIED', 'a/c', '12').fired).toEqual([]);
+    expect(f.unused()).toEqual(['drop-connection@20']);
+  });
+
+  it('hides every DELETED event of a key', () => {
+    const f = faults('hide-delete:a/b');
+    expect(f.forEvent('DELETED', 'a/b', '5').hide).toBe(true);
+    expect(f.forEvent('MODIFIED', 'a/b', '6').hide).toBe(false);
+    expect(f.forEvent('DELETED', 'a/b', '7').hide).toBe(true);
+  });
+
+  it('fires an @TIME fault on the watches open then, or on the next event when none is', () => {
+    vi.useFakeTimers();
+    try {
+      const f = faults('expire@5s', 'drop-connection@8s', 'delay:200ms@1s');
+      const expired: string[] = [];
+      f.start();
+      expect(f.delayMs()).toBe(0);
+      vi.advanceTimersByTime(1000);
+      expect(f.delayMs()).toBe(200);
+      const unregister = f.register({ expire: (t) => expired.push(t), drop: () => expired.push('dropped') });
+      vi.advanceTimersByTime(4000);
+      expect(expired).toEqual(['expire@5000ms']);
+      unregister();
+      vi.advanceTimersByTime(3000);
+      expect(f.forEvent('ADDED', 'a/b', '1')).toMatchObject({ then: 'drop-connection', fired: ['drop-connection@8000ms'] });
+      f.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
