@@ -42,6 +42,8 @@ export interface ExecRunOptions {
   maxObjects: number;
   /** reconcile --exec: the controller process; proxy: none. */
   child?: { command: string; args: string[]; output: ChildOutput; graceMs: number };
+  /** sim --mirror-resources: the kinds the fork mirrors (default: every kind asked for). */
+  mirrorResources?: ReadonlySet<string>;
   /** Where to write the kubeconfig (proxy --kubeconfig-out); default a new temporary folder, removed at the end. */
   kubeconfigOut?: string;
   /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
@@ -59,7 +61,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const table = o.output === 'table' || o.output === 'wide';
   const kubeconfig = prepareKubeconfigPath(o.kubeconfigOut, o.force);
   const notice = (line: string) => err.write(`${line}\n`);
-  const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, notice }) : undefined;
+  const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, only: o.mirrorResources, notice }) : undefined;
 
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
   const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
@@ -105,7 +107,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
   if (fork) {
     const diverged = fork.divergences();
-    notice(diverged.length ? `fork: ${diverged.length} objects differ from the target (the controller's writes): ${diverged.slice(0, 10).map((d) => `${d.change} ${d.resource} ${d.key}${d.conflicts ? ` (${d.conflicts} upstream changes kept out)` : ''}`).join(', ')}${diverged.length > 10 ? ', …' : ''}` : 'fork: nothing differs from the target');
+    notice(diverged.length ? `fork: ${diverged.length} ${diverged.length === 1 ? 'object differs' : 'objects differ'} from the target (written locally):` : 'fork: nothing differs from the target');
+    for (const d of diverged) notice(`  ${d.change} ${d.resource} ${d.key}${d.conflicts ? ` (${d.conflicts} upstream ${d.conflicts === 1 ? 'change' : 'changes'} kept out)` : ''}`);
   }
   const rows = reportRows(endpoint, o.mode, settled);
   for (const c of endpoint.clients()) for (const l of c.loops) notice(`loop: ${l.client} ${l.resource} ${l.key} rewrote itself ${l.rounds} times in a row after the echo of its own write; changing every round: ${l.fields.join(', ')}`);
@@ -187,7 +190,12 @@ function prepareKubeconfigPath(out: string | undefined, force: boolean): { path:
   const path = resolve(out);
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) throw new UserError(`--kubeconfig-out ${out} is a directory: name a file to write`);
-    if (!force && !isEndpointKubeconfig(readFileSync(path, 'utf8'))) throw new UserError(`--kubeconfig-out ${out} exists and is not a kubeconfig kwatch wrote: choose another path, or add --force to replace it`);
+    if (!force && !isKwatchKubeconfig(readFileSync(path, 'utf8'))) throw new UserError(`--kubeconfig-out ${out} exists and is not a kubeconfig kwatch wrote: choose another path, or add --force to replace it`);
   }
   return { path, temporary: false };
+}
+
+/** A kubeconfig kwatch wrote: its endpoint's, or kwatch sim's (cluster kwatch-sim): either may be replaced. */
+function isKwatchKubeconfig(text: string): boolean {
+  return isEndpointKubeconfig(text) || /^- name: kwatch-sim$/m.test(text);
 }

@@ -30,11 +30,17 @@ export default class Sim extends Command {
     tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
     users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
     'max-objects': Flags.integer({ description: 'Objects each controller (deployment, replicaset, job) may create over the sim\'s lifetime; past it, it logs one line and creates no more, so a mistake cannot flood the machine.', default: 10_000 }),
+    mirror: Flags.boolean({ description: 'Serve a local copy-on-write fork of a real cluster (the current context, or --kubeconfig/--context) instead of a generated one: each kind is mirrored from the cluster at its first request and kept current; writes land only in the fork; an upstream change to an object written locally is reported as a conflict and never applied over it. At exit it lists the objects that diverged.', default: false, helpGroup: 'MIRROR' }),
+    'mirror-resources': Flags.string({ description: 'With --mirror: mirror only these kinds, comma-separated as kubectl spells them (pods,deployments.apps); others are served empty, holding only what is written locally.', helpGroup: 'MIRROR' }),
+    kubeconfig: Flags.string({ description: 'With --mirror: the kubeconfig of the cluster to fork (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'MIRROR' }),
+    context: Flags.string({ description: 'With --mirror: the kubeconfig context to fork (default: the current one).', helpGroup: 'MIRROR' }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Sim);
+    if (flags.mirror) return this.runMirror(flags);
+    if (flags['mirror-resources'] !== undefined || flags.context !== undefined || flags.kubeconfig !== undefined) this.fail('--mirror-resources, --kubeconfig and --context name the cluster --mirror forks: add --mirror');
     const churn = Number(flags.churn);
     if (!Number.isFinite(churn) || churn < 0) this.fail(`invalid --churn "${flags.churn}": use a number of changes per second (0 = static)`);
     if (flags.pods < 0 || flags.nodes < 0) this.fail('--pods and --nodes must not be negative');
@@ -98,6 +104,44 @@ export default class Sim extends Command {
     });
     await server.close();
     this.log('kwatch sim stopped');
+  }
+
+  /** `sim --mirror`: kwatch's endpoint in overlay mode on the current context, no child, until Ctrl-C. */
+  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean }): Promise<void> {
+    const { loadConnection } = await import('../kube/http/connection.js');
+    const { Tracer } = await import('../informer/trace.js');
+    const { createStopSignal } = await import('../cli/stop-signal.js');
+    const { runExec } = await import('../cli/exec-run.js');
+    const tracer = new Tracer();
+    const upstream = await loadConnection({ kubeconfig: flags.kubeconfig, context: flags.context, tracer });
+    const kubeconfigPath = resolve(flags['kubeconfig-out']);
+    mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
+    const stop = createStopSignal();
+    try {
+      const code = await runExec({
+        upstream,
+        targetName: `context "${upstream.contextName ?? '(none)'}" at ${upstream.server}`,
+        namespace: upstream.namespace,
+        mode: 'overlay',
+        tracer,
+        output: 'table',
+        showSecrets: false,
+        listen: { host: '127.0.0.1', port: flags.port },
+        tls: flags.tls,
+        faults: [],
+        loopThreshold: 5,
+        stallAfterMs: 300_000,
+        maxObjects: 200_000,
+        mirrorResources: flags['mirror-resources'] ? new Set(flags['mirror-resources'].split(',').map((r) => r.trim()).filter(Boolean)) : undefined,
+        kubeconfigOut: kubeconfigPath,
+        force: false,
+        stop,
+      });
+      if (code !== 0) this.exit(code);
+    } finally {
+      stop.dispose();
+      await upstream.close();
+    }
   }
 
   private fail(message: string): never {

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { kubectlSim } from '../sim/sim-helpers.js';
-import { KUBECTL, kwatch, type Rec } from './events-helpers.js';
+import { KUBECTL, Running, kwatch, type Rec } from './events-helpers.js';
 
 const k = kubectlSim({ seed: 3, nodes: 1, pods: 4, churn: 0 }, 'kwatch-e2e-exec-');
 const env = () => ({ KUBECONFIG: k.kubeconfig, KUBECACHEDIR: `${k.dir}/cache` });
@@ -41,7 +41,7 @@ describe('kwatch reconcile --exec', () => {
     expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-overlay\s+\d+\s+client=kubectl verb=patch resource=configmaps mode=overlay code=200/);
     expect(r.stdout).toMatch(/metadata\.annotations: <none> → \{"seen":"yes"\}/);
     expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl resource=configmaps event=start/);
-    expect(r.stderr).toMatch(/^fork: 1 objects differ from the target \(the controller's writes\): created configmaps default\/exec-overlay$/m);
+    expect(r.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n  created configmaps default\/exec-overlay$/m);
     expect(r.stderr).toMatch(/^converged: 1 key written, no write pending$/m);
     expect(r.code).toBe(0);
     expect((await k.kubectl('get', 'configmap', 'exec-overlay')).code).not.toBe(0);
@@ -131,6 +131,28 @@ describe('kwatch proxy', () => {
     // Its own file it may replace.
     const again = await kwatch(['proxy', '--kubeconfig-out', out, '--for', '1s'], env());
     expect(again.code).toBe(0);
+  }, 30_000);
+});
+
+describe('kwatch sim --mirror', () => {
+  it('serves a copy-on-write fork of a cluster: reads mirrored, writes local only, and at exit the objects that diverged', async () => {
+    const out = `${k.dir}/mirror.kubeconfig`;
+    const mirror = new Running(['sim', '--mirror', '--kubeconfig', k.kubeconfig, '--kubeconfig-out', out, '--mirror-resources', 'configmaps,namespaces'], env());
+    try {
+      expect(await pollKubectl(out, ['get', 'namespaces', '-o', 'name'])).toMatch(/namespace\/default/);
+      const mirrored = await pollKubectl(out, ['get', 'configmaps', '-n', 'default', '-o', 'name']);
+      expect(mirrored).toBe((await k.kubectl('get', 'configmaps', '-n', 'default', '-o', 'name')).stdout);
+      expect(await pollKubectl(out, ['create', 'configmap', 'mirror-local', '-n', 'default', '--from-literal=a=b'])).toMatch(/created/);
+      expect(await pollKubectl(out, ['get', 'configmap', 'mirror-local', '-n', 'default', '-o', 'name'])).toBe('configmap/mirror-local\n');
+      expect((await k.kubectl('get', 'configmap', 'mirror-local', '-n', 'default')).code).not.toBe(0);
+      // A kind left out of --mirror-resources is served from what is written locally only.
+      expect(await pollKubectl(out, ['get', 'secrets', '-n', 'default', '-o', 'name'])).toBe('');
+    } finally {
+      const end = await mirror.stop('SIGINT');
+      expect(end.code).toBe(0);
+    }
+    expect(mirror.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n  created configmaps default\/mirror-local$/m);
+    expect(mirror.stderr).toMatch(/kwatch: secrets is not mirrored \(--mirror-resources\)/);
   }, 30_000);
 });
 
