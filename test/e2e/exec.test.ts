@@ -41,7 +41,7 @@ describe('kwatch reconcile --exec', () => {
     expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-overlay\s+\d+\s+client=kubectl verb=patch resource=configmaps mode=overlay code=200/);
     expect(r.stdout).toMatch(/metadata\.annotations: <none> → \{"seen":"yes"\}/);
     expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl resource=configmaps event=start/);
-    expect(r.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n  created configmaps default\/exec-overlay$/m);
+    expect(r.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n {2}created configmaps default\/exec-overlay$/m);
     expect(r.stderr).toMatch(/^converged: 1 key written, no write pending$/m);
     expect(r.code).toBe(0);
     expect((await k.kubectl('get', 'configmap', 'exec-overlay')).code).not.toBe(0);
@@ -151,7 +151,7 @@ describe('kwatch sim --mirror', () => {
       const end = await mirror.stop('SIGINT');
       expect(end.code).toBe(0);
     }
-    expect(mirror.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n  created configmaps default\/mirror-local$/m);
+    expect(mirror.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n {2}created configmaps default\/mirror-local$/m);
     expect(mirror.stderr).toMatch(/kwatch: secrets is not mirrored \(--mirror-resources\)/);
   }, 30_000);
 });
