@@ -124,6 +124,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (failedRequests) notice(`requests failed: ${failedRequests}${endpoint.failures.length ? ` (${endpoint.failures.slice(0, 3).join('; ')})` : ''}`);
   const pending = rows.filter((r) => r.result === 'pending').length;
   const loops = rows.filter((r) => r.result === 'loop').length;
+  if ((o.mode === 'intercept' || o.mode === 'server-dry-run') && rows.length) notice(`note: under --writes ${o.mode} nothing is stored, so the controller's own watches never saw its writes: one it repeats may be one that would land once (--writes overlay shows whether it converges)`);
   if (o.once || child) notice(verdictLine(rows, o.mode, settled, pending, loops));
   if (exit?.error) return exit.code;
   if (childFailed) return o.once ? 2 : exit!.code;

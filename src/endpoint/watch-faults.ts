@@ -67,8 +67,17 @@ export class WatchFaults {
     for (const t of this.timers) clearTimeout(t);
   }
 
+  /** A watch opened: an @TIME fault whose time came while none was open fires on it. */
   register(w: FaultableWatch): () => void {
     this.watches.add(w);
+    const due = this.pending.filter((a) => a.fault.kind !== 'duplicate');
+    if (due.length) {
+      this.pending = this.pending.filter((a) => a.fault.kind === 'duplicate');
+      for (const a of due) {
+        if (a.fault.kind === 'expire') w.expire(a.text);
+        else w.drop(a.text);
+      }
+    }
     return () => this.watches.delete(w);
   }
 

@@ -47,7 +47,9 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     const ct = String((headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]) ?? res.getHeader('content-type') ?? '');
     json = code === 200 && /json/i.test(ct);
     observer.started(code, ct);
-    return (origWriteHead as (...a: unknown[]) => ServerResponse).call(this, code, ...rest);
+    const out = (origWriteHead as (...a: unknown[]) => ServerResponse).call(this, code, ...rest);
+    if (json) process.nextTick(() => res.emit('kwatch-started'));
+    return out;
   } as ServerResponse['writeHead'];
 
   const send = (line: string) => {
@@ -141,7 +143,9 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     expire: (text) => { observer.fault(text); expire(text); },
     drop: (text) => { observer.fault(text); drop(); },
   };
-  const unregister = faults?.register(watch);
+  let unregister: (() => void) | undefined;
+  // Registered once the watch is answered: a fault that fires at once then follows its headers.
+  res.once('kwatch-started', () => { unregister = faults?.register(watch); });
   res.on('close', () => {
     unregister?.();
     if (timer) clearTimeout(timer);

@@ -123,6 +123,7 @@ export class WireTrace {
       this.tracer.emit({
         time: now, stage: 'endpoint', op: 'write', key, rv: answerMeta.resourceVersion, client: s.name, verb: info.verb, resource, mode: o.mode, code: c.status,
         ...(info.subresource ? { subresource: info.subresource } : {}),
+        ...(info.verb === 'create' && after ? createdEssentials(after) : {}),
         ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? '') } : {}),
         ...(o.mode === 'server-dry-run' && ok ? { answer: 'the object the server would store' } : {}),
         ...(triggers.length ? { after: triggers.map(describeTrigger), trigger: 'inferred' } : {}),
@@ -171,7 +172,8 @@ export class WireTrace {
     if (!this.tracer.shouldEmit('endpoint', 'watch')) return;
     const status = e.type === 'ERROR' ? (e.object as { code?: number; message?: string } | undefined) : undefined;
     this.tracer.emit({
-      time: Date.now(), stage: 'endpoint', op: 'watch', key: e.type === 'BOOKMARK' ? undefined : e.key, rv: e.rv, type: e.type as never, client: s.name, resource,
+      // `event` on every endpoint watch record (start, the event type, close); `type` as on the watch stage's records.
+      time: Date.now(), stage: 'endpoint', op: 'watch', key: e.type === 'BOOKMARK' ? undefined : e.key, rv: e.rv, type: e.type as never, client: s.name, resource, event: e.type,
       ...(status ? { code: status.code, error: status.message } : {}),
     });
   }
@@ -188,6 +190,20 @@ export class WireTrace {
   fault(s: ClientSession, text: string, info: RequestInfo, e?: WatchEventSeen): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
+}
+
+/** What a create made, in a line: its kind, controller owner and labels (the object itself is in -o json with --diff all). */
+function createdEssentials(o: Record<string, unknown>): Record<string, unknown> {
+  const meta = (o.metadata ?? {}) as { labels?: Record<string, string>; ownerReferences?: { kind?: string; name?: string; controller?: boolean }[] };
+  const owner = meta.ownerReferences?.find((r) => r.controller) ?? meta.ownerReferences?.[0];
+  const labels = Object.entries(meta.labels ?? {}).map(([k, v]) => `${k}=${v}`);
+  const fields = Object.keys(o).filter((k) => k !== 'metadata' && k !== 'apiVersion' && k !== 'kind');
+  return {
+    ...(typeof o.kind === 'string' ? { kind: o.kind } : {}),
+    ...(owner ? { owner: `${owner.kind ?? '?'}/${owner.name ?? '?'}` } : {}),
+    ...(labels.length ? { labels } : {}),
+    ...(fields.length ? { fields } : {}),
+  };
 }
 
 function describeTrigger(t: RecentEvent): string {
