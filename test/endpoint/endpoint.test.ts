@@ -130,3 +130,21 @@ describe('the wire', () => {
     }
   });
 });
+
+describe('deletes in the fork', () => {
+  it('an object with finalizers stays, with its deletionTimestamp, until the controller removes them', async () => {
+    const { endpoint, call } = await start();
+    try {
+      const created = await call('/api/v1/namespaces/default/configmaps', { method: 'POST', body: JSON.stringify({ metadata: { name: 'held', finalizers: ['example.com/cleanup'] }, data: {} }) });
+      expect(created.status).toBe(201);
+      expect((await call('/api/v1/namespaces/default/configmaps/held', { method: 'DELETE' })).status).toBe(200);
+      const held = (await (await call('/api/v1/namespaces/default/configmaps/held')).json()) as { metadata: { deletionTimestamp?: string } };
+      expect(held.metadata.deletionTimestamp).toEqual(expect.any(String));
+      const released = await call('/api/v1/namespaces/default/configmaps/held', { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: null } }) });
+      expect(released.status).toBe(200);
+      expect((await call('/api/v1/namespaces/default/configmaps/held')).status).toBe(404);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
