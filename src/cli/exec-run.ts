@@ -49,6 +49,8 @@ export interface ExecRunOptions {
   /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
   force: boolean;
   once?: { quietMs: number; maxWaitMs: number };
+  /** --live: the dashboard with a per-client panel instead of the trace lines (where the terminal allows). */
+  live?: { snapshotDir?: string };
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -65,9 +67,10 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
 
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
   const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     summary.add(r);
-    printer.write(r);
+    if (!live) printer.write(r);
   });
 
   let endpoint: Endpoint | undefined;
@@ -95,6 +98,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (child) exit = await child.stop(o.child!.graceMs);
   } finally {
     unsubscribe();
+    live?.stop();
     if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
     printer.end();
     await endpoint?.close();
@@ -130,6 +134,30 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (childFailed) return o.once ? 2 : exit!.code;
   if (o.once && (failedRequests || rows.some((r) => r.result === 'failed'))) return 2;
   return pending || loops ? 1 : 0;
+}
+
+/** --live on a terminal: the dashboard with the per-client panel; undefined (said in one line) without one. */
+async function startLive(o: ExecRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
+  const { liveUnavailable } = await import('./live-available.js');
+  const why = liveUnavailable(out, process.stdin, process.env);
+  if (why !== undefined) {
+    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
+    return undefined;
+  }
+  const { startLiveSession } = await import('./live-session.js');
+  const { EndpointStats } = await import('../render/live/endpoint-panel.js');
+  const panel = new EndpointStats();
+  return startLiveSession({
+    tracer: o.tracer,
+    info: { server: o.targetName, resources: o.child ? `${o.child.command} (writes ${o.mode})` : `proxy (writes ${o.mode})` },
+    stages: o.stages,
+    defaultStages: EXEC_DEFAULT_STAGES,
+    snapshotDir: o.live?.snapshotDir,
+    showSecrets: o.showSecrets,
+    panel: { content: () => ({ title: `clients on the wire (writes ${o.mode})`, lines: panel.lines() }), add: panel.add },
+    stdout: out as NodeJS.WriteStream,
+    onQuit: quit,
+  });
 }
 
 const MODE_NOTES: Record<EndpointWriteMode, string> = {

@@ -29,11 +29,13 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key is rewritten, each round after the echo of its own write, more than this many times in a row.', default: 5, min: 1 }),
     stages: Flags.string({ description: 'Stages to show, comma-separated (default: endpoint).' }),
     for: Flags.string({ description: 'Stop after this long (e.g. 10m).' }),
+    live: Flags.boolean({ description: 'A full-screen dashboard: the activity and a per-client panel (requests/s, watches open, relists, writes, the newest relist/stale-write/loop/stall records). Falls back to the plain trace without a terminal.', default: false }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Proxy);
     const { output, stages } = await parseTraceViewFlags(flags);
+    if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.writes === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run');
     const listen = parseListen(flags.listen);
     const faults = parseInjectFlags(flags.inject);
@@ -61,6 +63,7 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
         maxObjects: flags['max-objects'],
         kubeconfigOut: flags['kubeconfig-out'],
         force: flags.force,
+        live: flags.live ? {} : undefined,
         stop,
       });
       if (code !== 0) this.exit(code);

@@ -138,11 +138,12 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const ex = await import('../cli/exec-flags.js');
     const mode = flags.writes as WriteMode;
     if (mode === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
-    if (flags.live) process.stderr.write('kwatch: --live does not draw the endpoint yet: showing the plain trace\n');
+    if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     const options = {
       listen: ex.parseListen(flags.listen),
       faults: ex.parseInjectFlags(flags.inject),
-      childOutput: ex.parseChildOutput(flags['child-output']),
+      // The dashboard owns the terminal: the controller's lines would tear it (its last lines still reach the report).
+      childOutput: flags.live && (flags['child-output'] === 'prefix' || flags['child-output'] === 'passthrough') ? ({ kind: 'none' } as const) : ex.parseChildOutput(flags['child-output']),
       graceMs: ex.boundedDuration(flags.grace, '--grace'),
       quietMs: ex.boundedDuration(flags.quiet, '--quiet', 1),
       maxWaitMs: ex.boundedDuration(flags['max-wait'], '--max-wait', 1),
@@ -173,6 +174,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
         once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs } : undefined,
+        live: flags.live ? { snapshotDir: flags['snapshot-dir'] } : undefined,
         stop,
       });
       if (code !== 0) this.exit(code);
