@@ -2,6 +2,8 @@
 // options: listen address, TLS, faults, stall and settle times, the fork's bound, the child's output.
 import { Flags } from '@oclif/core';
 import type { ChildOutput } from '../endpoint/child-process.js';
+import type { Tracer } from '../informer/trace.js';
+import type { Connection } from '../kube/http/connection.js';
 import { parseInjectSpec, type InjectFault } from '../faults/inject-spec.js';
 import { parseDuration } from './duration.js';
 import { UserError } from './user-error.js';
@@ -53,4 +55,24 @@ export function parseChildOutput(text: string): ChildOutput {
   if (text === 'prefix' || text === 'passthrough' || text === 'none') return { kind: text };
   if (text.startsWith('file:') && text.length > 5) return { kind: 'file', path: text.slice(5) };
   throw new UserError(`invalid --child-output "${text}": use prefix, passthrough, file:PATH or none`);
+}
+
+/** What `reconcile --exec` and `proxy` both give the endpoint, from the flags they share and the target connection. */
+export function endpointRunOptions(
+  flags: { sim: boolean; namespace?: string; listen?: string; tls: boolean; inject?: string[]; 'stall-after': string; 'max-objects': number; 'show-secrets': boolean },
+  upstream: Connection,
+  tracer: Tracer,
+) {
+  return {
+    upstream,
+    targetName: flags.sim ? 'the embedded --sim server' : `context "${upstream.contextName ?? '(none)'}" at ${upstream.server}`,
+    namespace: flags.namespace ?? upstream.namespace,
+    tracer,
+    showSecrets: flags['show-secrets'],
+    listen: parseListen(flags.listen),
+    tls: flags.tls,
+    faults: parseInjectFlags(flags.inject),
+    stallAfterMs: boundedDuration(flags['stall-after'], '--stall-after', 1),
+    maxObjects: flags['max-objects'],
+  };
 }

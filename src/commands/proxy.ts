@@ -2,7 +2,7 @@
 // container with the kubeconfig mounted): the same writes modes, faults and trace as `reconcile --exec`, until Ctrl-C.
 import { Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
-import { boundedDuration, endpointFlags, parseInjectFlags, parseListen } from '../cli/exec-flags.js';
+import { boundedDuration, endpointFlags, endpointRunOptions, parseInjectFlags, parseListen } from '../cli/exec-flags.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
@@ -37,9 +37,10 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
     const { output, stages } = await parseTraceViewFlags(flags);
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.writes === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run');
-    const listen = parseListen(flags.listen);
-    const faults = parseInjectFlags(flags.inject);
-    const stallAfterMs = boundedDuration(flags['stall-after'], '--stall-after', 1);
+    // Checked before connecting: a bad flag is one line, whatever the target.
+    parseListen(flags.listen);
+    parseInjectFlags(flags.inject);
+    boundedDuration(flags['stall-after'], '--stall-after', 1);
     const forMs = flags.for ? boundedDuration(flags.for, '--for', 1) : undefined;
     const tracer = new Tracer();
     const stop = createStopSignal({ forMs });
@@ -47,20 +48,11 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
       const conn = await this.connect(flags, { tracer });
       const { runExec } = await import('../cli/exec-run.js');
       const code = await runExec({
-        upstream: conn,
-        targetName: flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}" at ${conn.server}`,
-        namespace: flags.namespace ?? conn.namespace,
+        ...endpointRunOptions(flags, conn, tracer),
         mode: flags.writes as 'intercept' | 'overlay' | 'server-dry-run' | 'apply',
-        tracer,
         output,
         stages,
-        showSecrets: flags['show-secrets'],
-        listen,
-        tls: flags.tls,
-        faults,
         loopThreshold: flags['loop-threshold'],
-        stallAfterMs,
-        maxObjects: flags['max-objects'],
         kubeconfigOut: flags['kubeconfig-out'],
         force: flags.force,
         live: flags.live ? {} : undefined,

@@ -140,16 +140,17 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (mode === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     const options = {
-      listen: ex.parseListen(flags.listen),
-      faults: ex.parseInjectFlags(flags.inject),
       // The dashboard owns the terminal: the controller's lines would tear it (its last lines still reach the report).
       childOutput: flags.live && (flags['child-output'] === 'prefix' || flags['child-output'] === 'passthrough') ? ({ kind: 'none' } as const) : ex.parseChildOutput(flags['child-output']),
       graceMs: ex.boundedDuration(flags.grace, '--grace'),
       quietMs: ex.boundedDuration(flags.quiet, '--quiet', 1),
       maxWaitMs: ex.boundedDuration(flags['max-wait'], '--max-wait', 1),
-      stallAfterMs: ex.boundedDuration(flags['stall-after'], '--stall-after', 1),
       forMs: flags.for ? ex.boundedDuration(flags.for, '--for', 1) : undefined,
     };
+    // Checked before connecting: a bad flag is one line, whatever the target.
+    ex.parseListen(flags.listen);
+    ex.parseInjectFlags(flags.inject);
+    ex.boundedDuration(flags['stall-after'], '--stall-after', 1);
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     const tracer = new Tracer();
     const stop = createStopSignal({ forMs: options.forMs });
@@ -157,20 +158,11 @@ Several --with modules share one informer per resource, as kube-controller-manag
       const conn = await this.connect(flags, { tracer });
       const { runExec } = await import('../cli/exec-run.js');
       const code = await runExec({
-        upstream: conn,
-        targetName: flags.sim ? 'the embedded --sim server' : `context "${conn.contextName ?? '(none)'}" at ${conn.server}`,
-        namespace: flags.namespace ?? conn.namespace,
+        ...ex.endpointRunOptions(flags, conn, tracer),
         mode,
-        tracer,
         output,
         stages,
-        showSecrets: flags['show-secrets'],
-        listen: options.listen,
-        tls: flags.tls,
-        faults: options.faults,
         loopThreshold: flags['loop-threshold'],
-        stallAfterMs: options.stallAfterMs,
-        maxObjects: flags['max-objects'],
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
         once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs } : undefined,
