@@ -49,31 +49,41 @@ def controlled_by(secret, cm):
 
 
 def reconcile(v1, cm):
+    """Brings the ConfigMap's Secret in step and logs what it did; a 409 (a write in between) reads again."""
+    for _ in range(3):
+        done = reconcile_once(v1, cm)
+        if done:
+            log(done)
+            return
+    raise ReconcileError(f"secret {cm.metadata.namespace}/{cm.metadata.name}-secret: 3 conflicts in a row")
+
+
+def reconcile_once(v1, cm):
+    """One read and at most one write; returns the log line, or None after a conflict."""
     ns, name = cm.metadata.namespace, f"{cm.metadata.name}-secret"
     want = wanted_data(cm)
-    for _ in range(3):  # a 409 means someone wrote in between: read again
-        try:
-            secret = v1.read_namespaced_secret(name, ns)
-        except ApiException as e:
-            if e.status != 404:
-                raise ReconcileError(f"reading secret {ns}/{name}: {e.status} {e.reason}") from e
-            owner = client.V1OwnerReference(api_version="v1", kind="ConfigMap", name=cm.metadata.name,
-                                            uid=cm.metadata.uid, controller=True, block_owner_deletion=True)
-            body = client.V1Secret(metadata=client.V1ObjectMeta(name=name, namespace=ns, owner_references=[owner]),
-                                   type="Opaque", data=want)
-            if not write(lambda: v1.create_namespaced_secret(ns, body), f"creating secret {ns}/{name}"):
-                continue
-            return log(f"created secret {ns}/{name} ({len(want)} keys) for configmap {ns}/{cm.metadata.name}")
-        if not controlled_by(secret, cm):
-            return log(f"skipped secret {ns}/{name}: it exists and configmap {ns}/{cm.metadata.name} does not control it")
-        have = secret.data or {}
-        if have == want:
-            return log(f"in step: secret {ns}/{name} (configmap resourceVersion {cm.metadata.resource_version})")
-        changed = sorted(k for k in have.keys() | want.keys() if have.get(k) != want.get(k))
-        secret.data = want
-        if write(lambda: v1.replace_namespaced_secret(name, ns, secret), f"updating secret {ns}/{name}"):
-            return log(f"updated secret {ns}/{name}: keys {', '.join(changed)}")
-    raise ReconcileError(f"secret {ns}/{cm.metadata.name}-secret: 3 conflicts in a row")
+    try:
+        secret = v1.read_namespaced_secret(name, ns)
+    except ApiException as e:
+        if e.status != 404:
+            raise ReconcileError(f"reading secret {ns}/{name}: {e.status} {e.reason}") from e
+        owner = client.V1OwnerReference(api_version="v1", kind="ConfigMap", name=cm.metadata.name,
+                                        uid=cm.metadata.uid, controller=True, block_owner_deletion=True)
+        body = client.V1Secret(metadata=client.V1ObjectMeta(name=name, namespace=ns, owner_references=[owner]),
+                               type="Opaque", data=want)
+        if write(lambda: v1.create_namespaced_secret(ns, body), f"creating secret {ns}/{name}"):
+            return f"created secret {ns}/{name} ({len(want)} keys) for configmap {ns}/{cm.metadata.name}"
+        return None
+    if not controlled_by(secret, cm):
+        return f"skipped secret {ns}/{name}: it exists and configmap {ns}/{cm.metadata.name} does not control it"
+    have = secret.data or {}
+    if have == want:
+        return f"in step: secret {ns}/{name} (configmap resourceVersion {cm.metadata.resource_version})"
+    changed = sorted(k for k in have.keys() | want.keys() if have.get(k) != want.get(k))
+    secret.data = want
+    if write(lambda: v1.replace_namespaced_secret(name, ns, secret), f"updating secret {ns}/{name}"):
+        return f"updated secret {ns}/{name}: keys {', '.join(changed)}"
+    return None
 
 
 def write(call, what):

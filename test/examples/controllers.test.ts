@@ -144,6 +144,31 @@ describe.skipIf(!pythonClient)(`configmap-secret-keeper.py (${PYTHON}, python3-k
     expect(await keeper.stop()).toEqual({ code: 0, signal: null });
   }, 90_000);
 
+  it('reads again after a 409 on its write, and backs off and lists again after a 500', async () => {
+    const ns = 'keeper-errors';
+    await k(['create', 'namespace', ns]);
+    await k(['apply', '-f', '-'], configMap(ns, 'app', { labels: keep }, { k: 'v1' }));
+    const keeper = new ControllerProcess(PYTHON, [KEEPER, '-n', ns], childEnv({ KUBECONFIG: kubeconfig }));
+    await keeper.waitForLine(`created secret ${ns}/app-secret (1 keys) for configmap ${ns}/app`);
+
+    let from = keeper.lines.length;
+    sim.faults.failNext({ code: 409, verb: 'update', path: `/namespaces/${ns}/secrets/app-secret` });
+    await k(['patch', 'configmap', 'app', '-n', ns, '--type', 'merge', '-p', '{"data":{"k":"v2"}}']);
+    await keeper.waitForLine(`updated secret ${ns}/app-secret: keys k`, from);
+    expect(keeper.lines.slice(from)).toEqual([`conflict updating secret ${ns}/app-secret: reading it again`, `updated secret ${ns}/app-secret: keys k`]);
+
+    from = keeper.lines.length;
+    sim.faults.failNext({ code: 500, verb: 'update', path: `/namespaces/${ns}/secrets/app-secret` });
+    await k(['patch', 'configmap', 'app', '-n', ns, '--type', 'merge', '-p', '{"data":{"k":"v3"}}']);
+    await keeper.waitForLine(`updated secret ${ns}/app-secret: keys k`, from);
+    expect(keeper.lines.slice(from, from + 2)).toEqual([
+      `updating secret ${ns}/app-secret: 500 Internal Server Error: listing again after a pause`,
+      expect.stringMatching(/^listed 1 configmaps \(kwatch\.dev\/keep-secret=true\) in keeper-errors at resourceVersion \d+$/),
+    ]);
+    expect((await getObj('secret', ns, 'app-secret')).data).toEqual({ k: b64('v3') });
+    expect(await keeper.stop()).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
   it('says in one line that it has no kubeconfig, and exits 1', async () => {
     const keeper = new ControllerProcess(PYTHON, [KEEPER, '--kubeconfig', join(dir, 'nowhere')], childEnv({}));
     expect(await keeper.exit()).toEqual({ code: 1, signal: null });
@@ -195,6 +220,37 @@ describe('label-mirror.sh (kubectl)', () => {
 
     expect(await mirror.stop()).toEqual({ code: 0, signal: null });
     expect(mirror.lines.at(-1)).toBe('SIGTERM: stopping');
+  }, 90_000);
+
+  it('lists again after a pause when a label fails, and leaves a ConfigMap that changed to its next event', async () => {
+    const ns = 'mirror-errors';
+    await k(['create', 'namespace', ns]);
+    const mirror = new ControllerProcess(MIRROR, ['-n', ns], childEnv({ KUBECONFIG: kubeconfig }));
+    await mirror.waitForLine('listing and watching configmaps (context kwatch-sim)');
+
+    sim.faults.failNext({ code: 500, verb: 'patch', path: `/namespaces/${ns}/configmaps/web` });
+    await k(['apply', '-f', '-'], configMap(ns, 'web', { annotations: { 'kwatch.dev/mirror-label': 'blue' } }, {}));
+    const failed = await mirror.waitForLine(/^could not label configmap mirror-errors\/web: Error from server \(InternalError\)/);
+    await mirror.waitForLine('listing again in 1s', failed);
+    await mirror.waitForLine(`labelled configmap ${ns}/web mirrored=blue`, failed);
+    expect(await mirrorOf(ns, 'web')).toBe('blue');
+
+    // The label names the resourceVersion it was decided on: a ConfigMap changed in between is not labelled from a
+    // stale view (kubectl answers a conflict); the change's own event labels it.
+    // The changes are made with PUT (kubectl replace): only the controller's label is a PATCH, held by the fault
+    // until the second change has landed (5 s is a generous bound for one kubectl replace).
+    const from = mirror.lines.length;
+    sim.faults.delay({ ms: 5_000, count: 1, verb: 'patch', path: `/namespaces/${ns}/configmaps/web` });
+    const current = await getObj('configmap', ns, 'web');
+    const green = { ...current, metadata: { ...current.metadata, annotations: { 'kwatch.dev/mirror-label': 'green' } } };
+    await k(['replace', '-f', '-'], JSON.stringify(green));
+    const decidedOn = (await getObj('configmap', ns, 'web')).metadata.resourceVersion;
+    await until(async () => sim.faults.state().delay.length === 0, "the controller's label to be held");
+    await k(['replace', '-f', '-'], JSON.stringify({ ...green, metadata: { ...green.metadata, resourceVersion: undefined }, data: { more: '1' } }));
+    await mirror.waitForLine(`skipped configmap ${ns}/web: it changed since resourceVersion ${decidedOn} (its next event decides)`, from);
+    await mirror.waitForLine(`labelled configmap ${ns}/web mirrored=green`, from);
+    expect(await mirrorOf(ns, 'web')).toBe('green');
+    expect(await mirror.stop()).toEqual({ code: 0, signal: null });
   }, 90_000);
 
   it('says in one line that it has no kubeconfig, and exits 2', async () => {
