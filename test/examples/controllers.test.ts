@@ -1,14 +1,15 @@
 // The example controllers that are not JS modules (examples/controllers/), run as a user would run them against
 // the embedded API server: the Python one on Debian's python3-kubernetes, the shell one on kubectl. Objects are
 // written with kubectl; each test waits for the controller's own log line saying it acted (or saw nothing to do)
-// and then checks the objects the server holds.
-import { spawnSync } from 'node:child_process';
+// and then checks the objects the server holds. Last, each runs behind the built CLI's `kwatch reconcile --exec`
+// (overlay: its writes land in a local fork of this server) and --once gives the verdict.
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { childEnv, kubectl } from '../e2e/events-helpers.js';
+import { BIN, childEnv, kubectl, type Rec } from '../e2e/events-helpers.js';
 import { ControllerProcess, stopAll } from './controller-process.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'controllers');
@@ -177,8 +178,10 @@ describe.skipIf(!pythonClient)(`configmap-secret-keeper.py (${PYTHON}, python3-k
   });
 });
 
+const mirrorLabel = async (ns: string, name: string) => (await getObj('configmap', ns, name)).metadata.labels?.mirrored;
+
 describe('label-mirror.sh (kubectl)', () => {
-  const mirrorOf = async (ns: string, name: string) => (await getObj('configmap', ns, name)).metadata.labels?.mirrored;
+  const mirrorOf = mirrorLabel;
 
   it('labels annotated ConfigMaps, follows the annotation, writes nothing when in step or after a relist, exits 0 on SIGTERM', async () => {
     const ns = 'mirror';
@@ -258,4 +261,57 @@ describe('label-mirror.sh (kubectl)', () => {
     expect(await mirror.exit()).toEqual({ code: 2, signal: null });
     expect(mirror.lines).toEqual(['label-mirror: no usable kubeconfig (error: current-context is not set): set KUBECONFIG or pass --kubeconfig FILE']);
   });
+});
+
+/**
+ * `kwatch reconcile --exec --writes overlay --once -o ndjson -- COMMAND` (built CLI) against the test's server, with a
+ * short --quiet so the verdict comes soon after the controller's last write: its exit code, records and stderr.
+ */
+function reconcileExec(command: string[]): Promise<{ code: number; records: Rec[]; stderr: string }> {
+  const args = [BIN, 'reconcile', '--exec', '--writes', 'overlay', '--once', '--quiet', '2s', '-o', 'ndjson', '--', ...command];
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env: childEnv({ KUBECONFIG: kubeconfig }), timeout: 90_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      const records = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
+      resolve({ code, records, stderr });
+    });
+  });
+}
+
+const endpointOps = (records: Rec[], op: string) => records.filter((r) => r.stage === 'endpoint' && r.op === op);
+
+describe('behind kwatch reconcile --exec --writes overlay --once (built CLI)', () => {
+  it.skipIf(!pythonClient)('configmap-secret-keeper.py: creates the Secret in the fork only, and converges (exit 0)', async () => {
+    const ns = 'exec-keeper';
+    await k(['create', 'namespace', ns]);
+    await k(['apply', '-f', '-'], configMap(ns, 'app', { labels: { 'kwatch.dev/keep-secret': 'true' } }, { k: 'v' }));
+    const res = await reconcileExec([PYTHON, KEEPER, '-n', ns]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(endpointOps(res.records, 'write').map((r) => [r.key, r.verb, r.mode, r.code])).toEqual([[`${ns}/app-secret`, 'create', 'overlay', 201]]);
+    expect(endpointOps(res.records, 'converged').map((r) => [r.key, r.writes])).toEqual([[`${ns}/app-secret`, 1]]);
+    // The controller's watch was open from the resourceVersion of its list, and it listed once.
+    const list = endpointOps(res.records, 'list').filter((r) => r.key === ns);
+    expect(list).toHaveLength(1);
+    expect(endpointOps(res.records, 'watch').find((r) => r.key === ns && r.event === 'start')?.rv).toBe(list[0].rv);
+    expect(res.stderr).toContain(`python3 | created secret ${ns}/app-secret (1 keys) for configmap ${ns}/app\n`);
+    expect(res.stderr).toContain('converged: 1 key written, no write pending');
+    // Overlay: the server the controller was pointed at never saw the write.
+    expect(await k(['get', 'secrets', '-n', ns, '-o', 'name'])).not.toContain('app-secret');
+  }, 120_000);
+
+  it('label-mirror.sh ({kubeconfig} in its arguments): labels the ConfigMap in the fork only, sees its own write, and converges (exit 0)', async () => {
+    const ns = 'exec-mirror';
+    await k(['create', 'namespace', ns]);
+    await k(['apply', '-f', '-'], configMap(ns, 'web', { annotations: { 'kwatch.dev/mirror-label': 'blue' } }, {}));
+    const res = await reconcileExec([MIRROR, '--kubeconfig', '{kubeconfig}', '-n', ns]);
+    expect(res.code, res.stderr).toBe(0);
+    const writes = endpointOps(res.records, 'write');
+    expect(writes.map((r) => [r.key, r.verb, r.mode, r.code])).toEqual([[`${ns}/web`, 'patch', 'overlay', 200]]);
+    expect(writes[0].diff).toEqual([{ path: 'metadata.labels', new: { mirrored: 'blue' } }]);
+    expect(endpointOps(res.records, 'converged').map((r) => [r.key, r.writes])).toEqual([[`${ns}/web`, 1]]);
+    // The fork sent the label back on the controller's watch, and the controller found it in step.
+    expect(res.stderr).toMatch(new RegExp(`label-mirror\\.sh \\| in step: configmap ${ns}/web has mirrored=blue \\(resourceVersion \\d+\\)\n`));
+    expect(res.stderr).toContain('converged: 1 key written, no write pending');
+    expect(await mirrorLabel(ns, 'web')).toBeUndefined();
+  }, 120_000);
 });
