@@ -195,7 +195,7 @@ describe('stage filter', () => {
 
   it('parseStages rejects unknown names with the list of valid stages', () => {
     expect(() => parseStages('watch,x')).toThrow(
-      'unknown stage "x": valid stages are http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, all',
+      'unknown stage "x": valid stages are http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, endpoint, all',
     );
     expect(parseStages('watch, all')).toBe('all');
   });
