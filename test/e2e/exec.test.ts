@@ -47,6 +47,18 @@ describe('kwatch reconcile --exec', () => {
     expect((await k.kubectl('get', 'configmap', 'exec-overlay')).code).not.toBe(0);
   });
 
+  it('overlay: kubectl rollout status (client-go\'s watch-until-condition) sees the status a controller writes in the fork', async () => {
+    // The fork runs no deployment controller: the script plays it, writing the rolled-out status through /status.
+    const status = JSON.stringify({ status: { observedGeneration: 1, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 } });
+    const r = await exec('-n', 'default', '--writes', 'overlay', ...sh(
+      `kubectl create deployment exec-roll --image=nginx --replicas=2 && { (sleep 1; kubectl patch deployment exec-roll --subresource=status --type=merge -p '${status}') & kubectl rollout status deployment/exec-roll --timeout=20s; wait; }`,
+    ));
+    expect(r.stderr).toMatch(/^sh \| deployment "exec-roll" successfully rolled out$/m);
+    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-roll\s+\d+\s+client=kubectl verb=patch resource=deployments\.apps mode=overlay code=200 subresource=status/);
+    expect(r.code).toBe(0);
+    expect((await k.kubectl('get', 'deployment', 'exec-roll')).code).not.toBe(0);
+  });
+
   it('server-dry-run: the target\'s refusal (422) reaches the controller and the trace', async () => {
     const r = await exec('-n', 'default', '--writes', 'server-dry-run', '-o', 'ndjson', ...sh('kubectl create configmap Not_Valid --from-literal=a=b; exit 0'));
     const w = records(r.stdout).find((x) => x.op === 'write');
