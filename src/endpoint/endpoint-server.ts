@@ -121,7 +121,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
 
     try {
       if (o.mode === 'overlay' && info.isResource) {
-        await o.fork!.ensure(info.group, info.version, info.resource);
+        await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
       const target = write && (o.mode === 'intercept' || o.mode === 'server-dry-run') ? withDryRun(req.url ?? '/') : (req.url ?? '/');

@@ -86,9 +86,9 @@ export class Fork {
    * Makes the kind a request names servable: its type known (the sim's, or the target's discovery as a schemaless
    * kind), namespaces and the kind itself mirrored and listed. Throws a SimApiError to answer the request with.
    */
-  async ensure(group: string, version: string, resource: string): Promise<void> {
-    await this.mirror('', 'v1', 'namespaces');
-    await this.mirror(group, version, resource);
+  async ensure(group: string, version: string, resource: string, namespace?: string): Promise<void> {
+    await this.mirror('', 'v1', 'namespaces', namespace);
+    await this.mirror(group, version, resource, namespace);
   }
 
   serve(req: IncomingMessage, res: ServerResponse): void {
@@ -101,7 +101,7 @@ export class Fork {
     this.handler.close();
   }
 
-  private async mirror(group: string, version: string, resource: string): Promise<void> {
+  private async mirror(group: string, version: string, resource: string, namespace: string | undefined): Promise<void> {
     let type = this.store.registry.lookup(group, version, resource);
     if (!type) {
       const types = await upstreamResourceTypes(this.o.upstream, group, version);
@@ -112,25 +112,55 @@ export class Fork {
       if (!type) return;
     }
     const id = resourceId(type);
-    let m = this.mirrors.get(id);
+    // One mirror per kind across all namespaces; where the credentials may list only the request's namespace, one
+    // per namespace (and that namespace object alone, when namespaces cannot be listed).
+    let m = this.mirrors.get(id) ?? (namespace !== undefined ? this.mirrors.get(`${id} ${namespace}`) : undefined);
     if (!m) {
-      m = this.start(type);
-      this.mirrors.set(id, m);
+      const scope = await this.scopeFor(type, namespace);
+      const key = scope === 'cluster' ? id : `${id} ${namespace}`;
+      m = this.mirrors.get(key);
+      if (!m) {
+        m = scope === 'one-namespace-object' ? this.copyNamespace(type, namespace!) : this.start(type, scope === 'cluster' ? undefined : namespace);
+        this.mirrors.set(key, m);
+      }
     }
     await m.synced;
     if (m.failed) throw m.failed;
   }
 
-  private start(type: ResourceType): Mirror {
-    const name = resourceName(type);
+  /** Whether the target lets these credentials list the kind across namespaces (a one-item LIST asks). */
+  private async scopeFor(type: ResourceType, namespace: string | undefined): Promise<'cluster' | 'namespace' | 'one-namespace-object'> {
+    if (namespace === undefined) return 'cluster';
+    const base = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
+    const res = await this.o.upstream.request({ path: `${base}/${type.resource}?limit=1`, headers: { Accept: 'application/json' }, allowErrorStatus: true });
+    await res.body.text();
+    if (res.status !== 403) return 'cluster';
+    if (type.namespaced) return 'namespace';
+    return type.group === '' && type.resource === 'namespaces' ? 'one-namespace-object' : 'cluster';
+  }
+
+  /** The request's namespace, read once, when the credentials may not list namespaces: enough for writes into it. */
+  private copyNamespace(type: ResourceType, name: string): Mirror {
+    const m: Mirror = { type, objects: 0, stop: new AbortController(), synced: Promise.resolve() };
+    m.synced = (async () => {
+      const res = await this.o.upstream.request({ path: `/api/v1/namespaces/${encodeURIComponent(name)}`, headers: { Accept: 'application/json' }, allowErrorStatus: true });
+      const body = (await res.body.json().catch(() => undefined)) as KubeObject | undefined;
+      if (res.status === 200 && body) this.apply(m, 'put', body);
+      else if (res.status !== 404) m.failed = serviceUnavailable(`kwatch fork: the target answered ${res.status} for namespace ${name}`, 5);
+    })();
+    return m;
+  }
+
+  private start(type: ResourceType, namespace?: string): Mirror {
+    const name = resourceName(type) + (namespace !== undefined ? ` in ${namespace}` : '');
     const stop = new AbortController();
     const m: Mirror = { type, objects: 0, stop, synced: Promise.resolve() };
-    if (this.o.only && !this.o.only.has(name) && name !== 'namespaces') {
+    if (this.o.only && !this.o.only.has(resourceName(type)) && resourceName(type) !== 'namespaces') {
       // Not mirrored: the fork serves what the controller writes there, nothing from the target.
-      this.o.notice(`kwatch: ${name} is not mirrored (--mirror-resources): the fork serves only what is written to it locally`);
+      this.o.notice(`kwatch: ${resourceName(type)} is not mirrored (--mirror-resources): the fork serves only what is written to it locally`);
       return m;
     }
-    const lw = new HttpListerWatcher(this.o.upstream, { group: type.group, version: type.version, resource: type.resource, namespaced: type.namespaced });
+    const lw = new HttpListerWatcher(this.o.upstream, { group: type.group, version: type.version, resource: type.resource, namespaced: type.namespaced, namespace });
     const informer = new SharedIndexInformer({ listerWatcher: lw, name: `mirror ${name}`, tracer: this.o.tracer, transform: null });
     informer.addEventHandler({
       onAdd: (obj) => this.apply(m, 'put', obj),

@@ -148,3 +148,28 @@ describe('deletes in the fork', () => {
     }
   });
 });
+
+describe('the fork with namespace-scoped credentials', () => {
+  it('mirrors the request\'s namespace alone when the target refuses a list across namespaces', async () => {
+    const scoped = await startSimServer({ port: 0, churn: 0, tls: true, users: true });
+    const kubeconfig = join(dir, 'scoped.kubeconfig');
+    await scoped.writeKubeconfig(kubeconfig);
+    const { loadConnection } = await import('../../src/kube/http/connection.js');
+    const dev = await loadConnection({ kubeconfig, context: 'kwatch-sim-dev' });
+    const tracer = new Tracer();
+    const fork = new Fork({ upstream: dev, tracer, maxObjects: 1000, notice: () => {} });
+    const endpoint = await startEndpoint({ upstream: dev, mode: 'overlay', fork, tracer, loopThreshold: 5, stallAfterMs: 300_000 });
+    const call = (path: string, init: RequestInit = {}) => fetch(`${endpoint.url}${path}`, { ...init, headers: { 'Content-Type': 'application/json' } });
+    try {
+      scoped.api.create(CM, { metadata: { name: 'in-dev', namespace: 'dev' }, data: {} });
+      const listed = (await (await call('/api/v1/namespaces/dev/configmaps')).json()) as { items: { metadata: { name: string } }[] };
+      expect(listed.items.map((i) => i.metadata.name)).toContain('in-dev');
+      expect((await call('/api/v1/namespaces/dev/configmaps', { method: 'POST', body: JSON.stringify({ metadata: { name: 'local' }, data: {} }) })).status).toBe(201);
+      expect(fork.divergences()).toEqual([expect.objectContaining({ key: 'dev/local', change: 'created' })]);
+    } finally {
+      await endpoint.close();
+      await dev.close();
+      await scoped.close();
+    }
+  });
+});
