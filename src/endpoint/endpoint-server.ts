@@ -18,7 +18,7 @@ import { ClientRegistry, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
-import { isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
+import { isQuestion, isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from './watch-faults.js';
 import { tapWatch } from './watch-tap.js';
@@ -120,7 +120,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
 
     try {
-      if (o.mode === 'overlay' && info.isResource) {
+      if (o.mode === 'overlay' && info.isResource && !isQuestion(info)) {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }

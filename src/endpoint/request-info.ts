@@ -78,5 +78,12 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** Whether a request is a write (what the write modes decide about). */
-export const isWrite = (i: RequestInfo): boolean => i.isResource && (i.verb === 'create' || i.verb === 'update' || i.verb === 'patch' || i.verb === 'delete' || i.verb === 'deletecollection');
+/**
+ * Whether a request is a write (what the write modes decide about). Creates that store nothing — access and token
+ * reviews, TokenRequests — are questions to the server, answered by the target as reads are.
+ */
+export const isWrite = (i: RequestInfo): boolean =>
+  i.isResource && (i.verb === 'create' || i.verb === 'update' || i.verb === 'patch' || i.verb === 'delete' || i.verb === 'deletecollection') && !isQuestion(i);
+
+/** A create that stores nothing: the target answers it in every write mode. */
+export const isQuestion = (i: RequestInfo): boolean => i.verb === 'create' && (/reviews$/.test(i.resource) || i.subresource === 'token');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTrue, requestInfo } from '../../src/endpoint/request-info.js';
+import { isWrite, queryTrue, requestInfo } from '../../src/endpoint/request-info.js';
 
 describe('requestInfo', () => {
   it('reads group, version, resource, namespace, name, subresource and verb as kube-apiserver does', () => {
@@ -18,6 +18,14 @@ describe('requestInfo', () => {
 
   it('is not a resource for discovery, OpenAPI and health paths', () => {
     for (const p of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v3', '/version', '/healthz']) expect(requestInfo('GET', p).isResource).toBe(false);
+  });
+
+  it('counts as writes what stores something, not the questions asked by create (reviews, TokenRequests)', () => {
+    expect(isWrite(requestInfo('POST', '/api/v1/namespaces/a/configmaps'))).toBe(true);
+    expect(isWrite(requestInfo('DELETE', '/apis/apps/v1/namespaces/a/deployments/web'))).toBe(true);
+    expect(isWrite(requestInfo('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'))).toBe(false);
+    expect(isWrite(requestInfo('POST', '/api/v1/namespaces/a/serviceaccounts/default/token'))).toBe(false);
+    expect(isWrite(requestInfo('GET', '/api/v1/namespaces/a/configmaps'))).toBe(false);
   });
 
   it('reads booleans as Go does', () => {
