@@ -27,7 +27,7 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   try {
     for await (const chunk of answer.body) {
       if (res.destroyed) break;
-      if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(chunk)) await drained(res);
     }
     if (!res.destroyed) res.end();
   } catch (err) {
@@ -36,6 +36,19 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   } finally {
     res.off('close', onGone);
   }
+}
+
+/** Resolves when the response can take more, or is gone; leaves no listener behind (a watch may wait thousands of times). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The whole request body, or the Status to answer when it is larger than `max`. */
