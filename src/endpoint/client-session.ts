@@ -52,6 +52,7 @@ export interface LoopFinding {
 
 const RECENT_MS = 10_000;
 const RECENT_MAX = 2000;
+const RECENT_SLACK_MS = 1000;
 const OWN_RVS_MAX = 10_000;
 
 /** "manager/v0.0.0 (linux/amd64) kubernetes/$Format/leader-election" → "manager/leader-election"; kubectl → "kubectl". */
@@ -100,7 +101,9 @@ export class ClientSession {
     const meta = e.object.metadata as { uid?: string; ownerReferences?: { uid?: string }[] } | undefined;
     const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: meta?.uid, owners: (meta?.ownerReferences ?? []).map((o) => String(o.uid ?? '')), own: false };
     this.recent.push(r);
-    if (this.recent.length > RECENT_MAX || now - this.recent[0].time > RECENT_MS) this.recent = this.recent.filter((x) => now - x.time <= RECENT_MS).slice(-RECENT_MAX);
+    // Trimmed now and then, not on every event: a busy watch keeps the oldest entry past RECENT_MS all the time, and
+    // copying the list per event cost more than the event. likelyTriggers reads only the newest RECENT_MAX.
+    if (this.recent.length > 2 * RECENT_MAX || now - this.recent[0].time > RECENT_MS + RECENT_SLACK_MS) this.recent = this.recent.filter((x) => now - x.time <= RECENT_MS).slice(-RECENT_MAX);
     return r;
   }
 
@@ -118,6 +121,7 @@ export class ClientSession {
     const uid = meta.uid ?? this.newest(resource, key)?.uid;
     const owners = new Set((meta.ownerReferences ?? []).map((o) => String(o.uid ?? '')));
     return this.recent
+      .slice(-RECENT_MAX)
       .filter((e) => now - e.time <= windowMs && ((e.resource === resource && e.key === key) || (uid !== undefined && e.owners.includes(uid)) || (e.uid !== undefined && owners.has(e.uid))))
       .slice(-3)
       .map((e) => ({ ...e, own: e.rv !== undefined && this.ownRvs.has(`${e.resource} ${e.key} ${e.rv}`) }));

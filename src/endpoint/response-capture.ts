@@ -31,11 +31,14 @@ export function captureResponse(res: ServerResponse, maxBytes: number, done: (c:
   } as ServerResponse['writeHead'];
   const take = (chunk: unknown, encoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
-    bytes += buf.length;
+    const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8';
+    // Counted without a copy (a watch keeps nothing); a kept chunk is referenced, not copied: a writer must not change
+    // a chunk once written, and a LIST body runs to hundreds of MB.
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk, enc) : (chunk as Uint8Array).byteLength;
     if (!kept) return;
     if (bytes > maxBytes) { kept = false; chunks.length = 0; return; }
-    chunks.push(buf);
+    const u = chunk as Uint8Array;
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
   };
   const origWrite = res.write;
   res.write = function (this: ServerResponse, ...args: WriteArgs) {

@@ -52,9 +52,20 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     return out;
   } as ServerResponse['writeHead'];
 
+  /** While a chunk is split: its lines, written together after (one write per event cost a syscall each). */
+  let batch: string[] | undefined;
+  const flushBatch = (): boolean => {
+    if (!batch?.length) return true;
+    const text = batch.join('');
+    batch.length = 0;
+    return origWrite(text);
+  };
   const send = (line: string) => {
     const d = faults?.delayMs() ?? 0;
-    if (d <= 0 && queue.length === 0) return origWrite(line);
+    if (d <= 0 && queue.length === 0) {
+      if (batch) { batch.push(line); return true; }
+      return origWrite(line);
+    }
     queue.push({ at: Date.now() + d, line });
     schedule();
     return true;
@@ -71,6 +82,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   };
   const finish = () => {
     if (res.writableEnded) return;
+    flushBatch();
     origEnd();
   };
 
@@ -100,7 +112,13 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     const text = carry + (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
     const lines = text.split('\n');
     carry = lines.pop() ?? '';
-    for (const l of lines) if (l.trim() !== '') deliver(l.endsWith('\r') ? l.slice(0, -1) : l);
+    batch = [];
+    try {
+      for (const l of lines) if (l.trim() !== '') deliver(l.endsWith('\r') ? l.slice(0, -1) : l);
+      flushBatch();
+    } finally {
+      batch = undefined;
+    }
     return !res.writableNeedDrain;
   };
 
@@ -137,6 +155,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     if (res.destroyed) return;
     stopped = true;
     closeReason = 'fault';
+    flushBatch();
     res.destroy();
   };
   const watch: FaultableWatch = {
