@@ -5,7 +5,8 @@
 // BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts.
 // The sims at 20k and 100k pods are populated once and shared by the scripts marked `sims` (bench/lib/sim.js), which
 // run in an order that leaves each what it measures: end-to-end only reads, sync then writes its watch replay's
-// updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k.
+// updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k, endpoint
+// (last: it writes pod updates and a ConfigMap at 20k) lists, watches and mirrors.
 // The tables keep the order of SCRIPTS.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ const SCRIPTS = [
   { name: 'end-to-end', title: 'Whole commands next to kubectl and client-node', file: 'end-to-end.js', md: 'end-to-end.md', sims: true, runOrder: 1 },
   { name: 'latency', title: 'Event → handler latency', file: 'latency.js', md: 'latency.md' },
   { name: 'relist', title: 'Relist after 410 Gone', file: 'relist.js', md: 'relist.md', sims: true, runOrder: 3 },
+  { name: 'endpoint', title: 'kwatch on the wire: the reconcile --exec / proxy endpoint', file: 'endpoint.js', md: 'endpoint.md', sims: true, runOrder: 5 },
   { name: 'live', title: 'The live view: throughput with --live', file: 'live.js', md: 'live.md', optional: true },
   { name: 'discovery', title: 'Discovery cache', file: 'discovery.js', md: 'discovery.md' },
   { name: 'reconcile', title: 'Reconcile runner', file: 'reconcile.js', md: 'reconcile.md' },
