@@ -37,6 +37,8 @@ const WATCH_YIELD_EVERY = 50;
 const WRITES = 500;
 const WRITE_WARMUP = 50;
 const WRITE_REPS = QUICK ? 1 : 2;
+/** BENCH_ENDPOINT_PARTS=wire (1 and 2) or fork (3 and 4): a part alone; both by default. */
+const PARTS = new Set((process.env.BENCH_ENDPOINT_PARTS ?? 'wire,fork').split(','));
 const GOALS = { list: 1.3, watch: 0.8, memory: 1.5, p99Ms: 10 };
 
 const gc = globalThis.gc;
@@ -158,16 +160,28 @@ export async function benchEndpoint(log = console.log) {
     // ---- 1 and 2: intercept, reads forwarded ----
     const ep = await startEndpoint({ upstream, mode: 'intercept', tracer, loopThreshold: 5, stallAfterMs: 300_000 });
     endpoints.push(ep);
-    const base = (v) => (v.via === 'sim' ? sim.url : ep.url);
-
     // Untimed: the JSON size of the pods (for 3), and one pass each way (JIT, connections).
     const sized = await client.call({ cmd: 'list', base: sim.url, itemBytes: true });
     out.itemBytes = sized.itemBytes;
     out.listBytes = sized.bytes;
     log(`  ${fmtInt(sized.items)} pods, ${fmtInt(sized.itemBytes / sized.items)} B of JSON each, ${fmtInt(sized.bytes / 1e6)} MB in one list body`);
+    if (PARTS.has('wire')) await wire(ep);
+    await ep.close();
+    endpoints.splice(endpoints.indexOf(ep), 1); // what it remembered of its client is garbage now, before the memory figures
+    if (PARTS.has('fork')) await forked();
+  } finally {
+    for (const e of endpoints) await e.close();
+    await client.close();
+    await upstream.close();
+    await sim.close();
+  }
+  out.targets = targets(out);
+  return out;
+
+  async function wire(ep) {
+    const base = (v) => (v.via === 'sim' ? sim.url : ep.url);
     await client.call({ cmd: 'list', base: ep.url });
     await client.call({ cmd: 'list', base: ep.url, limit: PAGE });
-
     for (const [key, limit] of [['whole', undefined], ['paged', PAGE]]) {
       out.list[key] = await rounds(LIST_REPS, VARIANTS, tracer, (v) => client.call({ cmd: 'list', base: base(v), limit }), (v, r) => log(`  list ${key} ${v.key}: ${fmtInt(r.ms)} ms (body ${fmtInt(r.bodyMs)} ms, ${r.pages} pages, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms)`));
     }
@@ -184,11 +198,11 @@ export async function benchEndpoint(log = console.log) {
         simWrites: (WATCH_EVENTS / u.ms) * 1000,
         replay: ((replay.events - 1) / replay.spanMs) * 1000,
       };
-    }, (v, r) => log(`  watch ${v.key}: live ${fmtInt(r.live)} events/s (the sim wrote ${fmtInt(r.simWrites)}/s), replay ${fmtInt(r.replay)} events/s`));
-    await ep.close();
-    endpoints.splice(endpoints.indexOf(ep), 1); // what it remembered of its client is garbage now, before the memory figures
+    }, (v, r) => log(`  watch ${v.key}: live ${fmtInt(r.live)} events/s (the sim wrote ${fmtInt(r.simWrites)}/s), replay ${fmtInt(r.replay)} events/s, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms`));
+  }
 
-    // ---- 3 and 4: overlay, the fork ----
+  // ---- 3 and 4: overlay, the fork ----
+  async function forked() {
     const before = await settledMemory();
     const fork = new Fork({ upstream, tracer, maxObjects: PODS * 10, syncTimeoutMs: 900_000, notice: (line) => log(`  ${line}`) });
     const overlay = await startEndpoint({ upstream, mode: 'overlay', fork, tracer, loopThreshold: 5, stallAfterMs: 300_000 });
@@ -196,7 +210,7 @@ export async function benchEndpoint(log = console.log) {
     const t0 = performance.now();
     // The first request for pods starts the mirror and waits for its initial list; limit=1 keeps the client's own
     // session (which remembers what it was sent) out of the figure.
-    await client.call({ cmd: 'list', base: overlay.url, limit: 1 });
+    await client.call({ cmd: 'list', base: overlay.url, limit: 1, maxPages: 1 });
     const mirrorMs = performance.now() - t0;
     const mirrored = await settledMemory();
     await client.call({ cmd: 'list', base: overlay.url });
@@ -215,14 +229,7 @@ export async function benchEndpoint(log = console.log) {
 
     const WRITE_VARIANTS = VARIANTS.map((v) => ({ ...v, label: v.label.replace('the endpoint', 'the endpoint (overlay)') }));
     out.writes = await rounds(WRITE_REPS, WRITE_VARIANTS, tracer, (v, r) => client.call({ cmd: 'writes', base: v.via === 'sim' ? sim.url : overlay.url, namespace: 'default', name: `bench-endpoint-${v.key}-${r}`, n: WRITES, warmup: WRITE_WARMUP }), (v, r) => log(`  writes ${v.key}: p50 ${round(percentile(r.latenciesMs, 0.5), 2)} ms, p99 ${round(percentile(r.latenciesMs, 0.99), 2)} ms`));
-  } finally {
-    for (const e of endpoints) await e.close();
-    await client.close();
-    await upstream.close();
-    await sim.close();
   }
-  out.targets = targets(out);
-  return out;
 }
 
 // ---- the tables ----
@@ -230,10 +237,11 @@ export async function benchEndpoint(log = console.log) {
 const series = (runs, pick) => spread(runs.map(pick));
 const ratio = (a, b) => (a && b ? a.median / b.median : undefined);
 
-function targets(out) {
+export function targets(out) {
   const t = [];
   for (const [key, what] of [['whole', 'one body'], ['paged', `pages of ${PAGE}`]]) {
     const runs = out.list[key];
+    if (!runs) continue;
     const d = series(runs.direct, (r) => r.ms);
     const db = series(runs.direct, (r) => r.bodyMs);
     for (const v of VARIANTS.slice(1)) {
@@ -245,6 +253,7 @@ function targets(out) {
   }
   const w = out.watch;
   for (const [key, what] of [['live', 'under the write load'], ['replay', 'history replay']]) {
+    if (!w.direct) break;
     const d = series(w.direct, (r) => r[key]);
     for (const v of VARIANTS.slice(1)) {
       const e = series(w[v.key], (r) => r[key]);
@@ -253,6 +262,7 @@ function targets(out) {
     }
   }
   const m = out.memory;
+  if (m.objects === undefined) return t;
   const mx = m.heapGrowth / m.itemBytes;
   t.push({ target: `fork memory: heap growth from mirroring ${fmtInt(m.objects)} objects ≤ ${GOALS.memory}x their JSON size`, met: mx <= GOALS.memory, figure: `${round(mx, 2)}x (heap +${fmtInt(m.heapGrowth / 1e6)} MB for ${fmtInt(m.itemBytes / 1e6)} MB of JSON; RSS +${fmtInt(m.rssGrowth / 1e6)} MB, ${round(m.rssGrowth / m.itemBytes, 2)}x)` });
   for (const v of VARIANTS.slice(1)) {
@@ -267,6 +277,15 @@ export function endpointMarkdown(out) {
   const parts = [];
   const ms = (r) => `${fmtInt(r.median)} ms`;
   const rangeMs = (s) => fmtSpread(s, (x) => `${fmtInt(x)}`);
+  if (out.list.whole) wireTables(out, parts, ms, rangeMs);
+  if (out.memory.objects !== undefined) forkTables(out, parts);
+  parts.push('### Targets');
+  parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
+  parts.push(`${startLoadNote()} Three processes: the sim (the cluster), kwatch's endpoint, the client (the controller). Sim: ${fmtInt(out.sim.pods)} pods${out.sim.populateMs !== undefined ? ` populated in ${fmtInt(out.sim.populateMs)} ms` : ''}.`);
+  return parts.join('\n\n');
+}
+
+function wireTables(out, parts, ms, rangeMs) {
   parts.push(`### LIST of ${fmtInt(out.pods)} pods (~${fmtInt(out.itemBytes / out.pods)} B of JSON each, ${fmtInt(out.listBytes / 1e6)} MB in one body): the client's time from request to parsed JSON, median and min–max ms of ${LIST_REPS} interleaved rounds`);
   const listRows = [];
   for (const v of VARIANTS) {
@@ -291,6 +310,9 @@ export function endpointMarkdown(out) {
   })));
   parts.push(`"Under the write load": the sim's store takes ${fmtInt(WATCH_EVENTS)} pod updates as fast as it can (yielding every ${WATCH_YIELD_EVERY} so that watches flush), in its own process, while the client watches; events/s from the first event received to the last. "History replay": then a watch from before those updates, which the sim streams from its history: the server only streams, the path after it is the bottleneck. "kwatch CPU ms": the endpoint's process over the whole round (both watches).`);
 
+}
+
+function forkTables(out, parts) {
   const m = out.memory;
   parts.push(`### The fork's memory (overlay: ${fmtInt(m.objects)} objects mirrored, the pods and their namespaces; this process, after full GCs)`);
   parts.push(table(['', 'MB', 'vs the JSON size'], [
@@ -308,11 +330,6 @@ export function endpointMarkdown(out) {
     const all = runs.flatMap((r) => r.latenciesMs);
     return [v.key === 'direct' ? 'directly to the sim (reference: no fork, no endpoint)' : v.label.replace('the endpoint', 'the endpoint (overlay)'), fmtInt(all.length), round(percentile(all, 0.5), 2), round(percentile(all, 0.99), 2), round(Math.max(...all), 2), runs.map((r) => round(percentile(r.latenciesMs, 0.99), 2)).join(', ')];
   })));
-
-  parts.push('### Targets');
-  parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
-  parts.push(`${startLoadNote()} Three processes: the sim (the cluster), kwatch's endpoint, the client (the controller). Sim: ${fmtInt(out.sim.pods)} pods${out.sim.populateMs !== undefined ? ` populated in ${fmtInt(out.sim.populateMs)} ms` : ''}.`);
-  return parts.join('\n\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,8 +1,8 @@
 // The controller's side of bench/endpoint.js: a plain undici client in its own process (as a controller process is
 // its own), driven by JSON-line commands on stdin; each reply is one JSON line on stdout with the command's `id`.
 // The same client talks to the sim directly or through kwatch's endpoint: only the base URL changes.
-//   {"id":1,"cmd":"list","base":URL,"limit":500?,"itemBytes":false}
-//        → GET /api/v1/pods (every page when `limit` is set), each body read whole then JSON.parse'd, as a client does
+//   {"id":1,"cmd":"list","base":URL,"limit":500?,"itemBytes":false,"maxPages":∞}
+//        → GET /api/v1/pods (every page when `limit` is set, up to maxPages), each body read whole then JSON.parse'd, as a client does
 //        → {"id":1,"ms":…,"bodyMs":… (the same without the parse),"items":…,"pages":…,"bytes":…,"itemBytes"?:…}
 //          itemBytes (when asked, outside the clock): the JSON size of the items, each serialised alone
 //   {"id":2,"cmd":"watch","base":URL,"rv":RV,"n":N}
@@ -29,7 +29,7 @@ async function send(method, url, body, contentType = 'application/json') {
   return text;
 }
 
-async function list({ base, limit, itemBytes }) {
+async function list({ base, limit, itemBytes, maxPages = Infinity }) {
   let cont = '';
   let items = 0;
   let pages = 0;
@@ -56,7 +56,7 @@ async function list({ base, limit, itemBytes }) {
       for (const it of page.items) sizes += Buffer.byteLength(JSON.stringify(it));
       sizingMs += now() - s0;
     }
-  } while (cont);
+  } while (cont && pages < maxPages);
   const ms = now() - t0 - sizingMs;
   return { ms, bodyMs: ms - parseMs, items, pages, bytes, ...(itemBytes ? { itemBytes: sizes } : {}) };
 }
