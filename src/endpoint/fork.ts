@@ -4,8 +4,7 @@
 // watches as they would from a real server. An upstream change to an object the controller changed locally is
 // reported as a conflict and never applied over the local one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DeletedFinalStateUnknown } from '../informer/deltas.js';
-import { SharedIndexInformer } from '../informer/shared-informer.js';
+import { Reflector } from '../informer/reflector.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
 import type { Connection } from '../kube/http/connection.js';
@@ -15,6 +14,7 @@ import { resourceId, type ResourceType } from '../sim/registry.js';
 import { serviceUnavailable } from '../sim/status.js';
 import { createStoreHandler, type StoreHandler } from '../sim/store-handler.js';
 import { SimStore } from '../sim/store.js';
+import { MirrorSink } from './mirror-sink.js';
 import { upstreamResourceTypes } from './upstream-kinds.js';
 import { objectKey, resourceName } from './request-info.js';
 
@@ -161,14 +161,6 @@ export class Fork {
       return m;
     }
     const lw = new HttpListerWatcher(this.o.upstream, { group: type.group, version: type.version, resource: type.resource, namespaced: type.namespaced, namespace });
-    const informer = new SharedIndexInformer({ listerWatcher: lw, name: `mirror ${name}`, tracer: this.o.tracer, transform: null });
-    informer.addEventHandler({
-      onAdd: (obj) => this.apply(m, 'put', obj),
-      onUpdate: (_old, obj) => this.apply(m, 'put', obj),
-      onDelete: (obj) => this.apply(m, 'delete', obj instanceof DeletedFinalStateUnknown ? (obj.obj ?? tombstoneObject(obj.key)) : obj),
-    });
-    const done = informer.run(stop.signal);
-    done.catch(() => {});
     const timeoutMs = this.o.syncTimeoutMs ?? 60_000;
     m.synced = new Promise<void>((resolve) => {
       const timer = setTimeout(() => fail(`the target did not list ${name} within ${Math.round(timeoutMs / 1000)}s`), timeoutMs);
@@ -177,8 +169,10 @@ export class Fork {
         m.failed ??= serviceUnavailable(`kwatch fork: ${why}`, 5);
         resolve();
       };
-      informer.whenSynced(stop.signal).then(() => { clearTimeout(timer); resolve(); }, (e: unknown) => fail(`mirroring ${name} stopped: ${e instanceof Error ? e.message : String(e)}`));
-      done.then(() => fail(`mirroring ${name} stopped`), (e: unknown) => fail(`mirroring ${name} failed: ${e instanceof Error ? e.message : String(e)}`));
+      // A reflector writes straight into the fork's store: no informer cache holds a second, parsed copy.
+      const sink = new MirrorSink({ put: (obj) => this.apply(m, 'put', obj), remove: (obj) => this.apply(m, 'delete', obj), synced: () => { clearTimeout(timer); resolve(); } });
+      const reflector = new Reflector({ listerWatcher: lw, store: sink, name: `mirror ${name}`, tracer: this.o.tracer });
+      reflector.run(stop.signal).then(() => fail(`mirroring ${name} stopped`), (e: unknown) => fail(`mirroring ${name} failed: ${e instanceof Error ? e.message : String(e)}`));
     });
     return m;
   }
@@ -220,8 +214,3 @@ export class Fork {
   }
 }
 
-/** The identity a tombstone without its object still carries: its namespace/name key. */
-function tombstoneObject(key: string): KubeObject {
-  const slash = key.indexOf('/');
-  return { metadata: slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) } } as KubeObject;
-}
