@@ -34,6 +34,7 @@ export default class Sim extends Command {
     'mirror-resources': Flags.string({ description: 'With --mirror: mirror only these kinds, comma-separated as kubectl spells them (pods,deployments.apps); others are served empty, holding only what is written locally.', helpGroup: 'MIRROR' }),
     kubeconfig: Flags.string({ description: 'With --mirror: the kubeconfig of the cluster to fork (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'MIRROR' }),
     context: Flags.string({ description: 'With --mirror: the kubeconfig context to fork (default: the current one).', helpGroup: 'MIRROR' }),
+    force: Flags.boolean({ description: 'Replace the file at --kubeconfig-out even when it is not a kubeconfig kwatch sim wrote (by default such a file is left untouched and the sim does not start).', default: false }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
@@ -49,6 +50,15 @@ export default class Sim extends Command {
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
     if (flags['max-objects'] < 0) this.fail(`invalid --max-objects ${flags['max-objects']}: use a number of objects, 0 or more`);
     if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
+
+    const kubeconfigPath = resolve(flags['kubeconfig-out']);
+    const { controlTokenFile, isControlTokenFile, isSimKubeconfig } = await import('../sim/kubeconfig.js');
+    if (!flags.force) {
+      // Before the server starts: the user's own kubeconfig (or notes) at that path stays untouched.
+      const { refuseForeignFile } = await import('../kube/recording/own-file.js');
+      refuseForeignFile(kubeconfigPath, isSimKubeconfig, 'kubeconfig');
+      refuseForeignFile(controlTokenFile(kubeconfigPath), isControlTokenFile, 'control token file');
+    }
 
     const { startSimServer } = await import('../sim/server.js');
     let server;
@@ -73,9 +83,7 @@ export default class Sim extends Command {
       if (code === 'EADDRINUSE') this.fail(`port ${flags.port} is already in use: pick another --port or use --port 0`);
       throw err;
     }
-    const kubeconfigPath = resolve(flags['kubeconfig-out']);
     const { PrivateFileError } = await import('../sim/private-file.js');
-    const { controlTokenFile } = await import('../sim/kubeconfig.js');
     try {
       mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
       await server.writeKubeconfig(kubeconfigPath);
@@ -107,7 +115,7 @@ export default class Sim extends Command {
   }
 
   /** `sim --mirror`: kwatch's endpoint in overlay mode on the current context, no child, until Ctrl-C. */
-  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean }): Promise<void> {
+  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean; force: boolean }): Promise<void> {
     const { loadConnection } = await import('../kube/http/connection.js');
     const { Tracer } = await import('../informer/trace.js');
     const { createStopSignal } = await import('../cli/stop-signal.js');
@@ -134,7 +142,7 @@ export default class Sim extends Command {
         maxObjects: 200_000,
         mirrorResources: flags['mirror-resources'] ? new Set(flags['mirror-resources'].split(',').map((r) => r.trim()).filter(Boolean)) : undefined,
         kubeconfigOut: kubeconfigPath,
-        force: false,
+        force: flags.force,
         stop,
       });
       if (code !== 0) this.exit(code);

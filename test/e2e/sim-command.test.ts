@@ -40,7 +40,7 @@ describe('kwatch sim (built CLI)', () => {
     writeFileSync(victim, 'not a kubeconfig\n', { mode: 0o644 });
     const kubeconfig = join(dir, 'kubeconfig');
     symlinkSync(victim, kubeconfig);
-    const sim = await startSim(['--tls', '--users', '--kubeconfig-out', kubeconfig]);
+    const sim = await startSim(['--tls', '--users', '--kubeconfig-out', kubeconfig, '--force']);
     try {
       expect(readFileSync(victim, 'utf8')).toBe('not a kubeconfig\n');
       expect(lstatSync(kubeconfig).isFile()).toBe(true);
