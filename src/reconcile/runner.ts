@@ -3,7 +3,7 @@
 // its action mapped to the queue (requeue, requeueAfter, error policy), and reported.
 import type { Clock } from '../informer/clock.js';
 import { Controller, type ReconcileResult } from '../informer/controller.js';
-import { durationMs } from '../informer/duration.js';
+import { durationMs, MAX_TIMER_MS } from '../informer/duration.js';
 import type { ReadonlyIndexer } from '../informer/indexer.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
@@ -44,6 +44,8 @@ export class ReconcileRunner {
   readonly scheduler: Scheduler;
   private signal: AbortSignal = new AbortController().signal;
   private primaryIndexer?: ReadonlyIndexer;
+  /** Whether the trace has said that a requeueAfter was cut to the timer range (said once per controller). */
+  private saidClamped = false;
 
   constructor(private readonly o: RunnerOptions) {
     this.controller = new Controller({
@@ -100,6 +102,17 @@ export class ReconcileRunner {
     return this.scheduler.isIdle() && this.controller.isIdle();
   }
 
+  /** The result without its clamp note; the first clamped requeueAfter gets one `reconcile clamped` trace record. */
+  private clamped(result: (ReconcileResult & { requestedMs?: number }) | undefined, key: string, from: string): ReconcileResult {
+    if (result?.requestedMs === undefined) return result;
+    const { requestedMs, ...rest } = result;
+    if (!this.saidClamped && this.o.tracer.enabled) {
+      this.saidClamped = true;
+      this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'clamped', key, controller: this.o.name, field: `${from} requeueAfter`, requestedMs, usedMs: MAX_TIMER_MS, message: `${from} returned requeueAfter ${requestedMs}ms, past the longest timer Node.js keeps (${MAX_TIMER_MS}ms, about 24.8 days): waiting that long instead (said once)` });
+    }
+    return rest;
+  }
+
   private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
     const o = this.o;
     const run: RunRef = { controller: o.name, key, writes: [] };
@@ -111,7 +124,7 @@ export class ReconcileRunner {
     let outcome: RunResult = 'ok';
     let error: string | undefined;
     try {
-      const result = toResult(await o.definition.reconcile(req, ctx), 'reconcile');
+      const result = this.clamped(toResult(await o.definition.reconcile(req, ctx), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
       return result;
     } catch (err) {
@@ -120,7 +133,7 @@ export class ReconcileRunner {
       if (!o.definition.errorPolicy) throw err;
       let after: ReconcileResult;
       try {
-        after = toResult(await o.definition.errorPolicy(err, req, ctx), 'errorPolicy');
+        after = this.clamped(toResult(await o.definition.errorPolicy(err, req, ctx), 'errorPolicy'), key, 'errorPolicy');
       } catch {
         throw err;
       }
@@ -139,13 +152,14 @@ function publicReason(r: TriggerReason): TriggerReason {
 }
 
 /** kube-rs's Action: nothing (await change), { requeue }, or { requeueAfter: '30s' | ms }. */
-function toResult(action: ReconcileAction, from: string): ReconcileResult {
+function toResult(action: ReconcileAction, from: string): (ReconcileResult & { requestedMs?: number }) | undefined {
   if (action === undefined || action === null) return undefined;
   if (typeof action !== 'object') throw new TypeError(`${from} returned ${JSON.stringify(action)}: return nothing, { requeue: true } or { requeueAfter: '30s' }`);
   if (action.requeueAfter !== undefined) {
     const ms = typeof action.requeueAfter === 'number' ? action.requeueAfter : durationMs(String(action.requeueAfter));
     if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new TypeError(`${from} returned requeueAfter ${JSON.stringify(action.requeueAfter)}: use milliseconds or a duration such as '30s'`);
-    return { requeueAfterMs: Math.max(1, ms) };
+    // Past Node's timer range a wait would fire at once: cut it, and let the runner say so.
+    return ms > MAX_TIMER_MS ? { requeueAfterMs: MAX_TIMER_MS, requestedMs: ms } : { requeueAfterMs: Math.max(1, ms) };
   }
   return action.requeue ? { requeue: true } : undefined;
 }
