@@ -11,6 +11,7 @@ import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
 import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
+import { ControllerModuleError } from './controller-module-error.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   definition: ControllerDefinition;
   /** The resolved `for` resource. */
   primary: ResourceInfo;
+  /** The module the definition came from (named when its code throws where kwatch calls it). */
+  file?: string;
   factory: SharedInformerFactory;
   writes: WriteChannel;
   loops: LoopDetector;
@@ -74,7 +77,7 @@ export class ReconcileRunner {
     }
     for (const [resource, funcs] of Object.entries(d.indexers ?? {})) {
       const e = await factory.informerFor(resource);
-      e.informer.addIndexers(Object.fromEntries(Object.entries(funcs).map(([name, fn]) => [name, (obj: KubeObject) => fn(obj) ?? []])));
+      e.informer.addIndexers(Object.fromEntries(Object.entries(funcs).map(([name, fn]) => [name, (obj: KubeObject) => this.userIndexer(resource, name, fn, obj)])));
     }
     const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {
@@ -89,6 +92,17 @@ export class ReconcileRunner {
       await this.controller.run(signal);
     } finally {
       this.scheduler.stop();
+    }
+  }
+
+  /** The module's index function on one object; what it throws is blamed on the module, not on kwatch. */
+  private userIndexer(resource: string, name: string, fn: (obj: KubeObject) => string[] | undefined, obj: KubeObject): string[] {
+    try {
+      return fn(obj) ?? [];
+    } catch (err) {
+      const key = obj.metadata?.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : (obj.metadata?.name ?? '');
+      const where = this.o.file ?? `controller ${this.o.name}`;
+      throw new ControllerModuleError(`${where}: its indexer "${name}" on ${resource} threw for ${key}: ${err instanceof Error ? err.message : String(err)}`, this.o.file ?? '', { cause: err });
     }
   }
 

@@ -78,7 +78,7 @@ describe('kwatch sim (built CLI)', () => {
 
   it('refuses a negative --max-objects in one line', async () => {
     const res = await kwatch(['sim', '--max-objects', '-1', '--kubeconfig-out', join(dir, 'unused')], {});
-    expect(res.stderr).toBe('error: invalid --max-objects -1: use a number of objects, 0 or more\n');
+    expect(res.stderr).toBe('error: invalid argument "-1" for "--max-objects" flag: expected an integer from 0 to 1000000\n');
     expect(res.code).toBe(1);
   });
 
