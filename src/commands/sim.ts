@@ -40,6 +40,7 @@ export default class Sim extends Command {
     'mirror-resources': Flags.string({ description: 'With --mirror: mirror only these kinds, comma-separated as kubectl spells them (pods,deployments.apps); others are served empty, holding only what is written locally.', helpGroup: 'MIRROR' }),
     kubeconfig: Flags.string({ description: 'With --mirror: the kubeconfig of the cluster to fork (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'MIRROR' }),
     context: Flags.string({ description: 'With --mirror: the kubeconfig context to fork (default: the current one).', helpGroup: 'MIRROR' }),
+    wait: Flags.boolean({ description: 'Start no server: wait (up to 60 s) until the sim writing --kubeconfig-out answers, then exit 0. For scripts: `kwatch sim --kubeconfig-out F &` then `kwatch sim --wait --kubeconfig-out F`, and F is ready to use.', default: false }),
     force: Flags.boolean({ description: 'Replace the file at --kubeconfig-out even when it is not a kubeconfig kwatch sim wrote (by default such a file is left untouched and the sim does not start).', default: false }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
@@ -55,6 +56,16 @@ export default class Sim extends Command {
     if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
 
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
+    if (flags.wait) {
+      const { SimWaitError, waitForSim } = await import('../sim/wait-ready.js');
+      try {
+        this.log(`kwatch sim at ${await waitForSim(kubeconfigPath, 60_000)} is ready (${kubeconfigPath})`);
+      } catch (err) {
+        if (err instanceof SimWaitError) this.fail(err.message);
+        throw err;
+      }
+      return;
+    }
     const { controlTokenFile, isControlTokenFile, isSimKubeconfig } = await import('../sim/kubeconfig.js');
     if (!flags.force) {
       // Before the server starts: the user's own kubeconfig (or notes) at that path stays untouched.
