@@ -25,7 +25,7 @@ async function expectOneLine(cases: [string[], string | RegExp][]): Promise<void
 }
 
 describe('numeric flag ranges', () => {
-  it('sim: --port, --pods, --nodes, --history-events, --history-age, --bookmark-interval, --churn, --max-objects', async () => {
+  it('sim: --port, --pods, --nodes, --history-events, --history-age, --bookmark-interval, --churn, --max-objects', { timeout: 120_000 }, async () => {
     await expectOneLine([
       [['sim', '--port', '-1'], 'error: invalid argument "-1" for "--port" flag: expected an integer from 0 to 65535'],
       [['sim', '--port', '70000'], 'error: invalid argument "70000" for "--port" flag: expected an integer from 0 to 65535'],
@@ -40,7 +40,7 @@ describe('numeric flag ranges', () => {
     ]);
   });
 
-  it('global: -v, --sim-pods, --sim-nodes, --sim-churn', async () => {
+  it('global: -v, --sim-pods, --sim-nodes, --sim-churn', { timeout: 120_000 }, async () => {
     await expectOneLine([
       [['list', 'pods', '--sim', '-v', '-1'], 'error: invalid argument "-1" for "--v" flag: expected an integer from 0 to 10'],
       [['list', 'pods', '--sim', '--sim-pods', '-1'], 'error: invalid argument "-1" for "--sim-pods" flag: expected an integer from 0 to 100000'],
@@ -51,7 +51,7 @@ describe('numeric flag ranges', () => {
 });
 
 describe('durations past Node\'s timer range (2^31 - 1 ms, about 24.8 days)', () => {
-  it('--for, --request-timeout, --debounce and --resync are refused in one line', async () => {
+  it('--for, --request-timeout, --debounce and --resync are refused in one line', { timeout: 120_000 }, async () => {
     const mod = join(dir, 'noop.mjs');
     writeFileSync(mod, 'export default { for: "pods", reconcile() {} };\n');
     const limit = 'at most 596h31m23s (about 24.8 days, the longest timer Node.js keeps)';
@@ -65,11 +65,11 @@ describe('durations past Node\'s timer range (2^31 - 1 ms, about 24.8 days)', ()
 });
 
 describe('what the user named wrongly is blamed on it', () => {
-  it('--kubeconfig naming a directory', async () => {
+  it('--kubeconfig naming a directory', { timeout: 120_000 }, async () => {
     await expectOneLine([[['list', 'pods', '--kubeconfig', dir], `error: the kubeconfig "${dir}" is a directory: name a kubeconfig file (--kubeconfig or $KUBECONFIG)`]]);
   });
 
-  it('a module whose indexer throws: the module\'s file, not a kwatch bug', async () => {
+  it('a module whose indexer throws: the module\'s file, not a kwatch bug', { timeout: 120_000 }, async () => {
     const mod = join(dir, 'bad-indexer.mjs');
     writeFileSync(mod, `export default { for: 'pods', indexers: { pods: { byBad: () => { throw new Error('boom in my indexer'); } } }, reconcile() {} };\n`);
     const r = await kwatch(['reconcile', '--with', mod, '--sim', '--once'], {});

@@ -36,7 +36,7 @@ async function simRun(args: string[]): Promise<{ code: number | null; stdout: st
 }
 
 describe('sim --kubeconfig-out', () => {
-  it('leaves the user\'s kubeconfig untouched: one line naming it and --force, exit 1, no server started', async () => {
+  it('leaves the user\'s kubeconfig untouched: one line naming it and --force, exit 1, no server started', { timeout: 120_000 }, async () => {
     const config = usersFile('users-config');
     const before = readFileSync(config, 'utf8');
     const r = await simRun(['--kubeconfig-out', config]);
@@ -46,7 +46,7 @@ describe('sim --kubeconfig-out', () => {
     expect(readFileSync(config, 'utf8')).toBe(before);
   });
 
-  it('replaces a kubeconfig an earlier sim wrote, and the user\'s with --force', async () => {
+  it('replaces a kubeconfig an earlier sim wrote, and the user\'s with --force', { timeout: 120_000 }, async () => {
     const config = join(dir, 'sim-config');
     const first = await simRun(['--kubeconfig-out', config]);
     expect(first.code, first.stderr).toBe(0);
@@ -61,7 +61,7 @@ describe('sim --kubeconfig-out', () => {
     expect(readFileSync(forced, 'utf8')).toContain('name: kwatch-sim');
   });
 
-  it('leaves a file beside it that is not a control token untouched', async () => {
+  it('leaves a file beside it that is not a control token untouched', { timeout: 120_000 }, async () => {
     const config = join(dir, 'token-config');
     const token = usersFile('token-config.control-token', 'my notes about tokens\n');
     const r = await simRun(['--kubeconfig-out', config]);
@@ -72,10 +72,10 @@ describe('sim --kubeconfig-out', () => {
 });
 
 describe('--record and --checkpoint', () => {
-  it('events --record and reconcile --record refuse a file that is not a recording, and leave it untouched', async () => {
+  it('events --record and reconcile --record refuse a file that is not a recording, and leave it untouched', { timeout: 120_000 }, async () => {
     const notes = usersFile('notes.txt', 'my notes\n');
     const mod = usersFile('noop.mjs', 'export default { for: "deployments.apps", reconcile() {} };\n');
-    const events = await kwatch(['events', 'pods', '--sim', '--record', notes, '--for', '1s'], {});
+    const events = await kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced'], {});
     expect(events.code).toBe(1);
     expect(events.stderr).toBe(refusal(notes, 'recording'));
     const reconcile = await kwatch(['reconcile', '--with', mod, '--sim', '--record', notes, '--once'], {});
@@ -84,29 +84,30 @@ describe('--record and --checkpoint', () => {
     expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
   });
 
-  it('events --record replaces a recording, and the user\'s file with --force', async () => {
+  it('events --record replaces a recording, and the user\'s file with --force', { timeout: 120_000 }, async () => {
     const rec = join(dir, 'pods.ndjson');
     for (let run = 0; run < 2; run++) {
-      const r = await kwatch(['events', 'pods', '--sim', '--record', rec, '--for', '1s'], {});
+      const r = await kwatch(['events', 'pods', '--sim', '--record', rec, '--until-synced'], {});
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(rec, 'utf8')).toMatch(/^\{"kind":"KwatchRecording"/);
     }
     const notes = usersFile('forced-notes.txt', 'my notes\n');
-    const forced = await kwatch(['events', 'pods', '--sim', '--record', notes, '--for', '1s', '--force'], {});
+    const forced = await kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced', '--force'], {});
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(notes, 'utf8')).toMatch(/^\{"kind":"KwatchRecording"/);
   });
 
-  it('replay --checkpoint refuses a file that is not a checkpoint, and replaces a checkpoint', async () => {
+  it('replay --checkpoint refuses a file that is not a checkpoint, and replaces a checkpoint', { timeout: 120_000 }, async () => {
     const notes = usersFile('cp-notes.txt', 'my notes\n');
-    const refused = await kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', notes, '--for', '1s'], {});
+    const refused = await kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', notes, '--max-events', '1'], {});
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(refusal(notes, 'checkpoint'));
     expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
 
     const cp = join(dir, 'cp.json');
     for (let run = 0; run < 2; run++) {
-      const r = await kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', cp, '--for', '1s'], {});
+      // --max-events, not --for: the checkpoint is written once an event arrives, however loaded the machine.
+      const r = await kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', cp, '--max-events', '1'], {});
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(readFileSync(cp, 'utf8'))).toMatchObject({ kind: 'KwatchCheckpoint' });
     }

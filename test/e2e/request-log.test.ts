@@ -98,10 +98,11 @@ describe('-v N request log', () => {
 describe('-v 8 and -v 9 never show a Secret value, whatever its key', () => {
   const leaks = (text: string, value: string) => text.includes(value) || text.includes(Buffer.from(value).toString('base64'));
   for (const v of ['8', '9']) {
-    it(`list, events and index secrets -v ${v}: list items (which carry no kind) are masked as Secrets`, async () => {
+    it(`list, events and index secrets -v ${v}: list items (which carry no kind) are masked as Secrets`, { timeout: 120_000 }, async () => {
       const runs = await Promise.all([
         kwatch(['list', 'secrets', '-n', 'default', '-v', v], env),
-        kwatch(['events', 'secrets', '-n', 'default', '--for', '1s', '-v', v], env),
+        // --until-synced, not --for: a loaded machine may not have listed within a fixed time.
+        kwatch(['events', 'secrets', '-n', 'default', '--until-synced', '-v', v], env),
         kwatch(['index', 'secrets', '-n', 'default', '--by', '{.type}', '-v', v], env),
       ]);
       for (const r of runs) {
@@ -113,7 +114,7 @@ describe('-v 8 and -v 9 never show a Secret value, whatever its key', () => {
     });
   }
 
-  it('reconcile --writes server-dry-run -v 8: a merge patch setting stringData is logged masked, request and answer', async () => {
+  it('reconcile --writes server-dry-run -v 8: a merge patch setting stringData is logged masked, request and answer', { timeout: 120_000 }, async () => {
     const mod = join(dir, 'patch-secret.mjs');
     writeFileSync(mod, `export default { for: 'secrets', async reconcile(req, ctx) {
       const s = await ctx.get('secrets', req);
