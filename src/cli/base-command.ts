@@ -9,7 +9,7 @@ import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
 import { isParseError, parseErrorMessage, type OclifParseError } from './parse-error.js';
 import { requestLog } from './request-log.js';
-import { globalFlags, type GlobalFlags } from './flags.js';
+import { globalFlags, MAX_SIM_CHURN, numberInRange, type GlobalFlags } from './flags.js';
 
 interface RunningSim {
   url: string;
@@ -84,8 +84,7 @@ export abstract class KwatchCommand extends Command {
   /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
   protected async startSim(flags: GlobalFlags): Promise<RunningSim> {
     const { startSimServer } = await import('../sim/server.js');
-    const churn = Number(flags['sim-churn']);
-    if (!Number.isFinite(churn) || churn < 0) throw new Errors.CLIError(`invalid --sim-churn "${flags['sim-churn']}": use a number of changes per second (0 = static)`);
+    const churn = numberInRange(flags['sim-churn'], '--sim-churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
     const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
     this.onCleanup(() => sim.close());
     // Each --sim run listens on a new port, so its discovery cache could never be reused: keep it in a

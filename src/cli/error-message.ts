@@ -53,7 +53,7 @@ function describe(err: unknown, context: ErrorContext): ErrorReport {
   if (err instanceof Error) {
     // oclif parse errors and kube config errors carry a usable message and are the user's to fix.
     const name = err.constructor?.name ?? '';
-    if (/^(FileWriteError|KubeconfigError|CatalogError|UnknownResourceTypeError|CLIError|RequiredArgsError|FailedFlagValidationError|NonExistentFlagsError|UnexpectedArgsError)$/.test(name) || (err as { oclif?: unknown }).oclif) {
+    if (/^(FileWriteError|NotOwnFileError|KubeconfigError|CatalogError|UnknownResourceTypeError|CLIError|RequiredArgsError|FailedFlagValidationError|NonExistentFlagsError|UnexpectedArgsError)$/.test(name) || (err as { oclif?: unknown }).oclif) {
       return { message: err.message, exitCode: 1, bug: false };
     }
     return { message: `internal error: ${err.message} (this is a kwatch bug; rerun with -v 6 to see the stack)`, exitCode: 2, bug: true };

@@ -1,9 +1,46 @@
 // Global flags, defined once and spelled as kubectl spells them; every command gets them as baseFlags.
-import { Flags } from '@oclif/core';
+import { Flags, type Interfaces } from '@oclif/core';
 import { OUTPUT_FORMATS } from './output-formats.js';
 import { TEMPLATE_FORMATS } from '../render/template-formats.js';
+import { UserError } from './user-error.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
+
+/** The most pods (and nodes) the embedded server generates, as the README promises. */
+export const MAX_SIM_PODS = 100_000;
+export const MAX_SIM_NODES = 5_000;
+/** The most changes per second the sim's generator makes and still answers requests in milliseconds (measured: at 20k/s a GET took 5 s). */
+export const MAX_SIM_CHURN = 5_000;
+
+/**
+ * An integer flag checked at parse time against its range: a value outside is one line naming the flag and the range
+ * (`invalid argument "-1" for "--port" flag: expected an integer from 0 to 65535`), never a value that reaches code.
+ */
+interface RangedIntegerOptions {
+  description: string;
+  default?: number;
+  char?: 'v';
+  helpGroup?: string;
+}
+export function rangedInteger(min: number, max: number, o: RangedIntegerOptions & { default: number }): Interfaces.OptionFlag<number>;
+export function rangedInteger(min: number, max: number, o: RangedIntegerOptions): Interfaces.OptionFlag<number | undefined>;
+export function rangedInteger(min: number, max: number, o: RangedIntegerOptions): Interfaces.OptionFlag<number | undefined> {
+  return Flags.integer({
+    ...o,
+    parse: async (input: string) => {
+      const n = /^-?\d+$/.test(input.trim()) ? Number(input) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`Expected an integer from ${min} to ${max} but received: ${input}`);
+      return n;
+    },
+  });
+}
+
+/** A decimal number flag (a rate, a factor) given as text: its value, or a one-line error naming the flag and the range. */
+export function numberInRange(text: string, flag: string, min: number, max: number, what: string): number {
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(n) || n < min || n > max) throw new UserError(`invalid ${flag} "${text}": use a number from ${min} to ${max} (${what})`);
+  return n;
+}
 
 export const globalFlags = {
   kubeconfig: Flags.string({ description: 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'GLOBAL' }),
@@ -17,11 +54,11 @@ export const globalFlags = {
   'request-timeout': Flags.string({ description: 'How long to wait for a single server request (e.g. 5s, 1m; 0 = no timeout). Also how long the first contact with a failing server (5xx, 429, connection refused) is retried before giving up (default 30s).', default: '0', helpGroup: 'GLOBAL' }),
   'max-object-size': Flags.string({ description: 'The largest single object accepted from the server: one watch event line, one list item (e.g. 64Mi, 1Gi). A larger one fails its request instead of growing the memory without bound.', default: '64Mi', helpGroup: 'GLOBAL' }),
   output: Flags.string({ char: 'o', description: `Output format: ${OUTPUT_FORMATS.join('|')} (commands accept a subset); list, index and events also take kubectl's ${TEMPLATE_FORMATS.map((f) => `${f}=…`).join(', ')}.`, helpGroup: 'GLOBAL' }),
-  v: Flags.integer({ char: 'v', description: 'Log level for diagnostics on stderr (0-9).', default: 0, helpGroup: 'GLOBAL' }),
+  v: rangedInteger(0, 10, { char: 'v', description: 'Log level for diagnostics on stderr (0-9; 6-9: the request log).', default: 0, helpGroup: 'GLOBAL' }),
   sim: Flags.boolean({ description: 'Run against an embedded simulated cluster started in-process on a random loopback port (no kubeconfig needed).', default: false, helpGroup: 'GLOBAL' }),
-  'sim-pods': Flags.integer({ description: 'With --sim: number of pods to generate.', default: 30, helpGroup: 'SIM' }),
-  'sim-nodes': Flags.integer({ description: 'With --sim: number of nodes to generate.', default: 3, helpGroup: 'SIM' }),
-  'sim-churn': Flags.string({ description: 'With --sim: changes per second (0 = static cluster).', default: '2', helpGroup: 'SIM' }),
+  'sim-pods': rangedInteger(0, MAX_SIM_PODS, { description: `With --sim: number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30, helpGroup: 'SIM' }),
+  'sim-nodes': rangedInteger(0, MAX_SIM_NODES, { description: `With --sim: number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3, helpGroup: 'SIM' }),
+  'sim-churn': Flags.string({ description: `With --sim: changes per second (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: '2', helpGroup: 'SIM' }),
   'sim-seed': Flags.integer({ description: 'With --sim: seed for the deterministic workload.', default: 1, helpGroup: 'SIM' }),
 };
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { PJSON } from '@oclif/core/interfaces';
 import { guardStdout } from './stdout-guard.js';
+import { keepTerminalControlsToTerminals } from './terminal-controls.js';
 import { didYouMean, suggestionsFor } from './suggest.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,6 +26,7 @@ export interface CliOptions {
 
 export async function runCli(opts: CliOptions): Promise<void> {
   guardStdout();
+  keepTerminalControlsToTerminals(process.stderr);
   let argv = opts.argv ?? process.argv.slice(2);
   if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeRequest(argv, opts.manifest);
   // `source <(kwatch completion bash)` runs in every new shell: answered without loading oclif too.

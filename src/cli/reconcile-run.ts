@@ -110,7 +110,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const gate = new EventGate(o.maxEvents);
   const session = new ReconcileSession({
     ...backend.session,
-    controllers: o.controllers.map((c) => ({ name: c.name, definition: c.definition })),
+    controllers: o.controllers.map((c) => ({ name: c.name, definition: c.definition, file: c.file })),
     catalog: backend.catalog,
     mode: o.mode,
     tracer: o.tracer,

@@ -1,7 +1,8 @@
 // Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
 import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
-import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import { isKwatchRecording, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import { refuseForeignFile } from '../kube/recording/own-file.js';
 import { RecordingFile } from '../kube/recording/recording-file.js';
 import { maskSecrets } from '../render/secrets.js';
 import { UserError } from './user-error.js';
@@ -15,6 +16,11 @@ export interface OpenRecordingOptions {
   kwatchVersion: string;
   /** A write failed (the disk is full…): the caller stops its run. */
   onFailure: () => void;
+}
+
+/** Before anything runs: an existing file at `path` that is not a kwatch recording is left untouched (--force replaces it). */
+export function refuseForeignRecording(path: string): void {
+  refuseForeignFile(path, isKwatchRecording, 'recording');
 }
 
 /** Creates the file (0600, a regular file only) and writes its header; a path that cannot be written is one UserError line. */

@@ -6,7 +6,7 @@
 //   -v 9  the request as a curl line instead of the request headers; bodies up to 10 KB
 // Authorization values are always `<scheme> <masked>`. kwatch adds one line when a watch stream closes.
 import { STATUS_CODES } from 'node:http';
-import { maskSecrets } from '../render/secrets.js';
+import { maskSecretResourceBody, maskSecrets } from '../render/secrets.js';
 import type { WireCall, WireLog, WireRequest } from '../kube/http/wire-log.js';
 
 /** Bodies up to this size are parsed to mask Secret values before the first bytes are shown. */
@@ -26,9 +26,10 @@ export function requestLog(verbosity: number, out: NodeJS.WritableStream = proce
   return {
     bodyBytes: verbosity >= 8 ? MASKABLE_BYTES : 0,
     begin(req: WireRequest): WireCall {
+      const secrets = isSecretsRequest(req.url);
       if (verbosity >= 8) {
         const body = req.body ?? '';
-        line('helper.go:113', `"Request Body" body=${quoteBody(maskedBody(body, Buffer.byteLength(body)), body.length, shownBodyChars)}`);
+        line('helper.go:113', `"Request Body" body=${quoteBody(maskedBody(body, Buffer.byteLength(body), secrets), body.length, shownBodyChars)}`);
       }
       if (verbosity >= 9) line('round_trippers.go:473', curlLine(req));
       else if (verbosity >= 7) {
@@ -48,7 +49,7 @@ export function requestLog(verbosity: number, out: NodeJS.WritableStream = proce
           else line('round_trippers.go:560', summary('', ms));
         },
         body(text, totalBytes) {
-          if (verbosity >= 8) line('helper.go:113', `"Response Body" body=${quoteBody(maskedBody(text, totalBytes), totalBytes, shownBodyChars)}`);
+          if (verbosity >= 8) line('helper.go:113', `"Response Body" body=${quoteBody(maskedBody(text, totalBytes, secrets), totalBytes, shownBodyChars)}`);
         },
         closed({ ms, bytes, error }) {
           line('watch.go:100', `"Watch closed" url=${JSON.stringify(req.url)} after="${(ms / 1000).toFixed(1)}s" bytes=${bytes}${error ? ` err=${JSON.stringify(error)}` : ''}`);
@@ -90,14 +91,38 @@ function quoteBody(text: string, total: number, max: number): string {
   return JSON.stringify(`${text.slice(0, max)} [truncated ${Math.max(0, total - max)} chars]`);
 }
 
-/** A body with Secret values masked; one too large to parse that may hold a Secret is not shown at all. */
-function maskedBody(text: string, totalBytes: number): string {
-  const mayHoldSecret = /"kind"\s*:\s*"Secret/.test(text) || /"(data|stringData)"\s*:/.test(text);
+/**
+ * Whether a request reaches the `secrets` resource (`/api/v1/secrets`, `/api/v1/namespaces/NS/secrets[/NAME]`,
+ * the same under `/apis/GROUP/VERSION`): its bodies are Secrets even where they do not say so.
+ */
+export function isSecretsRequest(url: string): boolean {
+  let path: string;
+  try {
+    path = new URL(url, 'http://x').pathname;
+  } catch {
+    return true; // a URL we cannot read: assume the worst
+  }
+  const parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const api = parts.findIndex((p, i) => (p === 'api' && i + 1 < parts.length) || (p === 'apis' && i + 2 < parts.length));
+  if (api < 0) return false;
+  let i = api + (parts[api] === 'api' ? 2 : 3);
+  if (parts[i] === 'namespaces' && parts.length > i + 2) i += 2;
+  return parts[i] === 'secrets';
+}
+
+/**
+ * A body with Secret values masked; one too large to parse that may hold a Secret is not shown at all.
+ * A body of the secrets resource is always parsed and masked as a Secret; other bodies only when they
+ * name a Secret or carry data.
+ */
+function maskedBody(text: string, totalBytes: number, secretsResource: boolean): string {
+  if (text === '') return text;
+  const mayHoldSecret = secretsResource || /"kind"\s*:\s*"Secret/.test(text) || /"(data|stringData)"\s*:/.test(text);
   if (!mayHoldSecret) return text;
   if (Buffer.byteLength(text) < totalBytes) return '<not shown: a body too large to mask its Secret values>';
   try {
     const parsed: unknown = JSON.parse(text);
-    const masked = maskSecrets(parsed);
+    const masked = secretsResource ? maskSecretResourceBody(parsed) : maskSecrets(parsed);
     return masked === parsed ? text : JSON.stringify(masked);
   } catch {
     return '<not shown: a body that may hold Secret values and is not JSON>';

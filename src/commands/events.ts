@@ -58,6 +58,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
     record: Flags.string({ description: 'Write everything the server sent (list pages, events, errors, connection boundaries, timings) to this NDJSON file for kwatch replay.' }),
+    force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
     'show-secrets': Flags.boolean({ description: 'Print and record Secret data and tokens as sent (masked by default, also in --raw and --diff output).', default: false }),
     raw: Flags.boolean({ description: 'Print the watch stream exactly as the server sends it (the wire only, no informer).', default: false }),
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
@@ -83,6 +84,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
     checkSnapshotDir(flags['snapshot-dir']);
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
+    if (flags.record && !flags.force) (await import('../cli/recording-open.js')).refuseForeignRecording(flags.record);
 
     const named = splitTypeName(args.resource, args.name);
     const tracer = new Tracer();

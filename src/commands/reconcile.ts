@@ -62,6 +62,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
     record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
+    force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
     live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity; Enter follows a key) and a reconcile panel (running / held / queued keys, runs, errors, requeues, p50/p99 duration, loop warnings). Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
     key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name).' }),
     'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
@@ -88,6 +89,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     checkSnapshotDir(flags['snapshot-dir']);
     const mode = flags.writes as WriteMode;
     if (flags['from-recording'] && (flags.sim || flags['all-namespaces'] || flags.namespace || flags.record)) throw new UserError('--from-recording replays what the recording holds: it cannot be combined with --sim, -n, -A or --record');
+    if (flags.record && !flags.force) (await import('../cli/recording-open.js')).refuseForeignRecording(flags.record);
     if (mode === 'apply' && !flags.sim && !flags.yes && !flags['from-recording']) {
       throw new UserError('--writes apply sends the reconciler\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
     }

@@ -14,7 +14,7 @@ import { serverAddress } from '../kube/http/server-url.js';
 import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 
-type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string };
+type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string; force: boolean };
 
 export default class Replay extends KwatchCommand {
   static override summary = 'Resume a watch from a resourceVersion on the server, or replay a recording offline, through the informer pipeline.';
@@ -45,6 +45,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     'until-rv': Flags.string({ description: 'Stop once the stream passes this resourceVersion.' }),
     'from-checkpoint': Flags.string({ description: 'Resume where a --checkpoint file says (its resource, server and resourceVersion); the file keeps being updated unless --checkpoint names another.' }),
     checkpoint: Flags.string({ description: 'Keep the last resourceVersion seen (bookmarks included) in this file, written atomically.' }),
+    force: Flags.boolean({ description: 'Replace the --checkpoint file even when it is not a kwatch checkpoint (by default such a file is left untouched and nothing runs).', default: false }),
     'on-expired': Flags.string({ description: 'When --from-rv is too old (410): stop with an explanation, or relist and show the gap.', options: ['stop', 'relist'], default: 'stop' }),
     baseline: Flags.string({ description: 'A recording holding the state at --from-rv: it seeds the cache (so handlers get OnUpdate/OnDelete with the old object, as a restarted informer with a persisted cache would), and with --on-expired relist it shows which objects are new, changed or gone.' }),
     speed: Flags.string({ description: 'Recording replay pace: max (as fast as possible), or a factor of the recorded pace (1 = as recorded, 10 = ten times faster).', default: 'max' }),
@@ -119,6 +120,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     const checkpointPath = flags.checkpoint ?? fromCheckpoint;
     // Before any connection: a path that cannot be a checkpoint is the user's to fix at once.
     if (checkpointPath) checkpoints.checkCheckpointTarget(checkpointPath);
+    if (checkpointPath && !flags.force) (await import('../kube/recording/own-file.js')).refuseForeignFile(checkpointPath, checkpoints.isKwatchCheckpoint, 'checkpoint');
 
     const view = openReplayView(viewFlags);
     const conn = await this.connect(flags, { tracer: view.tracer });

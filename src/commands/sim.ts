@@ -4,6 +4,12 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describeError } from '../cli/error-message.js';
+import { isParseError, parseErrorMessage, type OclifParseError } from '../cli/parse-error.js';
+import { MAX_SIM_CHURN, MAX_SIM_NODES, MAX_SIM_PODS, numberInRange, rangedInteger } from '../cli/flags.js';
+import { MAX_TIMER_MS } from '../informer/duration.js';
+
+/** The longest period in seconds a timer takes (Node's range). */
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 export default class Sim extends Command {
   static override summary = 'Run the embedded Kubernetes API server (a simulated cluster) for kubectl and kwatch.';
@@ -15,25 +21,27 @@ export default class Sim extends Command {
     'KUBECONFIG=/tmp/sim.kubeconfig kubectl get pods -A',
   ];
   static override flags = {
-    port: Flags.integer({ description: 'Port to listen on (0 picks a free port).', default: 0 }),
+    port: rangedInteger(0, 65_535, { description: 'Port to listen on (0 picks a free port).', default: 0 }),
     // Not cached in oclif.manifest.json (noCacheDefault): the temporary folder differs per machine, the manifest must not.
     'kubeconfig-out': Flags.string({ description: 'Where to write the kubeconfig for this server (default: kwatch-sim/kubeconfig in the temporary folder, $TMPDIR or /tmp).', default: join(tmpdir(), 'kwatch-sim', 'kubeconfig'), noCacheDefault: true }),
     seed: Flags.integer({ description: 'Seed for the deterministic workload.', default: 1 }),
-    nodes: Flags.integer({ description: 'Number of nodes to generate.', default: 3 }),
-    pods: Flags.integer({ description: 'Number of pods to generate (up to 100k).', default: 30 }),
-    churn: Flags.string({ description: 'Creates, updates and deletes per second (0 = a static cluster).', default: '1' }),
-    'history-events': Flags.integer({ description: 'Events kept in the watch history (older resourceVersions answer 410 Expired).', default: 10_000 }),
-    'history-age': Flags.integer({ description: 'Seconds of watch history kept.', default: 300 }),
-    'bookmark-interval': Flags.integer({ description: 'Seconds between BOOKMARK events on watches that allow them.', default: 60 }),
+    nodes: rangedInteger(0, MAX_SIM_NODES, { description: `Number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3 }),
+    pods: rangedInteger(0, MAX_SIM_PODS, { description: `Number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30 }),
+    churn: Flags.string({ description: `Creates, updates and deletes per second (0 = a static cluster; up to ${MAX_SIM_CHURN}, what the sim generates and still answers in milliseconds).`, default: '1' }),
+    'history-events': rangedInteger(1, 1_000_000, { description: 'Events kept in the watch history (older resourceVersions answer 410 Expired; 1 to 1000000).', default: 10_000 }),
+    'history-age': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds of watch history kept (1 or more).', default: 300 }),
+    'bookmark-interval': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds between BOOKMARK events on watches that allow them (1 or more).', default: 60 }),
     'no-managed-fields': Flags.boolean({ description: 'Generate objects without metadata.managedFields.', default: false }),
     controllers: Flags.boolean({ description: 'Run the deployment, replicaset, scheduler, kubelet and garbage-collector stand-ins, graceful pod deletion and finalizers (on unless --no-controllers).', default: true, allowNo: true }),
     tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
     users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
-    'max-objects': Flags.integer({ description: 'Objects each controller (deployment, replicaset, job) may create over the sim\'s lifetime; past it, it logs one line and creates no more, so a mistake cannot flood the machine.', default: 10_000 }),
+    'max-objects': rangedInteger(0, 1_000_000, { description: 'Objects each controller (deployment, replicaset, job) may create over the sim\'s lifetime; past it, it logs one line and creates no more, so a mistake cannot flood the machine.', default: 10_000 }),
     mirror: Flags.boolean({ description: 'Serve a local copy-on-write fork of a real cluster (the current context, or --kubeconfig/--context) instead of a generated one: each kind is mirrored from the cluster at its first request and kept current; writes land only in the fork; an upstream change to an object written locally is reported as a conflict and never applied over it. At exit it lists the objects that diverged.', default: false, helpGroup: 'MIRROR' }),
     'mirror-resources': Flags.string({ description: 'With --mirror: mirror only these kinds, comma-separated as kubectl spells them (pods,deployments.apps); others are served empty, holding only what is written locally.', helpGroup: 'MIRROR' }),
     kubeconfig: Flags.string({ description: 'With --mirror: the kubeconfig of the cluster to fork (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'MIRROR' }),
     context: Flags.string({ description: 'With --mirror: the kubeconfig context to fork (default: the current one).', helpGroup: 'MIRROR' }),
+    wait: Flags.boolean({ description: 'Start no server: wait (up to 60 s) until the sim writing --kubeconfig-out answers, then exit 0. For scripts: `kwatch sim --kubeconfig-out F &` then `kwatch sim --wait --kubeconfig-out F`, and F is ready to use.', default: false }),
+    force: Flags.boolean({ description: 'Replace the file at --kubeconfig-out even when it is not a kubeconfig kwatch sim wrote (by default such a file is left untouched and the sim does not start).', default: false }),
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
@@ -41,14 +49,30 @@ export default class Sim extends Command {
     const { flags } = await this.parse(Sim);
     if (flags.mirror) return this.runMirror(flags);
     if (flags['mirror-resources'] !== undefined || flags.context !== undefined || flags.kubeconfig !== undefined) this.fail('--mirror-resources, --kubeconfig and --context name the cluster --mirror forks: add --mirror');
-    const churn = Number(flags.churn);
-    if (!Number.isFinite(churn) || churn < 0) this.fail(`invalid --churn "${flags.churn}": use a number of changes per second (0 = static)`);
-    if (flags.pods < 0 || flags.nodes < 0) this.fail('--pods and --nodes must not be negative');
+    const churn = numberInRange(flags.churn, '--churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
     const graceScale = Number(flags['grace-scale']);
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
-    if (flags['max-objects'] < 0) this.fail(`invalid --max-objects ${flags['max-objects']}: use a number of objects, 0 or more`);
     if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
+
+    const kubeconfigPath = resolve(flags['kubeconfig-out']);
+    if (flags.wait) {
+      const { SimWaitError, waitForSim } = await import('../sim/wait-ready.js');
+      try {
+        this.log(`kwatch sim at ${await waitForSim(kubeconfigPath, 60_000)} is ready (${kubeconfigPath})`);
+      } catch (err) {
+        if (err instanceof SimWaitError) this.fail(err.message);
+        throw err;
+      }
+      return;
+    }
+    const { controlTokenFile, isControlTokenFile, isSimKubeconfig } = await import('../sim/kubeconfig.js');
+    if (!flags.force) {
+      // Before the server starts: the user's own kubeconfig (or notes) at that path stays untouched.
+      const { refuseForeignFile } = await import('../kube/recording/own-file.js');
+      refuseForeignFile(kubeconfigPath, isSimKubeconfig, 'kubeconfig');
+      refuseForeignFile(controlTokenFile(kubeconfigPath), isControlTokenFile, 'control token file');
+    }
 
     const { startSimServer } = await import('../sim/server.js');
     let server;
@@ -73,9 +97,7 @@ export default class Sim extends Command {
       if (code === 'EADDRINUSE') this.fail(`port ${flags.port} is already in use: pick another --port or use --port 0`);
       throw err;
     }
-    const kubeconfigPath = resolve(flags['kubeconfig-out']);
     const { PrivateFileError } = await import('../sim/private-file.js');
-    const { controlTokenFile } = await import('../sim/kubeconfig.js');
     try {
       mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
       await server.writeKubeconfig(kubeconfigPath);
@@ -107,7 +129,7 @@ export default class Sim extends Command {
   }
 
   /** `sim --mirror`: kwatch's endpoint in overlay mode on the current context, no child, until Ctrl-C. */
-  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean }): Promise<void> {
+  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean; force: boolean }): Promise<void> {
     const { loadConnection } = await import('../kube/http/connection.js');
     const { Tracer } = await import('../informer/trace.js');
     const { createStopSignal } = await import('../cli/stop-signal.js');
@@ -134,7 +156,7 @@ export default class Sim extends Command {
         maxObjects: 200_000,
         mirrorResources: flags['mirror-resources'] ? new Set(flags['mirror-resources'].split(',').map((r) => r.trim()).filter(Boolean)) : undefined,
         kubeconfigOut: kubeconfigPath,
-        force: false,
+        force: flags.force,
         stop,
       });
       if (code !== 0) this.exit(code);
@@ -151,6 +173,10 @@ export default class Sim extends Command {
 
   protected override async catch(err: Error): Promise<any> {
     if ((err as { code?: string }).code === 'EEXIT') throw err;
+    if (isParseError(err)) {
+      process.stderr.write(`error: ${parseErrorMessage(err as OclifParseError, { bin: this.config.bin, id: this.id ?? 'sim', flagNames: Object.keys(Sim.flags) })}\n`);
+      this.exit(1);
+    }
     process.stderr.write(`error: ${describeError(err).message}\n`);
     this.exit(1);
   }

@@ -1,4 +1,5 @@
 // Time is injected into every stage (a Clock), so tests run on virtual time.
+import { timerMs } from './duration.js';
 
 export interface TimerHandle {
   cancel(): void;
@@ -15,7 +16,8 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
+    // timerMs: a delay past Node's range would fire at once (and a loop over it would spin).
+    const t = setTimeout(fn, timerMs(ms));
     t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
@@ -25,7 +27,7 @@ export const realClock: Clock = {
       const t = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, Math.max(0, ms));
+      }, timerMs(ms));
       const onAbort = () => {
         clearTimeout(t);
         reject(signal!.reason);

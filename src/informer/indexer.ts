@@ -6,6 +6,7 @@ import { deletionHandlingKey } from './deltas.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
+import { KwatchError } from './errors.js';
 
 /** Computes the index values of an object; may return several (or none). Must not throw for objects it is given. */
 export type IndexFunc = (obj: KubeObject) => readonly string[];
@@ -251,6 +252,8 @@ export class Indexer implements ReadonlyIndexer {
     try {
       return fn(obj);
     } catch (err) {
+      // An error that already says whose code failed (a controller module's indexer) goes up as it is.
+      if (err instanceof KwatchError) throw err;
       // client-go panics here; we throw a clear error instead.
       throw new IndexError(`unable to calculate an index entry for key "${key}" on index "${name}": ${(err as Error)?.message ?? String(err)}`);
     }

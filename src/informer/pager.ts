@@ -1,7 +1,7 @@
 // Pager: a paged LIST that follows `continue` tokens and falls back to one full list when a token expires (client-go tools/pager).
 import { realClock, type Clock } from './clock.js';
 import { StatusError } from './errors.js';
-import { MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
+import { clampedRetryAfterMs, MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
 import { noTracer, type Tracer } from './trace.js';
 import type { KubeObject, ListOptions, ListPage, ListerWatcher } from './types.js';
 
@@ -93,7 +93,10 @@ export async function listPages(lw: ListerWatcher, options: ListOptions, opts: L
         const wait = retryAfterMs(err);
         if (wait === undefined || attempt > MAX_RETRY_AFTER_RETRIES || signal?.aborted) throw err;
         result.retries++;
-        if (tracer.enabled) tracer.emit({ time: clock.now(), stage: 'reflector', op: 'retry-after', name: opts.name, during: 'list', seconds: wait / 1000, attempt, code: (err as StatusError).httpCode });
+        if (tracer.enabled) {
+          const asked = clampedRetryAfterMs(err);
+          tracer.emit({ time: clock.now(), stage: 'reflector', op: 'retry-after', name: opts.name, during: 'list', seconds: wait / 1000, attempt, code: (err as StatusError).httpCode, ...(asked !== undefined ? { requestedSeconds: asked / 1000, capped: true } : {}) });
+        }
         await clock.sleep(wait, signal);
       }
     }

@@ -5,6 +5,11 @@ import type { ListOptions, ListPage, Status, WatchEvent } from './types.js';
 export const RECORDING_KIND = 'KwatchRecording';
 export const RECORDING_FORMAT_VERSION = 1;
 
+/** Whether a file's first bytes are a kwatch recording's header line (`{"kind":"KwatchRecording",…`). */
+export function isKwatchRecording(head: string): boolean {
+  return /^\s*\{\s*"kind"\s*:\s*"KwatchRecording"/.test(head);
+}
+
 /** First line of every recording. */
 export interface RecordingHeader {
   kind: typeof RECORDING_KIND;

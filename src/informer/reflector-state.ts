@@ -1,7 +1,7 @@
 // The reflector as data: its states, the inputs that move it, the effects it asks for, and one pure step function (client-go 1.32 reflector.go).
 import { nextBackoff, type BackoffConfig, type BackoffState } from './backoff.js';
 import { ConnectionError, StatusError, WatchDecodeError, isExpired, isTooLargeResourceVersion, isTooManyRequests } from './errors.js';
-import { MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
+import { clampedRetryAfterMs, MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
 import type { Stage } from './trace.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type StartAt, type Status, type WatchEvent } from './types.js';
 
@@ -319,7 +319,8 @@ function onWatchFailed(b: Builder, p: Extract<ReflectorPhase, { kind: 'StartingW
   const wait = retryAfterMs(error);
   if (wait !== undefined && b.m.retryAfterRetries < MAX_RETRY_AFTER_RETRIES) {
     b.memory({ retryAfterRetries: b.m.retryAfterRetries + 1 });
-    b.trace('reflector', 'retry-after', { during: 'watch', seconds: wait / 1000, attempt: b.m.retryAfterRetries });
+    const asked = clampedRetryAfterMs(error);
+    b.trace('reflector', 'retry-after', { during: 'watch', seconds: wait / 1000, attempt: b.m.retryAfterRetries, ...(asked !== undefined ? { requestedSeconds: asked / 1000, capped: true } : {}) });
     b.phase({ kind: 'BackingOff', ms: wait, next: p.watchList ? 'watch-list' : 'watch', reason: 'retry-after' });
     b.effect({ kind: 'sleep', ms: wait, reason: 'retry-after' });
     return b.result();

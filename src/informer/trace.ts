@@ -24,7 +24,8 @@ export type Stage = (typeof STAGES)[number];
  * - reconcile: start, success, error, requeue-after; and from kwatch reconcile: held (a trigger for a
  *              key that is running: it runs once after), write (a write the reconciler made, with verb,
  *              target, mode and the server's answer), log (ctx.log), loop (a key its own writes keep
- *              re-triggering), map-error (a watches map function threw), converged / pending (--once)
+ *              re-triggering), map-error (a watches map function threw), converged / pending (--once),
+ *              clamped (a requeueAfter past Node's timer range was cut to it; once per controller)
  * - endpoint:  (reconcile --exec, proxy, sim --mirror: what a controller process did on the wire, each record naming its
  *              `client`) http, list, watch (event start | each delivered event with `type` | close with `reason`),
  *              write, relist, stale-write, loop, stall, fault, conflict (an upstream change the fork kept out)

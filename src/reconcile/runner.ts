@@ -3,7 +3,7 @@
 // its action mapped to the queue (requeue, requeueAfter, error policy), and reported.
 import type { Clock } from '../informer/clock.js';
 import { Controller, type ReconcileResult } from '../informer/controller.js';
-import { durationMs } from '../informer/duration.js';
+import { durationMs, MAX_TIMER_MS } from '../informer/duration.js';
 import type { ReadonlyIndexer } from '../informer/indexer.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
@@ -11,6 +11,7 @@ import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
 import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
+import { ControllerModuleError } from './controller-module-error.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   definition: ControllerDefinition;
   /** The resolved `for` resource. */
   primary: ResourceInfo;
+  /** The module the definition came from (named when its code throws where kwatch calls it). */
+  file?: string;
   factory: SharedInformerFactory;
   writes: WriteChannel;
   loops: LoopDetector;
@@ -44,6 +47,8 @@ export class ReconcileRunner {
   readonly scheduler: Scheduler;
   private signal: AbortSignal = new AbortController().signal;
   private primaryIndexer?: ReadonlyIndexer;
+  /** Whether the trace has said that a requeueAfter was cut to the timer range (said once per controller). */
+  private saidClamped = false;
 
   constructor(private readonly o: RunnerOptions) {
     this.controller = new Controller({
@@ -72,7 +77,7 @@ export class ReconcileRunner {
     }
     for (const [resource, funcs] of Object.entries(d.indexers ?? {})) {
       const e = await factory.informerFor(resource);
-      e.informer.addIndexers(Object.fromEntries(Object.entries(funcs).map(([name, fn]) => [name, (obj: KubeObject) => fn(obj) ?? []])));
+      e.informer.addIndexers(Object.fromEntries(Object.entries(funcs).map(([name, fn]) => [name, (obj: KubeObject) => this.userIndexer(resource, name, fn, obj)])));
     }
     const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {
@@ -90,6 +95,17 @@ export class ReconcileRunner {
     }
   }
 
+  /** The module's index function on one object; what it throws is blamed on the module, not on kwatch. */
+  private userIndexer(resource: string, name: string, fn: (obj: KubeObject) => string[] | undefined, obj: KubeObject): string[] {
+    try {
+      return fn(obj) ?? [];
+    } catch (err) {
+      const key = obj.metadata?.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : (obj.metadata?.name ?? '');
+      const where = this.o.file ?? `controller ${this.o.name}`;
+      throw new ControllerModuleError(`${where}: its indexer "${name}" on ${resource} threw for ${key}: ${err instanceof Error ? err.message : String(err)}`, this.o.file ?? '', { cause: err });
+    }
+  }
+
   /** Objects of the primary resource in the cache. */
   primarySize(): number {
     return this.primaryIndexer?.size ?? 0;
@@ -98,6 +114,17 @@ export class ReconcileRunner {
   /** Nothing debouncing, queued or running (keys waiting for a requeueAfter do not count). */
   isIdle(): boolean {
     return this.scheduler.isIdle() && this.controller.isIdle();
+  }
+
+  /** The result without its clamp note; the first clamped requeueAfter gets one `reconcile clamped` trace record. */
+  private clamped(result: (ReconcileResult & { requestedMs?: number }) | undefined, key: string, from: string): ReconcileResult {
+    if (result?.requestedMs === undefined) return result;
+    const { requestedMs, ...rest } = result;
+    if (!this.saidClamped && this.o.tracer.enabled) {
+      this.saidClamped = true;
+      this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'clamped', key, controller: this.o.name, field: `${from} requeueAfter`, requestedMs, usedMs: MAX_TIMER_MS, message: `${from} returned requeueAfter ${requestedMs}ms, past the longest timer Node.js keeps (${MAX_TIMER_MS}ms, about 24.8 days): waiting that long instead (said once)` });
+    }
+    return rest;
   }
 
   private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
@@ -111,7 +138,7 @@ export class ReconcileRunner {
     let outcome: RunResult = 'ok';
     let error: string | undefined;
     try {
-      const result = toResult(await o.definition.reconcile(req, ctx), 'reconcile');
+      const result = this.clamped(toResult(await o.definition.reconcile(req, ctx), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
       return result;
     } catch (err) {
@@ -120,7 +147,7 @@ export class ReconcileRunner {
       if (!o.definition.errorPolicy) throw err;
       let after: ReconcileResult;
       try {
-        after = toResult(await o.definition.errorPolicy(err, req, ctx), 'errorPolicy');
+        after = this.clamped(toResult(await o.definition.errorPolicy(err, req, ctx), 'errorPolicy'), key, 'errorPolicy');
       } catch {
         throw err;
       }
@@ -139,13 +166,14 @@ function publicReason(r: TriggerReason): TriggerReason {
 }
 
 /** kube-rs's Action: nothing (await change), { requeue }, or { requeueAfter: '30s' | ms }. */
-function toResult(action: ReconcileAction, from: string): ReconcileResult {
+function toResult(action: ReconcileAction, from: string): (ReconcileResult & { requestedMs?: number }) | undefined {
   if (action === undefined || action === null) return undefined;
   if (typeof action !== 'object') throw new TypeError(`${from} returned ${JSON.stringify(action)}: return nothing, { requeue: true } or { requeueAfter: '30s' }`);
   if (action.requeueAfter !== undefined) {
     const ms = typeof action.requeueAfter === 'number' ? action.requeueAfter : durationMs(String(action.requeueAfter));
     if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new TypeError(`${from} returned requeueAfter ${JSON.stringify(action.requeueAfter)}: use milliseconds or a duration such as '30s'`);
-    return { requeueAfterMs: Math.max(1, ms) };
+    // Past Node's timer range a wait would fire at once: cut it, and let the runner say so.
+    return ms > MAX_TIMER_MS ? { requeueAfterMs: MAX_TIMER_MS, requestedMs: ms } : { requeueAfterMs: Math.max(1, ms) };
   }
   return action.requeue ? { requeue: true } : undefined;
 }

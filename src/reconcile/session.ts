@@ -18,6 +18,8 @@ import type { ObjectWriter } from './writer.js';
 export interface SessionController {
   name: string;
   definition: ControllerDefinition;
+  /** The module it came from, when it came from one. */
+  file?: string;
 }
 
 export interface SessionOptions {
@@ -88,6 +90,7 @@ export class ReconcileSession {
         name: c.name,
         definition: c.definition,
         primary,
+        file: c.file,
         factory: this.factory,
         writes: this.writes,
         loops: this.loops,

@@ -59,7 +59,10 @@ function mask(v: unknown, assumeKind?: string): unknown {
   }
   if (typeof v !== 'object' || v === null) return v;
   const obj = v as Record<string, unknown>;
-  const isSecret = (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret';
+  return maskObject(obj, (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret', assumeKind);
+}
+
+function maskObject(obj: Record<string, unknown>, isSecret: boolean, assumeKind?: string): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(obj)) {
     const x = obj[k];
@@ -71,6 +74,47 @@ function mask(v: unknown, assumeKind?: string): unknown {
     if (m !== x) (out ??= { ...obj })[k] = m;
   }
   return out ?? obj;
+}
+
+/**
+ * A copy of a body sent to or answered by the `secrets` resource, masked as a Secret even where it does
+ * not say so: its root without kind (a merge or strategic-merge patch, a watch event), every object with
+ * metadata inside it (list items come without kind), and a JSON patch's values under /data, /stringData,
+ * /metadata (the last-applied annotation) or the whole object.
+ */
+export function maskSecretResourceBody<T>(value: T, opts: MaskOptions = {}): T {
+  if (opts.reveal) return value;
+  if (Array.isArray(value)) return maskJsonPatch(value) as T;
+  if (!isRecord(value)) return value;
+  return maskObject(value, (value.kind ?? 'Secret') === 'Secret', 'Secret') as T;
+}
+
+/** A JSON patch (RFC 6902) on a Secret: the value of every operation that reaches its data or metadata masked. */
+function maskJsonPatch(ops: unknown[]): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (!isRecord(op) || !('value' in op)) continue;
+    const path = typeof op.path === 'string' ? op.path : '';
+    const masked = maskPatchValue(op.value, path);
+    if (masked !== op.value) (out ??= ops.slice())[i] = { ...op, value: masked };
+  }
+  return out ?? ops;
+}
+
+function maskPatchValue(v: unknown, path: string): unknown {
+  const data = /^\/(data|stringData)(\/|$)/.exec(path);
+  if (data) {
+    const base64 = data[1] === 'data';
+    if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
+    if (data[2] === '' && isRecord(v)) return maskValues(v, base64);
+    return '<masked>';
+  }
+  if (path.includes('last-applied-configuration')) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
+  if (path === '/metadata' && isRecord(v)) return maskLastApplied(v);
+  if (path === '/metadata/annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }) as { annotations: unknown }).annotations;
+  if (path === '' || path === '/') return isRecord(v) ? maskObject(v, true, 'Secret') : v;
+  return mask(v, 'Secret');
 }
 
 function maskValues(data: Record<string, unknown>, base64: boolean): Record<string, unknown> {

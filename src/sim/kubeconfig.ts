@@ -12,6 +12,12 @@ export interface KubeconfigCredentials {
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
+/**
+ * The mark that tells a kubeconfig kwatch sim wrote (which the next sim may replace) from the user's own. A comment:
+ * kubectl drops comments when it rewrites a file, and a file it rewrote (or merged) may hold the user's entries.
+ */
+export const SIM_KUBECONFIG_COMMENT = '# kubeconfig written by kwatch sim (the next `kwatch sim --kubeconfig-out` here replaces it)';
+
 export function kubeconfigYaml(server: string, creds: KubeconfigCredentials = {}): string {
   const cluster = creds.caPem
     ? [`    certificate-authority-data: ${b64(creds.caPem)}`]
@@ -33,6 +39,7 @@ export function kubeconfigYaml(server: string, creds: KubeconfigCredentials = {}
     ? [...context('kwatch-sim', creds.users.admin.name, 'default'), ...context('kwatch-sim-dev', creds.users.dev.name, creds.users.dev.namespace)]
     : context('kwatch-sim', 'kwatch-sim', 'default');
   return [
+    SIM_KUBECONFIG_COMMENT,
     'apiVersion: v1',
     'kind: Config',
     'clusters:',
@@ -48,6 +55,22 @@ export function kubeconfigYaml(server: string, creds: KubeconfigCredentials = {}
     'preferences: {}',
     '',
   ].join('\n');
+}
+
+/**
+ * Whether a file's content is a kubeconfig kwatch sim wrote: it starts with the mark, or has the exact shape sims
+ * wrote before the mark (the kwatch-sim cluster, its users and contexts, nothing else).
+ */
+export function isSimKubeconfig(content: string): boolean {
+  if (content.startsWith(`${SIM_KUBECONFIG_COMMENT}\n`)) return true;
+  return /^apiVersion: v1\nkind: Config\nclusters:\n- name: kwatch-sim\n {2}cluster:\n {4}server: \S+\n/.test(content)
+    && content.endsWith('\ncurrent-context: kwatch-sim\npreferences: {}\n')
+    && !/^- name: (?!(kwatch-sim|kwatch-sim-dev|admin|dev)$)/m.test(content);
+}
+
+/** Whether a file's content is a control token a sim wrote beside its kubeconfig (one line of base64url). */
+export function isControlTokenFile(content: string): boolean {
+  return /^[A-Za-z0-9_-]{32,}\n?$/.test(content);
 }
 
 /** Where the control token of the sim whose kubeconfig is `kubeconfigFile` is written. */

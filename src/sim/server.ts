@@ -11,7 +11,7 @@ import { createSimCredentials, type SimCredentials } from './auth/sim-credential
 import { CONTROL_PREFIX, createRequestHandler } from './http-handler.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
-import { checkRequest } from './request-guard.js';
+import { checkRequest, ownOrigins } from './request-guard.js';
 import { sendError } from './respond.js';
 import type { ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
@@ -107,8 +107,10 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   }
 
   const handler = createRequestHandler(ctx, discovery, log);
+  // Filled once the port is known (no request arrives before).
+  const guard = { controlToken, controlPrefix: CONTROL_PREFIX, ownOrigins: new Set<string>() };
   const guarded = (req: IncomingMessage, res: ServerResponse) => {
-    const refused = checkRequest(req, { controlToken, controlPrefix: CONTROL_PREFIX });
+    const refused = checkRequest(req, guard);
     if (!refused) return handler(req, res);
     req.resume();
     sendError(res, refused);
@@ -128,6 +130,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const url = `${credentials ? 'https' : 'http'}://${host}:${addr.port}`;
+  guard.ownOrigins = ownOrigins(url);
 
   faults.attach({
     dropWatches: (mode) => { const all = [...ctx.watches]; for (const w of all) w.close(mode); return all.length; },

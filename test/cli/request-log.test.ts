@@ -1,7 +1,7 @@
 // The request log's lines for what the e2e runs do not reach: a write's body holding a Secret, a failed request.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { requestLog } from '../../src/cli/request-log.js';
+import { isSecretsRequest, requestLog } from '../../src/cli/request-log.js';
 
 function capture(verbosity: number) {
   const out = new PassThrough();
@@ -35,5 +35,33 @@ describe('requestLog', () => {
     log.begin({ method: 'GET', url: 'https://h/api', headers: {}, stream: false }).failed({ message: 'refused', ms: 1 });
     await new Promise((r) => setImmediate(r));
     expect(text()).toMatch(/^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ round_trippers\.go:560\] GET https:\/\/h\/api {2}in 1 milliseconds\n$/);
+  });
+
+  it('masks a JSON patch and a strategic-merge patch sent to a Secret, though neither names its kind', async () => {
+    const { log, text } = capture(9);
+    const b64 = Buffer.from('json-patch-secret').toString('base64');
+    const jsonPatch = JSON.stringify([
+      { op: 'add', path: '/data/foo', value: b64 },
+      { op: 'replace', path: '/stringData', value: { bar: 'whole-map-secret' } },
+      { op: 'add', path: '/metadata/labels/x', value: 'kept' },
+    ]);
+    log.begin({ method: 'PATCH', url: 'https://h/api/v1/namespaces/default/secrets/s', headers: {}, stream: false, body: jsonPatch });
+    const smp = JSON.stringify({ metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"foo":"last-applied-secret"}}' } }, data: { foo: b64 } });
+    log.begin({ method: 'PATCH', url: 'https://h/api/v1/namespaces/default/secrets/s', headers: {}, stream: false, body: smp });
+    await new Promise((r) => setImmediate(r));
+    expect(text()).not.toContain(b64);
+    expect(text()).not.toContain('whole-map-secret');
+    expect(text()).not.toContain('last-applied-secret');
+    expect(text()).toContain('\\"path\\":\\"/data/foo\\",\\"value\\":\\"<masked 17 bytes>\\"');
+    expect(text()).toContain('\\"value\\":\\"kept\\"');
+  });
+
+  it('knows which URLs reach the secrets resource', () => {
+    for (const url of ['https://h/api/v1/secrets', 'https://h/api/v1/namespaces/a/secrets', 'https://h/api/v1/namespaces/a/secrets/b?dryRun=All', 'https://h/prefix/api/v1/secrets?watch=true']) {
+      expect(isSecretsRequest(url), url).toBe(true);
+    }
+    for (const url of ['https://h/api/v1/namespaces/secrets', 'https://h/api/v1/namespaces/secrets/pods', 'https://h/api/v1/configmaps', 'https://h/api', 'https://h/apis/apps/v1/deployments']) {
+      expect(isSecretsRequest(url), url).toBe(false);
+    }
   });
 });

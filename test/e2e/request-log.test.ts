@@ -1,6 +1,6 @@
 // End to end through the built CLI (run `npm run build` first): -v 6..9 is kubectl's request log on stderr, in
 // kubectl 1.32's klog format, with credentials masked and Secret values never shown; stdout is unchanged by it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,9 @@ import { kwatch } from './events-helpers.js';
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
 const SECRET_VALUE = 'hunter2-very-secret-value';
+/** Under a key that is no credential's name: only knowing the object is a Secret masks it. */
+const PLAIN_KEY_VALUE = 'VISIBLE-UNDER-A-PLAIN-KEY';
+const PATCHED_VALUE = 'PATCHED-IN-BY-THE-RECONCILER';
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-reqlog-'));
 let sim: SimServer;
 let env: Record<string, string>;
@@ -22,13 +25,17 @@ beforeAll(async () => {
   sim = await startSimServer({ tls: true, users: true, nodes: 1 });
   sim.api.create(PODS, { metadata: { name: 'web', namespace: 'dev' }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx' }] } });
   sim.api.create(SECRETS, { metadata: { name: 'db', namespace: 'default' }, stringData: { password: SECRET_VALUE } });
+  sim.api.create(SECRETS, { metadata: { name: 'app', namespace: 'default' }, stringData: { foo: PLAIN_KEY_VALUE } });
   const kubeconfig = join(dir, 'config');
   await sim.writeKubeconfig(kubeconfig);
   env = { KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') };
   const { readFileSync } = await import('node:fs');
   token = /token: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1];
 });
-afterAll(() => sim?.close());
+afterAll(async () => {
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('-v N request log', () => {
   it('-v 6 prints one kubectl line per request on stderr, and stdout is what -v 0 prints', async () => {
@@ -85,5 +92,40 @@ describe('-v N request log', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/round_trippers\.go:560\] GET \S+\?watch=true\S* 200 OK in \d+ milliseconds/);
     expect(res.stderr).toMatch(/watch\.go:\d+\] "Watch closed" url="\S+watch=true\S*" after="\d+\.\ds" bytes=\d+$/m);
+  });
+});
+
+describe('-v 8 and -v 9 never show a Secret value, whatever its key', () => {
+  const leaks = (text: string, value: string) => text.includes(value) || text.includes(Buffer.from(value).toString('base64'));
+  for (const v of ['8', '9']) {
+    it(`list, events and index secrets -v ${v}: list items (which carry no kind) are masked as Secrets`, { timeout: 120_000 }, async () => {
+      const runs = await Promise.all([
+        kwatch(['list', 'secrets', '-n', 'default', '-v', v], env),
+        // --until-synced, not --for: a loaded machine may not have listed within a fixed time.
+        kwatch(['events', 'secrets', '-n', 'default', '--until-synced', '-v', v], env),
+        kwatch(['index', 'secrets', '-n', 'default', '--by', '{.type}', '-v', v], env),
+      ]);
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(/"Response Body" body="\{.*SecretList.*\\"foo\\":\\"<masked 25 bytes>\\"/);
+        expect(leaks(r.stderr + r.stdout, PLAIN_KEY_VALUE)).toBe(false);
+        expect(leaks(r.stderr + r.stdout, SECRET_VALUE)).toBe(false);
+      }
+    });
+  }
+
+  it('reconcile --writes server-dry-run -v 8: a merge patch setting stringData is logged masked, request and answer', { timeout: 120_000 }, async () => {
+    const mod = join(dir, 'patch-secret.mjs');
+    writeFileSync(mod, `export default { for: 'secrets', async reconcile(req, ctx) {
+      const s = await ctx.get('secrets', req);
+      if (s?.metadata.name === 'app') await ctx.patch(s, { stringData: { foo: '${PATCHED_VALUE}' } });
+    } };`);
+    const r = await kwatch(['reconcile', 'secrets', '--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '-v', '8'], env);
+    // Exit 1: a dry-run write is never applied, so the key "would still write" (not converged).
+    expect(r.stderr).toMatch(/^not converged: 1 of 2 keys would still write/m);
+    expect(r.stderr).toMatch(/"Request Body" body="\{\\"stringData\\":\{\\"foo\\":\\"<masked 28 bytes>\\"\}\}"/);
+    expect(r.stderr).toMatch(/PATCH https:\S+\/secrets\/app\?/);
+    expect(leaks(r.stderr + r.stdout, PATCHED_VALUE)).toBe(false);
+    expect(leaks(r.stderr + r.stdout, PLAIN_KEY_VALUE)).toBe(false);
   });
 });

@@ -40,7 +40,7 @@ describe('kwatch sim (built CLI)', () => {
     writeFileSync(victim, 'not a kubeconfig\n', { mode: 0o644 });
     const kubeconfig = join(dir, 'kubeconfig');
     symlinkSync(victim, kubeconfig);
-    const sim = await startSim(['--tls', '--users', '--kubeconfig-out', kubeconfig]);
+    const sim = await startSim(['--tls', '--users', '--kubeconfig-out', kubeconfig, '--force']);
     try {
       expect(readFileSync(victim, 'utf8')).toBe('not a kubeconfig\n');
       expect(lstatSync(kubeconfig).isFile()).toBe(true);
@@ -78,7 +78,7 @@ describe('kwatch sim (built CLI)', () => {
 
   it('refuses a negative --max-objects in one line', async () => {
     const res = await kwatch(['sim', '--max-objects', '-1', '--kubeconfig-out', join(dir, 'unused')], {});
-    expect(res.stderr).toBe('error: invalid --max-objects -1: use a number of objects, 0 or more\n');
+    expect(res.stderr).toBe('error: invalid argument "-1" for "--max-objects" flag: expected an integer from 0 to 1000000\n');
     expect(res.code).toBe(1);
   });
 

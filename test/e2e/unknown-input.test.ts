@@ -33,7 +33,7 @@ describe('help and unknown input', () => {
   it('a bad flag value, exclusive flags and a missing argument are one line each, exit 1', async () => {
     const runs = await Promise.all([['events', 'pods', '-v', 'abc'], ['index', '--by', 'x', '--value', 'y', '--watch'], ['list']].map((a) => kwatch(a, noKube)));
     expect(runs.map((r) => r.stderr)).toEqual([
-      'error: invalid argument "abc" for "--v" flag: expected an integer\n',
+      'error: invalid argument "abc" for "--v" flag: expected an integer from 0 to 10\n',
       'error: --value=y cannot also be provided when using --watch\n',
       "error: missing the RESOURCE argument (see 'kwatch list --help')\n",
     ]);

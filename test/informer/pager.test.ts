@@ -108,6 +108,20 @@ describe('listPages', () => {
     expect(res.retries).toBe(1);
   });
 
+  it('waits at most the backoff cap (30 s) for a Retry-After of 999999999 s, and the trace says what was asked', async () => {
+    const lw = server(1);
+    lw.failNextList(fakeErrors.tooManyRequests(999_999_999));
+    const clock = new FakeClock();
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const p = listPages(lw, {}, { clock, tracer });
+    await clock.advance(30_000);
+    const res = await p;
+    expect(res.retries).toBe(1);
+    expect(records.find((r) => r.op === 'retry-after')).toMatchObject({ seconds: 30, requestedSeconds: 999_999_999, capped: true });
+  });
+
   it('does not retry a 429 without Retry-After', async () => {
     const lw = server(1);
     lw.failNextList(fakeErrors.tooManyRequests());

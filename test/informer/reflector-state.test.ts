@@ -188,6 +188,14 @@ describe('reflector step: errors', () => {
     expect(io(m.send({ kind: 'slept' }))[0]).toMatchObject({ kind: 'watch', conn: 3 });
   });
 
+  it('a Retry-After past the backoff cap (999999999 s) waits the cap, and the trace says what was asked', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    const effects = m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.tooManyRequests(999_999_999) });
+    expect(io(effects)).toEqual([{ kind: 'sleep', ms: REFLECTOR_BACKOFF.maxMs, reason: 'retry-after' }]);
+    expect(traces(effects, 'retry-after')[0]).toMatchObject({ seconds: 30, requestedSeconds: 999_999_999, capped: true });
+  });
+
   it('honours Retry-After at most 10 times in a row, then backs off', () => {
     const m = new Machine().synced('100');
     m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);

@@ -170,6 +170,28 @@ describe('reconcile session: actions and errors', () => {
     await h.stop();
   });
 
+  it('a requeueAfter past Node\'s timer range (3e9 ms) waits the longest timer, said once per controller', async () => {
+    const clock = new FakeClock();
+    let runs = 0;
+    const h = await failing(clock, {
+      reconcile() {
+        runs++;
+        return { requeueAfter: 3e9 };
+      },
+    });
+    await eventually(() => runs === 1);
+    await eventually(() => h.session.runners[0].controller.queue.waitingCount() === 1);
+    await clock.advance(2 ** 31 - 2);
+    expect(runs).toBe(1);
+    await clock.advance(1);
+    await eventually(() => runs === 2);
+    const clamped = h.records.filter((r) => r.stage === 'reconcile' && r.op === 'clamped');
+    expect(clamped).toHaveLength(1);
+    expect(clamped[0]).toMatchObject({ requestedMs: 3e9, usedMs: 2 ** 31 - 1 });
+    expect(h.records.filter((r) => r.op === 'requeue-after').map((r) => r.requeueAfterMs)).toEqual([2 ** 31 - 1, 2 ** 31 - 1]);
+    await h.stop();
+  });
+
   it('errorPolicy decides the retry: its requeueAfter, reason "error policy requested retry"', async () => {
     const clock = new FakeClock();
     let runs = 0;

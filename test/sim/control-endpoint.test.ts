@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlTokenFile } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { controlHttp, http } from './sim-helpers.js';
+import { request as httpsRequest } from 'node:https';
+import { controlHttp, http, rawHttp } from './sim-helpers.js';
 
 let sim: SimServer;
 let port: number;
@@ -74,6 +75,65 @@ describe('Host and Origin', () => {
     expect((await http(sim.url, '/api/v1/namespaces/default/configmaps', { headers: { Origin: 'null' } })).status).toBe(403);
     expect((await http(sim.url, '/api/v1/namespaces/default/configmaps/from-a-page')).status).toBe(404);
     expect((await http(sim.url, '/api/v1/namespaces/default/configmaps', { headers: { Origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+  });
+
+  it('accepts only its own origin: a page on another loopback port or scheme may not write', async () => {
+    const post = (origin: string, name: string) =>
+      http(sim.url, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }, headers: { Origin: origin } });
+    for (const [i, origin] of [`http://127.0.0.1:9`, `http://localhost:${port + 1}`, `http://[::1]:${port + 1}`, `https://127.0.0.1:${port}`, `http://10.0.0.7:${port}`].entries()) {
+      expect((await post(origin, `foreign-${i}`)).status, origin).toBe(403);
+      expect((await http(sim.url, `/api/v1/namespaces/default/configmaps/foreign-${i}`)).status, origin).toBe(404);
+    }
+    for (const [i, origin] of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, `HTTP://LOCALHOST:${port}`].entries()) {
+      expect((await post(origin, `own-${i}`)).status, origin).toBe(201);
+    }
+  });
+});
+
+describe('an absolute-form request target', () => {
+  it('reaches the control endpoint only with the token, as the router routes it', async () => {
+    const fault = { fail: { code: 500 } };
+    const absolute = `http://127.0.0.1:${port}/_kwatch/faults`;
+    const none = await rawHttp(sim.url, 'POST', absolute, { body: fault });
+    expect(none.status).toBe(401);
+    expect((await rawHttp(sim.url, 'GET', `http://127.0.0.1:${port}/_kwatch/state`)).status).toBe(401);
+    expect((await rawHttp(sim.url, 'POST', `http://localhost:${port}/_kwatch/compact`)).status).toBe(401);
+    expect((await faultsState()).fail).toEqual([]);
+    // With the token, the same target is the control endpoint (so the 401 above was the guard, not a 404).
+    const state = await rawHttp(sim.url, 'GET', `http://127.0.0.1:${port}/_kwatch/state`, { headers: { Authorization: `Bearer ${sim.controlToken}` } });
+    expect(state.status).toBe(200);
+    expect(state.json.faults.fail).toEqual([]);
+  });
+
+  it('that names a host other than the sim (it overrides Host) is refused', async () => {
+    for (const target of ['http://x/_kwatch/faults', 'http://attacker.example/api/v1/secrets']) {
+      const res = await rawHttp(sim.url, 'POST', target, { body: { fail: { code: 500 } }, headers: { Authorization: `Bearer ${sim.controlToken}` } });
+      expect(res.status, target).toBe(403);
+    }
+    expect((await faultsState()).fail).toEqual([]);
+  });
+
+  it('under --tls --users, with neither a client certificate nor the token: 401, nothing applied', async () => {
+    const secure = await startSimServer({ tls: true, users: true });
+    try {
+      const { hostname, port: p } = new URL(secure.url);
+      const send = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpsRequest({ host: hostname, port: p, path, method: 'POST', ca: secure.credentials!.caPem, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify({ fail: { code: 500 } }));
+        });
+      expect(await send(`https://127.0.0.1:${p}/_kwatch/faults`)).toBe(401);
+      expect(await send(`http://x/_kwatch/faults`)).toBe(403);
+      expect(secure.faults.state().fail).toEqual([]);
+      expect(await send(`https://127.0.0.1:${p}/_kwatch/faults`, { Authorization: `Bearer ${secure.controlToken}` })).toBe(200);
+      expect(secure.faults.state().fail).toHaveLength(1);
+    } finally {
+      await secure.close();
+    }
   });
 });
 

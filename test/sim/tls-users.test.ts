@@ -12,9 +12,9 @@ const k = kubectlSim({ tls: true, users: true }, 'kwatch-tls-users-');
 const users = () => k.sim.credentials!.users!;
 
 interface Answer { status: number; json: any }
-function https(path: string, auth: { token?: string; cert?: string; key?: string; ca?: string } = {}): Promise<Answer> {
+function https(path: string, auth: { token?: string; cert?: string; key?: string; ca?: string } = {}, method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(k.sim.url + path, { ca: auth.ca ?? k.sim.credentials!.caPem, cert: auth.cert, key: auth.key, headers: auth.token ? { Authorization: `Bearer ${auth.token}` } : {}, agent: false }, (res) => {
+    const req = request(k.sim.url + path, { method, ca: auth.ca ?? k.sim.credentials!.caPem, cert: auth.cert, key: auth.key, headers: auth.token ? { Authorization: `Bearer ${auth.token}` } : {}, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -81,6 +81,15 @@ describe('RBAC', () => {
 
   it('lets dev read discovery, OpenAPI and the version', async () => {
     for (const path of ['/api', '/api/v1', '/apis', '/apis/apps', '/apis/apps/v1', '/version', '/openapi/v3']) expect((await https(path, dev())).status, path).toBe(200);
+  });
+
+  it('lets dev only read discovery: any other method on a discovery path is kube\'s 403', async () => {
+    const cases: [string, string][] = [['POST', '/api'], ['DELETE', '/version'], ['PUT', '/apis'], ['PATCH', '/apis/apps/v1'], ['DELETE', '/api/v1'], ['POST', '/openapi/v3'], ['POST', '/healthz']];
+    for (const [method, path] of cases) {
+      const a = await https(path, dev(), method);
+      expect(a.status, `${method} ${path}`).toBe(403);
+      expect(a.json, `${method} ${path}`).toMatchObject({ reason: 'Forbidden', code: 403, message: `forbidden: User "dev" cannot ${method.toLowerCase()} path "${path}"` });
+    }
   });
 
   it('answers kube\'s 403 outside dev\'s namespace, at the cluster scope and in another namespace', async () => {

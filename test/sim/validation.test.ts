@@ -56,6 +56,20 @@ describe('Deployment and ReplicaSet validation', () => {
     expect(r.json.details.causes).toEqual([{ reason: 'FieldValueRequired', field: 'spec.template.spec.containers', message: 'Required value' }]);
   });
 
+  it('refuses a negative minReadySeconds on a Deployment and a ReplicaSet, create and patch, and stores nothing', async () => {
+    const dep = await req('POST', DEP, deployment('slow', { matchLabels: { app: 'slow' } }, { app: 'slow' }, { minReadySeconds: -5 }));
+    expect(dep.status).toBe(422);
+    expect(dep.json.message).toBe('Deployment.apps "slow" is invalid: spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0');
+    expect((await req('GET', `${DEP}/slow`)).status).toBe(404);
+    const rs = { ...deployment('slow-rs', { matchLabels: { app: 'slow' } }, { app: 'slow' }, { minReadySeconds: -1 }), kind: 'ReplicaSet' };
+    expect((await req('POST', RS, rs)).json.message).toBe('ReplicaSet.apps "slow-rs" is invalid: spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0');
+    expect((await req('POST', DEP, deployment('ready', { matchLabels: { app: 'ready' } }, { app: 'ready' }, { minReadySeconds: 0 }))).status).toBe(201);
+    const patched = await req('PATCH', `${DEP}/ready`, { spec: { minReadySeconds: -1 } }, MERGE);
+    expect(patched.status).toBe(422);
+    expect(patched.json.message).toBe('Deployment.apps "ready" is invalid: spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0');
+    expect((await req('GET', `${DEP}/ready`)).json.spec.minReadySeconds).toBe(0);
+  });
+
   it('refuses a changed selector (PUT, merge patch, apply) with field is immutable, and a selector change that misses the template', async () => {
     expect((await req('POST', DEP, deployment('web', { matchLabels: { app: 'web' } }, { app: 'web', tier: 'fe' }))).status).toBe(201);
     const cur = (await req('GET', `${DEP}/web`)).json;

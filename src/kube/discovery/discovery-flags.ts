@@ -22,7 +22,7 @@ export interface DiscoveryFlagValues {
 export function discoveryOptionsFromFlags(flags: DiscoveryFlagValues, warn: (message: string) => void = (m) => process.stderr.write(`Warning: ${m}\n`)): DiscoveryClientOptions {
   return {
     cacheDir: flags['cache-dir'] || undefined,
-    ttlMs: flags['discovery-ttl'] ? parseDuration(flags['discovery-ttl'], '--discovery-ttl') : undefined,
+    ttlMs: flags['discovery-ttl'] ? parseDuration(flags['discovery-ttl'], '--discovery-ttl', { timer: false }) : undefined,
     warn,
     firstContact: {
       deadlineMs: (flags['request-timeout'] ? parseDuration(flags['request-timeout'], '--request-timeout') : 0) || DEFAULT_FIRST_CONTACT_MS,

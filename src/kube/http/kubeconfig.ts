@@ -130,6 +130,17 @@ function readBytes(what: string, file: unknown, data: unknown): Buffer | undefin
   return undefined;
 }
 
+/** The text of one kubeconfig file; what cannot be read (a directory, no permission) is one KubeconfigError line. */
+function readKubeconfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new KubeconfigError(`the kubeconfig "${file}" is a directory: name a kubeconfig file (--kubeconfig or $KUBECONFIG)`);
+    throw new KubeconfigError(`cannot read the kubeconfig "${file}": ${code ?? (err as Error).message}`);
+  }
+}
+
 export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<ResolvedKubeconfig> {
   const files = kubeconfigFiles(sel.kubeconfig);
   if (files.length === 0) throw new KubeconfigError(NO_CONFIG);
@@ -140,7 +151,7 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   const contexts: Named[] = [];
   let currentContext: string | undefined;
   for (const file of files) {
-    const parsed = parseFile(file, readFileSync(file, 'utf8'));
+    const parsed = parseFile(file, readKubeconfigFile(file));
     for (const c of parsed.clusters) if (!clusters.some((x) => x.name === c.name)) clusters.push(c);
     for (const u of parsed.users) if (!users.some((x) => x.name === u.name)) users.push(u);
     for (const c of parsed.contexts) if (!contexts.some((x) => x.name === c.name)) contexts.push(c);

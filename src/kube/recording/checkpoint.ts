@@ -61,6 +61,16 @@ export function readCheckpoint(path: string): Checkpoint {
   return cp as Checkpoint;
 }
 
+/** Whether a file's content is a checkpoint kwatch wrote (JSON of kind KwatchCheckpoint). */
+export function isKwatchCheckpoint(content: string): boolean {
+  try {
+    const cp = JSON.parse(content) as { kind?: unknown } | null;
+    return cp?.kind === CHECKPOINT_KIND;
+  } catch {
+    return false;
+  }
+}
+
 /** Throws a FileWriteError when `path` cannot be a checkpoint (a device, a FIFO, a symbolic link, no such directory). */
 export function checkCheckpointTarget(path: string): void {
   checkWriteTarget(path, 'checkpoint');
