@@ -4,8 +4,8 @@
 // the --once report and its exit code.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
-import { VirtualClock } from '../informer/virtual-clock.js';
-import { driveVirtualTime } from '../informer/virtual-time-driver.js';
+import { VirtualClock } from '../informer/recording/virtual-clock.js';
+import { driveVirtualTime } from '../informer/recording/virtual-time-driver.js';
 import { seededRandom } from '../informer/seeded-random.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery/discovery-client.js';

@@ -1,7 +1,7 @@
 // Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
-import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
-import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import type { RecordingEntry, RecordingHeader } from '../informer/recording/recording-format.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording/recording-format.js';
 import { RecordingFile } from '../kube/recording/recording-file.js';
 import { maskSecrets } from '../render/secrets.js';
 import { UserError } from './user-error.js';

@@ -1,10 +1,10 @@
 // The two halves of `kwatch replay`: a recording replayed offline, and a watch resumed on the server
 // at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
 import { compareResourceVersions } from '../informer/resource-version.js';
-import { readRecording, RecordingError, type Recording } from '../informer/recording-reader.js';
-import { buildTimeline, ObjectState, stateAt } from '../informer/recording-timeline.js';
-import type { ReplayFault } from '../informer/replay-faults.js';
-import { replayRecording } from '../informer/replay-recording.js';
+import { readRecording, RecordingError, type Recording } from '../informer/recording/recording-reader.js';
+import { buildTimeline, ObjectState, stateAt } from '../informer/recording/recording-timeline.js';
+import type { ReplayFault } from '../informer/recording/replay-faults.js';
+import { replayRecording } from '../informer/recording/replay-recording.js';
 import type { CheckpointKeeper } from '../kube/recording/checkpoint.js';
 import type { Connection } from '../kube/http/connection.js';
 import { ExpiredResourceVersionError } from '../kube/recording/expired-resource-version.js';

@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordingEntry } from '../../src/informer/recording-format.js';
+import type { RecordingEntry } from '../../src/informer/recording/recording-format.js';
 import type { TraceRecord } from '../../src/informer/trace.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { recordSession, waitFor, type RecordedSession } from './replay-session.js';

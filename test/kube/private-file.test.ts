@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointKeeper, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../src/kube/recording/checkpoint.js';
 import { FileWriteError } from '../../src/kube/recording/private-file.js';
 import { RecordingFile } from '../../src/kube/recording/recording-file.js';
-import type { RecordingHeader } from '../../src/informer/recording-format.js';
+import type { RecordingHeader } from '../../src/informer/recording/recording-format.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwatch-private-file-'));
 const base = { server: 'https://k8s.test', resource: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } };

@@ -1,15 +1,15 @@
 // Replays a recording offline through the whole pipeline (Reflector → FIFO → Indexer → handlers →
 // workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
-import { EventLimit } from './event-limit.js';
-import { buildPipeline } from './pipeline.js';
+import { EventLimit } from '../event-limit.js';
+import { buildPipeline } from '../pipeline.js';
 import { RecordedListerWatcher, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
 import { buildTimeline, positionAfter, stateBefore, type RecordedOp, type TimelinePosition } from './recording-timeline.js';
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
-import { Tracer } from './trace.js';
+import { Tracer } from '../trace.js';
 import { VirtualClock } from './virtual-clock.js';
 import { driveVirtualTime, settle } from './virtual-time-driver.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../seeded-random.js';
 
 export interface ReplayRecordingOptions {
   recording: Recording;

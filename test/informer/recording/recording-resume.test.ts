@@ -4,13 +4,13 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EventLimit } from '../../src/informer/event-limit.js';
-import { FakeListerWatcher } from '../../src/informer/fake-lister-watcher.js';
-import { compareResourceVersions } from '../../src/informer/resource-version.js';
-import type { WatchEvent } from '../../src/informer/types.js';
-import { compareStates, summarizeGap } from '../../src/kube/recording/baseline-gap.js';
-import { CheckpointKeeper, readCheckpoint } from '../../src/kube/recording/checkpoint.js';
-import { explainExpired, parseTooOldMessage } from '../../src/kube/recording/expired-resource-version.js';
+import { EventLimit } from '../../../src/informer/event-limit.js';
+import { FakeListerWatcher } from '../../../src/informer/fake-lister-watcher.js';
+import { compareResourceVersions } from '../../../src/informer/resource-version.js';
+import type { WatchEvent } from '../../../src/informer/types.js';
+import { compareStates, summarizeGap } from '../../../src/kube/recording/baseline-gap.js';
+import { CheckpointKeeper, readCheckpoint } from '../../../src/kube/recording/checkpoint.js';
+import { explainExpired, parseTooOldMessage } from '../../../src/kube/recording/expired-resource-version.js';
 import { pod } from './recording-fixture.js';
 
 describe('checkpoint', () => {

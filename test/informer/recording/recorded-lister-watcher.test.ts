@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, StatusError, StreamCutError } from '../../src/informer/errors.js';
-import { RecordedListerWatcher } from '../../src/informer/recorded-lister-watcher.js';
-import type { RecordingEntry } from '../../src/informer/recording-format.js';
-import { parseRecording } from '../../src/informer/recording-reader.js';
-import { buildTimeline } from '../../src/informer/recording-timeline.js';
-import { parseReplayFault } from '../../src/informer/replay-faults.js';
-import { replayRecording, type ReplayRecordingOptions } from '../../src/informer/replay-recording.js';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
-import type { WatchEvent } from '../../src/informer/types.js';
-import { VirtualClock } from '../../src/informer/virtual-clock.js';
+import { ConnectionError, StatusError, StreamCutError } from '../../../src/informer/errors.js';
+import { RecordedListerWatcher } from '../../../src/informer/recording/recorded-lister-watcher.js';
+import type { RecordingEntry } from '../../../src/informer/recording/recording-format.js';
+import { parseRecording } from '../../../src/informer/recording/recording-reader.js';
+import { buildTimeline } from '../../../src/informer/recording/recording-timeline.js';
+import { parseReplayFault } from '../../../src/informer/recording/replay-faults.js';
+import { replayRecording, type ReplayRecordingOptions } from '../../../src/informer/recording/replay-recording.js';
+import { Tracer, type TraceRecord } from '../../../src/informer/trace.js';
+import type { WatchEvent } from '../../../src/informer/types.js';
+import { VirtualClock } from '../../../src/informer/recording/virtual-clock.js';
 import { ENTRIES, pod, recordingText } from './recording-fixture.js';
 
 async function replay(opts: Partial<ReplayRecordingOptions> & { inject?: string[] } = {}) {

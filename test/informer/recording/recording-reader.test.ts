@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecording, readRecording, RecordingError } from '../../src/informer/recording-reader.js';
-import { buildTimeline, positionAfter, stateAt, stateBefore } from '../../src/informer/recording-timeline.js';
+import { parseRecording, readRecording, RecordingError } from '../../../src/informer/recording/recording-reader.js';
+import { buildTimeline, positionAfter, stateAt, stateBefore } from '../../../src/informer/recording/recording-timeline.js';
 import { ENTRIES, HEADER, recordingText } from './recording-fixture.js';
 
 describe('parseRecording', () => {

@@ -1,8 +1,8 @@
 // A recording seen as the requests the client made, in order (list operations and watch
 // connections of one resource), plus the object state those requests reveal at any point.
 import type { RecordingEntry } from './recording-format.js';
-import { compareResourceVersions } from './resource-version.js';
-import { metaNamespaceKey, type KubeObject, type WatchEvent } from './types.js';
+import { compareResourceVersions } from '../resource-version.js';
+import { metaNamespaceKey, type KubeObject, type WatchEvent } from '../types.js';
 
 type ListEntry = Extract<RecordingEntry, { rec: 'list' }>;
 type EventEntry = Extract<RecordingEntry, { rec: 'event' }>;

@@ -1,12 +1,12 @@
 // A ListerWatcher that plays a recording back to a real Reflector: the recorded list pages and watch
 // connections in order, each at its recorded time on the given Clock, with optional injected faults.
-import type { Clock } from './clock.js';
-import { ConnectionError, StatusError, StreamCutError, WatchDecodeError } from './errors.js';
+import type { Clock } from '../clock.js';
+import { ConnectionError, StatusError, StreamCutError, WatchDecodeError } from '../errors.js';
 import type { RecordingEntry } from './recording-format.js';
 import { applyList, ObjectState, type RecordedList, type RecordedOp, type RecordedWatch, type TimelinePosition } from './recording-timeline.js';
 import { ReplayFaults } from './replay-faults.js';
-import { generatedStream, never } from './watch-streams.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type ListPage, type ListerWatcher, type Status, type WatchEvent, type WatchStream } from './types.js';
+import { generatedStream, never } from '../watch-streams.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListPage, type ListerWatcher, type Status, type WatchEvent, type WatchStream } from '../types.js';
 
 export interface RecordedListerWatcherOptions {
   /** One resource's requests (recording-timeline.ts buildTimeline). */
