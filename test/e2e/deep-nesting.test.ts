@@ -99,6 +99,14 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
     }
   });
 
+  it('events -o go-template (through the pipeline): the deep object is one line, the other printed', async () => {
+    const res = await kwatch(['events', 'pods', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
+    expectNoCrash(res);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(TOO_DEEP_LINE);
+    expect(res.stdout.split('\n')).toContain('ok');
+  });
+
   it('events --record keeps every entry, the deep object cut at 1000 levels with a marker, and replays', async () => {
     const file = join(dir, 'deep.ndjson');
     const res = await kwatch(['events', 'pods', '--record', file, '--for', '2s', '-o', 'ndjson'], server.env);
