@@ -278,8 +278,8 @@ class ReconcileRecorder {
 function recordingBackend(path: string, mode: WriteMode): Backend {
   if (mode !== 'intercept' && mode !== 'overlay') throw new UserError(`--from-recording has no server to send writes to: use --writes intercept or overlay (not ${mode})`);
   const recording = loadRecording(path);
-  const first = recording.entries[0]?.t ?? 0;
-  const last = recording.entries.at(-1)?.t ?? 0;
+  const first = recording.firstT;
+  const last = recording.lastT;
   const clock = new VirtualClock(recording.startEpoch + first - 1);
   const catalog = new RecordingCatalog(recording, clock, path);
   return {

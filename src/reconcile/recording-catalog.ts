@@ -42,7 +42,7 @@ export class RecordingCatalog implements ResourceCatalog {
 
   listerWatcher(info: ResourceInfo): ListerWatcher {
     const r = this.resources.find((x) => x.info === info)!;
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(this.recording.entries, r.index), clock: this.clock, startEpoch: this.recording.startEpoch });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entries(), r.index), clock: this.clock, startEpoch: this.recording.startEpoch });
     this.lws.push(lw);
     return lw;
   }
