@@ -1,13 +1,13 @@
 // Crafted recordings through the built CLI: a line with t = 1e308, an event type WHATEVER or a numeric
 // resourceVersion is one warning naming its line, and replay and reconcile --from-recording go on and finish.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENTRIES, HEADER, pod, recordingText } from '../informer/recording/recording-fixture.js';
 import { kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-crafted-'));
+const dir = tempDir('kwatch-crafted-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = { KUBECONFIG: join(dir, 'no-kubeconfig'), KUBECACHEDIR: join(dir, 'cache') };
 

@@ -1,13 +1,13 @@
 // Objects nested 10,000 levels deep (kube-apiserver accepts that many; the sim stops at 1,000, so a stub
 // server sends them over real HTTP): every output of the built CLI that walks objects fails that one object
 // with one line naming it, and goes on with the others — never a stack overflow, never an internal error.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kwatch } from './events-helpers.js';
 import { startMisbehavingServer, type MisbehavingServer } from '../kube/misbehaving-server.js';
+import { tempDir } from '../temp-dir.js';
 
 const DEPTH = 10_000;
 const deep = (leaf: string) => '{"x":'.repeat(DEPTH) + JSON.stringify(leaf) + '}'.repeat(DEPTH);
@@ -17,7 +17,7 @@ const okPod = (rv: string) => JSON.stringify({ kind: 'Pod', apiVersion: 'v1', me
 const TOO_DEEP_LINE = /^error: default\/deep \(resourceVersion \d\): nested more than 1000 levels deep \(kwatch follows objects to 1000 levels\); (left out|not indexed by .*)$/m;
 
 let server: MisbehavingServer;
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-deep-'));
+const dir = tempDir('kwatch-deep-');
 
 beforeAll(async () => {
   server = await startMisbehavingServer((_req, res: ServerResponse, watch) => {

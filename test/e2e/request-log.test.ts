@@ -1,16 +1,15 @@
 // End to end through the built CLI (run `npm run build` first): -v 6..9 is kubectl's request log on stderr, in
 // kubectl 1.32's klog format, with credentials masked and Secret values never shown; stdout is unchanged by it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
 const SECRET_VALUE = 'hunter2-very-secret-value';
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-reqlog-'));
+const dir = tempDir('kwatch-e2e-reqlog-');
 let sim: SimServer;
 let env: Record<string, string>;
 let token: string;

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecording, readRecording, RecordingError } from '../../../src/informer/recording/recording-reader.js';
 import { allOps, buildTimeline, positionAfter, startAfter, stateAt } from '../../../src/informer/recording/recording-timeline.js';
 import { ENTRIES, HEADER, recordingText } from './recording-fixture.js';
+import { tempDir } from '../../temp-dir.js';
 
 describe('parseRecording', () => {
   it('reads the header, the entries and the start time', () => {
@@ -51,7 +51,7 @@ describe('parseRecording', () => {
   });
 
   it('readRecording names a missing file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kwatch-rec-'));
+    const dir = tempDir('kwatch-rec-');
     try {
       expect(() => readRecording(join(dir, 'nope.ndjson'))).toThrow(`${join(dir, 'nope.ndjson')}: no such file`);
       writeFileSync(join(dir, 'ok.ndjson'), recordingText());

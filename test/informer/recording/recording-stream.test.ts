@@ -1,7 +1,6 @@
 // Recordings are read as a stream: the reader holds one chunk and one line, never the file, and a replay
 // keeps the state and the events it has not passed, not the recording. Crafted lines are named and left out.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLines, type LineReaderStats } from '../../../src/informer/recording/line-reader.js';
@@ -14,8 +13,9 @@ import { VirtualClock } from '../../../src/informer/recording/virtual-clock.js';
 import { replayRecording } from '../../../src/informer/recording/replay-recording.js';
 import { Tracer, type TraceRecord } from '../../../src/informer/trace.js';
 import { ENTRIES, HEADER, pod, recordingText } from './recording-fixture.js';
+import { tempDir } from '../../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-rec-stream-'));
+const dir = tempDir('kwatch-rec-stream-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One list, then one watch connection of `events` MODIFIED events over 10 pods. */
