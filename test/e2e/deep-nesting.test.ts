@@ -36,7 +36,8 @@ function expectNoCrash(res: { code: number | null; stderr: string }): void {
   expect(res.stderr).not.toMatch(/Maximum call stack|internal error|RangeError|\n\s+at /);
 }
 
-describe.concurrent('an object nested 10,000 deep fails alone, in one line (built CLI)', () => {
+// Generous: several CLI runs per test, each of them a few seconds on a loaded machine.
+describe.concurrent('an object nested 10,000 deep fails alone, in one line (built CLI)', { timeout: 120_000 }, () => {
   const lists: [string, string[], RegExp][] = [
     ['-o json', ['-o', 'json'], /"name": "ok"/],
     ['-o yaml --show-secrets', ['-o', 'yaml', '--show-secrets'], /name: ok/],
