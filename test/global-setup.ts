@@ -1,10 +1,27 @@
 // Before any test: the kubectl the suite judges the embedded server with must be new enough, or the run
 // stops here with one line, instead of dozens of failures about unknown flags.
+// The run gets a temporary folder of its own (TMPDIR, which the test processes and every CLI they start
+// inherit), so that after it this file can check that no test left a kwatch-* folder behind — other suites
+// running at the same time on the machine have their own — and then remove the folder whatever it holds.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { installedKubectl, kubectlFloorProblem } from './kubectl-lookup.js';
 
-export default function setup(): void {
+/** Folders tests make start with this (and so do the ones the CLI makes, e.g. kwatch-sim). */
+const TEST_FOLDER = /^kwatch-/;
+
+export default function setup(): () => void {
   const problem = kubectlFloorProblem(installedKubectl());
-  if (problem === undefined) return;
-  process.stderr.write(`error: ${problem}\n`);
-  process.exit(1);
+  if (problem !== undefined) {
+    process.stderr.write(`error: ${problem}\n`);
+    process.exit(1);
+  }
+  const runDir = mkdtempSync(join(tmpdir(), 'kwatch-suite-'));
+  process.env.TMPDIR = runDir;
+  return () => {
+    const left = readdirSync(runDir).filter((name) => TEST_FOLDER.test(name));
+    rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
+    if (left.length > 0) throw new Error(`the run left ${left.length} temporary folder(s) behind (removed now): ${left.sort().join(', ')} — the test that made each must remove it (test/temp-dir.ts)`);
+  };
 }

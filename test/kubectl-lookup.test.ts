@@ -1,13 +1,14 @@
 // The suite's kubectl floor: the one line a run stops with when kubectl is too old or missing.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installedKubectl, kubectlFloorProblem, MIN_KUBECTL_VERSION, parseKubectlVersion } from './kubectl-lookup.js';
+import { tempDir } from './temp-dir.js';
 
 /** A stand-in kubectl that prints what `kubectl version --client -o json` of some release prints. */
 function fakeKubectl(json: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-fake-kubectl-'));
+  const dir = tempDir('kwatch-fake-kubectl-');
   const file = join(dir, 'kubectl');
   writeFileSync(file, `#!/bin/sh\ncat <<'EOF'\n${json}\nEOF\n`);
   chmodSync(file, 0o755);

@@ -1,7 +1,7 @@
 // The pipeline view of `kwatch events`: wires the watched resources (recorded when asked) into the
 // informer pipeline and its trace into the printer, the exit summary and the initial-sync spinner.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
-import type { ListerWatcher } from '../informer/types.js';
+import type { KubeObject, ListerWatcher } from '../informer/types.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { FirstContactOptions } from '../kube/http/first-contact.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
@@ -21,6 +21,7 @@ import { UserError } from './user-error.js';
 import { retryLine } from './error-message.js';
 import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
+import { objectName, showOrSkipTooDeep } from './too-deep.js';
 import { liveUnavailable } from './live-available.js';
 
 export interface WatchEventsOptions {
@@ -103,6 +104,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   // out), the initial list as one block (custom-columns align it together), then object by object.
   let templateError: unknown;
   let initial: unknown[] | undefined = [];
+  let skippedInitial = 0;
   const listedBy = new Map<string, number>();
   const printObjects = (objs: unknown[]) => {
     if (objs.length === 0 || templateError) return;
@@ -122,15 +124,18 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     if (r.stage === 'reflector' && r.op === 'synced') listedBy.set(String(r.resource ?? ''), typeof r.items === 'number' ? r.items : 0);
     if (r.stage !== 'handler' || !HANDLER_OPS.has(r.op) || r.sync === true || r.new === undefined) return;
     const kind = o.resources.length > 1 ? o.resources.find((x) => displayName(x) === r.resource)?.kind : o.resources[0]?.kind;
-    const obj = maskSecrets(r.new, { reveal: o.showSecrets, assumeKind: kind });
+    // An object nested deeper than kwatch follows is one line on stderr, and counts as shown.
+    let obj: unknown;
+    const shown = showOrSkipTooDeep(objectName(r.new as KubeObject), () => (obj = maskSecrets(r.new, { reveal: o.showSecrets, assumeKind: kind })));
     if (initial && r.isInInitialList === true) {
-      initial.push(obj);
+      if (shown) initial.push(obj);
+      else skippedInitial++;
       const expected = [...listedBy.values()].reduce((a, b) => a + b, 0);
-      if (listedBy.size === o.resources.length && initial.length >= expected) flushInitial();
+      if (listedBy.size === o.resources.length && initial.length + skippedInitial >= expected) flushInitial();
       return;
     }
     flushInitial();
-    printObjects([obj]);
+    if (shown) printObjects([obj]);
   };
   // kubectl's "No resources found" for an empty start, with the hint a first-time user needs.
   const emptyHint = (r: TraceRecord) => {

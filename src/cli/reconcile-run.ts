@@ -4,8 +4,8 @@
 // the --once report and its exit code.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
-import { VirtualClock } from '../informer/virtual-clock.js';
-import { driveVirtualTime } from '../informer/virtual-time-driver.js';
+import { VirtualClock } from '../informer/recording/virtual-clock.js';
+import { driveVirtualTime } from '../informer/recording/virtual-time-driver.js';
 import { seededRandom } from '../informer/seeded-random.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery/discovery-client.js';
@@ -278,8 +278,8 @@ class ReconcileRecorder {
 function recordingBackend(path: string, mode: WriteMode): Backend {
   if (mode !== 'intercept' && mode !== 'overlay') throw new UserError(`--from-recording has no server to send writes to: use --writes intercept or overlay (not ${mode})`);
   const recording = loadRecording(path);
-  const first = recording.entries[0]?.t ?? 0;
-  const last = recording.entries.at(-1)?.t ?? 0;
+  const first = recording.firstT;
+  const last = recording.lastT;
   const clock = new VirtualClock(recording.startEpoch + first - 1);
   const catalog = new RecordingCatalog(recording, clock, path);
   return {

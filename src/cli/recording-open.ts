@@ -1,9 +1,10 @@
 // Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
-import type { RecordingEntry, RecordingHeader } from '../informer/recording-format.js';
-import { isKwatchRecording, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording-format.js';
+import type { RecordingEntry, RecordingHeader } from '../informer/recording/recording-format.js';
+import { isKwatchRecording, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording/recording-format.js';
 import { refuseForeignFile } from '../kube/recording/own-file.js';
 import { RecordingFile } from '../kube/recording/recording-file.js';
+import { cutNestingBelow, MAX_NESTING_DEPTH, NestingTooDeepError } from '../informer/nesting.js';
 import { maskSecrets } from '../render/secrets.js';
 import { UserError } from './user-error.js';
 
@@ -35,16 +36,26 @@ export function openRecording(path: string, o: OpenRecordingOptions): RecordingF
   };
   const kinds = o.resources.map((r) => r.kind);
   try {
-    return new RecordingFile(path, header, { redact: o.showSecrets ? undefined : (entry) => redactEntry(entry as RecordingEntry, kinds) as typeof entry, onFailure: o.onFailure });
+    return new RecordingFile(path, header, { redact: (entry) => redactEntry(entry as RecordingEntry, kinds, o.showSecrets) as typeof entry, onFailure: o.onFailure });
   } catch (e) {
     throw new UserError((e as Error).message);
   }
 }
 
 /**
- * Masks Secret values and tokens. Items of a typed list carry no kind on a real server, so list
+ * Masks Secret values and tokens (unless --show-secrets), and cuts an entry nested deeper than kwatch follows. Items of a typed list carry no kind on a real server, so list
  * pages of Secrets are masked as Secrets by their resource's kind.
  */
-function redactEntry(entry: RecordingEntry, kinds: string[]): RecordingEntry {
-  return maskSecrets(entry, { assumeKind: 'res' in entry ? kinds[entry.res] : undefined });
+function redactEntry(entry: RecordingEntry, kinds: string[], reveal: boolean): RecordingEntry {
+  const assumeKind = 'res' in entry ? kinds[entry.res] : undefined;
+  try {
+    return maskSecrets(entry, { reveal, assumeKind });
+  } catch (e) {
+    if (!(e instanceof NestingTooDeepError)) throw e;
+    // The entry stays (a recording without it would replay a different stream), cut where kwatch stops following.
+    process.stderr.write(`Warning: a recorded ${entry.rec} is ${e.message}: recorded with what lies deeper replaced by "${TOO_DEEP_MARKER}"\n`);
+    return maskSecrets(cutNestingBelow(entry, MAX_NESTING_DEPTH, TOO_DEEP_MARKER) as RecordingEntry, { reveal, assumeKind });
+  }
 }
+
+const TOO_DEEP_MARKER = `<nested deeper than ${MAX_NESTING_DEPTH} levels: not recorded>`;

@@ -1,10 +1,10 @@
 // The two halves of `kwatch replay`: a recording replayed offline, and a watch resumed on the server
 // at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
 import { compareResourceVersions } from '../informer/resource-version.js';
-import { readRecording, RecordingError, type Recording } from '../informer/recording-reader.js';
-import { buildTimeline, ObjectState, stateAt } from '../informer/recording-timeline.js';
-import type { ReplayFault } from '../informer/replay-faults.js';
-import { replayRecording } from '../informer/replay-recording.js';
+import { readRecording, RecordingError, type Recording } from '../informer/recording/recording-reader.js';
+import { buildTimeline, ObjectState, stateAt } from '../informer/recording/recording-timeline.js';
+import type { ReplayFault } from '../informer/recording/replay-faults.js';
+import { replayRecording } from '../informer/recording/replay-recording.js';
 import type { CheckpointKeeper } from '../kube/recording/checkpoint.js';
 import type { Connection } from '../kube/http/connection.js';
 import { ExpiredResourceVersionError } from '../kube/recording/expired-resource-version.js';
@@ -38,6 +38,9 @@ export interface PipelineFlags {
 /** A notice on stderr; it may quote a recording's text, so control characters are escaped. */
 const err = (line: string) => void process.stderr.write(`${escapeForTerminal(line, { multiline: true })}\n`);
 
+/** Bad lines of a recording named one by one; the rest are counted. */
+const SHOWN_BAD_LINES = 10;
+
 /** Reads a recording, turning its problems into one-line user errors and reporting a cut-off last line. */
 export function loadRecording(path: string): Recording {
   let rec: Recording;
@@ -48,9 +51,12 @@ export function loadRecording(path: string): Recording {
     throw e;
   }
   if (rec.truncated) {
-    err(`Warning: ${path}: the last line (line ${rec.truncated.line}, ${rec.truncated.bytes} bytes) is incomplete — the recording was cut off, probably because the recording process was killed; replaying the ${rec.entries.length} entries before it`);
+    err(`Warning: ${path}: the last line (line ${rec.truncated.line}, ${rec.truncated.bytes} bytes) is incomplete — the recording was cut off, probably because the recording process was killed; replaying the ${rec.count} entries before it`);
   }
   if (rec.skipped) err(`Warning: ${path}: left out ${rec.skipped} lines of a kind this kwatch does not know (written by a newer kwatch)`);
+  // One line per bad line, up to a few; a recording made of little else gets a count, not a flood.
+  for (const bad of rec.badLines.slice(0, SHOWN_BAD_LINES)) err(`Warning: ${path}: line ${bad.line} ${bad.problem}; left out`);
+  if (rec.badLineCount > SHOWN_BAD_LINES) err(`Warning: ${path}: ${rec.badLineCount - SHOWN_BAD_LINES} more bad lines left out (${rec.badLineCount} in all)`);
   return rec;
 }
 
@@ -68,7 +74,7 @@ export async function runRecordingReplay(o: {
   checkOrder([o.fromRv, o.pipeline.untilRv, ...o.faults.map((f) => ('rv' in f ? f.rv : undefined))]);
   if (o.verbose) {
     const h = recording.header;
-    err(`kwatch: replaying ${o.path}: ${h.resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(',')} from ${h.server}, recorded ${h.startTime} by kwatch ${h.kwatchVersion}, ${recording.entries.length} entries`);
+    err(`kwatch: replaying ${o.path}: ${h.resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(',')} from ${h.server}, recorded ${h.startTime} by kwatch ${h.kwatchVersion}, ${recording.count} entries`);
   }
   const view = openReplayView(o.view);
   let result;
@@ -159,7 +165,7 @@ function baselineState(path: string, target: ListWatchTarget, fromRv: string): O
     const names = resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ');
     throw new UserError(`--baseline ${path} recorded ${names}, not ${target.group ? `${target.resource}.${target.group}` : target.resource}`);
   }
-  return inScope(stateAt(buildTimeline(rec.entries, index), fromRv), target);
+  return inScope(stateAt(buildTimeline(rec.entries(), index), fromRv), target);
 }
 
 /**

@@ -7,6 +7,7 @@ import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
+import { objectName, showOrSkipTooDeep } from '../cli/too-deep.js';
 import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import type { Connection } from '../kube/http/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
@@ -163,18 +164,20 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
         if (stop.signal.aborted) return;
         const rv = event.object?.metadata?.resourceVersion ?? '';
         const key = event.type === 'ERROR' || event.type === 'BOOKMARK' ? '' : metaNamespaceKey(event.object);
+        // An event nested deeper than kwatch follows is one line on stderr; the watch goes on.
+        showOrSkipTooDeep(objectName(event.object), () => {
         if (template) {
           // The objects of ADDED, MODIFIED and DELETED events, as kubectl get -w prints them.
-          if (key) out.write(template.objects([showSecrets ? event.object : maskSecrets(event.object, { assumeKind: resources[target].kind })]));
+          if (key) out.write(template.objects([maskSecrets(event.object, { reveal: showSecrets, assumeKind: resources[target].kind })]));
         } else switch (output) {
           case 'ndjson':
             out.write(`${shown(line)}\n`);
             break;
           case 'json':
-            out.write(`${JSON.stringify(JSON.parse(shown(line)), null, 4)}\n`);
+            out.write(`${JSON.stringify(maskSecrets(JSON.parse(line), { reveal: showSecrets }), null, 4)}\n`);
             break;
           case 'yaml':
-            out.write(`---\n${yaml!.stringify(JSON.parse(shown(line)))}`);
+            out.write(`---\n${yaml!.stringify(maskSecrets(JSON.parse(line), { reveal: showSecrets }))}`);
             break;
           case 'name':
             out.write(escapeForTerminal(`${event.type} ${displayName(resources[target])}/${key}`) + '\n');
@@ -186,6 +189,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
             out.write(`${`${pad(escapeForTerminal(event.type), 10)}${several ? pad(displayName(resources[target]), 24) : ''}${pad(escapeForTerminal(key) || '-', 48)}${escapeForTerminal(rv + detail)}`.trimEnd()}\n`);
           }
         }
+        });
         if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') count++;
         if (maxEvents !== undefined && count >= maxEvents) stop.stop('max-events');
       },

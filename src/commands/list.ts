@@ -2,6 +2,8 @@
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
+import { objectName, showOrSkipTooDeep } from '../cli/too-deep.js';
+import type { KubeObject } from '../informer/types.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
@@ -110,7 +112,9 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     const { printObjects } = await import('../render/objects.js');
     // Secret values and credentials can only show where the objects' fields do (-o name prints names alone).
     const { maskSecrets } = await import('../render/secrets.js');
-    const items = showsObjects ? maskSecrets(result.items, { reveal: flags['show-secrets'] }) : result.items;
+    // One object nested deeper than kwatch follows is one line on stderr and left out; the others print, exit 1.
+    const items = showsObjects ? result.items.flatMap((o) => maskedOrSkipped(o, (x) => maskSecrets(x, { reveal: flags['show-secrets'] }))) : result.items;
+    if (items.length < result.items.length) process.exitCode = 1;
     if (template) {
       // kubectl get -o jsonpath|go-template|custom-columns: the template over the List of the objects.
       const { listOf } = await import('../render/objects.js');
@@ -126,6 +130,12 @@ async function pageTable(result: PagedListResult, items: number): Promise<string
   const { formatPageTable } = await import('../cli/list-view.js');
   const { shouldColor } = await import('../render/color.js');
   return formatPageTable(result, items, { color: shouldColor(process.stdout, process.env) });
+}
+
+function maskedOrSkipped(obj: KubeObject, mask: (o: KubeObject) => KubeObject): KubeObject[] {
+  let out: KubeObject[] = [];
+  showOrSkipTooDeep(objectName(obj), () => (out = [mask(obj)]));
+  return out;
 }
 
 function noResources(namespaced: boolean, all: boolean, namespace: string): string {

@@ -82,7 +82,7 @@ The argument is read as a recording when it names an existing file (or with --fi
       if (recordingPath) {
         for (const f of ['from-checkpoint', 'checkpoint', 'baseline'] as const) if (flags[f]) throw new UserError(`--${f} is for resuming on the server; ${recordingPath} is a recording`);
         if (flags.sim) throw new UserError('--sim is for resuming on a server; a recording replays offline');
-        const { parseReplayFault } = await import('../informer/replay-faults.js');
+        const { parseReplayFault } = await import('../informer/recording/replay-faults.js');
         const faults = (flags.inject ?? []).map((spec) => {
           try {
             return parseReplayFault(spec);

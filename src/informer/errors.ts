@@ -8,7 +8,8 @@ export type KwatchErrorCode =
   | 'WATCH_DECODE' // a watch line was not a valid watch event
   | 'STREAM_CUT' // the stream ended in the middle of a line
   | 'CONTROLLER_MODULE' // a user's controller module (kwatch reconcile --with) could not be loaded
-  | 'TOO_LARGE'; // one object (a watch line, a list item) exceeded the size bound
+  | 'TOO_LARGE' // one object (a watch line, a list item) exceeded the size bound
+  | 'TOO_DEEP'; // one object nests deeper than kwatch follows (nesting.ts)
 
 export class KwatchError extends Error {
   constructor(

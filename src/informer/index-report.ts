@@ -1,5 +1,6 @@
 // What `kwatch index` reports about an indexer: `--by` specs as index funcs with an explicit `<none>`, rows per value, client-go's Indices shape, build time and size.
 import { indexFuncFromSpec } from './index-funcs.js';
+import { NestingTooDeepError } from './nesting.js';
 import type { IndexFunc, Indexers, ReadonlyIndexer } from './indexer.js';
 import { Indexer } from './indexer.js';
 import type { KubeObject } from './types.js';
@@ -63,6 +64,8 @@ export interface IndexSpecOptions {
    * indexing. Should return its input when it has nothing to change.
    */
   view?: (obj: KubeObject) => KubeObject;
+  /** An object nested deeper than kwatch follows: it goes into no value of that index, and this hears of it. */
+  onTooDeep?: (obj: KubeObject, index: string, err: NestingTooDeepError) => void;
 }
 
 /** Index funcs for `--by` specs, each named by the spec as written; throws the core's error for an unknown spec. */
@@ -75,9 +78,21 @@ export function indexersFromSpecs(specs: readonly string[], opts: IndexSpecOptio
     const spec = normalizeIndexSpec(name);
     const fn = indexFuncFromSpec(spec);
     const viewed = view && readsAnyField(spec) ? (obj: KubeObject) => fn(view(obj)) : fn;
-    out[name] = withNoneValue(viewed, EMPTY_MEANS_ABSENT.has(spec));
+    out[name] = withNoneValue(skippingTooDeep(viewed, name, opts.onTooDeep), EMPTY_MEANS_ABSENT.has(spec));
   }
   return out;
+}
+
+function skippingTooDeep(fn: IndexFunc, index: string, onTooDeep: IndexSpecOptions['onTooDeep']): IndexFunc {
+  return (obj) => {
+    try {
+      return fn(obj);
+    } catch (e) {
+      if (!(e instanceof NestingTooDeepError)) throw e;
+      onTooDeep?.(obj, index, e);
+      return [];
+    }
+  };
 }
 
 /** Specs whose values can come from any field: an annotation (the last-applied one holds a whole object) or a JSONPath. */

@@ -13,7 +13,7 @@ export * from './reflector.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './reflector-state.js';
 export type { ReflectorPhase, ResumeKind } from './reflector-state.js';
 export * from './retry-after.js';
-export * from './recording-format.js';
+export * from './recording/recording-format.js';
 export * from './fake-lister-watcher.js';
 
 // FIFOs.

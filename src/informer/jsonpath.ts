@@ -6,6 +6,7 @@
 // == != < <= > >=, and an optional leading `$`. Missing fields yield no value (kubectl's
 // allowMissingKeys, its `get -o jsonpath` default). Text around `{…}`, literals and `range`/`end` (the
 // `-o jsonpath=` templates) are src/render/jsonpath-template.ts, which uses this evaluator per action.
+import { stringifyBounded } from './nesting.js';
 
 type Step =
   | { kind: 'field'; name: string }
@@ -50,7 +51,7 @@ export function jsonPathValues(expression: string, obj: unknown): unknown[] {
 export function formatJsonPathValue(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === null || typeof v !== 'object') return String(v);
-  return JSON.stringify(v);
+  return stringifyBounded(v);
 }
 
 class Parser {
@@ -278,14 +279,19 @@ function apply(step: Step, v: unknown, out: unknown[]): void {
   }
 }
 
-function descend(v: unknown, name: string | null, out: unknown[]): void {
-  if (Array.isArray(v)) {
-    if (name === null) out.push(...v);
-    for (const item of v) descend(item, name, out);
-  } else if (isObject(v)) {
-    if (name === null) out.push(...Object.values(v));
-    else if (v[name] !== undefined) out.push(v[name]);
-    for (const child of Object.values(v)) descend(child, name, out);
+/** `..name` / `..*`: every level below `v`, in document order. Iterative: server data may nest deeper than the stack. */
+function descend(root: unknown, name: string | null, out: unknown[]): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    let children: unknown[];
+    if (Array.isArray(v)) children = v;
+    else if (isObject(v)) {
+      children = Object.values(v);
+      if (name !== null && v[name] !== undefined) out.push(v[name]);
+    } else continue;
+    if (name === null) out.push(...children);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
 }
 

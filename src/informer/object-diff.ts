@@ -8,6 +8,8 @@
 // scalars compare as one value (`metadata.finalizers: [a] → [a,b]`). An added or removed field has
 // `old` or `new` undefined.
 
+import { checkNestingDepth } from './nesting.js';
+
 export interface FieldChange {
   path: string;
   old: unknown;
@@ -31,18 +33,20 @@ const NOISE_CONDITION_FIELDS = new Set(['lastHeartbeatTime', 'lastProbeTime']);
 
 export function diffObjects(oldObj: unknown, newObj: unknown, opts: DiffOptions = {}): FieldChange[] {
   const out: FieldChange[] = [];
-  walk(oldObj, newObj, '', opts.all === true, out);
+  walk(oldObj, newObj, '', opts.all === true, out, 0);
   return out;
 }
 
-function walk(a: unknown, b: unknown, path: string, all: boolean, out: FieldChange[]): void {
+/** Throws NestingTooDeepError below MAX_NESTING_DEPTH levels: one object's diff fails, not the run. */
+function walk(a: unknown, b: unknown, path: string, all: boolean, out: FieldChange[], depth: number): void {
   if (a === b) return;
+  checkNestingDepth(depth);
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const k in a) {
       const p = join(path, k);
       if (!all && isNoise(path, k, p)) continue;
       if (!Object.hasOwn(b, k)) out.push({ path: p, old: a[k], new: undefined });
-      else walk(a[k], b[k], p, all, out);
+      else walk(a[k], b[k], p, all, out, depth + 1);
     }
     for (const k in b) {
       if (Object.hasOwn(a, k)) continue;
@@ -63,7 +67,7 @@ function walk(a: unknown, b: unknown, path: string, all: boolean, out: FieldChan
       const news = new Map(b.map((x) => [(x as Record<string, unknown>)[by] as string, x]));
       for (const [id, x] of olds) {
         const p = `${path}[${by}=${id}]`;
-        if (news.has(id)) walk(x, news.get(id), p, all, out);
+        if (news.has(id)) walk(x, news.get(id), p, all, out, depth + 1);
         else out.push({ path: p, old: x, new: undefined });
       }
       for (const [id, x] of news) if (!olds.has(id)) out.push({ path: `${path}[${by}=${id}]`, old: undefined, new: x });
@@ -74,7 +78,7 @@ function walk(a: unknown, b: unknown, path: string, all: boolean, out: FieldChan
       const p = `${path}[${i}]`;
       if (i >= a.length) out.push({ path: p, old: undefined, new: b[i] });
       else if (i >= b.length) out.push({ path: p, old: a[i], new: undefined });
-      else walk(a[i], b[i], p, all, out);
+      else walk(a[i], b[i], p, all, out, depth + 1);
     }
     return;
   }

@@ -1,10 +1,10 @@
 // The ResourceCatalog of `kwatch reconcile --from-recording`: the resources a recording holds, each
 // listed and watched from the recording on a virtual clock, so a run is the same every time.
-import { RecordedListerWatcher } from '../informer/recorded-lister-watcher.js';
-import type { Recording } from '../informer/recording-reader.js';
-import { buildTimeline } from '../informer/recording-timeline.js';
+import { RecordedListerWatcher } from '../informer/recording/recorded-lister-watcher.js';
+import type { Recording } from '../informer/recording/recording-reader.js';
+import { buildTimeline } from '../informer/recording/recording-timeline.js';
 import type { ListerWatcher } from '../informer/types.js';
-import type { VirtualClock } from '../informer/virtual-clock.js';
+import type { VirtualClock } from '../informer/recording/virtual-clock.js';
 import { CatalogError, groupOf, type ResourceCatalog, type ResourceInfo } from './catalog.js';
 
 export class RecordingCatalog implements ResourceCatalog {
@@ -42,7 +42,7 @@ export class RecordingCatalog implements ResourceCatalog {
 
   listerWatcher(info: ResourceInfo): ListerWatcher {
     const r = this.resources.find((x) => x.info === info)!;
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(this.recording.entries, r.index), clock: this.clock, startEpoch: this.recording.startEpoch });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entries(), r.index), clock: this.clock, startEpoch: this.recording.startEpoch });
     this.lws.push(lw);
     return lw;
   }

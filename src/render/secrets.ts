@@ -1,4 +1,5 @@
 // Masks Secret values and credentials in objects before they are printed or recorded (--show-secrets reveals).
+import { checkNestingDepth, NestingTooDeepError, nestsDeeperThan } from '../informer/nesting.js';
 
 export interface MaskOptions {
   /** Return the input unchanged (--show-secrets). */
@@ -36,11 +37,16 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * `<masked N bytes>` (N = decoded size), credential fields (token, password, Authorization headers…) masked the same way (an
  * `Authorization: Bearer x` keeps its scheme), and a Secret's last-applied annotation (which holds
  * its data) masked whole. Walks nested values (lists, watch events, recordings). Never mutates the
- * input: unchanged subtrees are shared, changed ones copied.
+ * input: unchanged subtrees are shared, changed ones copied. Every object printed or recorded passes
+ * here, so here is where one nested deeper than MAX_NESTING_DEPTH fails (NestingTooDeepError), revealed
+ * or not, before any other walk or JSON.stringify meets it.
  */
 export function maskSecrets<T>(value: T, opts: MaskOptions = {}): T {
-  if (opts.reveal) return value;
-  return mask(value, opts.assumeKind) as T;
+  if (opts.reveal) {
+    if (nestsDeeperThan(value)) throw new NestingTooDeepError();
+    return value;
+  }
+  return mask(value, opts.assumeKind, 0) as T;
 }
 
 /** The placeholder for a secret value of `bytes` bytes. */
@@ -48,29 +54,30 @@ export function maskedValue(bytes: number): string {
   return `<masked ${bytes} bytes>`;
 }
 
-function mask(v: unknown, assumeKind?: string): unknown {
+function mask(v: unknown, assumeKind: string | undefined, depth: number): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  checkNestingDepth(depth);
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const m = mask(v[i], assumeKind);
+      const m = mask(v[i], assumeKind, depth + 1);
       if (m !== v[i]) (out ??= v.slice())[i] = m;
     }
     return out ?? v;
   }
-  if (typeof v !== 'object' || v === null) return v;
   const obj = v as Record<string, unknown>;
-  return maskObject(obj, (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret', assumeKind);
+  return maskObject(obj, (obj.kind ?? (isRecord(obj.metadata) ? assumeKind : undefined)) === 'Secret', assumeKind, depth);
 }
 
-function maskObject(obj: Record<string, unknown>, isSecret: boolean, assumeKind?: string): Record<string, unknown> {
+function maskObject(obj: Record<string, unknown>, isSecret: boolean, assumeKind: string | undefined, depth: number): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(obj)) {
     const x = obj[k];
     let m: unknown;
     if (isSecret && (k === 'data' || k === 'stringData') && isRecord(x)) m = maskValues(x, k === 'data');
-    else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x);
+    else if (isSecret && k === 'metadata' && isRecord(x)) m = maskLastApplied(x, depth + 1);
     else if (typeof x === 'string' && isCredentialField(k)) m = maskCredential(k, x);
-    else m = mask(x, assumeKind);
+    else m = mask(x, assumeKind, depth + 1);
     if (m !== x) (out ??= { ...obj })[k] = m;
   }
   return out ?? obj;
@@ -86,7 +93,7 @@ export function maskSecretResourceBody<T>(value: T, opts: MaskOptions = {}): T {
   if (opts.reveal) return value;
   if (Array.isArray(value)) return maskJsonPatch(value) as T;
   if (!isRecord(value)) return value;
-  return maskObject(value, (value.kind ?? 'Secret') === 'Secret', 'Secret') as T;
+  return maskObject(value, (value.kind ?? 'Secret') === 'Secret', 'Secret', 0) as T;
 }
 
 /** A JSON patch (RFC 6902) on a Secret: the value of every operation that reaches its data or metadata masked. */
@@ -111,10 +118,10 @@ function maskPatchValue(v: unknown, path: string): unknown {
     return '<masked>';
   }
   if (path.includes('last-applied-configuration')) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
-  if (path === '/metadata' && isRecord(v)) return maskLastApplied(v);
-  if (path === '/metadata/annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }) as { annotations: unknown }).annotations;
-  if (path === '' || path === '/') return isRecord(v) ? maskObject(v, true, 'Secret') : v;
-  return mask(v, 'Secret');
+  if (path === '/metadata' && isRecord(v)) return maskLastApplied(v, 1);
+  if (path === '/metadata/annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }, 1) as { annotations: unknown }).annotations;
+  if (path === '' || path === '/') return isRecord(v) ? maskObject(v, true, 'Secret', 0) : v;
+  return mask(v, 'Secret', 1);
 }
 
 function maskValues(data: Record<string, unknown>, base64: boolean): Record<string, unknown> {
@@ -125,8 +132,8 @@ function maskValues(data: Record<string, unknown>, base64: boolean): Record<stri
   return out;
 }
 
-function maskLastApplied(meta: Record<string, unknown>): unknown {
-  const masked = mask(meta) as Record<string, unknown>;
+function maskLastApplied(meta: Record<string, unknown>, depth: number): unknown {
+  const masked = mask(meta, undefined, depth) as Record<string, unknown>;
   const ann = masked.annotations;
   if (!isRecord(ann) || typeof ann[LAST_APPLIED] !== 'string') return masked;
   const value = ann[LAST_APPLIED] as string;
@@ -205,13 +212,13 @@ function maskChangeValue(v: unknown, path: string, isSecret: boolean): unknown {
       return '<masked>';
     }
     if (path.includes(LAST_APPLIED)) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
-    if (path === 'metadata' && isRecord(v)) return maskLastApplied(v);
-    if (path === 'metadata.annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }) as { annotations: unknown }).annotations;
-    if (path === '') return mask(v);
+    if (path === 'metadata' && isRecord(v)) return maskLastApplied(v, 0);
+    if (path === 'metadata.annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }, 0) as { annotations: unknown }).annotations;
+    if (path === '') return mask(v, undefined, 0);
   }
   if (typeof v === 'string') {
     const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(path)?.[1] ?? '';
     return isCredentialField(lastSegment) ? maskCredential(lastSegment, v) : v;
   }
-  return mask(v);
+  return mask(v, undefined, 0);
 }

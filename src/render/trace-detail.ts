@@ -1,4 +1,5 @@
 // The DETAIL cell of a trace line: a record's remaining fields as a compact `k=v` summary.
+import { stringifyBounded } from '../informer/nesting.js';
 import type { TraceRecord } from '../informer/trace.js';
 import { formatBytes } from './format-units.js';
 
@@ -38,8 +39,8 @@ export function formatValue(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 10) / 10);
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (v instanceof Error) return JSON.stringify(v.message);
-  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map((x) => formatValue(x)).join(',') : JSON.stringify(v);
-  return JSON.stringify(v) ?? String(v);
+  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map((x) => formatValue(x)).join(',') : stringifyBounded(v);
+  return stringifyBounded(v) ?? String(v);
 }
 
 interface ReasonLike {

@@ -13,6 +13,7 @@
 //          `diff` holds [{path, old, new}] for records carrying both old and new objects.
 // `-o json` prints the same objects as one array, `-o yaml` as a `---` separated YAML stream.
 import { createRequire } from 'node:module';
+import { NestingTooDeepError } from '../informer/nesting.js';
 import type { Stage, TraceRecord } from '../informer/trace.js';
 import { paint, type SgrName } from './color.js';
 import { formatClock } from './format-units.js';
@@ -126,7 +127,13 @@ export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
     shows,
     write(record) {
       if (ended || !shows(record.stage, record.op)) return;
-      write.record(record.time === undefined ? { ...record, time: now() } : record);
+      const r = record.time === undefined ? { ...record, time: now() } : record;
+      try {
+        write.record(r);
+      } catch (e) {
+        if (!(e instanceof NestingTooDeepError)) throw e;
+        write.record(withoutObjects(r, e));
+      }
     },
     flush() {
       batched?.flush();
@@ -332,6 +339,14 @@ function cellOf(r: TraceRecord, fields: string[]): string {
 
 /** A write's table line names verb, target and mode; the request and changed paths show as the diff below it. */
 const WRITE_TABLE_SKIP: ReadonlySet<string> = new Set(['request', 'changed', 'conn', 'connection', 'connId', 'depth', 'queueDepth', 'index', 'indexValues', 'indices']);
+
+/** A record whose objects nest too deep to show: printed without them, saying why (one object fails, not the run). */
+function withoutObjects(r: TraceRecord, e: NestingTooDeepError): TraceRecord {
+  const out: TraceRecord = { ...r };
+  for (const k of Object.keys(out)) if (OBJECT_FIELDS.has(k) || k === 'request' || k === 'diff') delete out[k];
+  out.omitted = `its objects: ${e.message}`;
+  return out;
+}
 
 function isWrite(r: TraceRecord): boolean {
   return (r.stage === 'reconcile' || r.stage === 'endpoint') && r.op === 'write';

@@ -2,13 +2,13 @@
 // that ends with fewer pods than the cluster holds (client-node's start() resolves after a failed list at 100k pods)
 // must exit non-zero with its reason, not pass for a fast sync.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeconfigYaml } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { tempDir } from '../temp-dir.js';
 
 const SCRIPT = fileURLToPath(new URL('../../bench/lib/client-node-sync.js', import.meta.url));
 
@@ -26,7 +26,7 @@ describe('bench client-node sync script', () => {
   let kubeconfig: string;
   beforeAll(async () => {
     sim = await startSimServer({ port: 0, churn: 0, pods: 30, nodes: 1 });
-    dir = mkdtempSync(join(tmpdir(), 'kwatch-client-node-sync-'));
+    dir = tempDir('kwatch-client-node-sync-');
     kubeconfig = join(dir, 'config');
     writeFileSync(kubeconfig, kubeconfigYaml(sim.url));
   });

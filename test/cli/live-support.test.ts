@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkSnapshotDir, saveSnapshot } from '../../src/cli/snapshot-file.js';
 import { ListProgress } from '../../src/render/list-progress.js';
+import { tempDir } from '../temp-dir.js';
 
 describe('ListProgress (the spinner line of a paged LIST)', () => {
   it('counts pages and objects, with the server\'s remainingItemCount as the estimated total', () => {
@@ -21,7 +21,7 @@ describe('snapshots', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes kwatch-snapshot-<time>.txt and never overwrites one', () => {
-    dir = mkdtempSync(join(tmpdir(), 'kwatch-snap-'));
+    dir = tempDir('kwatch-snap-');
     const at = new Date(Date.UTC(2026, 10, 26, 10, 5, 1, 123));
     const first = saveSnapshot('one\n', dir, at);
     const second = saveSnapshot('two\n', dir, at);

@@ -1,15 +1,15 @@
 // End to end through the built CLI (run `npm run build` first) against `sim --tls --users`: kwatch verifies the
 // server with the kubeconfig's CA, authenticates as the admin (client certificate) and as "dev" (bearer token, bound
 // to namespace dev), fails in one line when RBAC or the credentials say no, and never prints a credential.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kwatch, type Result } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-auth-'));
+const dir = tempDir('kwatch-e2e-auth-');
 let sim: SimServer;
 let env: Record<string, string>;
 /** Every output of every run, to search for credentials at the end. */

@@ -1,18 +1,18 @@
 // Completion end to end: the built CLI's __complete against the embedded server over HTTP, kubectl's own
 // `__complete` driving bin/kubectl_complete-kwatch, and the scripts of `kwatch completion` in real shells.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { safeHostDir } from '../../src/kube/discovery/discovery-cache.js';
 import { KUBECTL } from '../kube/kubectl.js';
 import { BIN, kwatch, run } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const binDir = join(import.meta.dirname, '..', '..', 'bin');
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-complete-'));
+const dir = tempDir('kwatch-e2e-complete-');
 const kubeconfig = join(dir, 'kubeconfig');
 const cacheDir = join(dir, 'cache');
 // `kwatch` on PATH, as an installed CLI is (the scripts call it by that name).

@@ -1,14 +1,13 @@
 // End to end through the built CLI (node bin/run.js): kwatch api-resources / discovery against the
 // embedded server, judged by real kubectl sharing the same cache directory.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { tempDir } from '../temp-dir.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-disc-'));
+const dir = tempDir('kwatch-e2e-disc-');
 let sim: SimServer;
 let kubeconfig: string;
 

@@ -1,16 +1,16 @@
 // End to end through the built CLI (run `npm run build` first): `kwatch events` against an embedded
 // server started here, changes made with real kubectl and sim faults, asserted on -o ndjson.
 import { createServer, request, type Server } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { isSynced, kubectl, kwatch, of, Running, type Rec } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-events-'));
+const dir = tempDir('kwatch-e2e-events-');
 let sim: SimServer;
 let env: Record<string, string>;
 let nsCount = 0;

@@ -2,15 +2,14 @@
 // one resourceVersion=0 body (~14 MB) is parsed as it arrives — index, events and list agree with each other and
 // with the paged list, and -o name shows no Secret content while -o json masks it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { BIN, childEnv, type Result } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = 2000;
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-first-list-'));
+const dir = tempDir('kwatch-e2e-first-list-');
 let sim: SimServer;
 let env: Record<string, string>;
 

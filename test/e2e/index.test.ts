@@ -1,19 +1,18 @@
 // End to end through the built CLI (node bin/run.js): kwatch index against the embedded server with a
 // seeded workload, judged by what real kubectl lists.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { reportRows } from './report-rows.js';
+import { tempDir } from '../temp-dir.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-index-'));
+const dir = tempDir('kwatch-e2e-index-');
 let sim: SimServer;
 let churning: SimServer;
 const env = (kubeconfig: string) => ({ ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') });

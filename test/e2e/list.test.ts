@@ -1,15 +1,14 @@
 // End to end through the built CLI (run `npm run build` first): `kwatch list` against an embedded
 // server started here — pages, decoded continue tokens, an expired token, watch-list comparison.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kwatch, Running } from './events-helpers.js';
 import { reportRows } from './report-rows.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-list-'));
+const dir = tempDir('kwatch-e2e-list-');
 let sim: SimServer;
 let env: Record<string, string>;
 

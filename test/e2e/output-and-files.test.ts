@@ -1,13 +1,13 @@
 // The built CLI (node bin/run.js) against --sim: a stdout that cannot be written ends in one line, and the
 // files kwatch writes (--checkpoint, --record) are 0600 regular files, never a FIFO, a device or a symlink.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, childEnv, kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-files-'));
+const dir = tempDir('kwatch-e2e-files-');
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 /** Runs kwatch through a shell with stdout sent to /dev/full (every write fails with ENOSPC). */

@@ -1,13 +1,12 @@
 // End to end through the built CLI (run `npm run build` first): every command's output through a pipe —
 // as a script or `| less` reads it — has no escape codes (no colour, no cursor moves; TERM says the
 // terminal could) and no line ending in spaces, on stdout and on stderr.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-piped-'));
+const dir = tempDir('kwatch-e2e-piped-');
 const SIM = ['--sim', '--sim-pods', '12', '--sim-churn', '0'];
 const env = { TERM: 'xterm-256color', NO_COLOR: '', KUBECONFIG: join(dir, 'none'), KUBECACHEDIR: join(dir, 'cache') };
 const kwatch = (args: string[]) => run(process.execPath, [BIN, ...args], env);

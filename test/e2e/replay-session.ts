@@ -3,7 +3,7 @@
 // with a tombstone, a watch cut mid-line): the material the replay e2e tests judge replays against.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildPipeline } from '../../src/informer/pipeline.js';
-import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../../src/informer/recording-format.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../../src/informer/recording/recording-format.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import type { ListerWatcher, WatchEvent, WatchStream } from '../../src/informer/types.js';
 import { connectionFromUrl } from '../../src/kube/http/connection.js';

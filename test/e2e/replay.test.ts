@@ -2,17 +2,17 @@
 // recorded (churn, a dropped watch, a 410 with a relist and a tombstone, a cut watch), then
 // `kwatch replay` must reproduce it offline, resume it on the server, explain compaction and inject faults.
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordingEntry } from '../../src/informer/recording-format.js';
+import type { RecordingEntry } from '../../src/informer/recording/recording-format.js';
 import type { TraceRecord } from '../../src/informer/trace.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { recordSession, waitFor, type RecordedSession } from './replay-session.js';
+import { tempDir } from '../temp-dir.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-replay-'));
+const dir = tempDir('kwatch-e2e-replay-');
 const rec = join(dir, 'pods.ndjson');
 let sim: SimServer;
 let kubeconfig: string;

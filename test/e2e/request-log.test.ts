@@ -1,11 +1,11 @@
 // End to end through the built CLI (run `npm run build` first): -v 6..9 is kubectl's request log on stderr, in
 // kubectl 1.32's klog format, with credentials masked and Secret values never shown; stdout is unchanged by it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
@@ -13,7 +13,7 @@ const SECRET_VALUE = 'hunter2-very-secret-value';
 /** Under a key that is no credential's name: only knowing the object is a Secret masks it. */
 const PLAIN_KEY_VALUE = 'VISIBLE-UNDER-A-PLAIN-KEY';
 const PATCHED_VALUE = 'PATCHED-IN-BY-THE-RECONCILER';
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-reqlog-'));
+const dir = tempDir('kwatch-e2e-reqlog-');
 let sim: SimServer;
 let env: Record<string, string>;
 let token: string;
@@ -34,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('-v N request log', () => {

@@ -1,13 +1,13 @@
 // End to end through the built CLI (run `npm run build` first): Secrets with neutral key names never
 // reach any output or recording unmasked, and control characters in server text never reach the
 // terminal raw — through index, events (table, --diff, ndjson, --raw, --record), list and replay.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { LAST_APPLIED, leaksIn, newSecret, oldSecret } from '../render/secret-fixtures.js';
 import { kwatch, Running } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
@@ -18,7 +18,7 @@ const EVIL = '\x1b]0;pwned\x07\x1b[2K\rall good';
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const ESCAPED = '\\x1b]0;pwned\\x07\\x1b[2K\\rall good';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-secrets-'));
+const dir = tempDir('kwatch-e2e-secrets-');
 let sim: SimServer;
 let env: Record<string, string>;
 

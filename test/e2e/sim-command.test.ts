@@ -1,14 +1,14 @@
 // `kwatch sim` as a user runs it (built CLI): --tls --users, the kubeconfig written 0600 without following a symlink,
 // the control token beside it, and one-line errors for what cannot work.
 import { spawn } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, childEnv, kubectl, kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-sim-'));
+const dir = tempDir('kwatch-e2e-sim-');
 
 /** Starts `kwatch sim ARGS`, resolves with its stdout once it has written the kubeconfig, and a stop function. */
 async function startSim(args: string[]): Promise<{ stdout: () => string; stderr: () => string; stop: () => Promise<number | null> }> {

@@ -1,12 +1,12 @@
 // What the common commands load: the template engines, the live session and the recording code only when the
 // run uses them, and cli-table3 only when a table is drawn (each costs milliseconds of start-up on every run).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, run } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-imports-'));
+const dir = tempDir('kwatch-imports-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Preloaded into the child: appends every module it loads (ES modules as resolved, CommonJS as required) to $LOG. */

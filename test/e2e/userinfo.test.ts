@@ -2,15 +2,15 @@
 // it or writes it into its own files, yet shares kubectl's discovery cache folder (named after the URL as
 // written, password included, by kubectl itself).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { BIN, KUBECTL } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const PASSWORD = 's3cret-pw';
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-e2e-userinfo-'));
+const dir = tempDir('kwatch-e2e-userinfo-');
 let sim: SimServer;
 let kubeconfig: string;
 let port: string;

@@ -6,8 +6,7 @@
 // stream end, relists after an ERROR 410, and stops on any other error — so the faults here are the ones it
 // survives: watches ended cleanly and a compaction (410). Its list callback deserialises into typed objects
 // (Dates) while watch events stay plain JSON, so caches are compared by key, uid and resourceVersion.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { SharedIndexInformer } from '../../src/informer/index.js';
@@ -16,6 +15,7 @@ import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-wa
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { WorkloadGenerator } from '../../src/sim/workload.js';
 import { PODS, clientNodeFor, keyOf, sameState, stateDiff, until } from './helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 interface Obj {
   metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string };
@@ -35,7 +35,7 @@ async function setup(seed: number, pods: number, churn: number) {
   const sim = await startSimServer({ port: 0, churn: 0, historyEvents: 100_000, bookmarkIntervalMs: 500 });
   const workload = new WorkloadGenerator(sim.api, { seed, nodes: 6, pods, churn, managedFields: true });
   workload.populate();
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-it-cn-'));
+  const dir = tempDir('kwatch-it-cn-');
   const { k8s, kc, core } = await clientNodeFor(sim, join(dir, 'config'));
   const informer = k8s.makeInformer(kc, '/api/v1/pods', () => core.listPodForAllNamespaces());
   const errors: unknown[] = [];
@@ -64,17 +64,18 @@ async function setup(seed: number, pods: number, churn: number) {
   };
 }
 
-describe.concurrent('@kubernetes/client-node informer against kwatch sim', () => {
+// Generous bounds: under load these only take longer (waits are for conditions, never for a time).
+describe.concurrent('@kubernetes/client-node informer against kwatch sim', { timeout: 180_000 }, () => {
   it('syncs under churn and ends with a cache equal to a fresh list', async ({ expect }) => {
     const t = await setup(5, 800, 300);
     try {
       await t.informer.start();
-      await until(() => t.adds.n >= 800, 10_000, () => `client-node informer saw ${t.adds.n} adds`);
+      await until(() => t.adds.n >= 800, 60_000, () => `client-node informer saw ${t.adds.n} adds`);
       t.workload.start();
       await new Promise((r) => setTimeout(r, 2500));
       t.workload.stop();
       const server = () => cacheState(t.sim.api.list(PODS));
-      await until(() => same(cacheState(t.informer.list()), server()), 10_000, () => `client-node cache: ${diff(cacheState(t.informer.list()), server())}`);
+      await until(() => same(cacheState(t.informer.list()), server()), 60_000, () => `client-node cache: ${diff(cacheState(t.informer.list()), server())}`);
       const fresh = await freshList(t.sim);
       expect(diff(cacheState(t.informer.list()), fresh)).toBe('equal');
       expect(t.workload.writes.update + t.workload.writes.create + t.workload.writes.delete).toBeGreaterThan(300);
@@ -108,7 +109,7 @@ describe.concurrent('@kubernetes/client-node informer against kwatch sim', () =>
         if (stats.watches === mark.watches && stats.events > mark.events) return true;
         if (stats.watches !== mark.watches) mark = { watches: stats.watches, events: stats.events };
         return false;
-      }, 10_000, () => `kwatch's core has no watch delivering events (${stats.watches} watches, ${stats.events} events)`);
+      }, 60_000, () => `kwatch's core has no watch delivering events (${stats.watches} watches, ${stats.events} events)`);
       t.sim.faults.dropWatches('end');
       const missed = t.sim.api.list(PODS).slice(0, 3).map((p) => keyOf(t.sim.api.delete(PODS, p.metadata.namespace, p.metadata.name!)));
       t.sim.faults.compact();
@@ -121,7 +122,7 @@ describe.concurrent('@kubernetes/client-node informer against kwatch sim', () =>
       const server = () => cacheState(t.sim.api.list(PODS));
       const coreState = () => cacheState(core.getStore().list());
       const cnState = () => cacheState(t.informer.list());
-      await until(() => same(coreState(), server()) && same(cnState(), server()), 15_000, () => `core ${diff(coreState(), server())}; client-node ${diff(cnState(), server())}`);
+      await until(() => same(coreState(), server()) && same(cnState(), server()), 60_000, () => `core ${diff(coreState(), server())}; client-node ${diff(cnState(), server())}`);
       const fresh = await freshList(t.sim);
       expect(diff(coreState(), fresh)).toBe('equal');
       expect(diff(cnState(), fresh)).toBe('equal');

@@ -10,8 +10,9 @@ import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-wa
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { CheckingHandler, PodWriter, keyOf, normalise, rvOf, sameState, seeded, stateDiff, until } from './helpers.js';
 
-// Both FIFOs run at once, each against its own server (most of the time is spent in backoffs and Retry-After waits).
-describe.concurrent.each(['delta', 'real'] as const)('SharedIndexInformer (%s FIFO) against kwatch sim with faults', (fifo) => {
+// Both FIFOs run at once, each against its own server (most of the time is spent in backoffs and Retry-After waits,
+// on the real clock: about 25 s idle; the bounds are generous so that a loaded machine only makes it slower).
+describe.concurrent.each(['delta', 'real'] as const)('SharedIndexInformer (%s FIFO) against kwatch sim with faults', { timeout: 240_000 }, (fifo) => {
   it('ends with the server state, delivering every change once and in order, and tombstones for deletes it missed', async ({ expect }) => {
     const started = Date.now();
     const sim: SimServer = await startSimServer({ port: 0, churn: 0, historyEvents: 100_000, bookmarkIntervalMs: 250 });
@@ -71,7 +72,7 @@ describe.concurrent.each(['delta', 'real'] as const)('SharedIndexInformer (%s FI
         return sameState(cacheView(), server) && handlers.every((h) => sameState(h.view(), server)) && sameState(controllerView(), server) && controller.queue.len() === 0;
       };
       const settle = (what: string) =>
-        until(caughtUp, 15_000, () => `${what}: cache ${stateDiff(cacheView(), writer.serverState())}; ${handlers.map((h) => `${h.name} ${stateDiff(h.view(), writer.serverState())}`).join('; ')}; controller ${stateDiff(controllerView(), writer.serverState())}`);
+        until(caughtUp, 60_000, () => `${what}: cache ${stateDiff(cacheView(), writer.serverState())}; ${handlers.map((h) => `${h.name} ${stateDiff(h.view(), writer.serverState())}`).join('; ')}; controller ${stateDiff(controllerView(), writer.serverState())}`);
       await settle('initial sync');
 
       // A handler registered after start is first given the cached objects, then live changes.
@@ -79,7 +80,7 @@ describe.concurrent.each(['delta', 'real'] as const)('SharedIndexInformer (%s FI
       const late = new CheckingHandler('late');
       informer.addEventHandler(late, { name: 'late' });
       handlers.push(late);
-      await until(() => late.counts.initial === writer.serverState().size, 5000, () => `late handler got ${late.counts.initial} initial adds`);
+      await until(() => late.counts.initial === writer.serverState().size, 60_000, () => `late handler got ${late.counts.initial} initial adds`);
       expect(late.counts.add).toBe(late.counts.initial);
 
       // Phase A: faults the reflector survives by re-watching from its last resourceVersion, without a relist.

@@ -1,8 +1,7 @@
 // Typed-list fidelity (issue 11): the sim's lists of built-in kinds leave kind/apiVersion out of their items as
 // kube-apiserver does (watch events and custom resources keep them). client-node's informer is the judge that the
 // difference shows; kwatch's own client fills them back in from the list's kind, as client-go's decoders do.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedIndexInformer } from '../../src/informer/index.js';
@@ -10,6 +9,7 @@ import { connectionFromUrl } from '../../src/kube/http/connection.js';
 import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { clientNodeFor, until } from './helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
@@ -20,7 +20,7 @@ let dir: string;
 
 beforeAll(async () => {
   sim = await startSimServer({ port: 0, pods: 0, churn: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'kwatch-typed-list-'));
+  dir = tempDir('kwatch-typed-list-');
   sim.api.create(CONFIGMAPS, { metadata: { name: 'listed', namespace: 'default' }, data: { a: '1' } });
   sim.api.create(CRDS, {
     metadata: { name: 'widgets.example.com' },

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiResourcesTable, listApiResources } from '../../src/kube/discovery/api-resources.js';
@@ -7,11 +5,12 @@ import { connectionFromUrl, type Connection } from '../../src/kube/http/connecti
 import { formatColumns } from '../../src/render/columns.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kubectl } from './kubectl.js';
+import { tempDir } from '../temp-dir.js';
 
 let sim: SimServer;
 let conn: Connection;
 let kubeconfig: string;
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-apires-'));
+const dir = tempDir('kwatch-apires-');
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
@@ -8,8 +7,9 @@ import { KubeconfigError } from '../../src/kube/http/config-error.js';
 import { connectionFromUrl, loadConnection, type Connection, type HttpRequest } from '../../src/kube/http/connection.js';
 import { DiscoveryClient } from '../../src/kube/discovery/discovery-client.js';
 import { json, startStub, type StubServer } from './stub-server.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-conn-'));
+const dir = tempDir('kwatch-conn-');
 let stub: StubServer;
 
 function kubeconfig(file: string, body: string): string {
@@ -207,7 +207,7 @@ describe('Connection.request', () => {
       },
       close: async () => undefined,
     };
-    const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-disc-timeout-'));
+    const cacheDir = tempDir('kwatch-disc-timeout-');
     await new DiscoveryClient(fake, { cacheDir }).discover().catch(() => undefined);
     expect(seen.length).toBeGreaterThan(0);
     for (const req of seen) expect(req.fallbackTimeoutMs).toBe(32_000);

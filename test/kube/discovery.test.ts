@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiResourcesTable, listApiResources } from '../../src/kube/discovery/api-resources.js';
@@ -12,11 +11,12 @@ import { UnknownResourceTypeError } from '../../src/kube/discovery/unknown-resou
 import { formatColumns } from '../../src/render/columns.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { kubectl } from './kubectl.js';
+import { tempDir } from '../temp-dir.js';
 
 let sim: SimServer;
 let conn: Connection;
 let kubeconfig: string;
-const root = mkdtempSync(join(tmpdir(), 'kwatch-disc-'));
+const root = tempDir('kwatch-disc-');
 let n = 0;
 const freshDir = () => join(root, `cache-${++n}`);
 

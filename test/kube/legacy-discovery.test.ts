@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiResourcesTable, listApiResources } from '../../src/kube/discovery/api-resources.js';
@@ -9,6 +8,7 @@ import { resolveResource } from '../../src/kube/discovery/resolve-resource.js';
 import { formatColumns } from '../../src/render/columns.js';
 import { kubectl } from './kubectl.js';
 import { json, startStub, type StubServer } from './stub-server.js';
+import { tempDir } from '../temp-dir.js';
 
 // A server without aggregated discovery (as before Kubernetes 1.26), one group-version failing.
 const core = {
@@ -32,7 +32,7 @@ const apps = (v: string) => ({
 
 let stub: StubServer;
 let conn: Connection;
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-legacy-'));
+const dir = tempDir('kwatch-legacy-');
 
 beforeAll(async () => {
   stub = await startStub({

@@ -1,11 +1,10 @@
 // An API server that serves discovery for pods correctly and then misbehaves on pods themselves, as a
 // test chooses: for the hardening tests (backoff, bounds, first contact) of the built CLI.
-import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeKubeconfig } from '../../src/sim/kubeconfig.js';
 import { json, startStub, type StubServer } from './stub-server.js';
+import { tempDir } from '../temp-dir.js';
 
 const coreV1 = {
   kind: 'APIResourceList',
@@ -22,6 +21,8 @@ export interface MisbehavingServer {
   /** Requests for pods so far: lists and watches. */
   lists(): number;
   watches(): number;
+  /** When each watch request for pods arrived (Date.now()). */
+  watchTimes(): number[];
   close(): Promise<void>;
 }
 
@@ -33,14 +34,16 @@ export async function startMisbehavingServer(pods: PodsHandler): Promise<Misbeha
     '/api/v1/namespaces/default/pods': (req, res) => pods(req, res, (req.url ?? '').includes('watch=true')),
     '/api/v1/pods': (req, res) => pods(req, res, (req.url ?? '').includes('watch=true')),
   });
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-misbehaving-'));
+  const dir = tempDir('kwatch-misbehaving-');
   await writeKubeconfig(join(dir, 'config'), stub.url);
-  const count = (watch: boolean) => stub.requests.filter((r) => /^\/api\/v1\/(namespaces\/default\/)?pods\b/.test(r.url) && r.url.includes('watch=true') === watch).length;
+  const of = (watch: boolean) => stub.requests.filter((r) => /^\/api\/v1\/(namespaces\/default\/)?pods\b/.test(r.url) && r.url.includes('watch=true') === watch);
+  const count = (watch: boolean) => of(watch).length;
   return {
     stub,
     env: { KUBECONFIG: join(dir, 'config'), KUBECACHEDIR: join(dir, 'cache') },
     lists: () => count(false),
     watches: () => count(true),
+    watchTimes: () => of(true).map((r) => r.at),
     close: () => stub.close(),
   };
 }

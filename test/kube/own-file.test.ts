@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NotOwnFileError, refuseForeignFile } from '../../src/kube/recording/own-file.js';
-import { isKwatchRecording } from '../../src/informer/recording-format.js';
+import { isKwatchRecording } from '../../src/informer/recording/recording-format.js';
 import { isKwatchCheckpoint } from '../../src/kube/recording/checkpoint.js';
 import { isControlTokenFile, isSimKubeconfig, kubeconfigYaml } from '../../src/sim/kubeconfig.js';
 

@@ -2,15 +2,15 @@
 // never replacing one, created 0600, and failing in one line without leaving a temporary file.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointKeeper, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../src/kube/recording/checkpoint.js';
 import { FileWriteError } from '../../src/kube/recording/private-file.js';
 import { RecordingFile } from '../../src/kube/recording/recording-file.js';
-import type { RecordingHeader } from '../../src/informer/recording-format.js';
+import type { RecordingHeader } from '../../src/informer/recording/recording-format.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-private-file-'));
+const dir = tempDir('kwatch-private-file-');
 const base = { server: 'https://k8s.test', resource: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } };
 const cp: Checkpoint = { kind: 'KwatchCheckpoint', version: 1, ...base, resourceVersion: '7', updated: new Date(0).toISOString() };
 const header = { kind: 'KwatchRecording', formatVersion: 1, kwatchVersion: 'test', server: 'https://k8s.test', resources: [], masked: true } as unknown as Omit<RecordingHeader, 'startTime'>;

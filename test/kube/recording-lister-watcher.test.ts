@@ -1,6 +1,5 @@
 // RecordingListerWatcher + RecordingFile: every page, watch start, event, end and error lands in the file as it happens.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, StatusError } from '../../src/informer/errors.js';
@@ -8,6 +7,7 @@ import type { ListerWatcher, WatchEvent, WatchStream } from '../../src/informer/
 import { RecordingFile } from '../../src/kube/recording/recording-file.js';
 import { RecordingListerWatcher } from '../../src/kube/recording/recording-lister-watcher.js';
 import { maskSecrets } from '../../src/render/secrets.js';
+import { tempDir } from '../temp-dir.js';
 
 const header = { kind: 'KwatchRecording' as const, formatVersion: 1, kwatchVersion: '0.0.0', server: 'http://x', resources: [], masked: true };
 
@@ -25,7 +25,7 @@ const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').ma
 
 describe('RecordingListerWatcher', () => {
   it('records a list page, a watch start, each event as it is read, and the end of the stream', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'kwatch-rec-')), 'r.ndjson');
+    const file = join(tempDir('kwatch-rec-'), 'r.ndjson');
     const rec = new RecordingFile(file, header);
     const ev: WatchEvent = { type: 'ADDED', object: { kind: 'Pod', metadata: { name: 'a', resourceVersion: '2' } }, bytes: 40 };
     const inner: ListerWatcher = {
@@ -50,7 +50,7 @@ describe('RecordingListerWatcher', () => {
   });
 
   it('records failed requests with the server\'s Status, and masks Secrets when asked', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'kwatch-rec-')), 'r.ndjson');
+    const file = join(tempDir('kwatch-rec-'), 'r.ndjson');
     const rec = new RecordingFile(file, header, { redact: (v) => maskSecrets(v) });
     const status = { kind: 'Status' as const, apiVersion: 'v1' as const, metadata: {}, status: 'Failure' as const, reason: 'Forbidden', message: 'no', code: 403 };
     const secret = { kind: 'Secret', metadata: { name: 's' }, data: { token: Buffer.from('abc').toString('base64') } };

@@ -1,8 +1,7 @@
 // What a reached server may answer that is not a plain Kubernetes success, and what the user then reads:
 // credentials the server echoes back masked, a password in the server URL never shown, an HTML page named
 // for what it is, a malformed list body reported in one line.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/cli/error-message.js';
@@ -12,8 +11,9 @@ import { DiscoveryClient } from '../../src/kube/discovery/discovery-client.js';
 import { HttpListerWatcher } from '../../src/kube/lister-watchers/http-lister-watcher.js';
 import { UnexpectedAnswerError } from '../../src/kube/http/unexpected-answer.js';
 import { json, startStub, type StubServer } from './stub-server.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-answers-'));
+const dir = tempDir('kwatch-answers-');
 const TOKEN = 'tok-9f8e7d6c5b4a';
 let stub: StubServer;
 

@@ -6,7 +6,8 @@ export type StubHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface StubServer {
   url: string;
-  requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+  /** Every request as it arrived; `at` is Date.now() on arrival. */
+  requests: { method: string; url: string; headers: IncomingMessage['headers']; at: number }[];
   routes: Map<string, StubHandler>;
   close(): Promise<void>;
 }
@@ -20,7 +21,7 @@ export function json(res: ServerResponse, code: number, body: unknown, headers: 
 export async function startStub(routes: Record<string, StubHandler> = {}): Promise<StubServer> {
   const stub: Omit<StubServer, 'url' | 'close'> = { requests: [], routes: new Map(Object.entries(routes)) };
   const server = createServer((req, res) => {
-    stub.requests.push({ method: req.method ?? 'GET', url: req.url ?? '', headers: req.headers });
+    stub.requests.push({ method: req.method ?? 'GET', url: req.url ?? '', headers: req.headers, at: Date.now() });
     const path = (req.url ?? '').split('?')[0];
     const h = stub.routes.get(`${req.method} ${path}`) ?? stub.routes.get(path);
     if (h) return h(req, res);

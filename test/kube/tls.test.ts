@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../../src/informer/errors.js';
 import { loadConnection } from '../../src/kube/http/connection.js';
+import { tempDir } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-tls-'));
+const dir = tempDir('kwatch-tls-');
 let server: Server;
 let url: string;
 let seenClientCert = false;

@@ -1,13 +1,13 @@
 // The release archive writers: the same entries give the same bytes (release sha256s depend on it), and what the
 // tar writer writes its reader reads back.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the packaging scripts, without types
 import { readTarGz, tarGz, zip } from '../../scripts/package/archive.js';
+import { tempDir } from '../temp-dir.js';
 
 const ENTRIES = [
   { name: 'kwatch/bin/kwatch', data: Buffer.from('#!/bin/sh\necho kwatch\n'), mode: 0o755 },
@@ -27,7 +27,7 @@ describe('release archives', () => {
   });
 
   it('tar: reads back every entry with its data and mode', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kwatch-archive-'));
+    const dir = tempDir('kwatch-archive-');
     const file = join(dir, 'a.tar.gz');
     writeFileSync(file, tarGz(ENTRIES));
     const files = readTarGz(file) as Map<string, { data: Buffer; mode: number }>;

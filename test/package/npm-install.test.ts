@@ -1,17 +1,18 @@
 // The npm package as a user installs it: `npm pack`, then `npm install -g` of the tarball into a temporary prefix
 // gives `kwatch` and `kubectl-kwatch`, and kubectl finds the plugin on PATH. Needs `npm run build` first (dist/).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KUBECTL } from '../kube/kubectl.js';
+import { tempDir } from '../temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-npm-install-'));
+const dir = tempDir('kwatch-npm-install-');
 const prefix = join(dir, 'prefix');
 // The test HOME is a fresh folder: point npm at the user's download cache so dependencies come from it when they can.
 const npmCache = process.env.npm_config_cache ?? join(userInfo().homedir, '.npm');

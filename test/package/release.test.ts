@@ -2,18 +2,19 @@
 // manifest generated from it, and the single executable started with no Node anywhere on PATH.
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-const dir = mkdtempSync(join(tmpdir(), 'kwatch-release-'));
+const dir = tempDir('kwatch-release-');
 const out = join(dir, 'release');
 const manifestPath = join(dir, 'kwatch.yaml');
 const ARCHIVE = `kubectl-kwatch-${version}-linux-x64.tar.gz`;

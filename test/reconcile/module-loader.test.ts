@@ -2,17 +2,17 @@
 // (a child node running dist's loader: run `npm run build` first), from folders outside the repo,
 // and each way a module can fail gives one line naming the file and the line.
 import { afterAll, describe, expect, test } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadError, loadInNode, type Loaded } from './load-in-node.js';
+import { tempDir } from '../temp-dir.js';
 
 const folders: string[] = [];
 afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
 
 /** A fresh folder under the OS temp dir (outside the repo: no node_modules holds kwatch) holding files. */
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-module-'));
+  const dir = tempDir('kwatch-module-');
   folders.push(dir);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });

@@ -3,12 +3,12 @@
 // through package.json's "exports" and dist's .d.ts, and a misspelt field is a type error.
 import { afterAll, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../temp-dir.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-const project = mkdtempSync(join(tmpdir(), 'kwatch-user-project-'));
+const project = tempDir('kwatch-user-project-');
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 test("a user's project type-checks against kwatch's published types, and a misspelt field does not", async () => {

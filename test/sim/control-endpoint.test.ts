@@ -1,14 +1,13 @@
 // The control endpoint is guarded: a per-run token, only the sim's own Host (and no foreign Origin) on any request,
 // and fault bodies checked before anything is applied — so a web page can neither inject faults nor read the cluster.
 import { readFileSync, statSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlTokenFile } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { request as httpsRequest } from 'node:https';
 import { controlHttp, http, rawHttp } from './sim-helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 let sim: SimServer;
 let port: number;
@@ -39,7 +38,7 @@ describe('the control token', () => {
     try {
       expect(other.controlToken).not.toBe(sim.controlToken);
       expect(other.controlToken.length).toBeGreaterThanOrEqual(32);
-      const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kwatch-control-')), 'kubeconfig');
+      const kubeconfig = join(tempDir('kwatch-control-'), 'kubeconfig');
       await other.writeKubeconfig(kubeconfig);
       const file = controlTokenFile(kubeconfig);
       expect(readFileSync(file, 'utf8').trim()).toBe(other.controlToken);

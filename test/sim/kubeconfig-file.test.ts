@@ -1,12 +1,12 @@
 // The sim's kubeconfig holds credentials: it is written 0600, and a symlink (or a looser file) at the target is
 // replaced, never followed.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../src/sim/kubeconfig.js';
+import { tempDir } from '../temp-dir.js';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'kwatch-kubeconfig-file-'));
+const fresh = () => tempDir('kwatch-kubeconfig-file-');
 
 describe('writing the sim kubeconfig', () => {
   it('writes a new file with mode 0600', async () => {

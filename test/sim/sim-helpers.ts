@@ -1,7 +1,7 @@
 // Test helpers for the sim: HTTP requests against a started server and a line-by-line watch reader.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../temp-dir.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSimServer, type SimServer, type SimServerOptions } from '../../src/sim/server.js';
@@ -189,7 +189,7 @@ export function kubectlSim(options: SimServerOptions = {}, dirPrefix = 'kwatch-k
   let kubeconfig = '';
   beforeAll(async () => {
     sim = await startSimServer(options);
-    dir = mkdtempSync(join(tmpdir(), dirPrefix));
+    dir = tempDir(dirPrefix);
     kubeconfig = join(dir, 'kubeconfig');
     await sim.writeKubeconfig(kubeconfig);
   });

@@ -22,6 +22,8 @@ import { reportTable } from '../../render/report-table.js';
 import { checkReportText, indexTable, IndexWatchRows, totalsLine } from '../../render/index-table.js';
 import { kubectlYAML, listOf, printObjects } from '../../render/objects.js';
 import { maskSecrets } from '../../render/secrets.js';
+import { objectName, showOrSkipTooDeep } from '../../cli/too-deep.js';
+import { escapeForTerminal } from '../../render/terminal-escape.js';
 import { ListProgress } from '../../render/list-progress.js';
 import { startSpinner } from '../../render/spinner.js';
 import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../../cli/output-template.js';
@@ -99,7 +101,10 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     try {
       // Index values are printed (table, json, --watch changes): derived from a view of each object with
       // Secret data, its last-applied annotation and credential fields masked, unless --show-secrets.
-      indexers = indexersFromSpecs(specs, { view: flags['show-secrets'] ? undefined : (obj) => maskSecrets(obj) });
+      indexers = indexersFromSpecs(specs, {
+        view: flags['show-secrets'] ? undefined : (obj) => maskSecrets(obj),
+        onTooDeep: (obj, index, e) => process.stderr.write(`error: ${escapeForTerminal(objectName(obj))}: ${e.message}; not indexed by ${escapeForTerminal(index)}\n`),
+      });
     } catch (err) {
       throw new UserError(`invalid --by: ${(err as Error).message}`);
     }
@@ -233,7 +238,13 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
   private byIndex(session: IndexInformer, name: string, value: string, output: string, resource: ResolvedResource, allNamespaces: boolean, showSecrets: boolean, template?: ObjectTemplate): KubeObject[] | Record<string, unknown> {
     const store = session.store;
     // IndexKeys order (sorted keys), as client-go's IndexKeys returns them; ByIndex itself is unordered.
-    const objects = maskSecrets(store.indexKeys(name, value).map((k) => store.getByKey(k)!), { reveal: showSecrets });
+    // One object nested deeper than kwatch follows is one line on stderr and left out.
+    const objects = store.indexKeys(name, value).flatMap((k) => {
+      const obj = store.getByKey(k)!;
+      let shown: KubeObject[] = [];
+      showOrSkipTooDeep(objectName(obj), () => (shown = [maskSecrets(obj, { reveal: showSecrets })]));
+      return shown;
+    });
     if (template) {
       process.stdout.write(template.document(listOf(objects)));
       return listOf(objects);

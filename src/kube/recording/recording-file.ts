@@ -1,9 +1,9 @@
-// Writes a recording (src/informer/recording-format.ts) to a file, one synchronous write per line,
+// Writes a recording (src/informer/recording/recording-format.ts) to a file, one synchronous write per line,
 // so that Ctrl-C, a kill or a crash never loses a line that was received. The file is 0600 and only ever a
 // regular file (see private-file.ts).
 import { closeSync, fsyncSync } from 'node:fs';
 import { errnoText, FileWriteError, openPrivateFile, writeAll } from './private-file.js';
-import type { RecordingEntry, RecordingHeader } from '../../informer/recording-format.js';
+import type { RecordingEntry, RecordingHeader } from '../../informer/recording/recording-format.js';
 
 /** Where a RecordingListerWatcher puts its entries. */
 export interface RecordingSink {

@@ -3,7 +3,7 @@
 import { isExpired, StatusError } from '../../informer/errors.js';
 import { EventLimit } from '../../informer/event-limit.js';
 import { buildPipeline } from '../../informer/pipeline.js';
-import type { ObjectState } from '../../informer/recording-timeline.js';
+import type { ObjectState } from '../../informer/recording/recording-timeline.js';
 import type { Tracer } from '../../informer/trace.js';
 import type { KubeObject, ListOptions, ListPage, ListerWatcher } from '../../informer/types.js';
 import { compareStates, summarizeGap } from './baseline-gap.js';

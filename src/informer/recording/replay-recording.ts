@@ -1,15 +1,15 @@
 // Replays a recording offline through the whole pipeline (Reflector → FIFO → Indexer → handlers →
 // workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
-import { EventLimit } from './event-limit.js';
-import { buildPipeline } from './pipeline.js';
+import { EventLimit } from '../event-limit.js';
+import { buildPipeline } from '../pipeline.js';
 import { RecordedListerWatcher, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
-import { buildTimeline, positionAfter, stateBefore, type RecordedOp, type TimelinePosition } from './recording-timeline.js';
+import { buildTimeline, startAfter, type ObjectState, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
-import { Tracer } from './trace.js';
+import { Tracer } from '../trace.js';
 import { VirtualClock } from './virtual-clock.js';
 import { driveVirtualTime, settle } from './virtual-time-driver.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../seeded-random.js';
 
 export interface ReplayRecordingOptions {
   recording: Recording;
@@ -49,10 +49,11 @@ const HORIZON_MS = 10 * 60_000;
 
 export async function replayRecording(o: ReplayRecordingOptions): Promise<ReplayResult> {
   const { recording } = o;
-  const timelines = recording.header.resources.map((_r, i) => buildTimeline(recording.entries, i));
+  // One pass over the file per resource, each read as its replay goes.
+  const timelines = recording.header.resources.map((_r, i) => buildTimeline(recording.entries(), i));
   const starts = o.fromRv === undefined ? undefined : startsAfter(timelines, o.fromRv, recording);
   const firstT = starts ? Math.min(...starts.map((s) => s.t)) - 1 : 0;
-  const lastT = recording.entries.at(-1)?.t ?? 0;
+  const lastT = recording.lastT;
   const clock = new VirtualClock(recording.startEpoch + firstT);
   const faults = new ReplayFaults(o.faults);
   const limit = new EventLimit({ untilRv: o.untilRv, maxEvents: o.maxEvents });
@@ -68,7 +69,7 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   });
 
   const lws = timelines.map(
-    (ops, i) => new RecordedListerWatcher({ ops, clock, startEpoch: recording.startEpoch, faults, start: starts?.[i] }),
+    (timeline, i) => new RecordedListerWatcher({ timeline, clock, startEpoch: recording.startEpoch, faults, start: starts?.[i] }),
   );
   const pipeline = buildPipeline({
     sources: recording.header.resources.map((r, i) => ({ name: r.group ? `${r.resource}.${r.group}` : r.resource, listerWatcher: limit.wrap(lws[i]), expectedKind: r.kind })),
@@ -109,29 +110,21 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now() };
 }
 
-type Start = { position: TimelinePosition; seed: ReturnType<typeof stateBefore>['state']; resourceVersion: string; t: number };
+type Start = { position: TimelinePosition; seed: ObjectState; resourceVersion: string; t: number };
 
-/** Per resource: where replay starts after `rv`, and the state rebuilt just before it. */
-function startsAfter(timelines: RecordedOp[][], rv: string, recording: Recording): Start[] {
+/** Per resource: where replay starts after `rv`, and the state rebuilt just before it (one pass each). */
+function startsAfter(timelines: Timeline[], rv: string, recording: Recording): Start[] {
   let any = false;
-  const starts = timelines.map((ops) => {
-    const found = positionAfter(ops, rv);
-    if (found) any = true;
-    const position = found ?? { op: ops.length, event: 0 };
-    const { state, t } = stateBefore(ops, position);
-    return { position, seed: state, resourceVersion: rv, t };
+  const starts = timelines.map((timeline) => {
+    const found = startAfter(timeline, rv);
+    if (found.position) any = true;
+    // Nothing newer for this resource: its replay starts past its last op.
+    const position = found.position ?? { op: Number.MAX_SAFE_INTEGER, event: 0 };
+    return { position, seed: found.state, resourceVersion: rv, t: found.t };
   });
   if (!any) {
-    const last = lastResourceVersion(recording);
+    const last = recording.lastResourceVersion;
     throw new RecordingError(`the recording has nothing after resourceVersion ${rv}${last ? ` (its last event is at ${last})` : ''}`);
   }
   return starts;
-}
-
-function lastResourceVersion(recording: Recording): string | undefined {
-  for (let i = recording.entries.length - 1; i >= 0; i--) {
-    const e = recording.entries[i];
-    if (e.rec === 'event' && e.event.type !== 'ERROR') return e.event.object.metadata?.resourceVersion;
-  }
-  return undefined;
 }

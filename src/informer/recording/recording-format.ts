@@ -1,6 +1,6 @@
 // The recording format written by `kwatch events --record` and read by `kwatch replay`: NDJSON,
 // one header line, then one line per thing the server sent, in arrival order. Versioned.
-import type { ListOptions, ListPage, Status, WatchEvent } from './types.js';
+import type { ListOptions, ListPage, Status, WatchEvent } from '../types.js';
 
 export const RECORDING_KIND = 'KwatchRecording';
 export const RECORDING_FORMAT_VERSION = 1;

@@ -1,16 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecording, readRecording, RecordingError } from '../../src/informer/recording-reader.js';
-import { buildTimeline, positionAfter, stateAt, stateBefore } from '../../src/informer/recording-timeline.js';
+import { parseRecording, readRecording, RecordingError } from '../../../src/informer/recording/recording-reader.js';
+import { allOps, buildTimeline, positionAfter, startAfter, stateAt } from '../../../src/informer/recording/recording-timeline.js';
 import { ENTRIES, HEADER, recordingText } from './recording-fixture.js';
+import { tempDir } from '../../temp-dir.js';
 
 describe('parseRecording', () => {
   it('reads the header, the entries and the start time', () => {
     const r = parseRecording(recordingText());
     expect(r.header.server).toBe('https://example.test:6443');
-    expect(r.entries).toHaveLength(ENTRIES.length);
+    expect([...r.entries()]).toHaveLength(ENTRIES.length);
+    expect(r.count).toBe(ENTRIES.length);
     expect(r.startEpoch).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
     expect(r.truncated).toBeUndefined();
   });
@@ -19,7 +20,7 @@ describe('parseRecording', () => {
     const text = recordingText();
     const cut = text.slice(0, text.length - 30);
     const r = parseRecording(cut, 'rec.ndjson');
-    expect(r.entries).toHaveLength(ENTRIES.length - 1);
+    expect([...r.entries()]).toHaveLength(ENTRIES.length - 1);
     expect(r.truncated).toEqual({ line: ENTRIES.length + 1, bytes: expect.any(Number) });
   });
 
@@ -41,22 +42,28 @@ describe('parseRecording', () => {
     expect(() => parseRecording(text, 'new.ndjson')).toThrow('new.ndjson uses recording format 2, written by a newer kwatch (kwatch 9.0.0); this kwatch reads format 1: upgrade kwatch to replay it');
   });
 
-  it('skips lines of kinds it does not know and rejects entries for unknown resources', () => {
+  it('skips lines of kinds it does not know, and leaves out a line naming an unknown resource', () => {
     const r = parseRecording(recordingText(HEADER, [...ENTRIES, { rec: 'note', t: 1, res: 0, conn: 0, text: 'hi' }]));
     expect(r.skipped).toBe(1);
-    expect(() => parseRecording(recordingText(HEADER, [{ ...ENTRIES[0], res: 3 }]), 'r')).toThrow('r: line 2 refers to resource 3, but the header lists 1');
+    const bad = parseRecording(recordingText(HEADER, [{ ...ENTRIES[0], res: 3 }, ENTRIES[1]]), 'r');
+    expect(bad.badLines).toEqual([{ line: 2, problem: 'refers to resource 3, but the header lists 1' }]);
+    expect([...bad.entries()]).toEqual([ENTRIES[1]]);
   });
 
   it('readRecording names a missing file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kwatch-rec-'));
-    expect(() => readRecording(join(dir, 'nope.ndjson'))).toThrow(`${join(dir, 'nope.ndjson')}: no such file`);
-    writeFileSync(join(dir, 'ok.ndjson'), recordingText());
-    expect(readRecording(join(dir, 'ok.ndjson')).entries).toHaveLength(ENTRIES.length);
+    const dir = tempDir('kwatch-rec-');
+    try {
+      expect(() => readRecording(join(dir, 'nope.ndjson'))).toThrow(`${join(dir, 'nope.ndjson')}: no such file`);
+      writeFileSync(join(dir, 'ok.ndjson'), recordingText());
+      expect([...readRecording(join(dir, 'ok.ndjson')).entries()]).toHaveLength(ENTRIES.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
 describe('recording timeline', () => {
-  const ops = buildTimeline(ENTRIES);
+  const ops = allOps(buildTimeline(ENTRIES));
 
   it('groups entries into the requests the client made, in order', () => {
     expect(ops.map((o) => o.kind)).toEqual(['list', 'watch', 'watch', 'list', 'watch']);
@@ -65,24 +72,24 @@ describe('recording timeline', () => {
   });
 
   it('groups the pages of one paged list together', () => {
-    const paged = buildTimeline([
+    const paged = allOps(buildTimeline([
       { rec: 'list', t: 1, res: 0, conn: 1, options: { limit: 1 }, page: { metadata: { continue: 'k1' }, items: [] } },
       { rec: 'list', t: 2, res: 0, conn: 2, options: { limit: 1, continue: 'k1' }, page: { metadata: { resourceVersion: '5' }, items: [] } },
       { rec: 'list', t: 3, res: 0, conn: 3, options: { limit: 1 }, page: { metadata: { resourceVersion: '6' }, items: [] } },
-    ]);
+    ]));
     expect(paged.map((o) => (o.kind === 'list' ? o.pages.length : -1))).toEqual([2, 1]);
   });
 
   it('rebuilds the state at a resourceVersion from the list and the events', () => {
-    const at103 = stateAt(ops, '103');
+    const at103 = stateAt(buildTimeline(ENTRIES), '103');
     expect(at103.items().map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(['a@101', 'c@102']);
     expect(at103.resourceVersion).toBe('103');
   });
 
   it('finds the first event after a resourceVersion, or the relist that comes first', () => {
-    expect(positionAfter(ops, '103')).toEqual({ op: 1, event: 3 });
-    expect(positionAfter(ops, '105')).toEqual({ op: 3, event: 0 });
-    expect(positionAfter(ops, '200')).toBeUndefined();
-    expect(stateBefore(ops, { op: 3, event: 0 }).t).toBe(700);
+    expect(positionAfter(buildTimeline(ENTRIES), '103')).toEqual({ op: 1, event: 3 });
+    expect(positionAfter(buildTimeline(ENTRIES), '105')).toEqual({ op: 3, event: 0 });
+    expect(positionAfter(buildTimeline(ENTRIES), '200')).toBeUndefined();
+    expect(startAfter(buildTimeline(ENTRIES), '105').t).toBe(700);
   });
 });

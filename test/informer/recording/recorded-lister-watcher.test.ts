@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, StatusError, StreamCutError } from '../../src/informer/errors.js';
-import { RecordedListerWatcher } from '../../src/informer/recorded-lister-watcher.js';
-import type { RecordingEntry } from '../../src/informer/recording-format.js';
-import { parseRecording } from '../../src/informer/recording-reader.js';
-import { buildTimeline } from '../../src/informer/recording-timeline.js';
-import { parseReplayFault } from '../../src/informer/replay-faults.js';
-import { replayRecording, type ReplayRecordingOptions } from '../../src/informer/replay-recording.js';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
-import type { WatchEvent } from '../../src/informer/types.js';
-import { VirtualClock } from '../../src/informer/virtual-clock.js';
+import { ConnectionError, StatusError, StreamCutError } from '../../../src/informer/errors.js';
+import { RecordedListerWatcher } from '../../../src/informer/recording/recorded-lister-watcher.js';
+import type { RecordingEntry } from '../../../src/informer/recording/recording-format.js';
+import { parseRecording } from '../../../src/informer/recording/recording-reader.js';
+import { buildTimeline } from '../../../src/informer/recording/recording-timeline.js';
+import { parseReplayFault } from '../../../src/informer/recording/replay-faults.js';
+import { replayRecording, type ReplayRecordingOptions } from '../../../src/informer/recording/replay-recording.js';
+import { Tracer, type TraceRecord } from '../../../src/informer/trace.js';
+import type { WatchEvent } from '../../../src/informer/types.js';
+import { VirtualClock } from '../../../src/informer/recording/virtual-clock.js';
 import { ENTRIES, pod, recordingText } from './recording-fixture.js';
 
 async function replay(opts: Partial<ReplayRecordingOptions> & { inject?: string[] } = {}) {
@@ -148,7 +148,7 @@ describe('RecordedListerWatcher', () => {
       { rec: 'list', t: 0, res: 0, conn: 1, options: { limit: 1 }, page: { metadata: { continue: 'k1' }, items: [pod('a', 1)] }, bytes: 300 },
       { rec: 'list', t: 0, res: 0, conn: 2, options: { limit: 1, continue: 'k1' }, page: { metadata: { resourceVersion: '5' }, items: [pod('b', 2)] } },
     ];
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(entries), clock: clock(), startEpoch: 0 });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(entries), clock: clock(), startEpoch: 0 });
     const p1 = await lw.list({ limit: 1 });
     expect(p1).toMatchObject({ metadata: { continue: 'k1' }, bytes: 300 });
     expect((await lw.list({ limit: 1, continue: 'k1' })).items[0].metadata.name).toBe('b');
@@ -160,7 +160,7 @@ describe('RecordedListerWatcher', () => {
       { rec: 'error', t: 0, res: 0, conn: 1, op: 'list', options: {}, status, message: 'forbidden' },
       { rec: 'error', t: 0, res: 0, conn: 2, op: 'watch', options: {}, message: 'connect ECONNREFUSED 127.0.0.1:1' },
     ];
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(entries), clock: clock(), startEpoch: 0 });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(entries), clock: clock(), startEpoch: 0 });
     await expect(lw.list({})).rejects.toBeInstanceOf(StatusError);
     const err = await lw.watch({}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
@@ -174,7 +174,7 @@ describe('RecordedListerWatcher', () => {
       { rec: 'event', t: 0, res: 0, conn: 1, event: { type: 'ADDED', object: pod('a', 1) } },
       { rec: 'watch-end', t: 0, res: 0, conn: 1, reason: 'error', error: message },
     ];
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(entries), clock: clock(), startEpoch: 0 });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(entries), clock: clock(), startEpoch: 0 });
     const stream = await lw.watch({});
     const err = await collect(stream, 5).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StreamCutError);
@@ -182,7 +182,7 @@ describe('RecordedListerWatcher', () => {
   });
 
   it('answers a watch where the recording relisted with 410 Expired, and turns exhausted past the end', async () => {
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(ENTRIES.slice(11, 12)), clock: clock(), startEpoch: 0 });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(ENTRIES.slice(11, 12)), clock: clock(), startEpoch: 0 });
     const [ev] = await collect(await lw.watch({ resourceVersion: '105' }), 1);
     expect(ev).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
     expect((await lw.list({ resourceVersion: '105' })).metadata.resourceVersion).toBe('110');
@@ -194,7 +194,7 @@ describe('RecordedListerWatcher', () => {
 
   it('close() ends a stream that is waiting for its next recorded event', async () => {
     const c = new VirtualClock(50); // after the watch started (t=12), before its first event (t=100)
-    const lw = new RecordedListerWatcher({ ops: buildTimeline(ENTRIES.slice(1, 4)), clock: c, startEpoch: 0 });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(ENTRIES.slice(1, 4)), clock: c, startEpoch: 0 });
     const stream = await lw.watch({});
     const it = stream[Symbol.asyncIterator]();
     const pending = it.next();

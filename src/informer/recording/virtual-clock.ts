@@ -1,5 +1,5 @@
 // A Clock whose time moves only when its driver says so: replays run on the recording's own time.
-import type { Clock, TimerHandle } from './clock.js';
+import type { Clock, TimerHandle } from '../clock.js';
 
 interface Timer {
   at: number;

@@ -1,20 +1,20 @@
 // The pieces `kwatch replay RESOURCE` resumes with: the checkpoint file, the gap a relist covers, the
 // words for an expired resourceVersion, and the limit that stops the stream.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EventLimit } from '../../src/informer/event-limit.js';
-import { FakeListerWatcher } from '../../src/informer/fake-lister-watcher.js';
-import { compareResourceVersions } from '../../src/informer/resource-version.js';
-import type { WatchEvent } from '../../src/informer/types.js';
-import { compareStates, summarizeGap } from '../../src/kube/recording/baseline-gap.js';
-import { CheckpointKeeper, readCheckpoint } from '../../src/kube/recording/checkpoint.js';
-import { explainExpired, parseTooOldMessage } from '../../src/kube/recording/expired-resource-version.js';
+import { EventLimit } from '../../../src/informer/event-limit.js';
+import { FakeListerWatcher } from '../../../src/informer/fake-lister-watcher.js';
+import { compareResourceVersions } from '../../../src/informer/resource-version.js';
+import type { WatchEvent } from '../../../src/informer/types.js';
+import { compareStates, summarizeGap } from '../../../src/kube/recording/baseline-gap.js';
+import { CheckpointKeeper, readCheckpoint } from '../../../src/kube/recording/checkpoint.js';
+import { explainExpired, parseTooOldMessage } from '../../../src/kube/recording/expired-resource-version.js';
 import { pod } from './recording-fixture.js';
+import { tempDir } from '../../temp-dir.js';
 
 describe('checkpoint', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kwatch-cp-'));
+  const dir = tempDir('kwatch-cp-');
   const base = { server: 'https://k8s.test', resource: { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true } };
 
   it('writes the first resourceVersion at once, later ones throttled, and flush() the latest; atomically', () => {

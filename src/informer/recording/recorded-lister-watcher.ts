@@ -1,16 +1,16 @@
 // A ListerWatcher that plays a recording back to a real Reflector: the recorded list pages and watch
 // connections in order, each at its recorded time on the given Clock, with optional injected faults.
-import type { Clock } from './clock.js';
-import { ConnectionError, StatusError, StreamCutError, WatchDecodeError } from './errors.js';
+import type { Clock } from '../clock.js';
+import { ConnectionError, StatusError, StreamCutError, WatchDecodeError } from '../errors.js';
 import type { RecordingEntry } from './recording-format.js';
-import { applyList, ObjectState, type RecordedList, type RecordedOp, type RecordedWatch, type TimelinePosition } from './recording-timeline.js';
+import { applyList, ObjectState, type RecordedList, type RecordedWatch, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { ReplayFaults } from './replay-faults.js';
-import { generatedStream, never } from './watch-streams.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type ListPage, type ListerWatcher, type Status, type WatchEvent, type WatchStream } from './types.js';
+import { generatedStream, never } from '../watch-streams.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListPage, type ListerWatcher, type Status, type WatchEvent, type WatchStream } from '../types.js';
 
 export interface RecordedListerWatcherOptions {
-  /** One resource's requests (recording-timeline.ts buildTimeline). */
-  ops: RecordedOp[];
+  /** One resource's requests (recording-timeline.ts), read as the replay goes. */
+  timeline: Timeline;
   clock: Clock;
   /** Epoch milliseconds the entries' `t` offsets count from (the recording's start time). */
   startEpoch: number;
@@ -44,7 +44,7 @@ export interface RecordedStats {
  */
 export class RecordedListerWatcher implements ListerWatcher {
   readonly stats: RecordedStats = { recorded: 0, synthesizedLists: 0, synthesizedExpiries: 0 };
-  private readonly ops: RecordedOp[];
+  private readonly timeline: Timeline;
   private readonly clock: Clock;
   private readonly startEpoch: number;
   private readonly faults: ReplayFaults;
@@ -61,7 +61,7 @@ export class RecordedListerWatcher implements ListerWatcher {
   private idleAtEnd = false;
 
   constructor(o: RecordedListerWatcherOptions) {
-    this.ops = o.ops;
+    this.timeline = o.timeline;
     this.clock = o.clock;
     this.startEpoch = o.startEpoch;
     this.faults = o.faults ?? new ReplayFaults();
@@ -71,7 +71,7 @@ export class RecordedListerWatcher implements ListerWatcher {
       this.state = ObjectState.copy(o.start.seed);
       this.seed = ObjectState.copy(o.start.seed);
       this.seed.resourceVersion = o.start.resourceVersion;
-      if (this.ops[position.op]?.kind === 'watch') {
+      if (this.timeline.op(position.op)?.kind === 'watch') {
         this.resume = position;
         this.next = position.op + 1;
       } else this.next = position.op;
@@ -90,10 +90,11 @@ export class RecordedListerWatcher implements ListerWatcher {
       return statePage(seed);
     }
     if (options.continue) return this.continueList(options.continue, signal);
-    const op = this.resume ? undefined : this.ops[this.next];
+    const op = this.resume ? undefined : this.timeline.op(this.next);
     if (op?.kind === 'list') {
       this.next++;
       this.currentList = op;
+      this.releasePassed();
       if (op.pages.length === 0) {
         await this.waitUntil(op.error!.t, signal);
         throw errorFromEntry(op.error!);
@@ -114,7 +115,7 @@ export class RecordedListerWatcher implements ListerWatcher {
       this.resume = undefined;
       return this.stream(op, event);
     }
-    const op = this.ops[this.next];
+    const op = this.timeline.op(this.next);
     if (!op) {
       this.idleAtEnd = true;
       return idleStream();
@@ -126,6 +127,7 @@ export class RecordedListerWatcher implements ListerWatcher {
       return eventsStream([expiredEvent(`too old resource version: ${_options.resourceVersion ?? ''} (${listRv}) [kwatch replay: the recording relisted here]`)]);
     }
     this.next++;
+    this.releasePassed();
     await this.waitUntil(op.t, signal);
     if (op.kind === 'watch-error') throw errorFromEntry(op.error);
     this.stats.recorded++;
@@ -157,9 +159,9 @@ export class RecordedListerWatcher implements ListerWatcher {
   }
 
   private async *events(opIndex: number, from: number, signal: AbortSignal): AsyncGenerator<WatchEvent> {
-    const op = this.ops[opIndex] as RecordedWatch;
-    for (let i = from; i < op.events.length; i++) {
-      const entry = op.events[i];
+    const op = this.timeline.op(opIndex) as RecordedWatch;
+    for (let i = from, entry = this.timeline.event(op, i); entry; entry = this.timeline.event(op, ++i)) {
+      this.timeline.releaseEvents(op, i);
       await this.waitUntil(entry.t, signal);
       const ev = entry.event;
       this.state.apply(ev);
@@ -189,10 +191,15 @@ export class RecordedListerWatcher implements ListerWatcher {
       return;
     }
     // The client closed it, or the recording stopped: it stays open until the recording moves on.
-    const later = this.ops[this.next];
+    const later = this.timeline.op(this.next);
     if (later) return void (await this.waitUntil(later.t, signal));
     this.idleAtEnd = true;
     await never(signal);
+  }
+
+  /** Ops before the current one are never served again, except a connection to resume or a list still paging. */
+  private releasePassed(): void {
+    this.timeline.releaseOps(Math.min(this.next - 1, this.resume?.op ?? Infinity));
   }
 
   private waitUntil(t: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,7 @@
 // A small hand-made recording shared by the recording tests: an initial list, two watch connections,
 // a 410, a relist that reveals a gap, and one more watch.
-import type { RecordingEntry, RecordingHeader } from '../../src/informer/recording-format.js';
-import type { KubeObject } from '../../src/informer/types.js';
+import type { RecordingEntry, RecordingHeader } from '../../../src/informer/recording/recording-format.js';
+import type { KubeObject } from '../../../src/informer/types.js';
 
 export const HEADER: RecordingHeader = {
   kind: 'KwatchRecording',
