@@ -6,6 +6,8 @@ import type { WatchEventType } from './types.js';
 
 export const STAGES = ['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint'] as const;
 export type Stage = (typeof STAGES)[number];
+/** The informer pipeline's own stages, in order (the live view's pipeline row): every stage but the wire endpoint's. */
+export const PIPELINE_STAGES: readonly Stage[] = STAGES.filter((s) => s !== 'endpoint');
 
 /**
  * One trace record. `time` is epoch milliseconds from the pipeline's Clock (renderers print it as

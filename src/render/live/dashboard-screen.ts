@@ -1,6 +1,6 @@
 // The dashboard's screen as styled text lines, built from what the aggregators hold and the keys pressed
 // (no ink here): ink draws these lines, and `s` saves their plain text.
-import { STAGES } from '../../informer/trace.js';
+import { PIPELINE_STAGES } from '../../informer/trace.js';
 import { escapeForTerminal } from '../terminal-escape.js';
 import type { ActivityView } from './activity-log.js';
 import { HELP_LINES, headerLines, sparkLines, stageCells, stageToggleLine, type DashboardInfo } from './dashboard-text.js';
@@ -53,7 +53,7 @@ export function buildScreen(o: ScreenInput): ScreenLine[] {
   const plain = (text: string, style: Omit<Segment, 'text'> = {}): ScreenLine => [{ text, ...style }];
   headerLines(o.info, o.snap).forEach((line, i) => out.push(plain(line, { bold: i === 0 })));
   out.push(plain(''));
-  const cellWidth = Math.max(10, Math.floor(o.columns / STAGES.length));
+  const cellWidth = Math.max(10, Math.floor(o.columns / PIPELINE_STAGES.length));
   const cells = stageCells(o.snap);
   for (let row = 0; row < 4; row++) {
     out.push(

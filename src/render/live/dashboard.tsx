@@ -158,7 +158,7 @@ export function dashboardView(
       ui.paused = ui.paused ? undefined : o.activity.lines(room, ui.filter);
       ui.selected = undefined;
       ui.pausedBySelection = false;
-    } else if (/^[1-8]$/.test(input)) o.activity.toggleStage(STAGES[Number(input) - 1]);
+    } else if (/^[1-9]$/.test(input)) o.activity.toggleStage(STAGES[Number(input) - 1]);
     else if (key.upArrow || key.downArrow) {
       if (!ui.paused) {
         ui.paused = o.activity.lines(room, ui.filter);

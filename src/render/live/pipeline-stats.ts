@@ -1,7 +1,7 @@
 // What the live dashboard shows about the pipeline, aggregated from trace records between frames:
 // per-stage totals, rates over the last seconds and queue depths, the last resourceVersion, each
 // reflector's connection state and the reconnect / relist / 410 counts. Pure: the clock is injected.
-import { STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
+import { PIPELINE_STAGES, STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
 import { SecondSeries } from './sparkline.js';
 
@@ -148,7 +148,7 @@ export class PipelineStats {
     // The full seconds of the window plus the part of the current one; early on, the time since start.
     const spanMs = Math.min(windowBuckets * BUCKET_MS + (now - bucket * BUCKET_MS), now - this.startedAt);
     const span = Math.max(spanMs, 1) / 1000;
-    const stages = STAGES.map((stage): StageStats => {
+    const stages = PIPELINE_STAGES.map((stage): StageStats => {
       const c = this.counters.get(stage)!;
       commit(c);
       this.prune(c, bucket);
