@@ -155,7 +155,7 @@ export class ReconcileRunner {
     } finally {
       o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error);
       const loop = o.loops.observe(o.name, key, reasons, run.writes);
-      if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields });
+      if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields, generationChangedWouldBreak: loop.generationChangedWouldBreak });
     }
   }
 }

@@ -35,7 +35,7 @@ export function reconcileVerdict(rows: readonly KeyReport[], runs: number, limit
 }
 
 export function loopLine(f: LoopFinding): string {
-  return `loop: ${f.controller} ${f.key} re-triggered itself with its own writes ${f.rounds} times in a row; changing every round: ${f.fields.join(', ') || '(nothing in common)'}`;
+  return `loop: ${f.controller} ${f.key} re-triggered itself with its own writes ${f.rounds} times in a row; changing every round: ${f.fields.join(', ') || '(nothing in common)'}${f.generationChangedWouldBreak ? '; GenerationChangedPredicate would have broken it (the re-triggering changes were status/metadata-only)' : ''}`;
 }
 
 /** One JSON record per key for machine outputs (stage reconcile, op converged | pending | failed). */

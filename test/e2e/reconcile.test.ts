@@ -95,7 +95,7 @@ describe('kwatch reconcile --once verdicts and the loop detector', () => {
   it('reports the looping status writer and the field that changes every round', async () => {
     const r = await reconcile('--with', example('status-stamper.mjs'), '-n', 'default', '--once', '--writes', 'overlay', '--loop-threshold', '3');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^loop: status-stamper default\/\S+ re-triggered itself with its own writes 4 times in a row; changing every round: status\.conditions\[type=Stamped\]\.lastUpdateTime$/m);
+    expect(r.stderr).toMatch(/^loop: status-stamper default\/\S+ re-triggered itself with its own writes 4 times in a row; changing every round: status\.conditions\[type=Stamped\]\.lastUpdateTime; GenerationChangedPredicate would have broken it/m);
     expect(r.stdout).toMatch(/reconcile\s+loop\s+default\//);
     expect(r.stderr).toMatch(/stopped at --max-reconciles/);
   });
