@@ -20,6 +20,11 @@ export interface TriggerSink {
 export interface WriteOrigins {
   isOwn(controller: string, resource: string, key: string, rv: string | undefined): boolean;
   isLocal(resource: string, rv: string | undefined): boolean;
+  /**
+   * An event not (yet) known as the controller's own: a sent write's watch event can arrive before the
+   * write's HTTP answer, so the reason is kept and marked `own` once an answer names its uid and rv.
+   */
+  claimLater(controller: string, resource: string, uid: string | undefined, rv: string | undefined, reason: TriggerReason): void;
 }
 
 export interface TriggerContext {
@@ -80,6 +85,7 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
     const reason: TriggerReason = { op: e.op, reason: reasonOf(e), resource: source.name, key, rv, time: t.clock.now() };
     if (t.origins.isLocal(source.name, rv)) reason.local = true;
     if (t.origins.isOwn(t.controller, source.name, key, rv)) reason.own = true;
+    else t.origins.claimLater(t.controller, source.name, objectOf(e.obj)?.metadata?.uid, rv, reason);
     if (e.obj instanceof DeletedFinalStateUnknown) reason.tombstone = true;
     for (const k of keys) t.sink.trigger(k, reason);
   };

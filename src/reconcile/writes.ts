@@ -12,7 +12,7 @@ import type { SharedInformerFactory } from './informer-factory.js';
 import type { Overlay, OverlayEdit } from './overlay.js';
 import { diffObjects } from '../informer/object-diff.js';
 import { applyPatch, createMergePatch } from './patch.js';
-import type { WriteOrigins } from './trigger.js';
+import type { TriggerReason, WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
 import type { WriteMode } from './write-mode.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
@@ -70,6 +70,10 @@ export class WriteChannel implements WriteOrigins {
   private readonly echoes = new Map<string, { info: ResourceInfo; key: string; rv?: string; deleted: boolean; until: number }>();
 
   private readonly random: () => number;
+  /** Sent writes waiting for their answer. */
+  private inFlight = 0;
+  /** Events that arrived while writes were in flight, by "resource|rv", to mark own once an answer names them. */
+  private readonly early = new Map<string, { controller: string; uid?: string; reasons: TriggerReason[] }>();
 
   constructor(private readonly o: WriteChannelOptions) {
     this.random = o.random ?? Math.random;
@@ -81,6 +85,16 @@ export class WriteChannel implements WriteOrigins {
 
   isOwn(controller: string, resource: string, key: string, rv: string | undefined): boolean {
     return rv !== undefined && (this.own.get(controller)?.has(`${resource}|${key}|${rv}`) ?? false);
+  }
+
+  claimLater(controller: string, resource: string, uid: string | undefined, rv: string | undefined, reason: TriggerReason): void {
+    if (this.inFlight === 0 || rv === undefined) return;
+    const id = `${resource}|${rv}`;
+    const entry = this.early.get(id);
+    if (entry && entry.controller === controller) entry.reasons.push(reason);
+    else if (!entry) this.early.set(id, { controller, uid, reasons: [reason] });
+    // Bounded: only the events of the last moments can belong to an answer still on its way.
+    if (this.early.size > EARLY_EVENTS_KEPT) this.early.delete(this.early.keys().next().value!);
   }
 
   isLocal(resource: string, rv: string | undefined): boolean {
@@ -123,9 +137,16 @@ export class WriteChannel implements WriteOrigins {
           }
         }
       } else {
-        answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
+        this.inFlight++;
+        try {
+          answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
+        } finally {
+          if (--this.inFlight === 0 && this.o.mode !== 'apply') this.early.clear();
+        }
         if (this.o.mode === 'apply') {
-          this.remember(run.controller, info.name, key, answer?.metadata?.resourceVersion);
+          const answered = answer?.metadata?.name ? objectKey(answer.metadata.namespace, answer.metadata.name) : key;
+          this.remember(run.controller, info.name, answered, answer?.metadata?.resourceVersion, answer?.metadata?.uid);
+          if (this.inFlight === 0) this.early.clear();
           if (changed.length > 0) this.expectEcho(info, key, answer, call.verb === 'delete');
         }
       }
@@ -159,11 +180,17 @@ export class WriteChannel implements WriteOrigins {
     this.echoes.set(`${info.name}|${key}`, { info, key, rv: answer?.metadata?.resourceVersion, deleted, until: this.o.clock.now() + ECHO_WAIT_MS });
   }
 
-  private remember(controller: string, resource: string, key: string, rv: string | undefined): void {
+  private remember(controller: string, resource: string, key: string, rv: string | undefined, uid?: string): void {
     if (rv === undefined) return;
     let set = this.own.get(controller);
     if (!set) this.own.set(controller, (set = new Set()));
     set.add(`${resource}|${key}|${rv}`);
+    // The write's own event may have come first: mark the reasons it produced.
+    const early = this.early.get(`${resource}|${rv}`);
+    if (early && early.controller === controller && (early.uid === undefined || uid === undefined || early.uid === uid)) {
+      for (const r of early.reasons) r.own = true;
+      this.early.delete(`${resource}|${rv}`);
+    }
   }
 
   private trace(run: RunRef, detail: Record<string, unknown>): void {
@@ -171,6 +198,9 @@ export class WriteChannel implements WriteOrigins {
     this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'write', key: run.key, controller: run.controller, ...detail });
   }
 }
+
+/** Events kept while writes are in flight, for marking them own when the answer arrives. */
+const EARLY_EVENTS_KEPT = 10_000;
 
 /** How long a sent write may take to come back as a watch event before the run stops waiting for it. */
 const ECHO_WAIT_MS = 10_000;
