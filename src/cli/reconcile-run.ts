@@ -31,6 +31,7 @@ import { openRecording, type RecordedResource } from './recording-open.js';
 import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
+import { formatMs } from '../render/format-units.js';
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
@@ -53,8 +54,8 @@ export interface ReconcileRunOptions {
   resyncPeriodMs?: number;
   fifo: 'real' | 'delta';
   fieldManager?: string;
-  /** --once: stop when the queue is idle (or after maxReconciles runs) and report. */
-  once?: { maxReconciles?: number };
+  /** --once: stop when the queue is idle and no failed key waits for its retry (or after maxReconciles runs, or settleTimeoutMs) and report. */
+  once?: { maxReconciles?: number; settleTimeoutMs?: number };
   maxEvents?: number;
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -79,12 +80,31 @@ interface Backend {
   drive(o: { run: AbortController; idle: () => boolean; finish: () => string | undefined; finishing: Promise<void>; progress: () => number }): Promise<void>;
 }
 
-/** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 writes pending, 2 errors). */
+/** The run could not start (a resource that does not exist, a recording that cannot be read): a usage error, exit 1. */
+export class ReconcileSetupError extends Error {
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+    this.name = 'ReconcileSetupError';
+  }
+}
+
+/** --once exit codes: usage and load errors are 1 too (thrown, not returned). */
+export const EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 } as const;
+
+/** Default of --settle-timeout: how long --once waits for the queue to settle (failed keys' retries included). */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
+
+/** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 not converged or did not settle, 2 errors). */
 export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
-  const backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
-  await checkPrimaries(o.controllers, backend.catalog);
+  let backend: Backend;
+  try {
+    backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
+    await checkPrimaries(o.controllers, backend.catalog);
+  } catch (e) {
+    throw new ReconcileSetupError(e);
+  }
 
   const table = o.output === 'table' || o.output === 'wide';
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: RECONCILE_DEFAULT_STAGES, diff: o.diff, showSecrets: o.showSecrets, batch: true });
@@ -135,8 +155,14 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     finishRequested();
   };
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
+  let settleTimer: NodeJS.Timeout | undefined;
+  let unsettled: string | undefined;
   try {
-    await session.setup();
+    try {
+      await session.setup();
+    } catch (e) {
+      throw new ReconcileSetupError(e);
+    }
     backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
@@ -144,7 +170,16 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
       void session.whenSynced(run.signal).then(
         () => {
           const keys = session.runners.reduce((n, r) => n + r.primarySize(), 0);
-          session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => run.abort(new Error('stopped: --max-reconciles')));
+          session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => {
+            unsettled ??= 'stopped at --max-reconciles';
+            run.abort(new Error('stopped: --max-reconciles'));
+          });
+          const settleMs = o.once!.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+          settleTimer = setTimeout(() => {
+            unsettled ??= `not settled within --settle-timeout ${formatMs(settleMs)}`;
+            run.abort(new Error('stopped: --settle-timeout'));
+          }, settleMs);
+          settleTimer.unref();
           requestFinish('idle');
         },
         () => {},
@@ -152,7 +187,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     }
     await backend.drive({
       run,
-      idle: () => gate.inFlight === 0 && session.isIdle(),
+      // --once also waits for failed keys' retries: a conflict that the next attempt resolves is not a failure.
+      idle: () => gate.inFlight === 0 && session.isIdle() && (!o.once || session.retriesDue() === 0),
       finish: () => finishing,
       finishing: whenFinishing,
       progress: () => records,
@@ -160,6 +196,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     run.abort(new Error('stopped'));
     await running;
   } finally {
+    clearTimeout(settleTimer);
     o.stop.signal.removeEventListener('abort', onUserStop);
     unsubscribe();
     // The screen is restored before anything else is written (the report, the summary, an error).
@@ -177,9 +214,11 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (!o.once) return 0;
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
-  err.write(`${reconcileVerdict(rows, session.report.runs, session.report.limited)}\n`);
-  if (rows.some((r) => r.result === 'error')) return 2;
-  return session.report.pending().length > 0 ? 1 : 0;
+  const loops = session.loops.findings.length;
+  err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
+  if (rows.some((r) => r.result === 'error')) return EXIT.errors;
+  // A reported loop, or a run cut short, never passes: the same result in every write mode.
+  return session.report.pending().length > 0 || loops > 0 || unsettled !== undefined ? EXIT.notConverged : EXIT.converged;
 }
 
 /** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */

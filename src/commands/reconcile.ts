@@ -24,7 +24,11 @@ Each run prints the reasons merged into it (object updated, related object updat
 
 Several --with modules share one informer per resource, as kube-controller-manager's shared informer factory does. A key whose own writes keep re-triggering it more than --loop-threshold times in a row gets a loop record naming the fields that change every round.
 
---once syncs, reconciles every primary object, follows what that triggers until the queue is idle, prints a report and exits 0 when no write is pending (converged), 1 when writes are pending, 2 on errors.`;
+--once syncs, reconciles every primary object, follows what that triggers until the queue is idle and every failed key's retry has run (as controller-runtime retries them; bounded by --max-reconciles and --settle-timeout), prints a report and exits with:
+  0  converged: no write pending, no loop reported
+  1  not converged (writes pending, a loop reported, or stopped at --max-reconciles / --settle-timeout: did not settle); also usage and load errors (a bad flag, a module that does not load, an unknown resource), which print one error line
+  2  reconcile errors: a key whose last run failed, or the run itself failed (an informer gave up)
+  3  an --expect expectation did not hold`;
   static override examples = [
     '<%= config.bin %> reconcile deployments.apps --with examples/reconcilers/annotator.mjs --sim',
     '<%= config.bin %> reconcile --with examples/reconcilers/configmap-roller.mjs --sim --writes overlay',
@@ -51,8 +55,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
     debounce: Flags.string({ description: 'Triggers for one key within this window make one run (e.g. 500ms); 0 = off.', default: '0' }),
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key\'s own writes re-trigger it more than this many times in a row.', default: 5 }),
-    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle, print a report; exit 0 converged, 1 writes pending, 2 errors.', default: false }),
-    'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects).' }),
+    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met.', default: false }),
+    'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects); reaching it is "did not settle", exit 1.' }),
+    'settle-timeout': Flags.string({ description: 'With --once: the longest wait for the queue to settle, failed keys\' retries included (default 30s); reaching it is "did not settle", exit 1.' }),
     'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
     diff: Flags.boolean({ description: 'Also print what changed on every handler update (writes always show their diff).', default: false }),
@@ -83,6 +88,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
+    if (flags['max-reconciles'] !== undefined && flags['max-reconciles'] < 1) throw new UserError('--max-reconciles must be at least 1');
+    if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
+    const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
@@ -98,10 +106,11 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const controllers = await loadControllerModules(flags.with, { resource: args.resource });
     const tracer = new Tracer();
     const stop = createStopSignal({ forMs });
-    const { runReconcile } = await import('../cli/reconcile-run.js');
+    const { runReconcile, ReconcileSetupError } = await import('../cli/reconcile-run.js');
     let code: number;
     try {
-      const source = flags['from-recording'] ? ({ kind: 'recording', path: flags['from-recording'] } as const) : await this.serverSource(flags, tracer, mode, stop.signal);
+      // Connecting (the kubeconfig, the server) is part of starting: its failures are usage errors (1).
+      const source = flags['from-recording'] ? ({ kind: 'recording', path: flags['from-recording'] } as const) : await this.serverSource(flags, tracer, mode, stop.signal).catch((e: unknown) => Promise.reject(new ReconcileSetupError(e)));
       code = await runReconcile({
         source,
         tracer,
@@ -117,13 +126,15 @@ Several --with modules share one informer per resource, as kube-controller-manag
         resyncPeriodMs: resyncMs,
         fifo: flags.fifo as 'real' | 'delta',
         fieldManager: flags['field-manager'],
-        once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
+        once: flags.once ? { maxReconciles: flags['max-reconciles'], settleTimeoutMs } : undefined,
         maxEvents: flags['max-events'],
         stop,
         live: flags.live ? { followKey: flags.key, snapshotDir: flags['snapshot-dir'] } : undefined,
       });
     } catch (err) {
-      // --once is a check: whatever stopped it is an error (2+), never "writes pending" (1).
+      // A run that could not start is a usage error (1), in every mode.
+      if (err instanceof ReconcileSetupError) throw err.failure;
+      // --once is a check: whatever stopped a started run is a reconcile error (2), never "not converged" (1).
       if (flags.once) throw new UserError(describeError(err).message, 2);
       throw err;
     } finally {

@@ -49,6 +49,8 @@ export class ReconcileRunner {
   private primaryIndexer?: ReadonlyIndexer;
   /** Whether the trace has said that a requeueAfter was cut to the timer range (said once per controller). */
   private saidClamped = false;
+  /** Keys whose last run failed and that have a retry scheduled (the queue's backoff or the error policy's delay). */
+  private readonly retrying = new Set<string>();
 
   constructor(private readonly o: RunnerOptions) {
     this.controller = new Controller({
@@ -106,6 +108,11 @@ export class ReconcileRunner {
     }
   }
 
+  /** Keys whose last run failed and will be retried: --once waits for them, as controller-runtime retries them. */
+  retriesDue(): number {
+    return this.retrying.size;
+  }
+
   /** Objects of the primary resource in the cache. */
   primarySize(): number {
     return this.primaryIndexer?.size ?? 0;
@@ -135,6 +142,7 @@ export class ReconcileRunner {
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;
     const start = o.clock.now();
+    this.retrying.delete(key);
     let outcome: RunResult = 'ok';
     let error: string | undefined;
     try {
@@ -144,6 +152,8 @@ export class ReconcileRunner {
     } catch (err) {
       outcome = 'error';
       error = err instanceof Error ? err.message : String(err);
+      // Without a policy (or when it throws) the queue's backoff retries the key.
+      this.retrying.add(key);
       if (!o.definition.errorPolicy) throw err;
       let after: ReconcileResult;
       try {
@@ -151,7 +161,9 @@ export class ReconcileRunner {
       } catch {
         throw err;
       }
-      return { error: err, requeueAfterMs: after?.requeueAfterMs ?? (after?.requeue ? 1 : undefined) };
+      const requeueAfterMs = after?.requeueAfterMs ?? (after?.requeue ? 1 : undefined);
+      if (requeueAfterMs === undefined) this.retrying.delete(key);
+      return { error: err, requeueAfterMs };
     } finally {
       o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error);
       const loop = o.loops.observe(o.name, key, reasons, run.writes);

@@ -54,6 +54,8 @@ export class ReconcileSession {
   private readonly overlay?: Overlay;
   private fatal?: unknown;
   private readonly stop = new AbortController();
+  /** Aborts sent writes still waiting for their answer: only a forced stop, so a run that stops lets them finish. */
+  private readonly kill = new AbortController();
 
   constructor(private readonly o: SessionOptions) {
     const clock = o.clock ?? realClock;
@@ -73,11 +75,11 @@ export class ReconcileSession {
       },
       onFatal: (err) => {
         this.fatal ??= err;
-        this.stop.abort(err);
+        this.forceStop(err);
       },
     });
     this.loops = new LoopDetector(o.loopThreshold ?? 5);
-    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.stop.signal, random: o.random });
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random });
   }
 
   /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */
@@ -123,12 +125,23 @@ export class ReconcileSession {
     if (this.fatal !== undefined) throw this.fatal;
   }
 
+  /** A second Ctrl-C: abort what is in flight too (sent writes waiting for an answer). */
+  forceStop(reason?: unknown): void {
+    this.stop.abort(reason);
+    this.kill.abort(reason);
+  }
+
   hasSynced(): boolean {
     return this.factory.hasSynced();
   }
 
   async whenSynced(signal?: AbortSignal): Promise<void> {
     await Promise.all(this.factory.informers.map((e) => e.informer.whenSynced(signal)));
+  }
+
+  /** Failed keys with a retry scheduled, over every controller. */
+  retriesDue(): number {
+    return this.runners.reduce((n, r) => n + r.retriesDue(), 0);
   }
 
   /** Every informer and every controller is done with what it was given. */

@@ -22,16 +22,22 @@ export function reconcileReportTable(rows: readonly KeyReport[], several: boolea
   return reportTable(headers, cells, { color: opts.color, alignRight: right });
 }
 
-/** `converged: 12 keys, 14 runs, no write pending` / `not converged: 3 of 12 keys would still write …`. */
-export function reconcileVerdict(rows: readonly KeyReport[], runs: number, limited: boolean): string {
+/**
+ * `converged: 12 keys, 14 runs, no write pending` / `not converged: 3 of 12 keys would still write …` /
+ * `did not settle: stopped at --max-reconciles …`. `unsettled` says why the run was cut short.
+ */
+export function reconcileVerdict(rows: readonly KeyReport[], runs: number, o: { unsettled?: string; loops?: number } = {}): string {
   const pending = rows.filter((r) => r.lastWrites > 0).length;
   const failed = rows.filter((r) => r.result === 'error').length;
-  const cut = limited ? ' (stopped at --max-reconciles)' : '';
+  const cut = o.unsettled ? ` (${o.unsettled})` : '';
   const total = `${rows.length} ${rows.length === 1 ? 'key' : 'keys'}`;
   const ran = `${runs} ${runs === 1 ? 'run' : 'runs'}`;
+  const looped = o.loops ? `, ${o.loops} ${o.loops === 1 ? 'loop' : 'loops'} reported` : '';
   if (failed > 0) return `errors: ${failed} of ${total} ended in an error${pending ? `, ${pending} with writes pending` : ''} (${ran})${cut}`;
-  if (pending > 0) return `not converged: ${pending} of ${total} would still write (${ran})${cut}`;
-  return `converged: ${total}, ${ran}, no write pending${cut}`;
+  if (o.unsettled) return `did not settle: ${o.unsettled}; ${pending} of ${total} would still write (${ran})${looped}`;
+  if (pending > 0) return `not converged: ${pending} of ${total} would still write (${ran})${looped}`;
+  if (o.loops) return `not converged: ${total}, ${ran}, no write pending${looped}`;
+  return `converged: ${total}, ${ran}, no write pending`;
 }
 
 export function loopLine(f: LoopFinding): string {

@@ -1,0 +1,79 @@
+// kwatch reconcile --once as a CI gate: the built CLI against the embedded server; each exit code and
+// verdict line a CI script would read.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim } from '../sim/sim-helpers.js';
+import { kwatch } from './events-helpers.js';
+
+const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'reconcilers');
+const k = kubectlSim({ seed: 11, nodes: 1, pods: 6, churn: 0 }, 'kwatch-e2e-verdicts-');
+const env = () => ({ KUBECONFIG: k.kubeconfig, KUBECACHEDIR: join(k.dir, 'cache') });
+const reconcile = (...args: string[]) => kwatch(['reconcile', ...args], env());
+
+describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
+  it('a key that fails once and then succeeds is retried, as controller-runtime would: converged, exit 0', async () => {
+    const mod = k.file(
+      'flaky.mjs',
+      `const failed = new Set();
+      export default { for: 'deployments.apps', reconcile(req) {
+        if (!failed.has(req.name)) { failed.add(req.name); throw new Error('Operation cannot be fulfilled: the object has been modified'); }
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once');
+    expect(r.stderr).toMatch(/^converged: \d+ keys?, \d+ runs, no write pending$/m);
+    expect(r.code).toBe(0);
+  });
+
+  it('a key that keeps failing is retried until --settle-timeout and ends as a reconcile error, exit 2', async () => {
+    const mod = k.file('broken.mjs', `export default { for: 'deployments.apps', reconcile() { throw new Error('always broken'); } };`);
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '--max-reconciles', '1000');
+    expect(r.stderr).toMatch(/^errors: \d+ of \d+ keys? ended in an error \(\d+ runs\) \(not settled within --settle-timeout 1(\.0)?s\)$/m);
+    expect(r.code).toBe(2);
+  });
+
+  it('a reported loop never exits 0, even when the controller stops writing before the end', async () => {
+    const mod = k.file(
+      'stamps-eight.mjs',
+      `const rounds = new Map();
+      export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        const n = (rounds.get(req.name) ?? 0) + 1; rounds.set(req.name, n);
+        const d = await ctx.get('deployments.apps', req);
+        if (d && n <= 8) await ctx.updateStatus({ ...d, status: { ...d.status, round: n } });
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'overlay', '--loop-threshold', '3');
+    expect(r.stderr).toMatch(/^loop: stamps-eight /m);
+    expect(r.stderr).toMatch(/^not converged: \d+ keys?, \d+ runs, no write pending, \d+ loops? reported$/m);
+    expect(r.code).toBe(1);
+  });
+
+  it('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
+    const args = ['--with', join(EXAMPLES, 'status-stamper.mjs'), '-n', 'default', '--field-selector', 'metadata.name=' + (await firstDeployment()), '--once', '--max-reconciles', '12'];
+    const overlay = await reconcile(...args, '--writes', 'overlay');
+    const apply = await reconcile(...args, '--writes', 'apply', '--yes');
+    for (const r of [overlay, apply]) {
+      expect(r.stderr).toMatch(/^did not settle: stopped at --max-reconciles; 1 of 1 key would still write \(1\d runs\)/m);
+      expect(r.stderr).not.toMatch(/^error/m);
+      expect(r.code).toBe(1);
+    }
+  });
+
+  it('usage and load errors exit 1 with or without --once; --help says what each exit code means', async () => {
+    const mod = k.file('noop.mjs', 'export const reconcile = () => {};\n');
+    for (const once of [[], ['--once']]) {
+      const r = await reconcile('widgets', '--with', mod, ...once);
+      expect(r.stderr.trim()).toBe('error: the server doesn\'t have a resource type "widgets"');
+      expect(r.code).toBe(1);
+    }
+    const help = await reconcile('--help');
+    expect(help.stdout).toMatch(/^\s+1\s+not converged/m);
+    expect(help.stdout).toMatch(/^\s+2\s+reconcile errors/m);
+    expect(help.stdout).toMatch(/^\s+3\s+an --expect expectation did not hold/m);
+  });
+});
+
+async function firstDeployment(): Promise<string> {
+  const r = await k.kubectl('get', 'deployments.apps', '-n', 'default', '-o', 'jsonpath={.items[0].metadata.name}');
+  expect(r.code).toBe(0);
+  return r.stdout.trim();
+}
