@@ -166,6 +166,14 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
+    // A primary that lists nothing is almost always a selector or namespace that matches nothing.
+    void session.whenSynced(run.signal).then(
+      () => {
+        if (live) return;
+        for (const e of session.emptyPrimaries()) err.write(`Warning: ${e.controller}: ${e.resource} listed 0 objects (check -n, -l, --field-selector and the module's cache): nothing to reconcile\n`);
+      },
+      () => {},
+    );
     if (o.once) {
       void session.whenSynced(run.signal).then(
         () => {
@@ -294,7 +302,7 @@ class ReconcileRecorder {
       this.late.push(info.name);
       return lw;
     }
-    const t = this.catalog.target(info, role);
+    const t = this.catalog.targetOf(info)!;
     this.resources.push({ group: t.group, version: t.version, resource: t.resource, kind: info.kind, namespaced: t.namespaced, namespace: t.namespace, labelSelector: t.labelSelector, fieldSelector: t.fieldSelector });
     const sink: RecordingSink = { elapsed: () => this.file!.elapsed(), nextConn: () => this.file!.nextConn(), write: (e) => this.file?.write(e) };
     return new RecordingListerWatcher(lw, sink, this.resources.length - 1);

@@ -42,6 +42,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   const owns = source.owns === undefined ? undefined : checkOwns(source.owns, fail);
   const watches = source.watches === undefined ? undefined : checkWatches(source.watches, fail);
   const indexers = source.indexers === undefined ? undefined : checkIndexers(source.indexers, fail);
+  const cache = source.cache === undefined ? undefined : checkCache(source.cache, fail);
 
   const moduleFor = source.for as string | undefined;
   const primary = moduleFor ?? where.resource;
@@ -59,6 +60,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   if (source.ownsAllOwners !== undefined) definition.ownsAllOwners = source.ownsAllOwners as boolean;
   if (watches) definition.watches = watches;
   if (indexers) definition.indexers = indexers;
+  if (cache) definition.cache = cache;
   return { name: definition.name!, definition, ...(moduleFor !== undefined ? { moduleFor } : {}) };
 }
 
@@ -69,6 +71,7 @@ interface DefinitionSource {
   ownsAllOwners?: unknown;
   watches?: unknown;
   indexers?: unknown;
+  cache?: unknown;
   reconcile?: unknown;
   errorPolicy?: unknown;
   /** `this` for reconcile and errorPolicy. */
@@ -79,7 +82,7 @@ interface DefinitionSource {
 function definitionSource(exports: Record<string, unknown>): DefinitionSource | undefined {
   const def = exports.default;
   if (isObject(def) && ('reconcile' in def || 'for' in def)) {
-    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
+    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, cache: def.cache, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
   }
   if ('reconcile' in exports && exports.reconcile !== undefined) return { reconcile: exports.reconcile, errorPolicy: exports.errorPolicy, owner: undefined };
   // export default async function reconcile(…), or CommonJS module.exports = function (…).
@@ -100,6 +103,20 @@ function checkIndexers(indexers: unknown, fail: (what: string) => never): NonNul
     }
   }
   return indexers as NonNullable<ControllerDefinition['indexers']>;
+}
+
+function checkCache(cache: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['cache']> {
+  const shape = "{ 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web', fieldSelector: 'metadata.name=web' } }";
+  if (!isObject(cache)) return fail(`cache must be ${shape}, got ${describe(cache)}`);
+  const out: NonNullable<ControllerDefinition['cache']> = {};
+  for (const [resource, entry] of Object.entries(cache)) {
+    if (!isObject(entry)) return fail(`cache['${resource}'] must be { namespaces, labelSelector, fieldSelector }, got ${describe(entry)}`);
+    for (const k of Object.keys(entry)) if (!['namespaces', 'labelSelector', 'fieldSelector'].includes(k)) fail(`cache['${resource}'].${k} is not a cache setting: use namespaces, labelSelector or fieldSelector`);
+    if (entry.namespaces !== undefined && (!Array.isArray(entry.namespaces) || entry.namespaces.length === 0 || !entry.namespaces.every(isName))) fail(`cache['${resource}'].namespaces must be a non-empty array of namespace names, got ${describe(entry.namespaces)}`);
+    for (const k of ['labelSelector', 'fieldSelector'] as const) if (entry[k] !== undefined && typeof entry[k] !== 'string') fail(`cache['${resource}'].${k} must be a string such as 'app=web', got ${describe(entry[k])}`);
+    out[resource] = { ...(entry.namespaces ? { namespaces: [...(entry.namespaces as string[])] } : {}), ...(entry.labelSelector !== undefined ? { labelSelector: entry.labelSelector as string } : {}), ...(entry.fieldSelector !== undefined ? { fieldSelector: entry.fieldSelector as string } : {}) };
+  }
+  return out;
 }
 
 function checkOwns(owns: unknown, fail: (what: string) => never): string[] {

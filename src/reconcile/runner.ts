@@ -70,7 +70,7 @@ export class ReconcileRunner {
   async setup(): Promise<void> {
     const { definition: d, factory } = this.o;
     const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
-    const primary = await factory.informerFor(this.o.primary, 'primary');
+    const primary = await factory.informerFor(this.o.primary);
     this.primaryIndexer = primary.informer.getIndexer();
     this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs));
     for (const owned of d.owns ?? []) {
@@ -111,6 +111,14 @@ export class ReconcileRunner {
   /** Keys whose last run failed and will be retried: --once waits for them, as controller-runtime retries them. */
   retriesDue(): number {
     return this.retrying.size;
+  }
+
+  get name(): string {
+    return this.o.name;
+  }
+
+  get primaryName(): string {
+    return this.o.primary.name;
   }
 
   /** Objects of the primary resource in the cache. */

@@ -5,13 +5,13 @@ import { realClock } from '../informer/clock.js';
 import type { Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
-import type { ResourceCatalog, ResourceInfo } from './catalog.js';
-import { SharedInformerFactory } from './informer-factory.js';
+import { CatalogError, type CacheScope, type ResourceCatalog, type ResourceInfo } from './catalog.js';
+import { SharedInformerFactory, idOf } from './informer-factory.js';
 import { LoopDetector } from './loop-detector.js';
 import { Overlay } from './overlay.js';
 import { RunReport } from './report.js';
 import { ReconcileRunner } from './runner.js';
-import type { ControllerDefinition } from './types.js';
+import type { CacheEntry, ControllerDefinition } from './types.js';
 import { WriteChannel, type WriteMode } from './writes.js';
 import type { ObjectWriter } from './writer.js';
 
@@ -53,6 +53,8 @@ export class ReconcileSession {
   readonly runners: ReconcileRunner[] = [];
   private readonly overlay?: Overlay;
   private fatal?: unknown;
+  /** By resource id: what the cache holds of it (filled by setup, before any informer exists). */
+  private readonly scopes = new Map<string, CacheScope>();
   private readonly stop = new AbortController();
   /** Aborts sent writes still waiting for their answer: only a forced stop, so a run that stops lets them finish. */
   private readonly kill = new AbortController();
@@ -69,6 +71,7 @@ export class ReconcileSession {
       resyncPeriodMs: o.resyncPeriodMs,
       traceObjects: o.traceObjects,
       random: o.random,
+      scopeOf: (info) => this.scopes.get(idOf(info)) ?? { primary: false },
       wrap: (info, lw, role) => {
         const inner = o.wrap ? o.wrap(info, lw, role) : lw;
         return overlay ? overlay.wrap(info, inner) : inner;
@@ -85,6 +88,7 @@ export class ReconcileSession {
   /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */
   async setup(): Promise<void> {
     const clock = this.o.clock ?? realClock;
+    await this.resolveScopes();
     for (const c of this.o.controllers) {
       if (!c.definition.for) throw new Error(`controller ${c.name} names no primary resource`);
       const primary = await this.o.catalog.resolve(c.definition.for);
@@ -107,6 +111,28 @@ export class ReconcileSession {
       });
       await runner.setup();
       this.runners.push(runner);
+    }
+  }
+
+  /**
+   * Every controller's primary (the command line's selectors apply to each) and the modules' `cache`
+   * entries; two modules asking different things of one resource's cache is an error.
+   */
+  private async resolveScopes(): Promise<void> {
+    const declared = new Map<string, { entry: CacheEntry; by: string }>();
+    for (const c of this.o.controllers) {
+      for (const [resource, entry] of Object.entries(c.definition.cache ?? {})) {
+        const info = await this.o.catalog.resolve(resource);
+        const seen = declared.get(idOf(info));
+        if (seen && JSON.stringify(seen.entry) !== JSON.stringify(entry)) throw new CatalogError(`${seen.by} and ${c.name} declare different caches for ${info.name} (one cache serves every controller of the run): give both the same cache entry`);
+        declared.set(idOf(info), { entry, by: c.name });
+        this.scopes.set(idOf(info), { primary: false, ...entry });
+      }
+    }
+    for (const c of this.o.controllers) {
+      if (!c.definition.for) continue;
+      const info = await this.o.catalog.resolve(c.definition.for);
+      this.scopes.set(idOf(info), { ...(this.scopes.get(idOf(info)) ?? {}), primary: true });
     }
   }
 
@@ -137,6 +163,11 @@ export class ReconcileSession {
 
   async whenSynced(signal?: AbortSignal): Promise<void> {
     await Promise.all(this.factory.informers.map((e) => e.informer.whenSynced(signal)));
+  }
+
+  /** Controllers whose primary resource holds no object once synced (a selector or namespace that matches nothing). */
+  emptyPrimaries(): { controller: string; resource: string }[] {
+    return this.runners.filter((r) => r.primarySize() === 0).map((r) => ({ controller: r.name, resource: r.primaryName }));
   }
 
   /** Failed keys with a retry scheduled, over every controller. */

@@ -96,6 +96,14 @@ export interface WatchSpec {
   map(obj: KubeObject, cache: CacheReader): ObjectRef[] | ObjectRef | undefined | null;
 }
 
+/** What the cache holds of one resource (controller-runtime's cache.Options.ByObject). */
+export interface CacheEntry {
+  /** Only these namespaces (within -n when the command line names one). */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
 /** A controller as a Builder describes it (controller-runtime For/Owns/Watches). */
 export interface ControllerDefinition {
   name?: string;
@@ -111,6 +119,11 @@ export interface ControllerDefinition {
    * `ctx.list('pods', { index: { name: 'byNode', value: 'node-1' } })` reads them. 'namespace' is built in.
    */
   indexers?: Record<string, Record<string, (obj: KubeObject) => string[]>>;
+  /**
+   * What the shared cache holds, by resource: `{ 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web' } }`.
+   * One cache serves every controller of the run, as one manager's does: modules must agree on a resource.
+   */
+  cache?: Record<string, CacheEntry>;
   reconcile: ReconcileFn;
   errorPolicy?: ErrorPolicyFn;
 }
