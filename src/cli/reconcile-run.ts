@@ -268,7 +268,7 @@ function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: Rec
   return {
     catalog,
     session: { writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(src.conn) : undefined },
-    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw, role) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
     afterSetup: () => recorder?.open(),
     close: () => recorder?.close() ?? {},
     async drive({ run, idle, finishing }) {
@@ -297,7 +297,7 @@ class ReconcileRecorder {
     private readonly stop: StopSignal,
   ) {}
 
-  wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary'): ListerWatcher {
+  wrap(info: ResourceInfo, lw: ListerWatcher): ListerWatcher {
     if (this.file) {
       this.late.push(info.name);
       return lw;
