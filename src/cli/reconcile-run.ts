@@ -6,6 +6,7 @@ import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import { VirtualClock } from '../informer/recording/virtual-clock.js';
 import { driveVirtualTime } from '../informer/recording/virtual-time-driver.js';
+import { realClock, type Clock } from '../informer/clock.js';
 import { seededRandom } from '../informer/seeded-random.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery/discovery-client.js';
@@ -69,6 +70,8 @@ interface Backend {
   catalog: ResourceCatalog;
   session: Pick<ConstructorParameters<typeof ReconcileSession>[0], 'writer' | 'clock' | 'random'>;
   wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary', onFatal: (e: Error) => void): ListerWatcher;
+  /** A recording whose Secret data and credential fields were masked when it was made. */
+  masked?: boolean;
   /** Once every declared informer exists (the recording's header names them). */
   afterSetup?(): void;
   /** When the run is over: a line for stderr, or a failure to report. */
@@ -142,6 +145,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
+    onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
 
   const onUserStop = () => run.abort(o.stop.signal.reason);
@@ -331,6 +335,7 @@ function recordingBackend(path: string, mode: WriteMode): Backend {
   const catalog = new RecordingCatalog(recording, clock, path);
   return {
     catalog,
+    masked: recording.header.masked,
     session: { clock, random: seededRandom(1) },
     wrap: (_info, lw) => lw,
     async drive({ run, idle, finish, progress }) {
@@ -343,6 +348,21 @@ function recordingBackend(path: string, mode: WriteMode): Backend {
         done: () => (idle() && (finish() === 'max-events' || catalog.exhausted()) ? 'end' : undefined),
       });
     },
+  };
+}
+
+/**
+ * A reconciler read a value the recording masked: once per resource and field, a warning naming it (the
+ * run may differ from one against the cluster) and a `masked-read` record.
+ */
+function maskedReadWarning(tracer: Tracer, err: NodeJS.WritableStream, clock: Clock): (controller: string, resource: string, key: string, path: string) => void {
+  const warned = new Set<string>();
+  return (controller, resource, key, path) => {
+    const id = `${resource}\u0000${path}`;
+    if (warned.has(id)) return;
+    warned.add(id);
+    err.write(`Warning: ${controller} read ${resource} ${key} ${path}, which the recording masked: it sees a placeholder, not the value, so this replay may differ from the cluster (record with --show-secrets to keep such values)\n`);
+    if (tracer.enabled) tracer.emit({ time: clock.now(), stage: 'reconcile', op: 'masked-read', key, controller, resource, field: path });
   };
 }
 

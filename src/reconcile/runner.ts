@@ -40,6 +40,8 @@ export interface RunnerOptions {
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
+  /** Replaying a masked recording: a read of a masked value (see masked-reads.ts). */
+  onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
 }
 
 export class ReconcileRunner {
@@ -145,7 +147,8 @@ export class ReconcileRunner {
   private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
     const o = this.o;
     const run: RunRef = { controller: o.name, key, writes: [] };
-    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal: this.signal });
+    const onMaskedRead = o.onMaskedRead && ((resource: string, objKey: string, path: string) => o.onMaskedRead!(o.name, resource, objKey, path));
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal: this.signal, onMaskedRead });
     const { namespace, name } = splitKey(key);
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;

@@ -41,6 +41,8 @@ export interface SessionOptions {
   maxReasonsPerKey?: number;
   /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
   rateLimiter?: () => RateLimiter<string>;
+  /** Replaying a masked recording: a reconciler read a value the recording masked. */
+  onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
   /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording). */
   wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
 }
@@ -108,6 +110,7 @@ export class ReconcileSession {
         resyncPeriodMs: this.o.resyncPeriodMs,
         rateLimiter: this.o.rateLimiter?.(),
         maxReasonsPerKey: this.o.maxReasonsPerKey,
+        onMaskedRead: this.o.onMaskedRead,
       });
       await runner.setup();
       this.runners.push(runner);
