@@ -12,6 +12,7 @@ import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
 import { ControllerModuleError } from './controller-module-error.js';
+import { userErrorSite } from './error-location.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
@@ -63,6 +64,8 @@ export class ReconcileRunner {
       rateLimiter: o.rateLimiter,
       maxReasonsPerKey: o.maxReasonsPerKey,
       traceController: true,
+      // The table shows where; -o ndjson carries the stack too.
+      errorDetail: (err) => ({ at: userErrorSite(err), stack: err instanceof Error ? err.stack : undefined }),
       reconcile: (req) => this.reconcileOne(req.key, req.reasons as TriggerReason[], req.reasonsDropped),
     });
     this.scheduler = new Scheduler(this.controller.queue, { controller: o.name, debounceMs: o.debounceMs, clock: o.clock, tracer: o.tracer });
@@ -156,6 +159,7 @@ export class ReconcileRunner {
     this.retrying.delete(key);
     let outcome: RunResult = 'ok';
     let error: string | undefined;
+    let errorAt: string | undefined;
     try {
       const result = this.clamped(toResult(await o.definition.reconcile(req, ctx), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
@@ -163,6 +167,7 @@ export class ReconcileRunner {
     } catch (err) {
       outcome = 'error';
       error = err instanceof Error ? err.message : String(err);
+      errorAt = userErrorSite(err);
       // Without a policy (or when it throws) the queue's backoff retries the key.
       this.retrying.add(key);
       if (!o.definition.errorPolicy) throw err;
@@ -176,7 +181,7 @@ export class ReconcileRunner {
       if (requeueAfterMs === undefined) this.retrying.delete(key);
       return { error: err, requeueAfterMs };
     } finally {
-      o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error);
+      o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error, errorAt);
       const loop = o.loops.observe(o.name, key, reasons, run.writes);
       if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields, generationChangedWouldBreak: loop.generationChangedWouldBreak });
     }

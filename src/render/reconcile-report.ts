@@ -15,7 +15,7 @@ export function reconcileReportTable(rows: readonly KeyReport[], several: boolea
       .map(([reason, n]) => (n > 1 ? `${reason} ×${n}` : reason))
       .join(', '),
     r.lastWrites > 0 ? `${r.writes} (${r.lastWrites} pending)` : String(r.writes),
-    r.result === 'error' && r.error ? `error: ${oneLine(r.error)}` : r.result,
+    r.result === 'error' && r.error ? `error${r.errorAt ? ` (${r.errorAt})` : ''}: ${oneLine(r.error)}` : r.result,
     formatMs(r.durationMs),
   ]);
   const right = several ? [2, 6] : [1, 5];
@@ -47,7 +47,7 @@ export function loopLine(f: LoopFinding): string {
 /** One JSON record per key for machine outputs (stage reconcile, op converged | pending | failed). */
 export function reportRecord(r: KeyReport, time: number): Record<string, unknown> {
   const op = r.result === 'error' ? 'failed' : r.lastWrites > 0 ? 'pending' : 'converged';
-  return { time, stage: 'reconcile', op, key: r.key, controller: r.controller, runs: r.runs, reasons: r.reasons, writes: r.writes, pendingWrites: r.lastWrites, result: r.result, error: r.error, durationMs: r.durationMs };
+  return { time, stage: 'reconcile', op, key: r.key, controller: r.controller, runs: r.runs, reasons: r.reasons, writes: r.writes, pendingWrites: r.lastWrites, result: r.result, error: r.error, errorAt: r.errorAt, durationMs: r.durationMs };
 }
 
 function oneLine(s: string): string {

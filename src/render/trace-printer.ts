@@ -258,7 +258,8 @@ function makeWriter(opts: TracePrinterOptions & { output: Exclude<TraceOutput, '
 function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => ReturnType<typeof diffObjects> | undefined): Writer {
   const wide = opts.output === 'wide';
   const columns = wide ? [...BASE_COLUMNS, ...WIDE_COLUMNS] : BASE_COLUMNS;
-  const skip = new Set(columns.flatMap((c) => c.fields));
+  // A stack is for machines (-o json/ndjson): the table has the error's `at`.
+  const skip = new Set([...columns.flatMap((c) => c.fields), 'stack']);
   const color = opts.color === true;
   const iso = opts.timeFormat === 'iso';
   let headerDone = false;

@@ -77,3 +77,28 @@ async function firstDeployment(): Promise<string> {
   expect(r.code).toBe(0);
   return r.stdout.trim();
 }
+
+describe('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
+  it('a TypeScript controller\'s error names its file:line in the table (source-mapped) and carries the stack in ndjson', async () => {
+    const mod = k.file(
+      'thrower.ts',
+      `import type { ReconcileRequest } from 'kwatch';
+interface Target { name: string }
+function check(t: Target): void {
+  if (t.name) throw new Error('payment API unreachable for ' + t.name);
+}
+export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { check({ name: req.name }); } };
+`,
+    );
+    const table = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    expect(table.code).toBe(2);
+    expect(table.stdout).toMatch(/reconcile\s+error\s+default\/\S+\s+.*at=\S*thrower\.ts:4\b/);
+    expect(table.stdout).not.toMatch(/stack=/);
+    expect(table.stdout).toMatch(/│ error \(\S*thrower\.ts:4\): payment API unreachable/);
+    const nd = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '-o', 'ndjson');
+    const errors = nd.stdout.split('\n').filter((l) => l.includes('"stage":"reconcile","op":"error"')).map((l) => JSON.parse(l));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0].at).toMatch(/thrower\.ts:4$/);
+    expect(errors[0].stack).toMatch(/^Error: payment API unreachable[^\n]*\n\s+at check \(\S*thrower\.ts:4:\d+\)/);
+  });
+});
