@@ -55,6 +55,8 @@ export interface ReconcileRunOptions {
   resyncPeriodMs?: number;
   fifo: 'real' | 'delta';
   fieldManager?: string;
+  /** --reconcile-timeout in ms: a longer run is an error, `deadline exceeded`. */
+  reconcileTimeoutMs?: number;
   /** --once: stop when the queue is idle and no failed key waits for its retry (or after maxReconciles runs, or settleTimeoutMs) and report. */
   once?: { maxReconciles?: number; settleTimeoutMs?: number };
   maxEvents?: number;
@@ -144,11 +146,30 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
+    reconcileTimeoutMs: o.reconcileTimeoutMs,
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
     onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
 
-  const onUserStop = () => run.abort(o.stop.signal.reason);
+  let unsettled: string | undefined;
+  const onUserStop = () => {
+    run.abort(o.stop.signal.reason);
+    const n = session.running();
+    if (n > 0 && !live) err.write(`waiting for ${n} running ${n === 1 ? 'reconcile' : 'reconciles'} (again to force)\n`);
+  };
+  // A second signal: stop waiting for runs in flight, abort sent writes, report what there is.
+  let forcedRunning = 0;
+  const forced = new Promise<void>((resolve) => {
+    const onForce = () => {
+      forcedRunning = session.running();
+      unsettled ??= `forced to stop with ${forcedRunning} ${forcedRunning === 1 ? 'reconcile' : 'reconciles'} still running`;
+      session.forceStop(o.stop.forced.reason);
+      run.abort(o.stop.forced.reason);
+      resolve();
+    };
+    if (o.stop.forced.aborted) onForce();
+    else o.stop.forced.addEventListener('abort', onForce, { once: true });
+  });
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
   let finishing: string | undefined;
@@ -160,7 +181,6 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   };
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
   let settleTimer: NodeJS.Timeout | undefined;
-  let unsettled: string | undefined;
   try {
     try {
       await session.setup();
@@ -206,7 +226,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
       progress: () => records,
     });
     run.abort(new Error('stopped'));
-    await running;
+    await Promise.race([running, forced]);
   } finally {
     clearTimeout(settleTimer);
     o.stop.signal.removeEventListener('abort', onUserStop);

@@ -64,7 +64,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each primary object is reconciled again (reason: resync).' }),
     'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
-    for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
+    for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m); runs in flight are waited for (a second Ctrl-C or SIGTERM exits at once).' }),
+    'reconcile-timeout': Flags.string({ description: 'A run longer than this is an error, "deadline exceeded": its ctx.signal aborts and its later writes are refused (default: off, as controller-runtime). A run still going after 10s gets a still-running record either way.' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
     record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
     force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
@@ -105,7 +106,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { loadControllerModules } = await import('../reconcile/module-loader.js');
     const controllers = await loadControllerModules(flags.with, { resource: args.resource });
     const tracer = new Tracer();
-    const stop = createStopSignal({ forMs });
+    const reconcileTimeoutMs = flags['reconcile-timeout'] !== undefined ? parseDuration(flags['reconcile-timeout'], '--reconcile-timeout') : undefined;
+    if (reconcileTimeoutMs !== undefined && reconcileTimeoutMs <= 0) throw new UserError('--reconcile-timeout must be more than 0 (leave it out for no deadline)');
+    // The first Ctrl-C waits for runs in flight; a second one (or SIGTERM) exits at once, report printed.
+    const stop = createStopSignal({ forMs, secondSignalForces: true });
     const { runReconcile, ReconcileSetupError } = await import('../cli/reconcile-run.js');
     let code: number;
     try {
@@ -126,6 +130,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         resyncPeriodMs: resyncMs,
         fifo: flags.fifo as 'real' | 'delta',
         fieldManager: flags['field-manager'],
+        reconcileTimeoutMs,
         once: flags.once ? { maxReconciles: flags['max-reconciles'], settleTimeoutMs } : undefined,
         maxEvents: flags['max-events'],
         stop,
@@ -139,6 +144,11 @@ Several --with modules share one informer per resource, as kube-controller-manag
       throw err;
     } finally {
       stop.dispose();
+    }
+    if (stop.forced.aborted) {
+      // Runs that never returned may hold the event loop: leave once the output is out.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
     }
     if (code !== 0) this.exit(code);
   }

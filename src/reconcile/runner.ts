@@ -41,6 +41,8 @@ export interface RunnerOptions {
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
+  /** --reconcile-timeout: a run longer than this is an error, `deadline exceeded` (off when undefined). */
+  reconcileTimeoutMs?: number;
   /** Replaying a masked recording: a read of a masked value (see masked-reads.ts). */
   onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
 }
@@ -113,6 +115,11 @@ export class ReconcileRunner {
     }
   }
 
+  /** Runs in progress now. */
+  running(): number {
+    return this.controller.stats.active;
+  }
+
   /** Keys whose last run failed and will be retried: --once waits for them, as controller-runtime retries them. */
   retriesDue(): number {
     return this.retrying.size;
@@ -147,11 +154,41 @@ export class ReconcileRunner {
     return rest;
   }
 
+  /**
+   * The user's reconcile, or `deadline exceeded` once --reconcile-timeout passes: its context is aborted and
+   * any write it still tries is refused (JavaScript cannot stop it; the key is free for its next run).
+   */
+  private withDeadline(work: ReconcileAction | Promise<ReconcileAction>, run: RunRef, deadline: AbortController): Promise<ReconcileAction> {
+    const ms = this.o.reconcileTimeoutMs;
+    if (ms === undefined || !(work instanceof Promise)) return Promise.resolve(work);
+    return new Promise<ReconcileAction>((resolve, reject) => {
+      const timer = this.o.clock.setTimeout(() => {
+        run.expired = true;
+        const err = new Error(`deadline exceeded: the reconcile ran longer than --reconcile-timeout ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`}`);
+        deadline.abort(err);
+        reject(err);
+      }, ms);
+      work.then(
+        (v) => {
+          timer.cancel();
+          resolve(v);
+        },
+        (e: unknown) => {
+          timer.cancel();
+          reject(e);
+        },
+      );
+    });
+  }
+
   private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
     const o = this.o;
     const run: RunRef = { controller: o.name, key, writes: [] };
     const onMaskedRead = o.onMaskedRead && ((resource: string, objKey: string, path: string) => o.onMaskedRead!(o.name, resource, objKey, path));
-    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal: this.signal, onMaskedRead });
+    // The run's own signal: kwatch stopping, or the run's deadline (controller-runtime's context with timeout).
+    const deadline = new AbortController();
+    const signal = o.reconcileTimeoutMs === undefined ? this.signal : AbortSignal.any([this.signal, deadline.signal]);
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead });
     const { namespace, name } = splitKey(key);
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;
@@ -160,8 +197,11 @@ export class ReconcileRunner {
     let outcome: RunResult = 'ok';
     let error: string | undefined;
     let errorAt: string | undefined;
+    const slow = o.clock.setTimeout(() => {
+      if (o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'still-running', key, controller: o.name, afterMs: STILL_RUNNING_MS });
+    }, STILL_RUNNING_MS);
     try {
-      const result = this.clamped(toResult(await o.definition.reconcile(req, ctx), 'reconcile'), key, 'reconcile');
+      const result = this.clamped(toResult(await this.withDeadline(o.definition.reconcile(req, ctx), run, deadline), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
       return result;
     } catch (err) {
@@ -181,12 +221,16 @@ export class ReconcileRunner {
       if (requeueAfterMs === undefined) this.retrying.delete(key);
       return { error: err, requeueAfterMs };
     } finally {
+      slow.cancel();
       o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error, errorAt);
       const loop = o.loops.observe(o.name, key, reasons, run.writes);
       if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields, generationChangedWouldBreak: loop.generationChangedWouldBreak });
     }
   }
 }
+
+/** A run still running after this long gets a `still-running` record (the first sign of a hung reconcile). */
+const STILL_RUNNING_MS = 10_000;
 
 /** The reason as the user's code sees it: kube-rs's reason text and what caused it, no queue bookkeeping. */
 function publicReason(r: TriggerReason): TriggerReason {

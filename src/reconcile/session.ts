@@ -41,6 +41,8 @@ export interface SessionOptions {
   maxReasonsPerKey?: number;
   /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
   rateLimiter?: () => RateLimiter<string>;
+  /** --reconcile-timeout in ms (off when undefined). */
+  reconcileTimeoutMs?: number;
   /** Replaying a masked recording: a reconciler read a value the recording masked. */
   onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
   /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording). */
@@ -111,6 +113,7 @@ export class ReconcileSession {
         rateLimiter: this.o.rateLimiter?.(),
         maxReasonsPerKey: this.o.maxReasonsPerKey,
         onMaskedRead: this.o.onMaskedRead,
+        reconcileTimeoutMs: this.o.reconcileTimeoutMs,
       });
       await runner.setup();
       this.runners.push(runner);
@@ -171,6 +174,11 @@ export class ReconcileSession {
   /** Controllers whose primary resource holds no object once synced (a selector or namespace that matches nothing). */
   emptyPrimaries(): { controller: string; resource: string }[] {
     return this.runners.filter((r) => r.primarySize() === 0).map((r) => ({ controller: r.name, resource: r.primaryName }));
+  }
+
+  /** Reconciles running now, over every controller. */
+  running(): number {
+    return this.runners.reduce((n, r) => n + r.running(), 0);
   }
 
   /** Failed keys with a retry scheduled, over every controller. */

@@ -45,6 +45,8 @@ export interface RunRef {
   controller: string;
   key: string;
   writes: WriteOutcome[];
+  /** The run passed its --reconcile-timeout: what it still tries to write is refused. */
+  expired?: boolean;
 }
 
 export interface WriteChannelOptions {
@@ -102,6 +104,7 @@ export class WriteChannel implements WriteOrigins {
   }
 
   async write(run: RunRef, call: WriteCall): Promise<KubeObject | undefined> {
+    if (run.expired) throw new Error(`deadline exceeded: ctx.${verbMethod(call.verb)} after the run's --reconcile-timeout is refused`);
     const obj = call.verb === 'event' ? call.obj : checkObject(call);
     const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now(), this.random) : obj;
     const info = await this.o.catalog.resolveKind(target.apiVersion!, target.kind!);
