@@ -31,6 +31,20 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
     expect(r.code).toBe(2);
   });
 
+  it('a key that errors and leaves a write pending is a reconcile error, exit 2 (not "writes pending", 1)', async () => {
+    const mod = k.file(
+      'writes-then-throws.mjs',
+      `export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        const d = await ctx.get('deployments.apps', req);
+        await ctx.patch(d, { metadata: { labels: { touched: 'yes' } } });
+        throw new Error('failed after writing');
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    expect(r.stderr).toMatch(/^errors: 1 of 1 key ended in an error, 1 with writes pending/m);
+    expect(r.code).toBe(2);
+  });
+
   it('a reported loop never exits 0, even when the controller stops writing before the end', async () => {
     const mod = k.file(
       'stamps-eight.mjs',
