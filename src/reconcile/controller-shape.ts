@@ -3,7 +3,8 @@
 // function, or module.exports.reconcile), or a Builder-like definition as the default export
 // (CommonJS: module.exports = { for, reconcile, ... }).
 import { ControllerModuleError } from './controller-module-error.js';
-import type { ControllerDefinition, ErrorPolicyFn, ReconcileFn, WatchSpec } from './types.js';
+import { BUILT_IN_PREDICATES } from './predicates.js';
+import type { ControllerDefinition, ErrorPolicyFn, Predicate, ReconcileFn, WatchSpec } from './types.js';
 
 export interface ControllerShape {
   /** The definition's name, else the file's basename without its extension. */
@@ -40,6 +41,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   if (source.for !== undefined && !isName(source.for)) fail(`for must be a resource name such as 'deployments.apps', got ${describe(source.for)}`);
   if (source.ownsAllOwners !== undefined && typeof source.ownsAllOwners !== 'boolean') fail(`ownsAllOwners must be true or false, got ${describe(source.ownsAllOwners)}`);
   const owns = source.owns === undefined ? undefined : checkOwns(source.owns, fail);
+  const predicates = source.predicates === undefined ? undefined : checkPredicates(source.predicates, 'predicates', fail);
   const watches = source.watches === undefined ? undefined : checkWatches(source.watches, fail);
   const indexers = source.indexers === undefined ? undefined : checkIndexers(source.indexers, fail);
   const cache = source.cache === undefined ? undefined : checkCache(source.cache, fail);
@@ -57,6 +59,7 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   };
   if (source.errorPolicy !== undefined) definition.errorPolicy = (source.errorPolicy as ErrorPolicyFn).bind(owner);
   if (owns) definition.owns = owns;
+  if (predicates) definition.predicates = predicates;
   if (source.ownsAllOwners !== undefined) definition.ownsAllOwners = source.ownsAllOwners as boolean;
   if (watches) definition.watches = watches;
   if (indexers) definition.indexers = indexers;
@@ -68,6 +71,7 @@ interface DefinitionSource {
   name?: unknown;
   for?: unknown;
   owns?: unknown;
+  predicates?: unknown;
   ownsAllOwners?: unknown;
   watches?: unknown;
   indexers?: unknown;
@@ -82,7 +86,7 @@ interface DefinitionSource {
 function definitionSource(exports: Record<string, unknown>): DefinitionSource | undefined {
   const def = exports.default;
   if (isObject(def) && ('reconcile' in def || 'for' in def)) {
-    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, cache: def.cache, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
+    return { name: def.name, for: def.for, owns: def.owns, predicates: def.predicates, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, cache: def.cache, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
   }
   if ('reconcile' in exports && exports.reconcile !== undefined) return { reconcile: exports.reconcile, errorPolicy: exports.errorPolicy, owner: undefined };
   // export default async function reconcile(…), or CommonJS module.exports = function (…).
@@ -119,12 +123,26 @@ function checkCache(cache: unknown, fail: (what: string) => never): NonNullable<
   return out;
 }
 
-function checkOwns(owns: unknown, fail: (what: string) => never): string[] {
+function checkOwns(owns: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['owns']> {
+  const shape = "'replicasets.apps' or { resource: 'replicasets.apps', predicates: ['GenerationChanged'] }";
   if (!Array.isArray(owns)) return fail(`owns must be an array of resource names such as ['replicasets.apps'], got ${describe(owns)}`);
-  owns.forEach((r, i) => {
-    if (!isName(r)) fail(`owns[${i}] must be a resource name such as 'replicasets.apps', got ${describe(r)}`);
+  return owns.map((r: unknown, i) => {
+    if (isName(r)) return r;
+    if (!isObject(r) || !isName(r.resource)) return fail(`owns[${i}] must be ${shape}, got ${describe(isObject(r) ? r.resource : r)}`);
+    for (const k of Object.keys(r)) if (k !== 'resource' && k !== 'predicates') fail(`owns[${i}].${k} is not an owns setting: use resource and predicates`);
+    return { resource: r.resource, ...(r.predicates !== undefined ? { predicates: checkPredicates(r.predicates, `owns[${i}].predicates`, fail) } : {}) };
   });
-  return [...(owns as string[])];
+}
+
+function checkPredicates(list: unknown, where: string, fail: (what: string) => never): Predicate[] {
+  const names = BUILT_IN_PREDICATES.map((n) => `'${n}'`).join(', ');
+  if (!Array.isArray(list)) return fail(`${where} must be an array of functions or names (${names}), got ${describe(list)}`);
+  list.forEach((p: unknown, i) => {
+    if (typeof p === 'function') return;
+    if (typeof p === 'string' && (BUILT_IN_PREDICATES as readonly string[]).includes(p)) return;
+    fail(`${where}[${i}] must be a function (event) => boolean or one of ${names}, got ${describe(p)}`);
+  });
+  return [...(list as Predicate[])];
 }
 
 function checkWatches(watches: unknown, fail: (what: string) => never): WatchSpec[] {
@@ -134,6 +152,7 @@ function checkWatches(watches: unknown, fail: (what: string) => never): WatchSpe
     if (!isObject(w)) return fail(`watches[${i}] must be ${shape}, got ${describe(w)}`);
     if (!isName(w.resource)) fail(`watches[${i}].resource must be a resource name such as 'configmaps', got ${describe(w.resource)}`);
     if (typeof w.map !== 'function') fail(`watches[${i}].map must be a function from the watched object to the primary objects to reconcile, got ${describe(w.map)}`);
+    if (w.predicates !== undefined) checkPredicates(w.predicates, `watches[${i}].predicates`, fail);
   });
   // The user's own objects, so map keeps its `this`.
   return [...(watches as WatchSpec[])];

@@ -12,6 +12,7 @@ import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
 import { ControllerModuleError } from './controller-module-error.js';
+import { compilePredicates } from './predicates.js';
 import { userErrorSite } from './error-location.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
@@ -79,10 +80,11 @@ export class ReconcileRunner {
     const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
     const primary = await factory.informerFor(this.o.primary);
     this.primaryIndexer = primary.informer.getIndexer();
-    this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs));
+    this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs, compilePredicates(d.predicates)));
     for (const owned of d.owns ?? []) {
-      const e = await factory.informerFor(owned);
-      this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true));
+      const spec = typeof owned === 'string' ? { resource: owned } : owned;
+      const e = await factory.informerFor(spec.resource);
+      this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true, compilePredicates(spec.predicates)));
     }
     for (const [resource, funcs] of Object.entries(d.indexers ?? {})) {
       const e = await factory.informerFor(resource);
@@ -91,7 +93,7 @@ export class ReconcileRunner {
     const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {
       const e = await factory.informerFor(w.resource);
-      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj, cache)));
+      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj, cache), compilePredicates(w.predicates)));
     }
   }
 

@@ -87,8 +87,30 @@ export interface CacheReader {
   list<T extends KubeObject = KubeObject>(resource: string, query?: ListQuery): T[];
 }
 
+/** What a predicate sees of an informer event (controller-runtime's event.*Event). */
+export interface PredicateEvent {
+  type: 'create' | 'update' | 'delete';
+  object: KubeObject;
+  /** The previous object, on update. */
+  oldObject?: KubeObject;
+}
+
+/**
+ * An event filter: one of controller-runtime's built-ins by name (they filter updates; creates and deletes
+ * pass), or a function returning true to let the event through.
+ */
+export type Predicate = 'GenerationChanged' | 'ResourceVersionChanged' | 'LabelChanged' | 'AnnotationChanged' | ((event: PredicateEvent) => boolean);
+
+/** An owned resource with its own predicates (all must pass). */
+export interface OwnsSpec {
+  resource: string;
+  predicates?: Predicate[];
+}
+
 export interface WatchSpec {
   resource: string;
+  /** Event filters for this source (all must pass). */
+  predicates?: Predicate[];
   /**
    * Which primary objects to reconcile when obj changes (controller-runtime's EnqueueRequestsFromMapFunc).
    * `cache` reads the resources the controller watches (its `for`, `owns` and `watches`), synchronously.
@@ -109,8 +131,10 @@ export interface ControllerDefinition {
   name?: string;
   /** The primary resource: its own changes enqueue its key. */
   for?: string;
+  /** Event filters for the primary's own events (all must pass): `['GenerationChanged']`. */
+  predicates?: Predicate[];
   /** Owned resources: a change enqueues the object's controller owner (EnqueueRequestForOwner, OnlyControllerOwner). */
-  owns?: string[];
+  owns?: (string | OwnsSpec)[];
   /** Every owner of the kind `for`, not only the controller owner. */
   ownsAllOwners?: boolean;
   watches?: WatchSpec[];
