@@ -124,7 +124,7 @@ function checkCache(cache: unknown, fail: (what: string) => never): NonNullable<
 }
 
 function checkOwns(owns: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['owns']> {
-  const shape = "'replicasets.apps' or { resource: 'replicasets.apps', predicates: ['GenerationChanged'] }";
+  const shape = "a resource name such as 'replicasets.apps', or { resource: 'replicasets.apps', predicates: ['GenerationChanged'] }";
   if (!Array.isArray(owns)) return fail(`owns must be an array of resource names such as ['replicasets.apps'], got ${describe(owns)}`);
   return owns.map((r: unknown, i) => {
     if (isName(r)) return r;
