@@ -20,6 +20,7 @@ import type { RecordingFile, RecordingSink } from '../kube/recording/recording-f
 import { RecordingListerWatcher } from '../kube/recording/recording-lister-watcher.js';
 import type { ResourceCatalog, ResourceInfo } from '../reconcile/catalog.js';
 import type { LoadedController } from '../reconcile/module-loader.js';
+import { checkExpectation, expectationKey, type Expectation } from '../reconcile/expectations.js';
 import { RecordingCatalog } from '../reconcile/recording-catalog.js';
 import { ReconcileSession } from '../reconcile/session.js';
 import type { WriteMode } from '../reconcile/writes.js';
@@ -55,6 +56,8 @@ export interface ReconcileRunOptions {
   resyncPeriodMs?: number;
   fifo: 'real' | 'delta';
   fieldManager?: string;
+  /** --expect: checked once --once settles; a mismatch exits 3. */
+  expectations?: Expectation[];
   /** --reconcile-timeout in ms: a longer run is an error, `deadline exceeded`. */
   reconcileTimeoutMs?: number;
   /** --once: stop when the queue is idle and no failed key waits for its retry (or after maxReconciles runs, or settleTimeoutMs) and report. */
@@ -181,12 +184,15 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   };
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
   let settleTimer: NodeJS.Timeout | undefined;
+  let expected: Awaited<ReturnType<typeof evaluateExpectations>> | undefined;
   try {
     try {
       await session.setup();
     } catch (e) {
       throw new ReconcileSetupError(e);
     }
+    // The kinds expectations name are watched from the start, so overlay keeps the writes to them.
+    for (const e of o.expectations ?? []) await watchExpected(session, backend.catalog, e);
     backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
@@ -234,7 +240,9 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     // The screen is restored before anything else is written (the report, the summary, an error).
     live?.stop();
     closed = backend.close?.();
+    if (!fatal && o.once && o.expectations) expected = await evaluateExpectations(o.expectations, session, backend.catalog);
     if (!fatal && o.once && !table) for (const r of session.report.rows()) printer.write(reportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as TraceRecord);
     printer.end();
   }
   if (fatal) throw fatal;
@@ -248,7 +256,9 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
   const loops = session.loops.findings.length;
   err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
+  const missed = expected ? reportExpectations(expected, err) : 0;
   if (rows.some((r) => r.result === 'error')) return EXIT.errors;
+  if (missed > 0) return EXIT.expectations;
   // A reported loop, or a run cut short, never passes: the same result in every write mode.
   return session.report.pending().length > 0 || loops > 0 || unsettled !== undefined ? EXIT.notConverged : EXIT.converged;
 }
@@ -384,6 +394,39 @@ function maskedReadWarning(tracer: Tracer, err: NodeJS.WritableStream, clock: Cl
     err.write(`Warning: ${controller} read ${resource} ${key} ${path}, which the recording masked: it sees a placeholder, not the value, so this replay may differ from the cluster (record with --show-secrets to keep such values)\n`);
     if (tracer.enabled) tracer.emit({ time: clock.now(), stage: 'reconcile', op: 'masked-read', key, controller, resource, field: path });
   };
+}
+
+/** Starts the informer of an expectation's kind (when the source has it), before the run starts. */
+async function watchExpected(session: ReconcileSession, catalog: ResourceCatalog, e: Expectation): Promise<void> {
+  try {
+    const info = await catalog.resolveKind(e.apiVersion, e.kind);
+    await catalog.resolve(info.name);
+    await session.factory.informerFor(info);
+  } catch (err) {
+    throw new UserError(`${e.where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Each expectation against the end state (the informers' caches). */
+async function evaluateExpectations(list: Expectation[], session: ReconcileSession, catalog: ResourceCatalog) {
+  const out = [];
+  for (const e of list) {
+    const info = await catalog.resolveKind(e.apiVersion, e.kind);
+    const key = expectationKey(e);
+    out.push({ key, resource: info.name, result: checkExpectation(e, session.factory.existing(info)?.informer.getIndexer().getByKey(key)) });
+  }
+  return out;
+}
+
+/** A block per failed expectation and a count line on stderr; returns how many failed. */
+function reportExpectations(results: Awaited<ReturnType<typeof evaluateExpectations>>, err: NodeJS.WritableStream): number {
+  const failed = results.filter((x) => !x.result.met);
+  for (const x of failed) {
+    const e = x.result.expectation;
+    err.write(`expectation not met: ${x.resource} ${x.key}${e.absent ? ' (absent)' : ''} (${e.where})\n${x.result.diff.map((d) => `  ${d}`).join('\n')}\n`);
+  }
+  err.write(failed.length === 0 ? `expectations: ${results.length} of ${results.length} met\n` : `expectations: ${failed.length} of ${results.length} not met\n`);
+  return failed.length;
 }
 
 /** RESOURCE on the command line and a module's `for` must name the same resource. */

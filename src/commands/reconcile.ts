@@ -57,6 +57,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key\'s own writes re-trigger it more than this many times in a row.', default: 5 }),
     once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met.', default: false }),
     'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects); reaching it is "did not settle", exit 1.' }),
+    expect: Flags.string({ description: 'With --once: a YAML/JSON file of partial objects the end state must hold (absent: true for one that must not exist); checked once the run settles, under --writes overlay, server-dry-run (the cluster\'s state: nothing is stored) or apply; exit 3 with a diff per expectation not met.' }),
     'settle-timeout': Flags.string({ description: 'With --once: the longest wait for the queue to settle, failed keys\' retries included (default 30s); reaching it is "did not settle", exit 1.' }),
     'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
@@ -91,6 +92,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
     if (flags['max-reconciles'] !== undefined && flags['max-reconciles'] < 1) throw new UserError('--max-reconciles must be at least 1');
     if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
+    if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
+    if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (local), server-dry-run or apply');
+    const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
     const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
@@ -131,6 +135,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         fifo: flags.fifo as 'real' | 'delta',
         fieldManager: flags['field-manager'],
         reconcileTimeoutMs,
+        expectations,
         once: flags.once ? { maxReconciles: flags['max-reconciles'], settleTimeoutMs } : undefined,
         maxEvents: flags['max-events'],
         stop,
@@ -214,5 +219,26 @@ Several --with modules share one informer per resource, as kube-controller-manag
       firstContact: this.firstContactOptions(),
       record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
     } as const;
+  }
+}
+
+/** The --expect file's documents (YAML, several separated by ---, or JSON), as one-line usage errors. */
+async function readExpectations(path: string) {
+  const { readFileSync } = await import('node:fs');
+  const { parseAllDocuments } = await import('yaml');
+  const { parseExpectations } = await import('../reconcile/expectations.js');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`--expect ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  const docs = parseAllDocuments(text);
+  const docList = Array.isArray(docs) ? docs : [docs];
+  for (const d of docList) if (d.errors.length > 0) throw new UserError(`--expect ${path}: ${d.errors[0].message.split('\n')[0]}`);
+  try {
+    return parseExpectations(docList.map((d) => d.toJS() as unknown), path);
+  } catch (err) {
+    throw new UserError((err as Error).message);
   }
 }
