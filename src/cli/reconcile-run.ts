@@ -185,6 +185,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
   let settleTimer: NodeJS.Timeout | undefined;
   let expected: Awaited<ReturnType<typeof evaluateExpectations>> | undefined;
+  let stuck: ReturnType<ReconcileSession['stuckDeleting']> | undefined;
   try {
     try {
       await session.setup();
@@ -242,6 +243,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     closed = backend.close?.();
     if (!fatal && o.once && o.expectations) expected = await evaluateExpectations(o.expectations, session, backend.catalog);
     if (!fatal && o.once && !table) for (const r of session.report.rows()) printer.write(reportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (!fatal && o.once) stuck = session.stuckDeleting();
+    if (!table) for (const x of stuck ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'stuck-deleting', key: x.key, resource: x.resource, finalizers: x.finalizers } as TraceRecord);
     if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as TraceRecord);
     printer.end();
   }
@@ -256,6 +259,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
   const loops = session.loops.findings.length;
   err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
+  for (const x of stuck ?? []) err.write(`stuck deleting: ${x.resource} ${x.key}, held by finalizers ${x.finalizers.join(', ')}\n`);
   const missed = expected ? reportExpectations(expected, err) : 0;
   if (rows.some((r) => r.result === 'error')) return EXIT.errors;
   if (missed > 0) return EXIT.expectations;

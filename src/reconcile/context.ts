@@ -27,6 +27,14 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     return entry;
   };
   const guard = (resource: string, obj: KubeObject) => reportMaskedReads(obj, (path) => deps.onMaskedRead!(resource, metaNamespaceKey(obj), path));
+  /** controllerutil's Add/RemoveFinalizer, written at once: no write when the list already says so. */
+  const setFinalizer = async (obj: KubeObject, name: string, present: boolean): Promise<KubeObject> => {
+    if (typeof name !== 'string' || name === '') throw new TypeError(`ctx.${present ? 'add' : 'remove'}Finalizer(obj, name): name must be a finalizer such as 'example.com/cleanup'`);
+    const current = obj?.metadata?.finalizers ?? [];
+    if (current.includes(name) === present) return obj;
+    const finalizers = present ? [...current, name] : current.filter((f) => f !== name);
+    return (await write('patch', obj, { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } })) ?? obj;
+  };
   const write = (verb: Parameters<WriteChannel['write']>[1]['verb'], obj: KubeObject, patch?: unknown, options?: PatchOptions) => deps.writes.write(run, { verb, obj, patch, options });
   return {
     controller: run.controller,
@@ -50,6 +58,8 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     async delete(obj) {
       await write('delete', obj);
     },
+    addFinalizer: (obj, name) => setFinalizer(obj, name, true),
+    removeFinalizer: (obj, name) => setFinalizer(obj, name, false),
     async recordEvent(obj, type, reason, message) {
       await deps.writes.write(run, { verb: 'event', obj, event: { type, reason, message } });
     },

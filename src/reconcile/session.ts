@@ -3,7 +3,7 @@
 import type { Clock } from '../informer/clock.js';
 import { realClock } from '../informer/clock.js';
 import type { Tracer } from '../informer/trace.js';
-import type { ListerWatcher } from '../informer/types.js';
+import { metaNamespaceKey, type ListerWatcher } from '../informer/types.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
 import { CatalogError, type CacheScope, type ResourceCatalog, type ResourceInfo } from './catalog.js';
 import { SharedInformerFactory, idOf } from './informer-factory.js';
@@ -174,6 +174,18 @@ export class ReconcileSession {
   /** Controllers whose primary resource holds no object once synced (a selector or namespace that matches nothing). */
   emptyPrimaries(): { controller: string; resource: string }[] {
     return this.runners.filter((r) => r.primarySize() === 0).map((r) => ({ controller: r.name, resource: r.primaryName }));
+  }
+
+  /** Objects marked deleting that finalizers still hold, in every informer's cache. */
+  stuckDeleting(): { resource: string; key: string; finalizers: string[] }[] {
+    const out = [];
+    for (const e of this.factory.informers) {
+      for (const obj of e.informer.getIndexer().list()) {
+        const m = obj.metadata;
+        if (m?.deletionTimestamp && (m.finalizers?.length ?? 0) > 0) out.push({ resource: e.info.name, key: metaNamespaceKey(obj), finalizers: [...m.finalizers!] });
+      }
+    }
+    return out;
   }
 
   /** Reconciles running now, over every controller. */

@@ -68,6 +68,14 @@ export interface ReconcileContext {
   delete(obj: KubeObject): Promise<void>;
   updateStatus(obj: KubeObject): Promise<WriteResult>;
   patchStatus(obj: KubeObject, patch: unknown, options?: PatchOptions): Promise<WriteResult>;
+  /**
+   * controller-runtime's controllerutil.AddFinalizer/RemoveFinalizer, written at once as a patch of
+   * metadata.finalizers (with obj's resourceVersion: a stale obj conflicts); no write when nothing changes.
+   * Returns the object as written. Under --writes overlay a delete of an object with finalizers only marks
+   * it deleting (deletionTimestamp) until the last one is removed, as kube-apiserver does.
+   */
+  addFinalizer(obj: KubeObject, name: string): Promise<KubeObject>;
+  removeFinalizer(obj: KubeObject, name: string): Promise<KubeObject>;
   /** An Event about obj (core/v1 Event), written like every other write. */
   recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
   /** A line in the trace under this run's key. */

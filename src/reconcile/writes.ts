@@ -124,7 +124,7 @@ export class WriteChannel implements WriteOrigins {
     const sent = this.o.mode === 'server-dry-run' || this.o.mode === 'apply';
     try {
       try {
-        ({ result, changed } = localResult(call, local, name, cached, info, known));
+        ({ result, changed } = finishDeletion(localResult(call, local, name, cached, info, known, this.o.clock.now()), cached));
       } catch (err) {
         // A sent write is the server's to refuse (its 404/409 with its own words); the cache may be behind.
         if (!sent) throw err;
@@ -227,7 +227,7 @@ function verbMethod(verb: WriteVerb): string {
  * false when no synced informer holds the resource: then nothing can be said of what exists (no 404/409), a
  * patch's result is unknown, and the write is reported as changing something.
  */
-function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo, known: boolean): { result?: KubeObject; changed: string[] } {
+function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo, known: boolean, now: number): { result?: KubeObject; changed: string[] } {
   const gr = `${info.resource}${info.group ? `.${info.group}` : ''}`;
   const notFound = () => statusError(404, 'NotFound', `${gr} "${name}" not found`, info, name);
   const current = (): KubeObject | undefined => {
@@ -262,10 +262,24 @@ function localResult(call: WriteCall, obj: KubeObject, name: string, cached: Kub
       const result = call.verb === 'patch-status' ? { ...base, status: patched.status } : patched;
       return { result, changed: changedPaths(base, result) };
     }
-    case 'delete':
-      current();
+    case 'delete': {
+      const base = current();
+      // Finalizers hold the object: the API server only marks it deleting (and then again: nothing changes).
+      if (base && (base.metadata.finalizers?.length ?? 0) > 0) {
+        if (base.metadata.deletionTimestamp) return { result: base, changed: [] };
+        const result = { ...base, metadata: { ...base.metadata, deletionTimestamp: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z') } };
+        return { result, changed: changedPaths(base, result) };
+      }
       return { result: undefined, changed: ['(deleted)'] };
+    }
   }
+}
+
+/** An object marked deleting whose last finalizer a write removes is gone, as kube-apiserver removes it. */
+function finishDeletion(r: { result?: KubeObject; changed: string[] }, cached: KubeObject | undefined): { result?: KubeObject; changed: string[] } {
+  const m = r.result?.metadata;
+  if (!m?.deletionTimestamp || (m.finalizers?.length ?? 0) > 0 || !cached?.metadata.deletionTimestamp) return r;
+  return { result: undefined, changed: [...r.changed, '(deleted: its last finalizer is gone)'] };
 }
 
 /** What a write to a resource no synced informer holds is said to change: its effect cannot be computed. */
@@ -277,7 +291,7 @@ function changedPaths(from: KubeObject, to: KubeObject): string[] {
 }
 
 function overlayEdit(call: WriteCall, cached: KubeObject | undefined, result: KubeObject | undefined): OverlayEdit {
-  if (call.verb === 'delete' || result === undefined) return { type: 'delete' };
+  if (result === undefined) return { type: 'delete' };
   if (!cached) return { type: 'object', obj: result };
   // Kept as a merge patch against what was cached, so later server versions keep their other changes.
   const patch = createMergePatch(cached, result) as Record<string, unknown>;
