@@ -23,6 +23,7 @@ import type { LoadedController } from '../reconcile/module-loader.js';
 import { checkExpectation, expectationKey, type Expectation } from '../reconcile/expectations.js';
 import { RecordingCatalog } from '../reconcile/recording-catalog.js';
 import { ReconcileSession } from '../reconcile/session.js';
+import { MaxWritesReached, type WriteLimits } from '../reconcile/write-limiter.js';
 import type { WriteMode } from '../reconcile/writes.js';
 import { shouldColor } from '../render/color.js';
 import { loopLine, reconcileReportTable, reconcileVerdict, reportRecord } from '../render/reconcile-report.js';
@@ -58,6 +59,8 @@ export interface ReconcileRunOptions {
   fieldManager?: string;
   /** --expect: checked once --once settles; a mismatch exits 3. */
   expectations?: Expectation[];
+  /** --qps/--burst/--max-writes for writes that are sent. */
+  writeLimits?: WriteLimits;
   /** --reconcile-timeout in ms: a longer run is an error, `deadline exceeded`. */
   reconcileTimeoutMs?: number;
   /** --once: stop when the queue is idle and no failed key waits for its retry (or after maxReconciles runs, or settleTimeoutMs) and report. */
@@ -150,6 +153,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
     reconcileTimeoutMs: o.reconcileTimeoutMs,
+    writeLimits: o.writeLimits,
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
     onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
@@ -248,6 +252,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as TraceRecord);
     printer.end();
   }
+  // A reconciler that writes without end: one line, a reconcile error (2) with or without --once.
+  if (fatal instanceof MaxWritesReached) throw new UserError(fatal.message, EXIT.errors);
   if (fatal) throw fatal;
   if (closed?.failure) throw closed.failure;
 

@@ -58,6 +58,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
     once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met.', default: false }),
     'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects); reaching it is "did not settle", exit 1.' }),
     expect: Flags.string({ description: 'With --once: a YAML/JSON file of partial objects the end state must hold (absent: true for one that must not exist); checked once the run settles, under --writes overlay, server-dry-run (the cluster\'s state: nothing is stored) or apply; exit 3 with a diff per expectation not met.' }),
+    qps: Flags.string({ description: 'Writes per second sent to the server under --writes apply or server-dry-run (client-go\'s token bucket; controller-runtime\'s default).', default: '20' }),
+    burst: Flags.integer({ description: 'Writes that may go out at once before --qps paces them.', default: 30 }),
+    'max-writes': Flags.integer({ description: 'Most writes sent in one run (apply, server-dry-run): the one past it stops the run with one line, exit 2.', default: 10_000 }),
     'settle-timeout': Flags.string({ description: 'With --once: the longest wait for the queue to settle, failed keys\' retries included (default 30s); reaching it is "did not settle", exit 1.' }),
     'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
@@ -94,6 +97,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
     if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
     if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (local), server-dry-run or apply');
+    const qps = Number(flags.qps);
+    if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
+    if (flags.burst < 1) throw new UserError('--burst must be at least 1');
+    if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
     const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
     const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
@@ -136,6 +143,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         fieldManager: flags['field-manager'],
         reconcileTimeoutMs,
         expectations,
+        writeLimits: { qps, burst: flags.burst, maxWrites: flags['max-writes'] },
         once: flags.once ? { maxReconciles: flags['max-reconciles'], settleTimeoutMs } : undefined,
         maxEvents: flags['max-events'],
         stop,

@@ -13,6 +13,7 @@ import { RunReport } from './report.js';
 import { ReconcileRunner } from './runner.js';
 import type { CacheEntry, ControllerDefinition } from './types.js';
 import { WriteChannel, type WriteMode } from './writes.js';
+import { DEFAULT_WRITE_LIMITS, WriteLimiter, type WriteLimits } from './write-limiter.js';
 import type { ObjectWriter } from './writer.js';
 
 export interface SessionController {
@@ -41,6 +42,8 @@ export interface SessionOptions {
   maxReasonsPerKey?: number;
   /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
   rateLimiter?: () => RateLimiter<string>;
+  /** --qps/--burst/--max-writes for sent writes (default controller-runtime's 20/30, and 10,000). */
+  writeLimits?: WriteLimits;
   /** --reconcile-timeout in ms (off when undefined). */
   reconcileTimeoutMs?: number;
   /** Replaying a masked recording: a reconciler read a value the recording masked. */
@@ -86,7 +89,10 @@ export class ReconcileSession {
       },
     });
     this.loops = new LoopDetector(o.loopThreshold ?? 5);
-    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random });
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random, limiter: o.mode === 'apply' || o.mode === 'server-dry-run' ? new WriteLimiter(o.writeLimits ?? DEFAULT_WRITE_LIMITS, clock) : undefined, onLimit: (err) => {
+      this.fatal ??= err;
+      this.stop.abort(err);
+    } });
   }
 
   /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */

@@ -15,6 +15,7 @@ import { applyPatch, createMergePatch } from './patch.js';
 import type { TriggerReason, WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
 import type { WriteMode } from './write-mode.js';
+import { MaxWritesReached, type WriteLimiter } from './write-limiter.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
 
 export type { WriteMode } from './write-mode.js';
@@ -61,6 +62,10 @@ export interface WriteChannelOptions {
   /** fieldManager sent when the call names none; default kwatch-<controller>. */
   fieldManager?: string;
   signal?: AbortSignal;
+  /** --qps/--burst/--max-writes on writes that are sent (server-dry-run, apply). */
+  limiter?: WriteLimiter;
+  /** The run must stop: --max-writes was reached. */
+  onLimit?: (err: MaxWritesReached) => void;
   /** For generated names (generateName, Events); seeded when replaying a recording, so runs repeat exactly. */
   random?: () => number;
 }
@@ -140,6 +145,12 @@ export class WriteChannel implements WriteOrigins {
           }
         }
       } else {
+        try {
+          await this.o.limiter?.take(this.o.signal);
+        } catch (err) {
+          if (err instanceof MaxWritesReached) this.o.onLimit?.(err);
+          throw err;
+        }
         this.inFlight++;
         try {
           answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);

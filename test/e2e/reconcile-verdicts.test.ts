@@ -116,3 +116,23 @@ export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { che
     expect(errors[0].stack).toMatch(/^Error: payment API unreachable[^\n]*\n\s+at check \(\S*thrower\.ts:4:\d+\)/);
   });
 });
+
+describe('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
+  it('--max-writes stops a reconciler that writes without end: one line, exit 2; --qps paces what is sent', async () => {
+    const mod = k.file(
+      'flood.mjs',
+      `export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        for (let i = 0; i < 100; i++) await ctx.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'flood-', namespace: req.namespace }, data: {} });
+      } };`,
+    );
+    const capped = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '25');
+    expect(capped.stderr.trim()).toBe('error: --max-writes 25 reached: the reconcilers sent 25 writes in this run and kwatch stopped it (raise --max-writes if that is expected)');
+    expect(capped.code).toBe(2);
+    const t0 = Date.now();
+    const paced = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '12', '--qps', '5', '--burst', '2', '-o', 'ndjson');
+    // 2 at once, then 9 more at 5/s before the 12th is refused: at least 1.8 s, whatever the machine.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
+    expect(paced.stdout.split('\n').filter((l) => l.includes('"op":"write"') && l.includes('"verb":"create"')).length).toBeGreaterThanOrEqual(11);
+    expect(paced.code).toBe(2);
+  });
+});
