@@ -60,6 +60,17 @@ absent: true
     ]);
   });
 
+  it('the image-snapshot example (predicates, a finalizer, owns) meets its --expect file under overlay', async () => {
+    const r = await kwatch(['reconcile', '--with', join(EXAMPLES, 'image-snapshot.mjs'), '-n', 'default', '--once', '--writes', 'overlay', '--expect', join(EXAMPLES, 'image-snapshot.expect.yaml'), '-o', 'ndjson'], env());
+    expect(r.stderr).toMatch(/^converged: 1 key, \d+ runs, no write pending$/m);
+    expect(r.stderr).toMatch(/^expectations: 3 of 3 met$/m);
+    expect(r.code).toBe(0);
+    const recs = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
+    // Its own finalizer patch changes no generation: GenerationChanged drops the event it caused.
+    expect(recs.find((x) => x.op === 'filtered')).toMatchObject({ resource: 'deployments.apps', key: 'default/tokens-api', predicate: 'GenerationChangedPredicate' });
+    for (const d of JSON.parse((await k.kubectl('get', 'deployments.apps', '-n', 'default', '-o', 'json')).stdout).items) expect(d.metadata.finalizers).toBeUndefined();
+  });
+
   it('bad input is one line, exit 1: without --once, under intercept, a document that names no object', async () => {
     const file = k.file('bad.yaml', 'kind: Deployment\nspec: {}\n');
     const cases: [string[], RegExp][] = [
