@@ -86,6 +86,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
+    // Not silently ignored: faults reach a module's informers and writes in a later round.
+    if (flags.inject?.length) throw new UserError('--inject works with --exec (a controller process) for now, not with --with modules');
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     const debounceMs = parseDuration(flags.debounce, '--debounce');
