@@ -87,7 +87,7 @@ describe('kwatch reconcile --once verdicts and the loop detector', () => {
     const mod = k.file('throws.mjs', `export default { for: 'deployments.apps', reconcile() { throw new Error('cannot reach the payment API'); } };`);
     const r = await reconcile('--with', mod, '-n', 'default', '--once', '--max-reconciles', '3');
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/error: cannot reach the payment API/);
+    expect(r.stdout).toMatch(/│ error \(\S*throws\.mjs:1\): cannot reach the payment API/);
     expect(r.stdout).toMatch(/reconcile\s+error\s+default\/\S+\s+.*backoffMs=\d+/);
     expect(r.stderr).toMatch(/^errors: 1 of 1 key ended in an error/m);
   });
