@@ -6,6 +6,7 @@ import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
 import { VirtualClock } from '../informer/recording/virtual-clock.js';
 import { driveVirtualTime } from '../informer/recording/virtual-time-driver.js';
+import { realClock, type Clock } from '../informer/clock.js';
 import { seededRandom } from '../informer/seeded-random.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { DiscoveryClientOptions } from '../kube/discovery/discovery-client.js';
@@ -19,8 +20,10 @@ import type { RecordingFile, RecordingSink } from '../kube/recording/recording-f
 import { RecordingListerWatcher } from '../kube/recording/recording-lister-watcher.js';
 import type { ResourceCatalog, ResourceInfo } from '../reconcile/catalog.js';
 import type { LoadedController } from '../reconcile/module-loader.js';
+import { checkExpectation, expectationKey, type Expectation } from '../reconcile/expectations.js';
 import { RecordingCatalog } from '../reconcile/recording-catalog.js';
 import { ReconcileSession } from '../reconcile/session.js';
+import { MaxWritesReached, type WriteLimits } from '../reconcile/write-limiter.js';
 import type { WriteMode } from '../reconcile/writes.js';
 import { shouldColor } from '../render/color.js';
 import { loopLine, reconcileReportTable, reconcileVerdict, reportRecord } from '../render/reconcile-report.js';
@@ -31,6 +34,7 @@ import { openRecording, type RecordedResource } from './recording-open.js';
 import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
+import { formatMs } from '../render/format-units.js';
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
@@ -53,8 +57,14 @@ export interface ReconcileRunOptions {
   resyncPeriodMs?: number;
   fifo: 'real' | 'delta';
   fieldManager?: string;
-  /** --once: stop when the queue is idle (or after maxReconciles runs) and report. */
-  once?: { maxReconciles?: number };
+  /** --expect: checked once --once settles; a mismatch exits 3. */
+  expectations?: Expectation[];
+  /** --qps/--burst/--max-writes for writes that are sent. */
+  writeLimits?: WriteLimits;
+  /** --reconcile-timeout in ms: a longer run is an error, `deadline exceeded`. */
+  reconcileTimeoutMs?: number;
+  /** --once: stop when the queue is idle and no failed key waits for its retry (or after maxReconciles runs, or settleTimeoutMs) and report. */
+  once?: { maxReconciles?: number; settleTimeoutMs?: number };
   maxEvents?: number;
   stop: StopSignal;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -68,6 +78,8 @@ interface Backend {
   catalog: ResourceCatalog;
   session: Pick<ConstructorParameters<typeof ReconcileSession>[0], 'writer' | 'clock' | 'random'>;
   wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary', onFatal: (e: Error) => void): ListerWatcher;
+  /** A recording whose Secret data and credential fields were masked when it was made. */
+  masked?: boolean;
   /** Once every declared informer exists (the recording's header names them). */
   afterSetup?(): void;
   /** When the run is over: a line for stderr, or a failure to report. */
@@ -79,12 +91,31 @@ interface Backend {
   drive(o: { run: AbortController; idle: () => boolean; finish: () => string | undefined; finishing: Promise<void>; progress: () => number }): Promise<void>;
 }
 
-/** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 writes pending, 2 errors). */
+/** The run could not start (a resource that does not exist, a recording that cannot be read): a usage error, exit 1. */
+export class ReconcileSetupError extends Error {
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+    this.name = 'ReconcileSetupError';
+  }
+}
+
+/** --once exit codes: usage and load errors are 1 too (thrown, not returned). */
+export const EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 } as const;
+
+/** Default of --settle-timeout: how long --once waits for the queue to settle (failed keys' retries included). */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
+
+/** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 not converged or did not settle, 2 errors). */
 export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
-  const backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
-  await checkPrimaries(o.controllers, backend.catalog);
+  let backend: Backend;
+  try {
+    backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
+    await checkPrimaries(o.controllers, backend.catalog);
+  } catch (e) {
+    throw new ReconcileSetupError(e);
+  }
 
   const table = o.output === 'table' || o.output === 'wide';
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: RECONCILE_DEFAULT_STAGES, diff: o.diff, showSecrets: o.showSecrets, batch: true });
@@ -121,10 +152,31 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
+    reconcileTimeoutMs: o.reconcileTimeoutMs,
+    writeLimits: o.writeLimits,
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
+    onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
 
-  const onUserStop = () => run.abort(o.stop.signal.reason);
+  let unsettled: string | undefined;
+  const onUserStop = () => {
+    run.abort(o.stop.signal.reason);
+    const n = session.running();
+    if (n > 0 && !live) err.write(`waiting for ${n} running ${n === 1 ? 'reconcile' : 'reconciles'} (again to force)\n`);
+  };
+  // A second signal: stop waiting for runs in flight, abort sent writes, report what there is.
+  let forcedRunning = 0;
+  const forced = new Promise<void>((resolve) => {
+    const onForce = () => {
+      forcedRunning = session.running();
+      unsettled ??= `forced to stop with ${forcedRunning} ${forcedRunning === 1 ? 'reconcile' : 'reconciles'} still running`;
+      session.forceStop(o.stop.forced.reason);
+      run.abort(o.stop.forced.reason);
+      resolve();
+    };
+    if (o.stop.forced.aborted) onForce();
+    else o.stop.forced.addEventListener('abort', onForce, { once: true });
+  });
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
   let finishing: string | undefined;
@@ -135,16 +187,42 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     finishRequested();
   };
   let closed: ReturnType<NonNullable<Backend['close']>> | undefined;
+  let settleTimer: NodeJS.Timeout | undefined;
+  let expected: Awaited<ReturnType<typeof evaluateExpectations>> | undefined;
+  let stuck: ReturnType<ReconcileSession['stuckDeleting']> | undefined;
   try {
-    await session.setup();
+    try {
+      await session.setup();
+    } catch (e) {
+      throw new ReconcileSetupError(e);
+    }
+    // The kinds expectations name are watched from the start, so overlay keeps the writes to them.
+    for (const e of o.expectations ?? []) await watchExpected(session, backend.catalog, e);
     backend.afterSetup?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
+    // A primary that lists nothing is almost always a selector or namespace that matches nothing.
+    void session.whenSynced(run.signal).then(
+      () => {
+        if (live) return;
+        for (const e of session.emptyPrimaries()) err.write(`Warning: ${e.controller}: ${e.resource} listed 0 objects (check -n, -l, --field-selector and the module's cache): nothing to reconcile\n`);
+      },
+      () => {},
+    );
     if (o.once) {
       void session.whenSynced(run.signal).then(
         () => {
           const keys = session.runners.reduce((n, r) => n + r.primarySize(), 0);
-          session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => run.abort(new Error('stopped: --max-reconciles')));
+          session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => {
+            unsettled ??= 'stopped at --max-reconciles';
+            run.abort(new Error('stopped: --max-reconciles'));
+          });
+          const settleMs = o.once!.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+          settleTimer = setTimeout(() => {
+            unsettled ??= `not settled within --settle-timeout ${formatMs(settleMs)}`;
+            run.abort(new Error('stopped: --settle-timeout'));
+          }, settleMs);
+          settleTimer.unref();
           requestFinish('idle');
         },
         () => {},
@@ -152,22 +230,30 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     }
     await backend.drive({
       run,
-      idle: () => gate.inFlight === 0 && session.isIdle(),
+      // --once also waits for failed keys' retries: a conflict that the next attempt resolves is not a failure.
+      idle: () => gate.inFlight === 0 && session.isIdle() && (!o.once || session.retriesDue() === 0),
       finish: () => finishing,
       finishing: whenFinishing,
       progress: () => records,
     });
     run.abort(new Error('stopped'));
-    await running;
+    await Promise.race([running, forced]);
   } finally {
+    clearTimeout(settleTimer);
     o.stop.signal.removeEventListener('abort', onUserStop);
     unsubscribe();
     // The screen is restored before anything else is written (the report, the summary, an error).
     live?.stop();
     closed = backend.close?.();
+    if (!fatal && o.once && o.expectations) expected = await evaluateExpectations(o.expectations, session, backend.catalog);
     if (!fatal && o.once && !table) for (const r of session.report.rows()) printer.write(reportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (!fatal && o.once) stuck = session.stuckDeleting();
+    if (!table) for (const x of stuck ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'stuck-deleting', key: x.key, resource: x.resource, finalizers: x.finalizers } as TraceRecord);
+    if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as TraceRecord);
     printer.end();
   }
+  // A reconciler that writes without end: one line, a reconcile error (2) with or without --once.
+  if (fatal instanceof MaxWritesReached) throw new UserError(fatal.message, EXIT.errors);
   if (fatal) throw fatal;
   if (closed?.failure) throw closed.failure;
 
@@ -177,9 +263,14 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (!o.once) return 0;
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
-  err.write(`${reconcileVerdict(rows, session.report.runs, session.report.limited)}\n`);
-  if (rows.some((r) => r.result === 'error')) return 2;
-  return session.report.pending().length > 0 ? 1 : 0;
+  const loops = session.loops.findings.length;
+  err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
+  for (const x of stuck ?? []) err.write(`stuck deleting: ${x.resource} ${x.key}, held by finalizers ${x.finalizers.join(', ')}\n`);
+  const missed = expected ? reportExpectations(expected, err) : 0;
+  if (rows.some((r) => r.result === 'error')) return EXIT.errors;
+  if (missed > 0) return EXIT.expectations;
+  // A reported loop, or a run cut short, never passes: the same result in every write mode.
+  return session.report.pending().length > 0 || loops > 0 || unsettled !== undefined ? EXIT.notConverged : EXIT.converged;
 }
 
 /** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */
@@ -221,7 +312,7 @@ function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: Rec
   return {
     catalog,
     session: { writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(src.conn) : undefined },
-    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw, role) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
     afterSetup: () => recorder?.open(),
     close: () => recorder?.close() ?? {},
     async drive({ run, idle, finishing }) {
@@ -250,12 +341,12 @@ class ReconcileRecorder {
     private readonly stop: StopSignal,
   ) {}
 
-  wrap(info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary'): ListerWatcher {
+  wrap(info: ResourceInfo, lw: ListerWatcher): ListerWatcher {
     if (this.file) {
       this.late.push(info.name);
       return lw;
     }
-    const t = this.catalog.target(info, role);
+    const t = this.catalog.targetOf(info)!;
     this.resources.push({ group: t.group, version: t.version, resource: t.resource, kind: info.kind, namespaced: t.namespaced, namespace: t.namespace, labelSelector: t.labelSelector, fieldSelector: t.fieldSelector });
     const sink: RecordingSink = { elapsed: () => this.file!.elapsed(), nextConn: () => this.file!.nextConn(), write: (e) => this.file?.write(e) };
     return new RecordingListerWatcher(lw, sink, this.resources.length - 1);
@@ -284,6 +375,7 @@ function recordingBackend(path: string, mode: WriteMode): Backend {
   const catalog = new RecordingCatalog(recording, clock, path);
   return {
     catalog,
+    masked: recording.header.masked,
     session: { clock, random: seededRandom(1) },
     wrap: (_info, lw) => lw,
     async drive({ run, idle, finish, progress }) {
@@ -297,6 +389,54 @@ function recordingBackend(path: string, mode: WriteMode): Backend {
       });
     },
   };
+}
+
+/**
+ * A reconciler read a value the recording masked: once per resource and field, a warning naming it (the
+ * run may differ from one against the cluster) and a `masked-read` record.
+ */
+function maskedReadWarning(tracer: Tracer, err: NodeJS.WritableStream, clock: Clock): (controller: string, resource: string, key: string, path: string) => void {
+  const warned = new Set<string>();
+  return (controller, resource, key, path) => {
+    const id = `${resource}\u0000${path}`;
+    if (warned.has(id)) return;
+    warned.add(id);
+    err.write(`Warning: ${controller} read ${resource} ${key} ${path}, which the recording masked: it sees a placeholder, not the value, so this replay may differ from the cluster (record with --show-secrets to keep such values)\n`);
+    if (tracer.enabled) tracer.emit({ time: clock.now(), stage: 'reconcile', op: 'masked-read', key, controller, resource, field: path });
+  };
+}
+
+/** Starts the informer of an expectation's kind (when the source has it), before the run starts. */
+async function watchExpected(session: ReconcileSession, catalog: ResourceCatalog, e: Expectation): Promise<void> {
+  try {
+    const info = await catalog.resolveKind(e.apiVersion, e.kind);
+    await catalog.resolve(info.name);
+    await session.factory.informerFor(info);
+  } catch (err) {
+    throw new UserError(`${e.where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Each expectation against the end state (the informers' caches). */
+async function evaluateExpectations(list: Expectation[], session: ReconcileSession, catalog: ResourceCatalog) {
+  const out = [];
+  for (const e of list) {
+    const info = await catalog.resolveKind(e.apiVersion, e.kind);
+    const key = expectationKey(e);
+    out.push({ key, resource: info.name, result: checkExpectation(e, session.factory.existing(info)?.informer.getIndexer().getByKey(key)) });
+  }
+  return out;
+}
+
+/** A block per failed expectation and a count line on stderr; returns how many failed. */
+function reportExpectations(results: Awaited<ReturnType<typeof evaluateExpectations>>, err: NodeJS.WritableStream): number {
+  const failed = results.filter((x) => !x.result.met);
+  for (const x of failed) {
+    const e = x.result.expectation;
+    err.write(`expectation not met: ${x.resource} ${x.key}${e.absent ? ' (absent)' : ''} (${e.where})\n${x.result.diff.map((d) => `  ${d}`).join('\n')}\n`);
+  }
+  err.write(failed.length === 0 ? `expectations: ${results.length} of ${results.length} met\n` : `expectations: ${failed.length} of ${results.length} not met\n`);
+  return failed.length;
 }
 
 /** RESOURCE on the command line and a module's `for` must name the same resource. */

@@ -118,10 +118,10 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     if (template) {
       // kubectl get -o jsonpath|go-template|custom-columns: the template over the List of the objects.
       const { listOf } = await import('../render/objects.js');
-      process.stdout.write(template.document(listOf(items)));
+      process.stdout.write(template.document(listOf(items, result.resourceVersion ?? '')));
       return;
     }
-    const n = printObjects(items, { output: output as ObjectOutputFormat, stream: process.stdout });
+    const n = printObjects(items, { output: output as ObjectOutputFormat, stream: process.stdout, listResourceVersion: result.resourceVersion ?? '' });
     if (n === 0 && (output === 'name' || output === 'ndjson')) process.stderr.write(noResources(resource.namespaced, flags['all-namespaces'], flags.namespace ?? conn.namespace));
   }
 }

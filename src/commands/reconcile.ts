@@ -24,7 +24,11 @@ Each run prints the reasons merged into it (object updated, related object updat
 
 Several --with modules share one informer per resource, as kube-controller-manager's shared informer factory does. A key whose own writes keep re-triggering it more than --loop-threshold times in a row gets a loop record naming the fields that change every round.
 
---once syncs, reconciles every primary object, follows what that triggers until the queue is idle, prints a report and exits 0 when no write is pending (converged), 1 when writes are pending, 2 on errors.`;
+--once syncs, reconciles every primary object, follows what that triggers until the queue is idle and every failed key's retry has run (as controller-runtime retries them; bounded by --max-reconciles and --settle-timeout), prints a report and exits with:
+  0  converged: no write pending, no loop reported
+  1  not converged (writes pending, a loop reported, or stopped at --max-reconciles / --settle-timeout: did not settle); also usage and load errors (a bad flag, a module that does not load, an unknown resource), which print one error line
+  2  reconcile errors: a key whose last run failed, or the run itself failed (an informer gave up)
+  3  an --expect expectation did not hold`;
   static override examples = [
     '<%= config.bin %> reconcile deployments.apps --with examples/reconcilers/annotator.mjs --sim',
     '<%= config.bin %> reconcile --with examples/reconcilers/configmap-roller.mjs --sim --writes overlay',
@@ -51,15 +55,21 @@ Several --with modules share one informer per resource, as kube-controller-manag
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
     debounce: Flags.string({ description: 'Triggers for one key within this window make one run (e.g. 500ms); 0 = off.', default: '0' }),
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key\'s own writes re-trigger it more than this many times in a row.', default: 5 }),
-    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle, print a report; exit 0 converged, 1 writes pending, 2 errors.', default: false }),
-    'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects).' }),
+    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met.', default: false }),
+    'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects); reaching it is "did not settle", exit 1.' }),
+    expect: Flags.string({ description: 'With --once: a YAML/JSON file of partial objects the end state must hold (absent: true for one that must not exist); checked once the run settles, under --writes overlay, server-dry-run (the cluster\'s state: nothing is stored) or apply; exit 3 with a diff per expectation not met.' }),
+    qps: Flags.string({ description: 'Writes per second sent to the server under --writes apply or server-dry-run (client-go\'s token bucket; controller-runtime\'s default).', default: '20' }),
+    burst: Flags.integer({ description: 'Writes that may go out at once before --qps paces them.', default: 30 }),
+    'max-writes': Flags.integer({ description: 'Most writes sent in one run (apply, server-dry-run): the one past it stops the run with one line, exit 2.', default: 10_000 }),
+    'settle-timeout': Flags.string({ description: 'With --once: the longest wait for the queue to settle, failed keys\' retries included (default 30s); reaching it is "did not settle", exit 1.' }),
     'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
     diff: Flags.boolean({ description: 'Also print what changed on every handler update (writes always show their diff).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each primary object is reconciled again (reason: resync).' }),
     'show-secrets': Flags.boolean({ description: 'Print Secret data in writes as it is (masked by default).', default: false }),
-    for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m).' }),
+    for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m); runs in flight are waited for (a second Ctrl-C or SIGTERM exits at once).' }),
+    'reconcile-timeout': Flags.string({ description: 'A run longer than this is an error, "deadline exceeded": its ctx.signal aborts and its later writes are refused (default: off, as controller-runtime). A run still going after 10s gets a still-running record either way.' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
     record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
     force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
@@ -76,6 +86,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
+    // Not silently ignored: faults reach a module's informers and writes in a later round.
+    if (flags.inject?.length) throw new UserError('--inject works with --exec (a controller process) for now, not with --with modules');
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     const debounceMs = parseDuration(flags.debounce, '--debounce');
@@ -83,6 +95,16 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags['max-reconciles'] !== undefined && !flags.once) throw new UserError('--max-reconciles goes with --once');
+    if (flags['max-reconciles'] !== undefined && flags['max-reconciles'] < 1) throw new UserError('--max-reconciles must be at least 1');
+    if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
+    if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
+    if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (local), server-dry-run or apply');
+    const qps = Number(flags.qps);
+    if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
+    if (flags.burst < 1) throw new UserError('--burst must be at least 1');
+    if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
+    const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
+    const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
@@ -97,11 +119,15 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { loadControllerModules } = await import('../reconcile/module-loader.js');
     const controllers = await loadControllerModules(flags.with, { resource: args.resource });
     const tracer = new Tracer();
-    const stop = createStopSignal({ forMs });
-    const { runReconcile } = await import('../cli/reconcile-run.js');
+    const reconcileTimeoutMs = flags['reconcile-timeout'] !== undefined ? parseDuration(flags['reconcile-timeout'], '--reconcile-timeout') : undefined;
+    if (reconcileTimeoutMs !== undefined && reconcileTimeoutMs <= 0) throw new UserError('--reconcile-timeout must be more than 0 (leave it out for no deadline)');
+    // The first Ctrl-C waits for runs in flight; a second one (or SIGTERM) exits at once, report printed.
+    const stop = createStopSignal({ forMs, secondSignalForces: true });
+    const { runReconcile, ReconcileSetupError } = await import('../cli/reconcile-run.js');
     let code: number;
     try {
-      const source = flags['from-recording'] ? ({ kind: 'recording', path: flags['from-recording'] } as const) : await this.serverSource(flags, tracer, mode, stop.signal);
+      // Connecting (the kubeconfig, the server) is part of starting: its failures are usage errors (1).
+      const source = flags['from-recording'] ? ({ kind: 'recording', path: flags['from-recording'] } as const) : await this.serverSource(flags, tracer, mode, stop.signal).catch((e: unknown) => Promise.reject(new ReconcileSetupError(e)));
       code = await runReconcile({
         source,
         tracer,
@@ -117,17 +143,27 @@ Several --with modules share one informer per resource, as kube-controller-manag
         resyncPeriodMs: resyncMs,
         fifo: flags.fifo as 'real' | 'delta',
         fieldManager: flags['field-manager'],
-        once: flags.once ? { maxReconciles: flags['max-reconciles'] } : undefined,
+        reconcileTimeoutMs,
+        expectations,
+        writeLimits: { qps, burst: flags.burst, maxWrites: flags['max-writes'] },
+        once: flags.once ? { maxReconciles: flags['max-reconciles'], settleTimeoutMs } : undefined,
         maxEvents: flags['max-events'],
         stop,
         live: flags.live ? { followKey: flags.key, snapshotDir: flags['snapshot-dir'] } : undefined,
       });
     } catch (err) {
-      // --once is a check: whatever stopped it is an error (2+), never "writes pending" (1).
+      // A run that could not start is a usage error (1), in every mode.
+      if (err instanceof ReconcileSetupError) throw err.failure;
+      // --once is a check: whatever stopped a started run is a reconcile error (2), never "not converged" (1).
       if (flags.once) throw new UserError(describeError(err).message, 2);
       throw err;
     } finally {
       stop.dispose();
+    }
+    if (stop.forced.aborted) {
+      // Runs that never returned may hold the event loop: leave once the output is out.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
     }
     if (code !== 0) this.exit(code);
   }
@@ -193,5 +229,26 @@ Several --with modules share one informer per resource, as kube-controller-manag
       firstContact: this.firstContactOptions(),
       record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
     } as const;
+  }
+}
+
+/** The --expect file's documents (YAML, several separated by ---, or JSON), as one-line usage errors. */
+async function readExpectations(path: string) {
+  const { readFileSync } = await import('node:fs');
+  const { parseAllDocuments } = await import('yaml');
+  const { parseExpectations } = await import('../reconcile/expectations.js');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`--expect ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  const docs = parseAllDocuments(text);
+  const docList = Array.isArray(docs) ? docs : [docs];
+  for (const d of docList) if (d.errors.length > 0) throw new UserError(`--expect ${path}: ${d.errors[0].message.split('\n')[0]}`);
+  try {
+    return parseExpectations(docList.map((d) => d.toJS() as unknown), path);
+  } catch (err) {
+    throw new UserError((err as Error).message);
   }
 }

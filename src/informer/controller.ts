@@ -53,6 +53,8 @@ export interface ControllerOptions {
   maxReasonsPerKey?: number;
   /** Put `controller` on the workqueue's records too (kwatch reconcile names its controllers everywhere). */
   traceController?: boolean;
+  /** More fields for a run's `error` record (where in the user's code it was thrown, its stack). */
+  errorDetail?: (err: unknown) => Record<string, unknown> | undefined;
 }
 
 export interface ControllerStats {
@@ -200,7 +202,7 @@ export class Controller {
       // The error policy decided: requeue after its delay, or wait for the next change.
       this.stats.errors++;
       const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
-      if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
+      if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), ...this.options.errorDetail?.(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
       this.queue.forget(key);
       if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
     } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
@@ -226,7 +228,7 @@ export class Controller {
     const tracing = this.tracer.enabled;
     const time = tracing ? this.clock.now() : 0;
     const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
-    if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, requeues: requeues + 1, backoffMs });
+    if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, ...this.options.errorDetail?.(err), requeues: requeues + 1, backoffMs });
   }
 }
 

@@ -20,13 +20,26 @@ export class CatalogError extends Error {
   }
 }
 
+/**
+ * What the run's cache holds of one resource, beyond the command line's namespace: the module's `cache`
+ * entry for it (controller-runtime's cache ByObject) and, for a primary, the command line's selectors.
+ */
+export interface CacheScope {
+  /** The resource is some controller's `for`: the command line's -l/--field-selector apply to it. */
+  primary: boolean;
+  /** Only these namespaces (several are watched across namespaces and filtered in kwatch). */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
 export interface ResourceCatalog {
   /** A resource by any name kubectl accepts (po, deploy, deployments.apps); rejects when unknown. */
   resolve(name: string): Promise<ResourceInfo>;
   /** The resource serving apiVersion/kind (for writes, which name only the object). */
   resolveKind(apiVersion: string, kind: string): Promise<ResourceInfo>;
-  /** Lists and watches the resource within the run's scope (namespace; selectors for the primary). */
-  listerWatcher(info: ResourceInfo, role: 'primary' | 'secondary'): ListerWatcher;
+  /** Lists and watches the resource within the run's scope (namespace; selectors for a primary) and the cache scope. */
+  listerWatcher(info: ResourceInfo, scope: CacheScope): ListerWatcher;
 }
 
 /** The group of an apiVersion: "apps/v1" → "apps", "v1" → "". */

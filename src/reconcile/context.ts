@@ -3,7 +3,8 @@
 import { format } from 'node:util';
 import type { Clock } from '../informer/clock.js';
 import type { Tracer } from '../informer/trace.js';
-import type { KubeObject } from '../informer/types.js';
+import { metaNamespaceKey, type KubeObject } from '../informer/types.js';
+import { reportMaskedReads } from './masked-reads.js';
 import { getCached, listCached } from './cache-reader.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { ListQuery, ObjectRef, PatchOptions, ReconcileContext } from './types.js';
@@ -15,6 +16,8 @@ export interface ContextDeps {
   tracer: Tracer;
   clock: Clock;
   signal: AbortSignal;
+  /** Replaying a masked recording: told when the reconciler reads a value the recording masked. */
+  onMaskedRead?: (resource: string, key: string, path: string) => void;
 }
 
 export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext {
@@ -23,6 +26,15 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     if (!entry.informer.hasSynced()) await entry.informer.whenSynced(deps.signal);
     return entry;
   };
+  const guard = (resource: string, obj: KubeObject) => reportMaskedReads(obj, (path) => deps.onMaskedRead!(resource, metaNamespaceKey(obj), path));
+  /** controllerutil's Add/RemoveFinalizer, written at once: no write when the list already says so. */
+  const setFinalizer = async (obj: KubeObject, name: string, present: boolean): Promise<KubeObject> => {
+    if (typeof name !== 'string' || name === '') throw new TypeError(`ctx.${present ? 'add' : 'remove'}Finalizer(obj, name): name must be a finalizer such as 'example.com/cleanup'`);
+    const current = obj?.metadata?.finalizers ?? [];
+    if (current.includes(name) === present) return obj;
+    const finalizers = present ? [...current, name] : current.filter((f) => f !== name);
+    return (await write('patch', obj, { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } })) ?? obj;
+  };
   const write = (verb: Parameters<WriteChannel['write']>[1]['verb'], obj: KubeObject, patch?: unknown, options?: PatchOptions) => deps.writes.write(run, { verb, obj, patch, options });
   return {
     controller: run.controller,
@@ -30,11 +42,13 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     async get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): Promise<T | undefined> {
       if (!ref || typeof ref.name !== 'string') throw new TypeError(`ctx.get(${JSON.stringify(resource)}, ref): ref needs a name`);
       const { info, informer: inf } = await informer(resource);
-      return getCached(info, inf.getIndexer(), ref) as T | undefined;
+      const obj = getCached(info, inf.getIndexer(), ref);
+      return (obj && deps.onMaskedRead ? guard(info.name, obj) : obj) as T | undefined;
     },
     async list<T extends KubeObject = KubeObject>(resource: string, query: ListQuery = {}): Promise<T[]> {
       const { info, informer: inf } = await informer(resource);
-      return listCached(info, inf.getIndexer(), query) as T[];
+      const items = listCached(info, inf.getIndexer(), query);
+      return (deps.onMaskedRead ? items.map((o) => guard(info.name, o)) : items) as T[];
     },
     create: (obj) => write('create', obj),
     update: (obj) => write('update', obj),
@@ -44,6 +58,8 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     async delete(obj) {
       await write('delete', obj);
     },
+    addFinalizer: (obj, name) => setFinalizer(obj, name, true),
+    removeFinalizer: (obj, name) => setFinalizer(obj, name, false),
     async recordEvent(obj, type, reason, message) {
       await deps.writes.write(run, { verb: 'event', obj, event: { type, reason, message } });
     },

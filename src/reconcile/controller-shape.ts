@@ -3,7 +3,8 @@
 // function, or module.exports.reconcile), or a Builder-like definition as the default export
 // (CommonJS: module.exports = { for, reconcile, ... }).
 import { ControllerModuleError } from './controller-module-error.js';
-import type { ControllerDefinition, ErrorPolicyFn, ReconcileFn, WatchSpec } from './types.js';
+import { BUILT_IN_PREDICATES } from './predicates.js';
+import type { ControllerDefinition, ErrorPolicyFn, Predicate, ReconcileFn, WatchSpec } from './types.js';
 
 export interface ControllerShape {
   /** The definition's name, else the file's basename without its extension. */
@@ -40,8 +41,10 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   if (source.for !== undefined && !isName(source.for)) fail(`for must be a resource name such as 'deployments.apps', got ${describe(source.for)}`);
   if (source.ownsAllOwners !== undefined && typeof source.ownsAllOwners !== 'boolean') fail(`ownsAllOwners must be true or false, got ${describe(source.ownsAllOwners)}`);
   const owns = source.owns === undefined ? undefined : checkOwns(source.owns, fail);
+  const predicates = source.predicates === undefined ? undefined : checkPredicates(source.predicates, 'predicates', fail);
   const watches = source.watches === undefined ? undefined : checkWatches(source.watches, fail);
   const indexers = source.indexers === undefined ? undefined : checkIndexers(source.indexers, fail);
+  const cache = source.cache === undefined ? undefined : checkCache(source.cache, fail);
 
   const moduleFor = source.for as string | undefined;
   const primary = moduleFor ?? where.resource;
@@ -56,9 +59,11 @@ export function controllerShape(exports: Record<string, unknown>, where: ShapeCo
   };
   if (source.errorPolicy !== undefined) definition.errorPolicy = (source.errorPolicy as ErrorPolicyFn).bind(owner);
   if (owns) definition.owns = owns;
+  if (predicates) definition.predicates = predicates;
   if (source.ownsAllOwners !== undefined) definition.ownsAllOwners = source.ownsAllOwners as boolean;
   if (watches) definition.watches = watches;
   if (indexers) definition.indexers = indexers;
+  if (cache) definition.cache = cache;
   return { name: definition.name!, definition, ...(moduleFor !== undefined ? { moduleFor } : {}) };
 }
 
@@ -66,9 +71,11 @@ interface DefinitionSource {
   name?: unknown;
   for?: unknown;
   owns?: unknown;
+  predicates?: unknown;
   ownsAllOwners?: unknown;
   watches?: unknown;
   indexers?: unknown;
+  cache?: unknown;
   reconcile?: unknown;
   errorPolicy?: unknown;
   /** `this` for reconcile and errorPolicy. */
@@ -79,7 +86,7 @@ interface DefinitionSource {
 function definitionSource(exports: Record<string, unknown>): DefinitionSource | undefined {
   const def = exports.default;
   if (isObject(def) && ('reconcile' in def || 'for' in def)) {
-    return { name: def.name, for: def.for, owns: def.owns, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
+    return { name: def.name, for: def.for, owns: def.owns, predicates: def.predicates, ownsAllOwners: def.ownsAllOwners, watches: def.watches, indexers: def.indexers, cache: def.cache, reconcile: def.reconcile, errorPolicy: def.errorPolicy, owner: def };
   }
   if ('reconcile' in exports && exports.reconcile !== undefined) return { reconcile: exports.reconcile, errorPolicy: exports.errorPolicy, owner: undefined };
   // export default async function reconcile(…), or CommonJS module.exports = function (…).
@@ -102,12 +109,40 @@ function checkIndexers(indexers: unknown, fail: (what: string) => never): NonNul
   return indexers as NonNullable<ControllerDefinition['indexers']>;
 }
 
-function checkOwns(owns: unknown, fail: (what: string) => never): string[] {
+function checkCache(cache: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['cache']> {
+  const shape = "{ 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web', fieldSelector: 'metadata.name=web' } }";
+  if (!isObject(cache)) return fail(`cache must be ${shape}, got ${describe(cache)}`);
+  const out: NonNullable<ControllerDefinition['cache']> = {};
+  for (const [resource, entry] of Object.entries(cache)) {
+    if (!isObject(entry)) return fail(`cache['${resource}'] must be { namespaces, labelSelector, fieldSelector }, got ${describe(entry)}`);
+    for (const k of Object.keys(entry)) if (!['namespaces', 'labelSelector', 'fieldSelector'].includes(k)) fail(`cache['${resource}'].${k} is not a cache setting: use namespaces, labelSelector or fieldSelector`);
+    if (entry.namespaces !== undefined && (!Array.isArray(entry.namespaces) || entry.namespaces.length === 0 || !entry.namespaces.every(isName))) fail(`cache['${resource}'].namespaces must be a non-empty array of namespace names, got ${describe(entry.namespaces)}`);
+    for (const k of ['labelSelector', 'fieldSelector'] as const) if (entry[k] !== undefined && typeof entry[k] !== 'string') fail(`cache['${resource}'].${k} must be a string such as 'app=web', got ${describe(entry[k])}`);
+    out[resource] = { ...(entry.namespaces ? { namespaces: [...(entry.namespaces as string[])] } : {}), ...(entry.labelSelector !== undefined ? { labelSelector: entry.labelSelector as string } : {}), ...(entry.fieldSelector !== undefined ? { fieldSelector: entry.fieldSelector as string } : {}) };
+  }
+  return out;
+}
+
+function checkOwns(owns: unknown, fail: (what: string) => never): NonNullable<ControllerDefinition['owns']> {
+  const shape = "a resource name such as 'replicasets.apps', or { resource: 'replicasets.apps', predicates: ['GenerationChanged'] }";
   if (!Array.isArray(owns)) return fail(`owns must be an array of resource names such as ['replicasets.apps'], got ${describe(owns)}`);
-  owns.forEach((r, i) => {
-    if (!isName(r)) fail(`owns[${i}] must be a resource name such as 'replicasets.apps', got ${describe(r)}`);
+  return owns.map((r: unknown, i) => {
+    if (isName(r)) return r;
+    if (!isObject(r) || !isName(r.resource)) return fail(`owns[${i}] must be ${shape}, got ${describe(isObject(r) ? r.resource : r)}`);
+    for (const k of Object.keys(r)) if (k !== 'resource' && k !== 'predicates') fail(`owns[${i}].${k} is not an owns setting: use resource and predicates`);
+    return { resource: r.resource, ...(r.predicates !== undefined ? { predicates: checkPredicates(r.predicates, `owns[${i}].predicates`, fail) } : {}) };
   });
-  return [...(owns as string[])];
+}
+
+function checkPredicates(list: unknown, where: string, fail: (what: string) => never): Predicate[] {
+  const names = BUILT_IN_PREDICATES.map((n) => `'${n}'`).join(', ');
+  if (!Array.isArray(list)) return fail(`${where} must be an array of functions or names (${names}), got ${describe(list)}`);
+  list.forEach((p: unknown, i) => {
+    if (typeof p === 'function') return;
+    if (typeof p === 'string' && (BUILT_IN_PREDICATES as readonly string[]).includes(p)) return;
+    fail(`${where}[${i}] must be a function (event) => boolean or one of ${names}, got ${describe(p)}`);
+  });
+  return [...(list as Predicate[])];
 }
 
 function checkWatches(watches: unknown, fail: (what: string) => never): WatchSpec[] {
@@ -117,6 +152,7 @@ function checkWatches(watches: unknown, fail: (what: string) => never): WatchSpe
     if (!isObject(w)) return fail(`watches[${i}] must be ${shape}, got ${describe(w)}`);
     if (!isName(w.resource)) fail(`watches[${i}].resource must be a resource name such as 'configmaps', got ${describe(w.resource)}`);
     if (typeof w.map !== 'function') fail(`watches[${i}].map must be a function from the watched object to the primary objects to reconcile, got ${describe(w.map)}`);
+    if (w.predicates !== undefined) checkPredicates(w.predicates, `watches[${i}].predicates`, fail);
   });
   // The user's own objects, so map keeps its `this`.
   return [...(watches as WatchSpec[])];

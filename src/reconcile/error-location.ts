@@ -1,7 +1,7 @@
 // Where in the user's source an error happened, read from what Node puts in err.stack: the
 // "FILE:LINE" header of a SyntaxError, and the stack frames of an error thrown while a module loads.
 import { SourceMap } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface SourceLocation {
@@ -65,4 +65,21 @@ function toPath(fileOrUrl: string): string {
 export function unbundled(text: string, transpiled: TranspiledFile | undefined, source: string): string {
   if (!transpiled) return text;
   return text.split(pathToFileURL(transpiled.path).href).join(pathToFileURL(source).href).split(transpiled.path).join(source);
+}
+
+/** kwatch's own code (src/ or dist/): frames in it are never the user's line. */
+const OWN_CODE = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Where a reconcile's error was thrown in the user's code, as FILE:LINE (relative to the working
+ * directory when under it). Frames of a TypeScript module are already mapped back by Node (the loader
+ * enables source maps).
+ */
+export function userErrorSite(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const at = thrownAt(err.stack, { skipUnder: OWN_CODE });
+  if (!at) return undefined;
+  const rel = relative(process.cwd(), at.file);
+  const file = rel && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : at.file;
+  return `${file}:${at.line}`;
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../informer/clock.js';
 import { SharedIndexInformer } from '../informer/shared-informer.js';
 import { ResourceTracer, type Tracer } from '../informer/trace.js';
 import type { ListerWatcher } from '../informer/types.js';
-import type { ResourceCatalog, ResourceInfo } from './catalog.js';
+import type { CacheScope, ResourceCatalog, ResourceInfo } from './catalog.js';
 
 export interface InformerFactoryOptions {
   catalog: ResourceCatalog;
@@ -18,6 +18,8 @@ export interface InformerFactoryOptions {
   random?: () => number;
   /** Wraps each resource's ListerWatcher (the overlay of local writes, event limits, recording). */
   wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
+  /** What the cache holds of a resource (the modules' `cache` entries, primaries' selectors); default: all of it. */
+  scopeOf?: (info: ResourceInfo) => CacheScope;
   /** An informer gave up (e.g. 403 on its first LIST): the run cannot go on. */
   onFatal?: (err: unknown, info: ResourceInfo) => void;
 }
@@ -36,10 +38,10 @@ export class SharedInformerFactory {
   constructor(private readonly o: InformerFactoryOptions) {}
 
   /** The informer for a resource (any kubectl spelling), created on first use and started if the factory runs. */
-  async informerFor(resource: string | ResourceInfo, role: 'primary' | 'secondary' = 'secondary'): Promise<InformerEntry> {
+  async informerFor(resource: string | ResourceInfo): Promise<InformerEntry> {
     const info = typeof resource === 'string' ? await this.o.catalog.resolve(resource) : resource;
     // Created synchronously after the lookup, so two concurrent callers share one informer.
-    return this.entries.get(idOf(info)) ?? this.create(info, role);
+    return this.entries.get(idOf(info)) ?? this.create(info);
   }
 
   /** The informer of a resource if one exists already (writes use it to diff against the cache). */
@@ -73,9 +75,10 @@ export class SharedInformerFactory {
     return [...this.entries.values()];
   }
 
-  private create(info: ResourceInfo, role: 'primary' | 'secondary'): InformerEntry {
-    let lw = this.o.catalog.listerWatcher(info, role);
-    if (this.o.wrap) lw = this.o.wrap(info, lw, role);
+  private create(info: ResourceInfo): InformerEntry {
+    const scope = this.o.scopeOf?.(info) ?? { primary: false };
+    let lw = this.o.catalog.listerWatcher(info, scope);
+    if (this.o.wrap) lw = this.o.wrap(info, lw, scope.primary ? 'primary' : 'secondary');
     const informer = new SharedIndexInformer({
       listerWatcher: lw,
       name: info.name,
@@ -103,6 +106,6 @@ export class SharedInformerFactory {
   }
 }
 
-function idOf(info: ResourceInfo): string {
+export function idOf(info: ResourceInfo): string {
   return `${info.group}/${info.resource}`;
 }

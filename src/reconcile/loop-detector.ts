@@ -1,54 +1,72 @@
-// Convergence: a key whose own writes keep triggering it, run after run, is looping. The detector names
-// the fields that changed on every round of the streak (a timestamp in status, a counter, a hash).
+// Convergence: a key that keeps writing the same field, run after run, is looping. The detector follows
+// each field a key's runs write: a field changed by N consecutive runs — whatever else was merged into
+// those runs (another controller's status update, an outside edit) — is a loop, provided the key's own
+// writes re-triggered it at least once in the streak (otherwise outside changes drive it, not the key).
 import type { TriggerReason } from './trigger.js';
 import type { WriteOutcome } from './writes.js';
 
 export interface LoopFinding {
   controller: string;
   key: string;
-  /** Runs in a row that were triggered by the key's own writes and wrote again. */
+  /** Runs in a row, after the first, that wrote the same fields again. */
   rounds: number;
   /** Field paths written on every round of the streak. */
   fields: string[];
+  /**
+   * Every looping field is one that leaves metadata.generation alone (status, labels, annotations):
+   * GenerationChangedPredicate on the primary would have dropped the events that re-triggered the key.
+   */
+  generationChangedWouldBreak?: boolean;
 }
 
-interface Streak {
-  rounds: number;
-  fields: Set<string>;
+interface FieldStreak {
+  /** Consecutive runs of the key that changed this field. */
+  runs: number;
+  /** Of those, runs triggered (at least partly) by the key's own writes. */
+  ownRuns: number;
+}
+
+interface KeyState {
+  fields: Map<string, FieldStreak>;
   reported: boolean;
 }
 
 export class LoopDetector {
-  private readonly streaks = new Map<string, Streak>();
+  private readonly keys = new Map<string, KeyState>();
   readonly findings: LoopFinding[] = [];
 
   constructor(private readonly threshold: number) {}
 
-  /** Records one finished run; returns a finding the first time its streak passes the threshold. */
+  /** Records one finished run; returns a finding the first time one of its fields passes the threshold. */
   observe(controller: string, key: string, reasons: readonly TriggerReason[], writes: readonly WriteOutcome[]): LoopFinding | undefined {
     const id = `${controller}\u0000${key}`;
-    const changed = writes.filter((w) => !w.failed).flatMap((w) => w.changed.map((p) => `${w.resource} ${w.target} ${p}`));
-    if (changed.length === 0) {
-      this.streaks.delete(id);
+    const changed = new Set(writes.filter((w) => !w.failed).flatMap((w) => w.changed.map((p) => `${w.resource} ${w.target} ${p}`)));
+    if (changed.size === 0) {
+      this.keys.delete(id);
       return undefined;
     }
-    const selfTriggered = reasons.length > 0 && reasons.every((r) => r.own === true);
-    const streak = this.streaks.get(id);
-    if (!selfTriggered || !streak) {
-      this.streaks.set(id, { rounds: 0, fields: new Set(changed), reported: false });
-      return undefined;
+    const own = reasons.some((r) => r.own === true);
+    let state = this.keys.get(id);
+    if (!state) this.keys.set(id, (state = { fields: new Map(), reported: false }));
+    for (const f of state.fields.keys()) if (!changed.has(f)) state.fields.delete(f);
+    for (const f of changed) {
+      const s = state.fields.get(f);
+      // The run that starts a streak is not counted as re-triggered: it is the write the loop repeats.
+      if (s) {
+        s.runs++;
+        if (own) s.ownRuns++;
+      } else state.fields.set(f, { runs: 1, ownRuns: 0 });
     }
-    streak.rounds++;
-    // The write that started the streak may differ (it created the field); the loop is what repeats after it.
-    if (streak.rounds === 1) streak.fields = new Set(changed);
-    else for (const f of streak.fields) if (!changed.includes(f)) streak.fields.delete(f);
-    if (streak.rounds > this.threshold && !streak.reported) {
-      streak.reported = true;
-      const finding = { controller, key, rounds: streak.rounds, fields: [...streak.fields].map((f) => shortField(f, key)) };
-      this.findings.push(finding);
-      return finding;
-    }
-    return undefined;
+    if (state.reported) return undefined;
+    const looping = [...state.fields].filter(([, s]) => s.runs - 1 > this.threshold && s.ownRuns > 0);
+    if (looping.length === 0) return undefined;
+    state.reported = true;
+    const rounds = Math.min(...looping.map(([, s]) => s.runs - 1));
+    const fields = looping.map(([f]) => f);
+    const finding: LoopFinding = { controller, key, rounds, fields: fields.map((f) => shortField(f, key)) };
+    if (fields.every((f) => leavesGeneration(f, key))) finding.generationChangedWouldBreak = true;
+    this.findings.push(finding);
+    return finding;
   }
 }
 
@@ -56,4 +74,11 @@ export class LoopDetector {
 function shortField(f: string, key: string): string {
   const [resource, target, ...path] = f.split(' ');
   return target === key ? path.join(' ') : `${resource} ${target}: ${path.join(' ')}`;
+}
+
+/** A change of the key's own object the API server does not count as a new generation. */
+function leavesGeneration(f: string, key: string): boolean {
+  const [, target, ...rest] = f.split(' ');
+  const path = rest.join(' ');
+  return target === key && (path.startsWith('status.') || path === 'status' || path.startsWith('metadata.labels') || path.startsWith('metadata.annotations'));
 }

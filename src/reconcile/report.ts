@@ -17,6 +17,8 @@ export interface KeyReport {
   lastWrites: number;
   result: RunResult;
   error?: string;
+  /** Where the last run's error was thrown in the user's code (FILE:LINE). */
+  errorAt?: string;
   durationMs: number;
 }
 
@@ -42,7 +44,7 @@ export class RunReport {
     l.reached();
   }
 
-  add(controller: string, key: string, reasons: readonly TriggerReason[], writes: readonly WriteOutcome[], result: RunResult, durationMs: number, error?: string): void {
+  add(controller: string, key: string, reasons: readonly TriggerReason[], writes: readonly WriteOutcome[], result: RunResult, durationMs: number, error?: string, errorAt?: string): void {
     this.runs++;
     const id = `${controller}\u0000${key}`;
     let r = this.byKey.get(id);
@@ -54,6 +56,7 @@ export class RunReport {
     r.lastWrites = changing;
     r.result = result;
     r.error = error;
+    r.errorAt = errorAt;
     r.durationMs += durationMs;
     this.checkLimit();
   }

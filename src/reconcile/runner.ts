@@ -12,6 +12,8 @@ import { syncCacheReader } from './cache-reader.js';
 import { splitKey, type ResourceInfo } from './catalog.js';
 import { createContext } from './context.js';
 import { ControllerModuleError } from './controller-module-error.js';
+import { compilePredicates } from './predicates.js';
+import { userErrorSite } from './error-location.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
@@ -40,6 +42,10 @@ export interface RunnerOptions {
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
+  /** --reconcile-timeout: a run longer than this is an error, `deadline exceeded` (off when undefined). */
+  reconcileTimeoutMs?: number;
+  /** Replaying a masked recording: a read of a masked value (see masked-reads.ts). */
+  onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
 }
 
 export class ReconcileRunner {
@@ -49,6 +55,8 @@ export class ReconcileRunner {
   private primaryIndexer?: ReadonlyIndexer;
   /** Whether the trace has said that a requeueAfter was cut to the timer range (said once per controller). */
   private saidClamped = false;
+  /** Keys whose last run failed and that have a retry scheduled (the queue's backoff or the error policy's delay). */
+  private readonly retrying = new Set<string>();
 
   constructor(private readonly o: RunnerOptions) {
     this.controller = new Controller({
@@ -59,6 +67,8 @@ export class ReconcileRunner {
       rateLimiter: o.rateLimiter,
       maxReasonsPerKey: o.maxReasonsPerKey,
       traceController: true,
+      // The table shows where; -o ndjson carries the stack too.
+      errorDetail: (err) => ({ at: userErrorSite(err), stack: err instanceof Error ? err.stack : undefined }),
       reconcile: (req) => this.reconcileOne(req.key, req.reasons as TriggerReason[], req.reasonsDropped),
     });
     this.scheduler = new Scheduler(this.controller.queue, { controller: o.name, debounceMs: o.debounceMs, clock: o.clock, tracer: o.tracer });
@@ -68,12 +78,13 @@ export class ReconcileRunner {
   async setup(): Promise<void> {
     const { definition: d, factory } = this.o;
     const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
-    const primary = await factory.informerFor(this.o.primary, 'primary');
+    const primary = await factory.informerFor(this.o.primary);
     this.primaryIndexer = primary.informer.getIndexer();
-    this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs));
+    this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs, compilePredicates(d.predicates)));
     for (const owned of d.owns ?? []) {
-      const e = await factory.informerFor(owned);
-      this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true));
+      const spec = typeof owned === 'string' ? { resource: owned } : owned;
+      const e = await factory.informerFor(spec.resource);
+      this.controller.track(e.informer, triggerOwners(e.informer, e.info, t, d.ownsAllOwners === true, compilePredicates(spec.predicates)));
     }
     for (const [resource, funcs] of Object.entries(d.indexers ?? {})) {
       const e = await factory.informerFor(resource);
@@ -82,7 +93,7 @@ export class ReconcileRunner {
     const cache = syncCacheReader(factory);
     for (const w of d.watches ?? []) {
       const e = await factory.informerFor(w.resource);
-      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj, cache)));
+      this.controller.track(e.informer, triggerMapped(e.informer, e.info, t, (obj) => w.map(obj, cache), compilePredicates(w.predicates)));
     }
   }
 
@@ -106,6 +117,24 @@ export class ReconcileRunner {
     }
   }
 
+  /** Runs in progress now. */
+  running(): number {
+    return this.controller.stats.active;
+  }
+
+  /** Keys whose last run failed and will be retried: --once waits for them, as controller-runtime retries them. */
+  retriesDue(): number {
+    return this.retrying.size;
+  }
+
+  get name(): string {
+    return this.o.name;
+  }
+
+  get primaryName(): string {
+    return this.o.primary.name;
+  }
+
   /** Objects of the primary resource in the cache. */
   primarySize(): number {
     return this.primaryIndexer?.size ?? 0;
@@ -127,23 +156,62 @@ export class ReconcileRunner {
     return rest;
   }
 
+  /**
+   * The user's reconcile, or `deadline exceeded` once --reconcile-timeout passes: its context is aborted and
+   * any write it still tries is refused (JavaScript cannot stop it; the key is free for its next run).
+   */
+  private withDeadline(work: ReconcileAction | Promise<ReconcileAction>, run: RunRef, deadline: AbortController): Promise<ReconcileAction> {
+    const ms = this.o.reconcileTimeoutMs;
+    if (ms === undefined || !(work instanceof Promise)) return Promise.resolve(work);
+    return new Promise<ReconcileAction>((resolve, reject) => {
+      const timer = this.o.clock.setTimeout(() => {
+        run.expired = true;
+        const err = new Error(`deadline exceeded: the reconcile ran longer than --reconcile-timeout ${ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`}`);
+        deadline.abort(err);
+        reject(err);
+      }, ms);
+      work.then(
+        (v) => {
+          timer.cancel();
+          resolve(v);
+        },
+        (e: unknown) => {
+          timer.cancel();
+          reject(e);
+        },
+      );
+    });
+  }
+
   private async reconcileOne(key: string, reasons: TriggerReason[], dropped: number): Promise<ReconcileResult> {
     const o = this.o;
     const run: RunRef = { controller: o.name, key, writes: [] };
-    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal: this.signal });
+    const onMaskedRead = o.onMaskedRead && ((resource: string, objKey: string, path: string) => o.onMaskedRead!(o.name, resource, objKey, path));
+    // The run's own signal: kwatch stopping, or the run's deadline (controller-runtime's context with timeout).
+    const deadline = new AbortController();
+    const signal = o.reconcileTimeoutMs === undefined ? this.signal : AbortSignal.any([this.signal, deadline.signal]);
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead });
     const { namespace, name } = splitKey(key);
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;
     const start = o.clock.now();
+    this.retrying.delete(key);
     let outcome: RunResult = 'ok';
     let error: string | undefined;
+    let errorAt: string | undefined;
+    const slow = o.clock.setTimeout(() => {
+      if (o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'still-running', key, controller: o.name, afterMs: STILL_RUNNING_MS });
+    }, STILL_RUNNING_MS);
     try {
-      const result = this.clamped(toResult(await o.definition.reconcile(req, ctx), 'reconcile'), key, 'reconcile');
+      const result = this.clamped(toResult(await this.withDeadline(o.definition.reconcile(req, ctx), run, deadline), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
       return result;
     } catch (err) {
       outcome = 'error';
       error = err instanceof Error ? err.message : String(err);
+      errorAt = userErrorSite(err);
+      // Without a policy (or when it throws) the queue's backoff retries the key.
+      this.retrying.add(key);
       if (!o.definition.errorPolicy) throw err;
       let after: ReconcileResult;
       try {
@@ -151,14 +219,20 @@ export class ReconcileRunner {
       } catch {
         throw err;
       }
-      return { error: err, requeueAfterMs: after?.requeueAfterMs ?? (after?.requeue ? 1 : undefined) };
+      const requeueAfterMs = after?.requeueAfterMs ?? (after?.requeue ? 1 : undefined);
+      if (requeueAfterMs === undefined) this.retrying.delete(key);
+      return { error: err, requeueAfterMs };
     } finally {
-      o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error);
+      slow.cancel();
+      o.report.add(o.name, key, reasons, run.writes, outcome, o.clock.now() - start, error, errorAt);
       const loop = o.loops.observe(o.name, key, reasons, run.writes);
-      if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields });
+      if (loop && o.tracer.enabled) o.tracer.emit({ time: o.clock.now(), stage: 'reconcile', op: 'loop', key, controller: o.name, rounds: loop.rounds, fields: loop.fields, generationChangedWouldBreak: loop.generationChangedWouldBreak });
     }
   }
 }
+
+/** A run still running after this long gets a `still-running` record (the first sign of a hung reconcile). */
+const STILL_RUNNING_MS = 10_000;
 
 /** The reason as the user's code sees it: kube-rs's reason text and what caused it, no queue bookkeeping. */
 function publicReason(r: TriggerReason): TriggerReason {

@@ -36,9 +36,12 @@ export class Scheduler implements TriggerSink {
       pending.reasons.push(reason);
       pending.timer.cancel();
       pending.timer = this.o.clock.setTimeout(() => this.fire(key), this.o.debounceMs);
-      return;
+    } else this.debouncing.set(key, { reasons: [reason], timer: this.o.clock.setTimeout(() => this.fire(key), this.o.debounceMs) });
+    // Held triggers are visible while they wait, not only once the window ends.
+    if (this.o.tracer.enabled) {
+      const now = this.o.clock.now();
+      this.o.tracer.emit({ time: now, stage: 'reconcile', op: 'debounce', key, controller: this.o.controller, reason, merged: this.debouncing.get(key)!.reasons.length, releaseAt: now + this.o.debounceMs });
     }
-    this.debouncing.set(key, { reasons: [reason], timer: this.o.clock.setTimeout(() => this.fire(key), this.o.debounceMs) });
   }
 
   /** Keys waiting out their debounce window. */

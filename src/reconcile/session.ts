@@ -3,16 +3,17 @@
 import type { Clock } from '../informer/clock.js';
 import { realClock } from '../informer/clock.js';
 import type { Tracer } from '../informer/trace.js';
-import type { ListerWatcher } from '../informer/types.js';
+import { metaNamespaceKey, type ListerWatcher } from '../informer/types.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
-import type { ResourceCatalog, ResourceInfo } from './catalog.js';
-import { SharedInformerFactory } from './informer-factory.js';
+import { CatalogError, type CacheScope, type ResourceCatalog, type ResourceInfo } from './catalog.js';
+import { SharedInformerFactory, idOf } from './informer-factory.js';
 import { LoopDetector } from './loop-detector.js';
 import { Overlay } from './overlay.js';
 import { RunReport } from './report.js';
 import { ReconcileRunner } from './runner.js';
-import type { ControllerDefinition } from './types.js';
+import type { CacheEntry, ControllerDefinition } from './types.js';
 import { WriteChannel, type WriteMode } from './writes.js';
+import { DEFAULT_WRITE_LIMITS, WriteLimiter, type WriteLimits } from './write-limiter.js';
 import type { ObjectWriter } from './writer.js';
 
 export interface SessionController {
@@ -41,6 +42,12 @@ export interface SessionOptions {
   maxReasonsPerKey?: number;
   /** A rate limiter per controller (tests); default client-go's DefaultControllerRateLimiter. */
   rateLimiter?: () => RateLimiter<string>;
+  /** --qps/--burst/--max-writes for sent writes (default controller-runtime's 20/30, and 10,000). */
+  writeLimits?: WriteLimits;
+  /** --reconcile-timeout in ms (off when undefined). */
+  reconcileTimeoutMs?: number;
+  /** Replaying a masked recording: a reconciler read a value the recording masked. */
+  onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
   /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording). */
   wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
 }
@@ -53,7 +60,11 @@ export class ReconcileSession {
   readonly runners: ReconcileRunner[] = [];
   private readonly overlay?: Overlay;
   private fatal?: unknown;
+  /** By resource id: what the cache holds of it (filled by setup, before any informer exists). */
+  private readonly scopes = new Map<string, CacheScope>();
   private readonly stop = new AbortController();
+  /** Aborts sent writes still waiting for their answer: only a forced stop, so a run that stops lets them finish. */
+  private readonly kill = new AbortController();
 
   constructor(private readonly o: SessionOptions) {
     const clock = o.clock ?? realClock;
@@ -67,22 +78,27 @@ export class ReconcileSession {
       resyncPeriodMs: o.resyncPeriodMs,
       traceObjects: o.traceObjects,
       random: o.random,
+      scopeOf: (info) => this.scopes.get(idOf(info)) ?? { primary: false },
       wrap: (info, lw, role) => {
         const inner = o.wrap ? o.wrap(info, lw, role) : lw;
         return overlay ? overlay.wrap(info, inner) : inner;
       },
       onFatal: (err) => {
         this.fatal ??= err;
-        this.stop.abort(err);
+        this.forceStop(err);
       },
     });
     this.loops = new LoopDetector(o.loopThreshold ?? 5);
-    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.stop.signal, random: o.random });
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random, limiter: o.mode === 'apply' || o.mode === 'server-dry-run' ? new WriteLimiter(o.writeLimits ?? DEFAULT_WRITE_LIMITS, clock) : undefined, onLimit: (err) => {
+      this.fatal ??= err;
+      this.stop.abort(err);
+    } });
   }
 
   /** Resolves every controller's resources and registers its triggers; rejects on an unknown resource. */
   async setup(): Promise<void> {
     const clock = this.o.clock ?? realClock;
+    await this.resolveScopes();
     for (const c of this.o.controllers) {
       if (!c.definition.for) throw new Error(`controller ${c.name} names no primary resource`);
       const primary = await this.o.catalog.resolve(c.definition.for);
@@ -102,9 +118,33 @@ export class ReconcileSession {
         resyncPeriodMs: this.o.resyncPeriodMs,
         rateLimiter: this.o.rateLimiter?.(),
         maxReasonsPerKey: this.o.maxReasonsPerKey,
+        onMaskedRead: this.o.onMaskedRead,
+        reconcileTimeoutMs: this.o.reconcileTimeoutMs,
       });
       await runner.setup();
       this.runners.push(runner);
+    }
+  }
+
+  /**
+   * Every controller's primary (the command line's selectors apply to each) and the modules' `cache`
+   * entries; two modules asking different things of one resource's cache is an error.
+   */
+  private async resolveScopes(): Promise<void> {
+    const declared = new Map<string, { entry: CacheEntry; by: string }>();
+    for (const c of this.o.controllers) {
+      for (const [resource, entry] of Object.entries(c.definition.cache ?? {})) {
+        const info = await this.o.catalog.resolve(resource);
+        const seen = declared.get(idOf(info));
+        if (seen && JSON.stringify(seen.entry) !== JSON.stringify(entry)) throw new CatalogError(`${seen.by} and ${c.name} declare different caches for ${info.name} (one cache serves every controller of the run): give both the same cache entry`);
+        declared.set(idOf(info), { entry, by: c.name });
+        this.scopes.set(idOf(info), { primary: false, ...entry });
+      }
+    }
+    for (const c of this.o.controllers) {
+      if (!c.definition.for) continue;
+      const info = await this.o.catalog.resolve(c.definition.for);
+      this.scopes.set(idOf(info), { ...(this.scopes.get(idOf(info)) ?? {}), primary: true });
     }
   }
 
@@ -123,12 +163,45 @@ export class ReconcileSession {
     if (this.fatal !== undefined) throw this.fatal;
   }
 
+  /** A second Ctrl-C: abort what is in flight too (sent writes waiting for an answer). */
+  forceStop(reason?: unknown): void {
+    this.stop.abort(reason);
+    this.kill.abort(reason);
+  }
+
   hasSynced(): boolean {
     return this.factory.hasSynced();
   }
 
   async whenSynced(signal?: AbortSignal): Promise<void> {
     await Promise.all(this.factory.informers.map((e) => e.informer.whenSynced(signal)));
+  }
+
+  /** Controllers whose primary resource holds no object once synced (a selector or namespace that matches nothing). */
+  emptyPrimaries(): { controller: string; resource: string }[] {
+    return this.runners.filter((r) => r.primarySize() === 0).map((r) => ({ controller: r.name, resource: r.primaryName }));
+  }
+
+  /** Objects marked deleting that finalizers still hold, in every informer's cache. */
+  stuckDeleting(): { resource: string; key: string; finalizers: string[] }[] {
+    const out = [];
+    for (const e of this.factory.informers) {
+      for (const obj of e.informer.getIndexer().list()) {
+        const m = obj.metadata;
+        if (m?.deletionTimestamp && (m.finalizers?.length ?? 0) > 0) out.push({ resource: e.info.name, key: metaNamespaceKey(obj), finalizers: [...m.finalizers!] });
+      }
+    }
+    return out;
+  }
+
+  /** Reconciles running now, over every controller. */
+  running(): number {
+    return this.runners.reduce((n, r) => n + r.running(), 0);
+  }
+
+  /** Failed keys with a retry scheduled, over every controller. */
+  retriesDue(): number {
+    return this.runners.reduce((n, r) => n + r.retriesDue(), 0);
   }
 
   /** Every informer and every controller is done with what it was given. */

@@ -68,6 +68,14 @@ export interface ReconcileContext {
   delete(obj: KubeObject): Promise<void>;
   updateStatus(obj: KubeObject): Promise<WriteResult>;
   patchStatus(obj: KubeObject, patch: unknown, options?: PatchOptions): Promise<WriteResult>;
+  /**
+   * controller-runtime's controllerutil.AddFinalizer/RemoveFinalizer, written at once as a patch of
+   * metadata.finalizers (with obj's resourceVersion: a stale obj conflicts); no write when nothing changes.
+   * Returns the object as written. Under --writes overlay a delete of an object with finalizers only marks
+   * it deleting (deletionTimestamp) until the last one is removed, as kube-apiserver does.
+   */
+  addFinalizer(obj: KubeObject, name: string): Promise<KubeObject>;
+  removeFinalizer(obj: KubeObject, name: string): Promise<KubeObject>;
   /** An Event about obj (core/v1 Event), written like every other write. */
   recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
   /** A line in the trace under this run's key. */
@@ -87,8 +95,30 @@ export interface CacheReader {
   list<T extends KubeObject = KubeObject>(resource: string, query?: ListQuery): T[];
 }
 
+/** What a predicate sees of an informer event (controller-runtime's event.*Event). */
+export interface PredicateEvent {
+  type: 'create' | 'update' | 'delete';
+  object: KubeObject;
+  /** The previous object, on update. */
+  oldObject?: KubeObject;
+}
+
+/**
+ * An event filter: one of controller-runtime's built-ins by name (they filter updates; creates and deletes
+ * pass), or a function returning true to let the event through.
+ */
+export type Predicate = 'GenerationChanged' | 'ResourceVersionChanged' | 'LabelChanged' | 'AnnotationChanged' | ((event: PredicateEvent) => boolean);
+
+/** An owned resource with its own predicates (all must pass). */
+export interface OwnsSpec {
+  resource: string;
+  predicates?: Predicate[];
+}
+
 export interface WatchSpec {
   resource: string;
+  /** Event filters for this source (all must pass). */
+  predicates?: Predicate[];
   /**
    * Which primary objects to reconcile when obj changes (controller-runtime's EnqueueRequestsFromMapFunc).
    * `cache` reads the resources the controller watches (its `for`, `owns` and `watches`), synchronously.
@@ -96,13 +126,23 @@ export interface WatchSpec {
   map(obj: KubeObject, cache: CacheReader): ObjectRef[] | ObjectRef | undefined | null;
 }
 
+/** What the cache holds of one resource (controller-runtime's cache.Options.ByObject). */
+export interface CacheEntry {
+  /** Only these namespaces (within -n when the command line names one). */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
 /** A controller as a Builder describes it (controller-runtime For/Owns/Watches). */
 export interface ControllerDefinition {
   name?: string;
   /** The primary resource: its own changes enqueue its key. */
   for?: string;
+  /** Event filters for the primary's own events (all must pass): `['GenerationChanged']`. */
+  predicates?: Predicate[];
   /** Owned resources: a change enqueues the object's controller owner (EnqueueRequestForOwner, OnlyControllerOwner). */
-  owns?: string[];
+  owns?: (string | OwnsSpec)[];
   /** Every owner of the kind `for`, not only the controller owner. */
   ownsAllOwners?: boolean;
   watches?: WatchSpec[];
@@ -111,6 +151,11 @@ export interface ControllerDefinition {
    * `ctx.list('pods', { index: { name: 'byNode', value: 'node-1' } })` reads them. 'namespace' is built in.
    */
   indexers?: Record<string, Record<string, (obj: KubeObject) => string[]>>;
+  /**
+   * What the shared cache holds, by resource: `{ 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web' } }`.
+   * One cache serves every controller of the run, as one manager's does: modules must agree on a resource.
+   */
+  cache?: Record<string, CacheEntry>;
   reconcile: ReconcileFn;
   errorPolicy?: ErrorPolicyFn;
 }

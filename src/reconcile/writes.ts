@@ -12,9 +12,10 @@ import type { SharedInformerFactory } from './informer-factory.js';
 import type { Overlay, OverlayEdit } from './overlay.js';
 import { diffObjects } from '../informer/object-diff.js';
 import { applyPatch, createMergePatch } from './patch.js';
-import type { WriteOrigins } from './trigger.js';
+import type { TriggerReason, WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
 import type { WriteMode } from './write-mode.js';
+import { MaxWritesReached, type WriteLimiter } from './write-limiter.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
 
 export type { WriteMode } from './write-mode.js';
@@ -45,6 +46,8 @@ export interface RunRef {
   controller: string;
   key: string;
   writes: WriteOutcome[];
+  /** The run passed its --reconcile-timeout: what it still tries to write is refused. */
+  expired?: boolean;
 }
 
 export interface WriteChannelOptions {
@@ -59,6 +62,10 @@ export interface WriteChannelOptions {
   /** fieldManager sent when the call names none; default kwatch-<controller>. */
   fieldManager?: string;
   signal?: AbortSignal;
+  /** --qps/--burst/--max-writes on writes that are sent (server-dry-run, apply). */
+  limiter?: WriteLimiter;
+  /** The run must stop: --max-writes was reached. */
+  onLimit?: (err: MaxWritesReached) => void;
   /** For generated names (generateName, Events); seeded when replaying a recording, so runs repeat exactly. */
   random?: () => number;
 }
@@ -70,6 +77,10 @@ export class WriteChannel implements WriteOrigins {
   private readonly echoes = new Map<string, { info: ResourceInfo; key: string; rv?: string; deleted: boolean; until: number }>();
 
   private readonly random: () => number;
+  /** Sent writes waiting for their answer. */
+  private inFlight = 0;
+  /** Events that arrived while writes were in flight, by "resource|rv", to mark own once an answer names them. */
+  private readonly early = new Map<string, { controller: string; uid?: string; reasons: TriggerReason[] }>();
 
   constructor(private readonly o: WriteChannelOptions) {
     this.random = o.random ?? Math.random;
@@ -83,11 +94,22 @@ export class WriteChannel implements WriteOrigins {
     return rv !== undefined && (this.own.get(controller)?.has(`${resource}|${key}|${rv}`) ?? false);
   }
 
+  claimLater(controller: string, resource: string, uid: string | undefined, rv: string | undefined, reason: TriggerReason): void {
+    if (this.inFlight === 0 || rv === undefined) return;
+    const id = `${resource}|${rv}`;
+    const entry = this.early.get(id);
+    if (entry && entry.controller === controller) entry.reasons.push(reason);
+    else if (!entry) this.early.set(id, { controller, uid, reasons: [reason] });
+    // Bounded: only the events of the last moments can belong to an answer still on its way.
+    if (this.early.size > EARLY_EVENTS_KEPT) this.early.delete(this.early.keys().next().value!);
+  }
+
   isLocal(resource: string, rv: string | undefined): boolean {
     return this.o.overlay?.isLocal(resource, rv) ?? false;
   }
 
   async write(run: RunRef, call: WriteCall): Promise<KubeObject | undefined> {
+    if (run.expired) throw new Error(`deadline exceeded: ctx.${verbMethod(call.verb)} after the run's --reconcile-timeout is refused`);
     const obj = call.verb === 'event' ? call.obj : checkObject(call);
     const target = call.verb === 'event' ? eventFor(call, run.controller, this.o.clock.now(), this.random) : obj;
     const info = await this.o.catalog.resolveKind(target.apiVersion!, target.kind!);
@@ -107,7 +129,7 @@ export class WriteChannel implements WriteOrigins {
     const sent = this.o.mode === 'server-dry-run' || this.o.mode === 'apply';
     try {
       try {
-        ({ result, changed } = localResult(call, local, name, cached, info, known));
+        ({ result, changed } = finishDeletion(localResult(call, local, name, cached, info, known, this.o.clock.now()), cached));
       } catch (err) {
         // A sent write is the server's to refuse (its 404/409 with its own words); the cache may be behind.
         if (!sent) throw err;
@@ -123,9 +145,22 @@ export class WriteChannel implements WriteOrigins {
           }
         }
       } else {
-        answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
+        try {
+          await this.o.limiter?.take(this.o.signal);
+        } catch (err) {
+          if (err instanceof MaxWritesReached) this.o.onLimit?.(err);
+          throw err;
+        }
+        this.inFlight++;
+        try {
+          answer = await this.o.writer!.write({ ...request, dryRun: this.o.mode === 'server-dry-run' }, this.o.signal);
+        } finally {
+          if (--this.inFlight === 0 && this.o.mode !== 'apply') this.early.clear();
+        }
         if (this.o.mode === 'apply') {
-          this.remember(run.controller, info.name, key, answer?.metadata?.resourceVersion);
+          const answered = answer?.metadata?.name ? objectKey(answer.metadata.namespace, answer.metadata.name) : key;
+          this.remember(run.controller, info.name, answered, answer?.metadata?.resourceVersion, answer?.metadata?.uid);
+          if (this.inFlight === 0) this.early.clear();
           if (changed.length > 0) this.expectEcho(info, key, answer, call.verb === 'delete');
         }
       }
@@ -159,11 +194,17 @@ export class WriteChannel implements WriteOrigins {
     this.echoes.set(`${info.name}|${key}`, { info, key, rv: answer?.metadata?.resourceVersion, deleted, until: this.o.clock.now() + ECHO_WAIT_MS });
   }
 
-  private remember(controller: string, resource: string, key: string, rv: string | undefined): void {
+  private remember(controller: string, resource: string, key: string, rv: string | undefined, uid?: string): void {
     if (rv === undefined) return;
     let set = this.own.get(controller);
     if (!set) this.own.set(controller, (set = new Set()));
     set.add(`${resource}|${key}|${rv}`);
+    // The write's own event may have come first: mark the reasons it produced.
+    const early = this.early.get(`${resource}|${rv}`);
+    if (early && early.controller === controller && (early.uid === undefined || uid === undefined || early.uid === uid)) {
+      for (const r of early.reasons) r.own = true;
+      this.early.delete(`${resource}|${rv}`);
+    }
   }
 
   private trace(run: RunRef, detail: Record<string, unknown>): void {
@@ -171,6 +212,9 @@ export class WriteChannel implements WriteOrigins {
     this.o.tracer.emit({ time: this.o.clock.now(), stage: 'reconcile', op: 'write', key: run.key, controller: run.controller, ...detail });
   }
 }
+
+/** Events kept while writes are in flight, for marking them own when the answer arrives. */
+const EARLY_EVENTS_KEPT = 10_000;
 
 /** How long a sent write may take to come back as a watch event before the run stops waiting for it. */
 const ECHO_WAIT_MS = 10_000;
@@ -194,7 +238,7 @@ function verbMethod(verb: WriteVerb): string {
  * false when no synced informer holds the resource: then nothing can be said of what exists (no 404/409), a
  * patch's result is unknown, and the write is reported as changing something.
  */
-function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo, known: boolean): { result?: KubeObject; changed: string[] } {
+function localResult(call: WriteCall, obj: KubeObject, name: string, cached: KubeObject | undefined, info: ResourceInfo, known: boolean, now: number): { result?: KubeObject; changed: string[] } {
   const gr = `${info.resource}${info.group ? `.${info.group}` : ''}`;
   const notFound = () => statusError(404, 'NotFound', `${gr} "${name}" not found`, info, name);
   const current = (): KubeObject | undefined => {
@@ -229,10 +273,24 @@ function localResult(call: WriteCall, obj: KubeObject, name: string, cached: Kub
       const result = call.verb === 'patch-status' ? { ...base, status: patched.status } : patched;
       return { result, changed: changedPaths(base, result) };
     }
-    case 'delete':
-      current();
+    case 'delete': {
+      const base = current();
+      // Finalizers hold the object: the API server only marks it deleting (and then again: nothing changes).
+      if (base && (base.metadata.finalizers?.length ?? 0) > 0) {
+        if (base.metadata.deletionTimestamp) return { result: base, changed: [] };
+        const result = { ...base, metadata: { ...base.metadata, deletionTimestamp: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z') } };
+        return { result, changed: changedPaths(base, result) };
+      }
       return { result: undefined, changed: ['(deleted)'] };
+    }
   }
+}
+
+/** An object marked deleting whose last finalizer a write removes is gone, as kube-apiserver removes it. */
+function finishDeletion(r: { result?: KubeObject; changed: string[] }, cached: KubeObject | undefined): { result?: KubeObject; changed: string[] } {
+  const m = r.result?.metadata;
+  if (!m?.deletionTimestamp || (m.finalizers?.length ?? 0) > 0 || !cached?.metadata.deletionTimestamp) return r;
+  return { result: undefined, changed: [...r.changed, '(deleted: its last finalizer is gone)'] };
 }
 
 /** What a write to a resource no synced informer holds is said to change: its effect cannot be computed. */
@@ -244,7 +302,7 @@ function changedPaths(from: KubeObject, to: KubeObject): string[] {
 }
 
 function overlayEdit(call: WriteCall, cached: KubeObject | undefined, result: KubeObject | undefined): OverlayEdit {
-  if (call.verb === 'delete' || result === undefined) return { type: 'delete' };
+  if (result === undefined) return { type: 'delete' };
   if (!cached) return { type: 'object', obj: result };
   // Kept as a merge patch against what was cached, so later server versions keep their other changes.
   const patch = createMergePatch(cached, result) as Record<string, unknown>;

@@ -17,6 +17,11 @@ export interface PrintObjectsOptions {
   single?: boolean;
   /** `-o name` prefix, e.g. `deployment.apps`; default: from each object's kind and apiVersion group. */
   resource?: string;
+  /**
+   * The List's metadata.resourceVersion in json/yaml: kubectl prints "" (its printer merges pages); a
+   * paged list that knows the revision it read at says it, for `replay --from-rv`.
+   */
+  listResourceVersion?: string;
   /** For AGE. Default Date.now. */
   now?: () => number;
 }
@@ -24,7 +29,7 @@ export interface PrintObjectsOptions {
 /** Writes the objects; returns how many were printed (callers print "No resources found" on 0). */
 export function printObjects(objects: KubeObject[], opts: PrintObjectsOptions): number {
   const { stream } = opts;
-  const doc = opts.single && objects.length === 1 ? objects[0] : listOf(objects);
+  const doc = opts.single && objects.length === 1 ? objects[0] : listOf(objects, opts.listResourceVersion);
   switch (opts.output) {
     case 'json':
       stream.write(kubectlJSON(doc) + '\n');
@@ -59,8 +64,8 @@ function writeLines(stream: PrintObjectsOptions['stream'], objects: readonly Kub
 }
 
 /** kubectl's list wrapper for several objects (`kubectl get pods -o json`). */
-export function listOf(items: KubeObject[]): Record<string, unknown> {
-  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+export function listOf(items: KubeObject[], resourceVersion = ''): Record<string, unknown> {
+  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion } };
 }
 
 /**

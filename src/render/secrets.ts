@@ -1,4 +1,5 @@
 // Masks Secret values and credentials in objects before they are printed or recorded (--show-secrets reveals).
+import { createHmac, randomBytes } from 'node:crypto';
 import { checkNestingDepth, NestingTooDeepError, nestsDeeperThan } from '../informer/nesting.js';
 
 export interface MaskOptions {
@@ -49,9 +50,21 @@ export function maskSecrets<T>(value: T, opts: MaskOptions = {}): T {
   return mask(value, opts.assumeKind, 0) as T;
 }
 
-/** The placeholder for a secret value of `bytes` bytes. */
-export function maskedValue(bytes: number): string {
-  return `<masked ${bytes} bytes>`;
+/** The placeholder for a secret value of `bytes` bytes (in a diff, with the value's keyed hash: see fingerprint). */
+export function maskedValue(bytes: number, hash?: string): string {
+  return hash === undefined ? `<masked ${bytes} bytes>` : `<masked ${bytes} bytes #${hash}>`;
+}
+
+let runKey: Buffer | undefined;
+
+/**
+ * A short keyed hash of a secret value, so a masked diff still says whether the value changed. The key is
+ * random per process and never leaves it: the same value hashes alike within one run, and nothing is
+ * guessable or comparable across runs.
+ */
+export function fingerprint(value: string): string {
+  runKey ??= randomBytes(32);
+  return createHmac('sha256', runKey).update(value).digest('hex').slice(0, 8);
 }
 
 function mask(v: unknown, assumeKind: string | undefined, depth: number): unknown {
@@ -140,13 +153,13 @@ function maskLastApplied(meta: Record<string, unknown>, depth: number): unknown 
   return { ...masked, annotations: { ...ann, [LAST_APPLIED]: maskedValue(Buffer.byteLength(value, 'utf8')) } };
 }
 
-function maskCredential(key: string, value: string): string {
+function maskCredential(key: string, value: string, hashed = false): string {
   const n = normalise(key);
   if (n === 'authorization' || n === 'proxyauthorization') {
     const m = /^(\S+)\s+(.*)$/.exec(value);
-    if (m) return `${m[1]} ${maskedValue(Buffer.byteLength(m[2], 'utf8'))}`;
+    if (m) return `${m[1]} ${maskedValue(Buffer.byteLength(m[2], 'utf8'), hashed ? fingerprint(m[2]) : undefined)}`;
   }
-  return maskedValue(Buffer.byteLength(value, 'utf8'));
+  return maskedValue(Buffer.byteLength(value, 'utf8'), hashed ? fingerprint(value) : undefined);
 }
 
 /** Decoded size of a base64 string without decoding it. */
@@ -206,19 +219,19 @@ function maskChangeValue(v: unknown, path: string, isSecret: boolean): unknown {
     const data = SECRET_DATA_PATH.exec(path);
     if (data) {
       const base64 = data[1] === 'data';
-      if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'));
+      if (typeof v === 'string') return maskedValue(base64 ? base64Bytes(v) : Buffer.byteLength(v, 'utf8'), fingerprint(base64 ? Buffer.from(v, 'base64').toString('latin1') : v));
       // The whole map at once (`data: <none> → {...}`): every value masked, the keys kept.
       if (data[2] === '' && isRecord(v)) return maskValues(v, base64);
       return '<masked>';
     }
-    if (path.includes(LAST_APPLIED)) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8')) : '<masked>';
+    if (path.includes(LAST_APPLIED)) return typeof v === 'string' ? maskedValue(Buffer.byteLength(v, 'utf8'), fingerprint(v)) : '<masked>';
     if (path === 'metadata' && isRecord(v)) return maskLastApplied(v, 0);
     if (path === 'metadata.annotations' && isRecord(v)) return (maskLastApplied({ annotations: v }, 0) as { annotations: unknown }).annotations;
     if (path === '') return mask(v, undefined, 0);
   }
   if (typeof v === 'string') {
     const lastSegment = /([A-Za-z0-9_-]+)"?\]?$/.exec(path)?.[1] ?? '';
-    return isCredentialField(lastSegment) ? maskCredential(lastSegment, v) : v;
+    return isCredentialField(lastSegment) ? maskCredential(lastSegment, v, true) : v;
   }
   return mask(v, undefined, 0);
 }

@@ -14,6 +14,8 @@
 // `-o json` prints the same objects as one array, `-o yaml` as a `---` separated YAML stream.
 import { createRequire } from 'node:module';
 import { NestingTooDeepError } from '../informer/nesting.js';
+import type { KubeObject } from '../informer/types.js';
+import { createdEssentials } from './created-object.js';
 import type { Stage, TraceRecord } from '../informer/trace.js';
 import { paint, type SgrName } from './color.js';
 import { formatClock } from './format-units.js';
@@ -256,7 +258,8 @@ function makeWriter(opts: TracePrinterOptions & { output: Exclude<TraceOutput, '
 function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => ReturnType<typeof diffObjects> | undefined): Writer {
   const wide = opts.output === 'wide';
   const columns = wide ? [...BASE_COLUMNS, ...WIDE_COLUMNS] : BASE_COLUMNS;
-  const skip = new Set(columns.flatMap((c) => c.fields));
+  // A stack is for machines (-o json/ndjson): the table has the error's `at`.
+  const skip = new Set([...columns.flatMap((c) => c.fields), 'stack']);
   const color = opts.color === true;
   const iso = opts.timeFormat === 'iso';
   let headerDone = false;
@@ -279,6 +282,7 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
       line += joinCells(cells, columns, color ? (i) => styleOf(i, r) : () => undefined) + '\n';
       const d = changes(r);
       if (d && d.length > 0) line += formatDiff(d).replace(/^/gm, '    ') + '\n';
+      else if (isCreate(r)) line += escapeForTerminal(createdEssentials(r.new as KubeObject), { multiline: true }).replace(/^/gm, '    ') + '\n';
       opts.stream.write(line);
     },
     end: () => {},
@@ -346,6 +350,11 @@ function withoutObjects(r: TraceRecord, e: NestingTooDeepError): TraceRecord {
   for (const k of Object.keys(out)) if (OBJECT_FIELDS.has(k) || k === 'request' || k === 'diff') delete out[k];
   out.omitted = `its objects: ${e.message}`;
   return out;
+}
+
+/** A write that makes a new object (create, recordEvent): nothing to diff, the object's essentials instead. */
+function isCreate(r: TraceRecord): boolean {
+  return isWrite(r) && (r.verb === 'create' || r.verb === 'event') && !isObject(r.old) && isObject(r.new);
 }
 
 function isWrite(r: TraceRecord): boolean {

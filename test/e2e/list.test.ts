@@ -52,6 +52,19 @@ describe('kwatch list (built CLI)', () => {
     expect(names[49]).toBe('p-49');
   });
 
+  it('-o json and -o yaml carry the list\'s resourceVersion (kubectl prints ""), so jsonpath can feed replay --from-rv', async () => {
+    const rv = String(sim.api.currentRevision());
+    const json = await kwatch(['list', 'pods', '-n', 'fifty', '--page-size', '7', '-o', 'json'], env);
+    expect(json.code).toBe(0);
+    const list = JSON.parse(json.stdout);
+    expect(list).toMatchObject({ kind: 'List', metadata: { resourceVersion: rv } });
+    expect(list.items).toHaveLength(50);
+    const yaml = await kwatch(['list', 'pods', '-n', 'fifty', '-o', 'yaml'], env);
+    expect(yaml.stdout).toMatch(new RegExp(`^metadata:\\n  resourceVersion: "${rv}"$`, 'm'));
+    const path = await kwatch(['list', 'pods', '-n', 'fifty', '-o', 'jsonpath={.metadata.resourceVersion}'], env);
+    expect(path.stdout).toBe(rv);
+  });
+
   it('--page-size 0 sends one unpaged request', async () => {
     const res = await kwatch(['list', 'pods', '-n', 'fifty', '--page-size', '0'], env);
     expect(rows(res.stdout).map((p) => [p.PAGE, p.ITEMS, p.CONTINUE])).toEqual([['1', '50', '<none>']]);

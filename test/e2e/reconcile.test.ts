@@ -87,7 +87,7 @@ describe('kwatch reconcile --once verdicts and the loop detector', () => {
     const mod = k.file('throws.mjs', `export default { for: 'deployments.apps', reconcile() { throw new Error('cannot reach the payment API'); } };`);
     const r = await reconcile('--with', mod, '-n', 'default', '--once', '--max-reconciles', '3');
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/error: cannot reach the payment API/);
+    expect(r.stdout).toMatch(/│ error \(\S*throws\.mjs:1\): cannot reach the payment API/);
     expect(r.stdout).toMatch(/reconcile\s+error\s+default\/\S+\s+.*backoffMs=\d+/);
     expect(r.stderr).toMatch(/^errors: 1 of 1 key ended in an error/m);
   });
@@ -95,7 +95,7 @@ describe('kwatch reconcile --once verdicts and the loop detector', () => {
   it('reports the looping status writer and the field that changes every round', async () => {
     const r = await reconcile('--with', example('status-stamper.mjs'), '-n', 'default', '--once', '--writes', 'overlay', '--loop-threshold', '3');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^loop: status-stamper default\/\S+ re-triggered itself with its own writes 4 times in a row; changing every round: status\.conditions\[type=Stamped\]\.lastUpdateTime$/m);
+    expect(r.stderr).toMatch(/^loop: status-stamper default\/\S+ re-triggered itself with its own writes 4 times in a row; changing every round: status\.conditions\[type=Stamped\]\.lastUpdateTime; GenerationChangedPredicate would have broken it/m);
     expect(r.stdout).toMatch(/reconcile\s+loop\s+default\//);
     expect(r.stderr).toMatch(/stopped at --max-reconciles/);
   });

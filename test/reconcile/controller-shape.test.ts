@@ -63,7 +63,7 @@ describe('one line for a shape kwatch cannot use', () => {
   test('owns, watches, errorPolicy, name and for of the wrong type', () => {
     const def = (extra: Record<string, unknown>) => ({ default: { for: 'deployments.apps', reconcile, ...extra } });
     expect(shapeError(def({ owns: 'replicasets.apps' }))).toBe(`ctrl.mjs: owns must be an array of resource names such as ['replicasets.apps'], got the string "replicasets.apps"`);
-    expect(shapeError(def({ owns: ['pods', 3] }))).toBe(`ctrl.mjs: owns[1] must be a resource name such as 'replicasets.apps', got a number (3)`);
+    expect(shapeError(def({ owns: ['pods', 3] }))).toBe(`ctrl.mjs: owns[1] must be a resource name such as 'replicasets.apps', or { resource: 'replicasets.apps', predicates: ['GenerationChanged'] }, got a number (3)`);
     expect(shapeError(def({ watches: { resource: 'configmaps' } }))).toBe(
       'ctrl.mjs: watches must be an array of { resource: string, map(obj) { return [{ namespace, name }] } }, got an object',
     );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { maskSecretChanges, maskSecrets } from '../../src/render/secrets.js';
 
@@ -70,9 +71,22 @@ describe('maskSecrets', () => {
 describe('maskSecretChanges', () => {
   const secret = { kind: 'Secret', metadata: { name: 'db' }, data: { password: 'c3dvcmRmaXNo' } };
 
-  it('keeps a changed Secret value listed but shows only sizes', () => {
+  it('keeps a changed Secret value listed but shows only sizes and a keyed hash per value', () => {
     const out = maskSecretChanges(secret, [{ path: 'data.password', old: 'aHVudGVyMg==', new: 'c3dvcmRmaXNo' }]);
-    expect(out).toEqual([{ path: 'data.password', old: '<masked 7 bytes>', new: '<masked 9 bytes>' }]);
+    expect(out).toEqual([{ path: 'data.password', old: expect.stringMatching(/^<masked 7 bytes #[0-9a-f]{8}>$/), new: expect.stringMatching(/^<masked 9 bytes #[0-9a-f]{8}>$/) }]);
+  });
+
+  it('a masked diff says whether the value changed: equal values hash alike, different values of one size do not', () => {
+    const [same] = maskSecretChanges(secret, [{ path: 'data.password', old: 'aHVudGVyMg==', new: 'aHVudGVyMg==' }]);
+    expect(same.old).toBe(same.new);
+    const [changed] = maskSecretChanges(secret, [{ path: 'data.password', old: 'aHVudGVyMg==', new: 'aHVudGVyMw==' }]);
+    expect(changed.old).toMatch(/^<masked 7 bytes #/);
+    expect(changed.new).toMatch(/^<masked 7 bytes #/);
+    expect(changed.old).not.toBe(changed.new);
+    // The hash is keyed: it is not a plain digest of the value anyone could compute.
+    expect(String(changed.old)).not.toContain(createHash('sha256').update('hunter2').digest('hex').slice(0, 8));
+    const [token] = maskSecretChanges({ kind: 'ConfigMap' }, [{ path: 'spec.token', old: 'abc', new: 'abd' }]);
+    expect(token.old).not.toBe(token.new);
   });
 
   it('masks the last-applied annotation of a Secret and credential fields of any object', () => {
@@ -80,10 +94,10 @@ describe('maskSecretChanges', () => {
       { path: 'metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]', old: '{"data":1}', new: '{"data":2}' },
       { path: 'metadata.labels.app', old: 'a', new: 'b' },
     ]);
-    expect(out[0]).toMatchObject({ old: '<masked 10 bytes>', new: '<masked 10 bytes>' });
+    expect(out[0]).toMatchObject({ old: expect.stringMatching(/^<masked 10 bytes #/), new: expect.stringMatching(/^<masked 10 bytes #/) });
     expect(out[1]).toEqual({ path: 'metadata.labels.app', old: 'a', new: 'b' });
     const cm = maskSecretChanges({ kind: 'ConfigMap' }, [{ path: 'spec.token', old: 'abc', new: 'abcd' }]);
-    expect(cm).toEqual([{ path: 'spec.token', old: '<masked 3 bytes>', new: '<masked 4 bytes>' }]);
+    expect(cm).toEqual([{ path: 'spec.token', old: expect.stringMatching(/^<masked 3 bytes #[0-9a-f]{8}>$/), new: expect.stringMatching(/^<masked 4 bytes #[0-9a-f]{8}>$/) }]);
   });
 
   it('reveals everything with --show-secrets', () => {

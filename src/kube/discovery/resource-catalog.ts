@@ -1,7 +1,8 @@
 // reconcile's ResourceCatalog on a live server: names resolved through discovery (the disk cache shared
 // with kubectl), each resource listed and watched over HTTP within the command's scope.
 import type { ListerWatcher } from '../../informer/types.js';
-import { CatalogError, type ResourceCatalog, type ResourceInfo } from '../../reconcile/catalog.js';
+import { CatalogError, type CacheScope, type ResourceCatalog, type ResourceInfo } from '../../reconcile/catalog.js';
+import { NamespacesListerWatcher } from '../lister-watchers/namespaces-lister-watcher.js';
 import type { Connection } from '../http/connection.js';
 import { DiscoveryClient, topLevelResources, type DiscoveryClientOptions } from './discovery-client.js';
 import { HttpListerWatcher, type ListWatchTarget } from '../lister-watchers/http-lister-watcher.js';
@@ -11,7 +12,7 @@ import type { ResolvedResource } from './rest-mapper.js';
 export interface CatalogScope {
   /** undefined = all namespaces. */
   namespace?: string;
-  /** Applied to the primary resource only (secondary kinds are read whole within the namespace). */
+  /** Applied to every primary resource (secondary kinds are read whole within the namespace, unless a module's cache says otherwise). */
   labelSelector?: string;
   fieldSelector?: string;
   /** Decode managedFields (a recording keeps what the server sent); by default they are cut before parsing. */
@@ -20,6 +21,8 @@ export interface CatalogScope {
 
 export class HttpResourceCatalog implements ResourceCatalog {
   private readonly discovery: DiscoveryClient;
+  /** What each resource is listed and watched with, by name (a recording's header names it). */
+  private readonly targets = new Map<string, ListWatchTarget>();
 
   constructor(
     private readonly conn: Connection,
@@ -51,21 +54,43 @@ export class HttpResourceCatalog implements ResourceCatalog {
     throw new CatalogError(`no resource of the server serves kind "${kind}" in "${apiVersion}"`);
   }
 
-  listerWatcher(info: ResourceInfo, role: 'primary' | 'secondary'): ListerWatcher {
-    return new HttpListerWatcher(this.conn, this.target(info, role), { omitManagedFields: this.scope.keepManagedFields !== true });
+  listerWatcher(info: ResourceInfo, scope: CacheScope): ListerWatcher {
+    const { target, namespaces } = this.plan(info, scope);
+    this.targets.set(info.name, target);
+    const lw = new HttpListerWatcher(this.conn, target, { omitManagedFields: this.scope.keepManagedFields !== true });
+    return namespaces ? new NamespacesListerWatcher(lw, namespaces) : lw;
   }
 
-  /** What is listed and watched of a resource: the namespace for all, the selectors for the primary only. */
-  target(info: ResourceInfo, role: 'primary' | 'secondary'): ListWatchTarget {
-    const primary = role === 'primary';
+  /** What listerWatcher(info) lists and watches. */
+  targetOf(info: ResourceInfo): ListWatchTarget | undefined {
+    return this.targets.get(info.name);
+  }
+
+  /**
+   * The command line's namespace for all; its selectors for every primary; the module's cache entry
+   * ANDed to them. Several namespaces are watched across namespaces and filtered (`namespaces`).
+   */
+  private plan(info: ResourceInfo, scope: CacheScope): { target: ListWatchTarget; namespaces?: string[] } {
+    let namespace = info.namespaced ? this.scope.namespace : undefined;
+    let namespaces: string[] | undefined;
+    if (info.namespaced && scope.namespaces && scope.namespaces.length > 0) {
+      const wanted = this.scope.namespace === undefined ? scope.namespaces : scope.namespaces.filter((n) => n === this.scope.namespace);
+      if (wanted.length === 0) throw new CatalogError(`the cache of ${info.name} holds namespaces ${scope.namespaces.join(', ')}, none of them -n ${this.scope.namespace}: use -A or one of those namespaces`);
+      if (wanted.length === 1) namespace = wanted[0];
+      else namespaces = wanted;
+    }
+    const and = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(',') || undefined;
     return {
-      group: info.group,
-      version: info.version,
-      resource: info.resource,
-      namespaced: info.namespaced,
-      namespace: info.namespaced ? this.scope.namespace : undefined,
-      labelSelector: primary ? this.scope.labelSelector : undefined,
-      fieldSelector: primary ? this.scope.fieldSelector : undefined,
+      target: {
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        namespaced: info.namespaced,
+        namespace,
+        labelSelector: and(scope.primary ? this.scope.labelSelector : undefined, scope.labelSelector),
+        fieldSelector: and(scope.primary ? this.scope.fieldSelector : undefined, scope.fieldSelector),
+      },
+      namespaces,
     };
   }
 }

@@ -1,0 +1,138 @@
+// kwatch reconcile --once as a CI gate: the built CLI against the embedded server; each exit code and
+// verdict line a CI script would read.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kubectlSim } from '../sim/sim-helpers.js';
+import { kwatch } from './events-helpers.js';
+
+const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'reconcilers');
+const k = kubectlSim({ seed: 11, nodes: 1, pods: 6, churn: 0 }, 'kwatch-e2e-verdicts-');
+const env = () => ({ KUBECONFIG: k.kubeconfig, KUBECACHEDIR: join(k.dir, 'cache') });
+const reconcile = (...args: string[]) => kwatch(['reconcile', ...args], env());
+
+describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
+  it('a key that fails once and then succeeds is retried, as controller-runtime would: converged, exit 0', async () => {
+    const mod = k.file(
+      'flaky.mjs',
+      `const failed = new Set();
+      export default { for: 'deployments.apps', reconcile(req) {
+        if (!failed.has(req.name)) { failed.add(req.name); throw new Error('Operation cannot be fulfilled: the object has been modified'); }
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once');
+    expect(r.stderr).toMatch(/^converged: \d+ keys?, \d+ runs, no write pending$/m);
+    expect(r.code).toBe(0);
+  });
+
+  it('a key that keeps failing is retried until --settle-timeout and ends as a reconcile error, exit 2', async () => {
+    const mod = k.file('broken.mjs', `export default { for: 'deployments.apps', reconcile() { throw new Error('always broken'); } };`);
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '--max-reconciles', '1000');
+    expect(r.stderr).toMatch(/^errors: \d+ of \d+ keys? ended in an error \(\d+ runs\) \(not settled within --settle-timeout 1(\.0)?s\)$/m);
+    expect(r.code).toBe(2);
+  });
+
+  it('a key that errors and leaves a write pending is a reconcile error, exit 2 (not "writes pending", 1)', async () => {
+    const mod = k.file(
+      'writes-then-throws.mjs',
+      `export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        const d = await ctx.get('deployments.apps', req);
+        await ctx.patch(d, { metadata: { labels: { touched: 'yes' } } });
+        throw new Error('failed after writing');
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    expect(r.stderr).toMatch(/^errors: 1 of 1 key ended in an error, 1 with writes pending/m);
+    expect(r.code).toBe(2);
+  });
+
+  it('a reported loop never exits 0, even when the controller stops writing before the end', async () => {
+    const mod = k.file(
+      'stamps-eight.mjs',
+      `const rounds = new Map();
+      export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        const n = (rounds.get(req.name) ?? 0) + 1; rounds.set(req.name, n);
+        const d = await ctx.get('deployments.apps', req);
+        if (d && n <= 8) await ctx.updateStatus({ ...d, status: { ...d.status, round: n } });
+      } };`,
+    );
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'overlay', '--loop-threshold', '3');
+    expect(r.stderr).toMatch(/^loop: stamps-eight /m);
+    expect(r.stderr).toMatch(/^not converged: \d+ keys?, \d+ runs, no write pending, \d+ loops? reported$/m);
+    expect(r.code).toBe(1);
+  });
+
+  it('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
+    const args = ['--with', join(EXAMPLES, 'status-stamper.mjs'), '-n', 'default', '--field-selector', 'metadata.name=' + (await firstDeployment()), '--once', '--max-reconciles', '12'];
+    const overlay = await reconcile(...args, '--writes', 'overlay');
+    const apply = await reconcile(...args, '--writes', 'apply', '--yes');
+    for (const r of [overlay, apply]) {
+      expect(r.stderr).toMatch(/^did not settle: stopped at --max-reconciles; 1 of 1 key would still write \(1\d runs\)/m);
+      expect(r.stderr).not.toMatch(/^error/m);
+      expect(r.code).toBe(1);
+    }
+  });
+
+  it('usage and load errors exit 1 with or without --once; --help says what each exit code means', async () => {
+    const mod = k.file('noop.mjs', 'export const reconcile = () => {};\n');
+    for (const once of [[], ['--once']]) {
+      const r = await reconcile('widgets', '--with', mod, ...once);
+      expect(r.stderr.trim()).toBe('error: the server doesn\'t have a resource type "widgets"');
+      expect(r.code).toBe(1);
+    }
+    const help = await reconcile('--help');
+    expect(help.stdout).toMatch(/^\s+1\s+not converged/m);
+    expect(help.stdout).toMatch(/^\s+2\s+reconcile errors/m);
+    expect(help.stdout).toMatch(/^\s+3\s+an --expect expectation did not hold/m);
+  });
+});
+
+async function firstDeployment(): Promise<string> {
+  const r = await k.kubectl('get', 'deployments.apps', '-n', 'default', '-o', 'jsonpath={.items[0].metadata.name}');
+  expect(r.code).toBe(0);
+  return r.stdout.trim();
+}
+
+describe('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
+  it('a TypeScript controller\'s error names its file:line in the table (source-mapped) and carries the stack in ndjson', async () => {
+    const mod = k.file(
+      'thrower.ts',
+      `import type { ReconcileRequest } from 'kwatch';
+interface Target { name: string }
+function check(t: Target): void {
+  if (t.name) throw new Error('payment API unreachable for ' + t.name);
+}
+export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { check({ name: req.name }); } };
+`,
+    );
+    const table = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    expect(table.code).toBe(2);
+    expect(table.stdout).toMatch(/reconcile\s+error\s+default\/\S+\s+.*at=\S*thrower\.ts:4\b/);
+    expect(table.stdout).not.toMatch(/stack=/);
+    expect(table.stdout).toMatch(/│ error \(\S*thrower\.ts:4\): payment API unreachable/);
+    const nd = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '-o', 'ndjson');
+    const errors = nd.stdout.split('\n').filter((l) => l.includes('"stage":"reconcile","op":"error"')).map((l) => JSON.parse(l));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0].at).toMatch(/thrower\.ts:4$/);
+    expect(errors[0].stack).toMatch(/^Error: payment API unreachable[^\n]*\n\s+at check \(\S*thrower\.ts:4:\d+\)/);
+  });
+});
+
+describe('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
+  it('--max-writes stops a reconciler that writes without end: one line, exit 2; --qps paces what is sent', async () => {
+    const mod = k.file(
+      'flood.mjs',
+      `export default { for: 'deployments.apps', async reconcile(req, ctx) {
+        for (let i = 0; i < 100; i++) await ctx.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'flood-', namespace: req.namespace }, data: {} });
+      } };`,
+    );
+    const capped = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '25');
+    expect(capped.stderr.trim()).toBe('error: --max-writes 25 reached: the reconcilers sent 25 writes in this run and kwatch stopped it (raise --max-writes if that is expected)');
+    expect(capped.code).toBe(2);
+    const t0 = Date.now();
+    const paced = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '12', '--qps', '5', '--burst', '2', '-o', 'ndjson');
+    // 2 at once, then 9 more at 5/s before the 12th is refused: at least 1.8 s, whatever the machine.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
+    expect(paced.stdout.split('\n').filter((l) => l.includes('"op":"write"') && l.includes('"verb":"create"')).length).toBeGreaterThanOrEqual(11);
+    expect(paced.code).toBe(2);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { LoopDetector } from '../../src/reconcile/loop-detector.js';
+import type { TriggerReason } from '../../src/reconcile/trigger.js';
+import type { WriteOutcome } from '../../src/reconcile/writes.js';
+
+const own = (rv: string): TriggerReason => ({ op: 'OnUpdate', reason: 'object updated', resource: 'deployments.apps', key: 'default/web', rv, own: true });
+const outside = (rv: string): TriggerReason => ({ op: 'OnUpdate', reason: 'object updated', resource: 'deployments.apps', key: 'default/web', rv });
+const write = (...changed: string[]): WriteOutcome => ({ verb: 'patch', resource: 'deployments.apps', target: 'default/web', changed, failed: false });
+const HASH = 'spec.template.metadata.annotations["example.com/config-hash"]';
+
+describe('loop detector', () => {
+  it('a roller writing a new hash every run loops even when the Deployment controller\'s status updates are merged into each run', () => {
+    const loops = new LoopDetector(5);
+    let found;
+    loops.observe('roller', 'default/web', [{ op: 'OnAdd', reason: 'object updated', rv: '1' }], [write(HASH)]);
+    for (let i = 2; i < 12 && !found; i++) found = loops.observe('roller', 'default/web', [own(`${i}a`), outside(`${i}b`)], [write(HASH)]);
+    expect(found).toEqual({ controller: 'roller', key: 'default/web', rounds: 6, fields: [HASH] });
+  });
+
+  it('runs that alternate between an own-write trigger and an outside-only trigger keep the field\'s streak', () => {
+    const loops = new LoopDetector(3);
+    const found = [];
+    for (let i = 0; i < 8; i++) found.push(loops.observe('roller', 'default/web', i % 2 ? [outside(`${i}`)] : [own(`${i}`)], [write(HASH, i === 4 ? 'metadata.labels["x"]' : 'status.x')]));
+    expect(found.filter(Boolean)).toEqual([expect.objectContaining({ rounds: 4, fields: [HASH] })]);
+  });
+
+  it('outside changes alone never make a loop, and a run that writes nothing ends the streak', () => {
+    const loops = new LoopDetector(2);
+    for (let i = 0; i < 10; i++) expect(loops.observe('c', 'default/web', [outside(`${i}`)], [write(HASH)])).toBeUndefined();
+    const b = new LoopDetector(2);
+    for (let i = 0; i < 10; i++) expect(b.observe('c', 'default/web', [own(`${i}`)], i % 3 === 2 ? [] : [write(HASH)])).toBeUndefined();
+  });
+
+  it('says GenerationChangedPredicate would have broken a status-only loop, and not a spec loop', () => {
+    const status = new LoopDetector(1);
+    let f;
+    for (let i = 0; i < 4 && !f; i++) f = status.observe('c', 'default/web', [own(`${i}`)], [write('status.conditions[type=Stamped].lastUpdateTime')]);
+    expect(f?.generationChangedWouldBreak).toBe(true);
+    const spec = new LoopDetector(1);
+    let g;
+    for (let i = 0; i < 4 && !g; i++) g = spec.observe('c', 'default/web', [own(`${i}`)], [write(HASH)]);
+    expect(g).toBeDefined();
+    expect(g?.generationChangedWouldBreak).toBeUndefined();
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/informer/clock.js';
+import { MaxWritesReached, WriteLimiter } from '../../src/reconcile/write-limiter.js';
+
+describe('write limiter', () => {
+  it('lets --burst writes out at once, then paces the rest at --qps, in order', async () => {
+    const clock = new FakeClock();
+    const limiter = new WriteLimiter({ qps: 10, burst: 3, maxWrites: 100 }, clock);
+    const t0 = clock.now();
+    const done: number[] = [];
+    const all = Array.from({ length: 7 }, (_, i) => limiter.take().then(() => done.push(i)));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(done).toEqual([0, 1, 2]);
+    const at: number[] = [];
+    for (let step = 0; step < 10 && done.length < 7; step++) {
+      await clock.advance(100);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      at.push(done.length);
+    }
+    await Promise.all(all);
+    expect(done).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    // One more write per 100 ms (10/s) after the burst.
+    expect(at).toEqual([4, 5, 6, 7]);
+    expect(clock.now() - t0).toBe(400);
+  });
+
+  it('refuses the write past --max-writes', async () => {
+    const limiter = new WriteLimiter({ qps: 1000, burst: 1000, maxWrites: 2 }, new FakeClock());
+    await limiter.take();
+    await limiter.take();
+    await expect(limiter.take()).rejects.toBeInstanceOf(MaxWritesReached);
+    await expect(limiter.take()).rejects.toThrow(/^--max-writes 2 reached/);
+  });
+});
