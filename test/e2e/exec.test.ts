@@ -68,7 +68,7 @@ describe('kwatch reconcile --exec', () => {
 
   it('an injected 410 on the watch makes the client list again: a relist record names why', async () => {
     // kubectl get -w ends on a 410 (it does not relist by itself): the script watches again, as a controller would.
-    const r = await exec('-n', 'default', '--inject', 'expire@1s', '-o', 'ndjson', ...sh('timeout 8 kubectl get configmaps -w; timeout 2 kubectl get configmaps -w; exit 0'));
+    const r = await exec('-n', 'default', '--inject', 'expire@1s', '-o', 'ndjson', ...sh('timeout 5 kubectl get configmaps -w; timeout 2 kubectl get configmaps -w; exit 0'));
     const recs = records(r.stdout);
     expect(recs).toContainEqual(expect.objectContaining({ op: 'fault', fault: 'expire@1000ms', client: 'kubectl' }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', type: 'ERROR', code: 410 }));
@@ -134,12 +134,12 @@ describe('kwatch proxy', () => {
     expect(refused.code).toBe(1);
 
     const out = `${k.dir}/proxy.kubeconfig`;
-    const run = kwatch(['proxy', '--kubeconfig-out', out, '--for', '8s', '-o', 'ndjson'], env());
+    const proxy = new Running(['proxy', '--kubeconfig-out', out, '-o', 'ndjson'], env());
     const got = await pollKubectl(out, ['get', 'namespaces', '-o', 'name']);
     expect(got).toMatch(/namespace\/default/);
-    const r = await run;
-    expect(r.code).toBe(0);
-    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'list', resource: 'namespaces', client: 'kubectl' }));
+    await proxy.waitFor((x) => x.op === 'list' && x.resource === 'namespaces', 'the proxy\'s list record');
+    expect((await proxy.stop('SIGINT')).code).toBe(0);
+    expect(proxy.records).toContainEqual(expect.objectContaining({ op: 'list', resource: 'namespaces', client: 'kubectl' }));
     // Its own file it may replace.
     const again = await kwatch(['proxy', '--kubeconfig-out', out, '--for', '1s'], env());
     expect(again.code).toBe(0);
