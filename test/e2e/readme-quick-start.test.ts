@@ -33,8 +33,9 @@ describe('the README quick start', () => {
     symlinkSync(join(root, 'bin', 'kubectl-kwatch'), join(bin, 'kubectl-kwatch'));
     const path = [bin, ...(isAbsolute(KUBECTL) ? [dirname(KUBECTL)] : []), process.env.PATH ?? ''].join(delimiter);
     const file = join(dir, 'quick-start.sh');
-    // Each line must succeed; the background jobs (the sim, the events watch) are stopped at the end.
-    writeFileSync(file, ['set -e', 'trap \'kill $(jobs -p) 2>/dev/null || true\' EXIT', ...script, 'sleep 2', 'kubectl get deployments'].join('\n'));
+    // Each line must succeed; the background jobs are stopped at the end, the events watch before the sim it watches
+    // (else the watch, still running for a moment, reports the sim's connection refused).
+    writeFileSync(file, ['set -e', 'trap \'for j in $(jobs -p | tac); do kill $j 2>/dev/null; wait $j 2>/dev/null; done; true\' EXIT', ...script, 'sleep 2', 'kubectl get deployments'].join('\n'));
     const res = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn('bash', [file], { env: childEnv({ PATH: path, HOME: dir }), stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
       let out = '';
@@ -43,7 +44,8 @@ describe('the README quick start', () => {
       child.on('close', (code) => resolve({ code, out }));
     });
     expect(res.code, res.out).toBe(0);
-    expect(res.out).not.toMatch(/localhost:8080|refused/);
+    // kubectl's first read comes right after `kwatch sim … &`: it must find the kubeconfig written and the sim up.
+    expect(res.out.split('deployment.apps/web created')[0]).not.toMatch(/localhost:8080|refused/);
     expect(res.out).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS/m);
     expect(res.out).toMatch(/deployment\.apps\/web created/);
     expect(res.out).toMatch(/^web\s+\d\/3/m);
