@@ -107,7 +107,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
 
   err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
   for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
-  const unused = [...endpoint.watchFaults.unused()];
+  const unused = [...endpoint.watchFaults.unused(), ...endpoint.writeFaults.unused()];
   if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
   if (fork) {
     const diverged = fork.divergences();

@@ -35,6 +35,11 @@ import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
 import { formatMs } from '../render/format-units.js';
+import { describeInject, isWriteFault, type InjectFault } from '../faults/inject-spec.js';
+import { FaultyListerWatcher } from '../faults/faulty-lister-watcher.js';
+import { WatchFaults } from '../faults/watch-faults.js';
+import { WriteFaults } from '../faults/write-faults.js';
+import { describeFault, ReplayFaults, type ReplayFault } from '../informer/recording/replay-faults.js';
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
@@ -71,6 +76,8 @@ export interface ReconcileRunOptions {
   stderr?: NodeJS.WritableStream;
   /** --live: the dashboard with a reconcile panel instead of the trace lines (where the terminal allows). */
   live?: { followKey?: string; snapshotDir?: string };
+  /** --inject: watch faults on the informers' streams, write faults on the controllers' writes. */
+  faults?: readonly InjectFault[];
 }
 
 /** What differs between a live run and a replayed one. */
@@ -84,6 +91,10 @@ interface Backend {
   afterSetup?(): void;
   /** When the run is over: a line for stderr, or a failure to report. */
   close?(): { note?: string; failure?: Error };
+  /** --inject's watch faults that never fired, as given. */
+  unusedFaults(): string[];
+  /** The informers have started: @TIME faults count from now. */
+  started?(): void;
   /**
    * Runs until stopped; `idle()` says every stage is done; `finish()` names why the run should end once idle:
    * 'max-events' (the budget is spent) or 'idle' (--once synced: end when the queue is idle).
@@ -110,8 +121,9 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
   let backend: Backend;
+  const writeFaults = new WriteFaults(o.faults ?? []);
   try {
-    backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode);
+    backend = o.source.kind === 'server' ? serverBackend(o.source, o) : recordingBackend(o.source.path, o.mode, o.faults ?? []);
     await checkPrimaries(o.controllers, backend.catalog);
   } catch (e) {
     throw new ReconcileSetupError(e);
@@ -154,6 +166,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     fieldManager: o.fieldManager,
     reconcileTimeoutMs: o.reconcileTimeoutMs,
     writeLimits: o.writeLimits,
+    writeFaults: writeFaults.empty ? undefined : writeFaults,
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
     onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
@@ -199,6 +212,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     // The kinds expectations name are watched from the start, so overlay keeps the writes to them.
     for (const e of o.expectations ?? []) await watchExpected(session, backend.catalog, e);
     backend.afterSetup?.();
+    backend.started?.();
     const running = session.run(run.signal).catch((e: unknown) => onFatal(e instanceof Error ? e : new Error(String(e))));
     if (o.maxEvents !== undefined) void gate.whenClosed().then(() => requestFinish('max-events'));
     // A primary that lists nothing is almost always a selector or namespace that matches nothing.
@@ -259,6 +273,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
 
   err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   if (closed?.note) err.write(`${closed.note}\n`);
+  const unused = [...backend.unusedFaults(), ...writeFaults.unused()];
+  if (unused.length) err.write(`Warning: --inject ${unused.join(', ')} never fired\n`);
   for (const f of session.loops.findings) err.write(`${loopLine(f)}\n`);
   if (!o.once) return 0;
   const rows = session.report.rows();
@@ -309,12 +325,20 @@ async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { 
 function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: ReconcileRunOptions): Backend {
   const catalog = new HttpResourceCatalog(src.conn, { ...src.scope, keepManagedFields: src.record !== undefined }, src.discovery);
   const recorder = src.record ? new ReconcileRecorder(src.record, src.conn.server, catalog, o.stop) : undefined;
+  const faults = new WatchFaults(o.faults ?? []);
+  // What the server sent is recorded; the faults act between it and the informer, as a flaky network would.
+  const faulty = (info: ResourceInfo, lw: ListerWatcher) => (faults.empty ? lw : new FaultyListerWatcher(lw, faults, realClock, faultTracer(o.tracer, info)));
   return {
     catalog,
     session: { writer: o.mode === 'server-dry-run' || o.mode === 'apply' ? new HttpObjectWriter(src.conn) : undefined },
-    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(recorder ? recorder.wrap(info, lw) : lw, new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
+    wrap: (info, lw, role, onFatal) => new FirstContactListerWatcher(faulty(info, recorder ? recorder.wrap(info, lw) : lw), new FirstContact({ signal: o.stop.signal, ...(src.firstContact ?? { deadlineMs: DEFAULT_FIRST_CONTACT_MS }) }), info.name, onFatal),
     afterSetup: () => recorder?.open(),
-    close: () => recorder?.close() ?? {},
+    started: () => faults.start(),
+    unusedFaults: () => faults.unused(),
+    close: () => {
+      faults.stop();
+      return recorder?.close() ?? {};
+    },
     async drive({ run, idle, finishing }) {
       // Nothing to poll until a stop condition is met (or the user stops the run).
       if (!run.signal.aborted) await Promise.race([finishing, new Promise((resolve) => run.signal.addEventListener('abort', resolve, { once: true }))]);
@@ -366,18 +390,20 @@ class ReconcileRecorder {
 }
 
 /** A recording: its resources replayed on its own virtual time, so every run traces the same records. */
-function recordingBackend(path: string, mode: WriteMode): Backend {
+function recordingBackend(path: string, mode: WriteMode, inject: readonly InjectFault[]): Backend {
   if (mode !== 'intercept' && mode !== 'overlay') throw new UserError(`--from-recording has no server to send writes to: use --writes intercept or overlay (not ${mode})`);
+  const faults = new ReplayFaults(inject.flatMap(replayFaultOf));
   const recording = loadRecording(path);
   const first = recording.firstT;
   const last = recording.lastT;
   const clock = new VirtualClock(recording.startEpoch + first - 1);
-  const catalog = new RecordingCatalog(recording, clock, path);
+  const catalog = new RecordingCatalog(recording, clock, path, faults);
   return {
     catalog,
     masked: recording.header.masked,
     session: { clock, random: seededRandom(1) },
     wrap: (_info, lw) => lw,
+    unusedFaults: () => faults.unused().map(describeFault),
     async drive({ run, idle, finish, progress }) {
       await driveVirtualTime({
         clock,
@@ -388,6 +414,27 @@ function recordingBackend(path: string, mode: WriteMode): Backend {
         done: () => (idle() && (finish() === 'max-events' || catalog.exhausted()) ? 'end' : undefined),
       });
     },
+  };
+}
+
+/**
+ * A recording is replayed as `replay --inject` replays it: watch faults are placed by resourceVersion (its events carry
+ * the recorded ones), on the recording's virtual time; write faults act on the writes (not here).
+ */
+function replayFaultOf(f: InjectFault): ReplayFault[] {
+  if (isWriteFault(f)) return [];
+  if (f.kind === 'hide-delete') return [f];
+  if (f.kind === 'delay') throw new UserError(`--inject ${describeInject(f)}: a recording is replayed at its own pace; use replay's --speed instead of delay with --from-recording`);
+  if ('afterMs' in f.at) throw new UserError(`--inject ${describeInject(f)}: with --from-recording, place a watch fault at a resourceVersion of the recording (e.g. ${f.kind}@1234), not at a time`);
+  return [{ kind: f.kind, rv: f.at.rv }];
+}
+
+/** A watch fault that fired on an informer's stream: a reflector `fault` record (shown with its lifecycle). */
+function faultTracer(tracer: Tracer, info: ResourceInfo) {
+  return (fault: string, event?: { type: string; object: { metadata?: { resourceVersion?: string; namespace?: string; name?: string } } }) => {
+    if (!tracer.enabled) return;
+    const m = event?.object.metadata;
+    tracer.emit({ time: Date.now(), stage: 'reflector', op: 'fault', resource: info.name, key: m?.name !== undefined ? (m.namespace ? `${m.namespace}/${m.name}` : m.name) : undefined, rv: m?.resourceVersion, event: event?.type, fault });
   };
 }
 

@@ -13,7 +13,7 @@ import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
-import { endpointFlags, execChildFlags } from '../cli/exec-flags.js';
+import { endpointFlags, execChildFlags, parseInjectFlags } from '../cli/exec-flags.js';
 
 
 export default class Reconcile extends KwatchCommand {
@@ -47,7 +47,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     ...execChildFlags,
     listen: endpointFlags.listen,
     tls: endpointFlags.tls,
-    inject: endpointFlags.inject,
+    inject: Flags.string({ description: 'A fault on the watches or writes (modules and --exec): drop-connection@AT, expire@AT (410), duplicate@AT, delay:D[@AT], hide-delete:NS/NAME, conflict@N, error@N, throttle@N; AT: an RV or a time since the start (5s).', multiple: true }),
     'stall-after': endpointFlags['stall-after'],
     'max-objects': endpointFlags['max-objects'],
     writes: Flags.string({ description: 'What happens to the reconciler\'s writes: intercept (shown, nothing sent), overlay (applied locally and fed back to the informers), server-dry-run (sent with dryRun=All), apply (sent for real; needs --sim or --yes).', options: [...WRITE_MODES], default: 'intercept' }),
@@ -86,8 +86,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
-    // Not silently ignored: faults reach a module's informers and writes in a later round.
-    if (flags.inject?.length) throw new UserError('--inject works with --exec (a controller process) for now, not with --with modules');
+    const faults = parseInjectFlags(flags.inject);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     const debounceMs = parseDuration(flags.debounce, '--debounce');
@@ -150,6 +149,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         maxEvents: flags['max-events'],
         stop,
         live: flags.live ? { followKey: flags.key, snapshotDir: flags['snapshot-dir'] } : undefined,
+        faults,
       });
     } catch (err) {
       // A run that could not start is a usage error (1), in every mode.

@@ -20,10 +20,10 @@ import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
 import { isQuestion, isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
 import { captureResponse } from './response-capture.js';
-import { WatchFaults } from './watch-faults.js';
+import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
 import { WireTrace, type WrittenKey } from './wire-trace.js';
-import { WriteFaults } from './write-faults.js';
+import { WriteFaults } from '../faults/write-faults.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
 
@@ -54,6 +54,7 @@ export interface Endpoint {
   caPem?: string;
   clients(): ClientSession[];
   readonly watchFaults: WatchFaults;
+  readonly writeFaults: WriteFaults;
   /** Requests that failed on kwatch's side of the wire (target unreachable, an unexpected answer), not injected ones. */
   readonly failures: string[];
   /** Every key a client wrote, and how (the --once report). */
@@ -115,7 +116,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         res.setHeader('x-kwatch-injected', fault.text);
         trace.fault(session, fault.text, info);
         const named = (decodeBody(body, header(req.headers['content-type']))?.metadata as { name?: string } | undefined)?.name;
-        return sendError(res, fault.error(info, named));
+        return sendError(res, new SimApiError(fault.status({ group: info.group, resource: info.resource, name: named ?? info.name ?? '' }) as SimApiError['status']));
       }
     }
 
@@ -203,6 +204,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     caPem: credentials?.caPem,
     clients: () => clients.all(),
     watchFaults,
+    writeFaults,
     failures,
     written: trace.written,
     close: () => {

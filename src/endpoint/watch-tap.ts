@@ -2,7 +2,7 @@
 // it (hidden, duplicated, held back, or followed by a broken connection or a 410). Whoever produces the stream — the
 // forwarder or the fork's sim handler — writes into the ServerResponse as usual; the tap sits in its write and end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FaultableWatch, WatchFaults } from './watch-faults.js';
+import type { FaultableWatch, WatchFaults } from '../faults/watch-faults.js';
 import { objectKey } from './request-info.js';
 
 export interface WatchEventSeen {

@@ -1,6 +1,7 @@
 // The ResourceCatalog of `kwatch reconcile --from-recording`: the resources a recording holds, each
 // listed and watched from the recording on a virtual clock, so a run is the same every time.
 import { RecordedListerWatcher } from '../informer/recording/recorded-lister-watcher.js';
+import type { ReplayFaults } from '../informer/recording/replay-faults.js';
 import type { Recording } from '../informer/recording/recording-reader.js';
 import { buildTimeline } from '../informer/recording/recording-timeline.js';
 import type { ListerWatcher } from '../informer/types.js';
@@ -15,6 +16,8 @@ export class RecordingCatalog implements ResourceCatalog {
     private readonly recording: Recording,
     private readonly clock: VirtualClock,
     private readonly path: string,
+    /** --inject: shared by every resource's stream, as `replay` shares them. */
+    private readonly faults?: ReplayFaults,
   ) {
     this.resources = recording.header.resources.map((r, index) => ({
       index,
@@ -42,7 +45,7 @@ export class RecordingCatalog implements ResourceCatalog {
 
   listerWatcher(info: ResourceInfo): ListerWatcher {
     const r = this.resources.find((x) => x.info === info)!;
-    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entries(), r.index), clock: this.clock, startEpoch: this.recording.startEpoch });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entries(), r.index), clock: this.clock, startEpoch: this.recording.startEpoch, faults: this.faults });
     this.lws.push(lw);
     return lw;
   }

@@ -15,6 +15,7 @@ import type { CacheEntry, ControllerDefinition } from './types.js';
 import { WriteChannel, type WriteMode } from './writes.js';
 import { DEFAULT_WRITE_LIMITS, WriteLimiter, type WriteLimits } from './write-limiter.js';
 import type { ObjectWriter } from './writer.js';
+import type { WriteFaults } from '../faults/write-faults.js';
 
 export interface SessionController {
   name: string;
@@ -48,7 +49,9 @@ export interface SessionOptions {
   reconcileTimeoutMs?: number;
   /** Replaying a masked recording: a reconciler read a value the recording masked. */
   onMaskedRead?: (controller: string, resource: string, key: string, path: string) => void;
-  /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording). */
+  /** --inject's write faults (the watch faults act in `wrap`). */
+  writeFaults?: WriteFaults;
+  /** Wraps each resource's ListerWatcher under the overlay (first contact, event limits, recording, watch faults). */
   wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
 }
 
@@ -89,7 +92,7 @@ export class ReconcileSession {
       },
     });
     this.loops = new LoopDetector(o.loopThreshold ?? 5);
-    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random, limiter: o.mode === 'apply' || o.mode === 'server-dry-run' ? new WriteLimiter(o.writeLimits ?? DEFAULT_WRITE_LIMITS, clock) : undefined, onLimit: (err) => {
+    this.writes = new WriteChannel({ mode: o.mode, catalog: o.catalog, factory: this.factory, tracer: o.tracer, clock, overlay, writer: o.writer, fieldManager: o.fieldManager, signal: this.kill.signal, random: o.random, faults: o.writeFaults, limiter: o.mode === 'apply' || o.mode === 'server-dry-run' ? new WriteLimiter(o.writeLimits ?? DEFAULT_WRITE_LIMITS, clock) : undefined, onLimit: (err) => {
       this.fatal ??= err;
       this.stop.abort(err);
     } });

@@ -16,6 +16,7 @@ import type { TriggerReason, WriteOrigins } from './trigger.js';
 import type { PatchOptions } from './types.js';
 import type { WriteMode } from './write-mode.js';
 import { MaxWritesReached, type WriteLimiter } from './write-limiter.js';
+import { THROTTLE_RETRY_AFTER_SECONDS, type WriteFaults } from '../faults/write-faults.js';
 import type { ObjectWriter, WriteRequest } from './writer.js';
 
 export type { WriteMode } from './write-mode.js';
@@ -68,6 +69,8 @@ export interface WriteChannelOptions {
   onLimit?: (err: MaxWritesReached) => void;
   /** For generated names (generateName, Events); seeded when replaying a recording, so runs repeat exactly. */
   random?: () => number;
+  /** --inject conflict@N, error@N, throttle@N: the Nth write (any verb, in any mode) is answered with the fault. */
+  faults?: WriteFaults;
 }
 
 export class WriteChannel implements WriteOrigins {
@@ -127,6 +130,14 @@ export class WriteChannel implements WriteOrigins {
     let changed: string[] = [];
     let answer: KubeObject | undefined;
     const sent = this.o.mode === 'server-dry-run' || this.o.mode === 'apply';
+    const injected = this.o.faults?.next();
+    if (injected) {
+      // Answered as a server in trouble would: nothing is applied, overlaid or sent.
+      const err = new StatusError(injected.status({ group: info.group, resource: info.resource, name }), injected.kind === 'throttle' ? THROTTLE_RETRY_AFTER_SECONDS : undefined);
+      run.writes.push({ ...shown, changed, failed: true });
+      this.trace(run, { ...shown, rv: cached?.metadata?.resourceVersion, old: cached, new: local, request, status: statusOf(err), error: err.message, injected: injected.text });
+      throw err;
+    }
     try {
       try {
         ({ result, changed } = finishDeletion(localResult(call, local, name, cached, info, known, this.o.clock.now()), cached));

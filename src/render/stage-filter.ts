@@ -29,6 +29,7 @@ export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
   'fallback',
   'error',
   'stopped',
+  'fault',
 ]);
 
 /**

@@ -6,7 +6,7 @@ import { reportTable } from './report-table.js';
 /** Op order per stage for the summary line (the vocabulary of trace.ts); unknown ops follow in arrival order. */
 const OP_ORDER: Record<Stage, string[]> = {
   http: ['request', 'response'],
-  reflector: ['list-start', 'list-page', 'listed', 'seeded', 'watch-start', 'watch-close', 'bookmark', 'relist', 'expired', 'backoff'],
+  reflector: ['list-start', 'list-page', 'listed', 'seeded', 'watch-start', 'watch-close', 'bookmark', 'relist', 'expired', 'backoff', 'fault'],
   watch: ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'],
   fifo: ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync', 'pop', 'requeue'],
   indexer: ['add', 'update', 'delete', 'replace'],

@@ -1,7 +1,7 @@
 // The watch faults of one endpoint run (`--inject`), shared by every watch it serves: each @RV fault fires at the first
 // event with that resourceVersion, each @TIME fault at that time since the start (on the watches open then, or on the
 // next event when none is), hide-delete hides every DELETED event of its key, delay holds events back.
-import { describeInject, type InjectFault, type WatchFaultKind } from '../faults/inject-spec.js';
+import { describeInject, type InjectFault, type WatchFaultKind } from './inject-spec.js';
 
 /** What happens to one event about to be delivered. */
 export interface EventFaults {
@@ -28,6 +28,8 @@ export class WatchFaults {
   private delay?: { ms: number; fromMs: number };
   private readonly watches = new Set<FaultableWatch>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** @TIME faults whose time has not come yet. */
+  private readonly waiting = new Set<Armed>();
   private startedAt = 0;
   readonly unusedAtEnd: string[] = [];
 
@@ -56,6 +58,7 @@ export class WatchFaults {
       if (f.kind === 'delay') { this.delay = { ms: f.ms, fromMs: f.at && 'afterMs' in f.at ? f.at.afterMs : 0 }; continue; }
       if ((f.kind === 'drop-connection' || f.kind === 'expire' || f.kind === 'duplicate') && 'afterMs' in f.at) {
         const armed = { fault: f, text: describeInject(f) };
+        this.waiting.add(armed);
         const t = setTimeout(() => this.fireAtTime(armed), f.at.afterMs);
         t.unref();
         this.timers.push(t);
@@ -108,10 +111,11 @@ export class WatchFaults {
 
   /** Faults that never fired (said at the end, as `replay` does). */
   unused(): string[] {
-    return [...[...this.byRv.values()].flat(), ...this.pending].map((a) => a.text);
+    return [...[...this.byRv.values()].flat(), ...this.waiting, ...this.pending].map((a) => a.text);
   }
 
   private fireAtTime(a: Armed): void {
+    this.waiting.delete(a);
     if (a.fault.kind === 'duplicate' || this.watches.size === 0) { this.pending.push(a); return; }
     for (const w of [...this.watches]) {
       if (a.fault.kind === 'expire') w.expire(a.text);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseInjectSpec } from '../../src/faults/inject-spec.js';
-import { WatchFaults } from '../../src/endpoint/watch-faults.js';
+import { WatchFaults } from '../../src/faults/watch-faults.js';
 
 const faults = (...specs: string[]) => new WatchFaults(specs.map(parseInjectSpec));
 
@@ -38,6 +38,20 @@ describe('WatchFaults', () => {
       const dropped: string[] = [];
       f.register({ expire: () => dropped.push('expired'), drop: (t) => dropped.push(t) });
       expect(dropped).toEqual(['drop-connection@8000ms']);
+      f.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a timed fault whose time never came is reported unused at the end, and not once it fired', () => {
+    vi.useFakeTimers();
+    try {
+      const f = new WatchFaults(['expire@1s', 'drop-connection@1h'].map(parseInjectSpec), () => Date.now());
+      f.start();
+      f.register({ expire: () => {}, drop: () => {} });
+      vi.advanceTimersByTime(2000);
+      expect(f.unused()).toEqual(['drop-connection@3600000ms']);
       f.stop();
     } finally {
       vi.useRealTimers();
