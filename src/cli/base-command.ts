@@ -49,12 +49,7 @@ export abstract class KwatchCommand extends Command {
     const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
     const kube = await import('../kube/http/connection.js');
     const wireLog = requestLog(this.verbosity);
-    if (flags.sim) {
-      const sim = await this.startSim(flags);
-      const conn = kube.connectionFromUrl(sim.url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs, maxObjectBytes, wireLog });
-      this.onCleanup(() => conn.close());
-      return conn;
-    }
+    if (flags.sim) return this.connectLocal((await this.startSim(flags)).url, flags, tracer);
     const conn = await kube.loadConnection({
       kubeconfig: flags.kubeconfig,
       context: flags.context,
@@ -81,20 +76,30 @@ export abstract class KwatchCommand extends Command {
     };
   }
 
-  /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
-  protected async startSim(flags: GlobalFlags): Promise<RunningSim> {
-    const { startSimServer } = await import('../sim/server.js');
-    const churn = numberInRange(flags['sim-churn'], '--sim-churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
-    const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
-    this.onCleanup(() => sim.close());
-    // Each --sim run listens on a new port, so its discovery cache could never be reused: keep it in a
-    // temporary folder instead of leaving a new ~/.kube/cache/discovery/127.0.0.1_<port> behind every run.
+  /**
+   * A connection to an API server kwatch runs in-process (--sim, a recording served as a cluster). Each listens on a
+   * new port, so its discovery cache could never be reused: it is kept in a temporary folder instead of leaving a new
+   * ~/.kube/cache/discovery/127.0.0.1_<port> behind every run.
+   */
+  protected async connectLocal(url: string, flags: GlobalFlags, tracer: Tracer): Promise<Connection> {
+    const kube = await import('../kube/http/connection.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-sim-cache-'));
     process.env.KUBECACHEDIR = cacheDir;
     this.onCleanup(async () => rmSync(cacheDir, { recursive: true, force: true }));
+    const conn = kube.connectionFromUrl(url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs: this.requestTimeoutMs, maxObjectBytes: parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size'), wireLog: requestLog(this.verbosity) });
+    this.onCleanup(() => conn.close());
+    return conn;
+  }
+
+  /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
+  protected async startSim(flags: GlobalFlags): Promise<RunningSim> {
+    const { startSimServer } = await import('../sim/server.js');
+    const churn = numberInRange(flags['sim-churn'], '--sim-churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
+    const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
+    this.onCleanup(() => sim.close());
     if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
     return sim;
   }

@@ -48,7 +48,8 @@ export interface ExecRunOptions {
   kubeconfigOut?: string;
   /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
   force: boolean;
-  once?: { quietMs: number; maxWaitMs: number };
+  /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
+  once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
   /** --live: the dashboard with a per-client panel instead of the trace lines (where the terminal allows). */
   live?: { snapshotDir?: string };
   stop: StopSignal;
@@ -196,7 +197,7 @@ function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, se
  * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`),
  * or `maxWaitMs` passed since it started. Polls: the conditions are the endpoint's, not a timer's.
  */
-async function settle(endpoint: Endpoint, o: { quietMs: number; maxWaitMs: number }, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<'quiet' | 'max-wait' | 'loop'> {
+async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<'quiet' | 'max-wait' | 'loop'> {
   let syncedAt: number | undefined;
   for (;;) {
     if (signal.aborted || (child && !child.running)) return 'quiet';
@@ -204,7 +205,7 @@ async function settle(endpoint: Endpoint, o: { quietMs: number; maxWaitMs: numbe
     const clients = endpoint.clients();
     // A loop never settles: the verdict is known.
     if (clients.some((c) => c.loops.length > 0)) return 'loop';
-    const synced = clients.some((c) => c.watchesOpen > 0) && clients.every((c) => c.listsInFlight === 0);
+    const synced = clients.some((c) => c.watchesOpen > 0) && clients.every((c) => c.listsInFlight === 0) && (o.played?.() ?? true);
     if (synced) syncedAt ??= now;
     const lastWrite = Math.max(0, ...clients.map((c) => c.lastWriteAt ?? 0));
     if (syncedAt !== undefined && now - Math.max(syncedAt, lastWrite) >= o.quietMs) return 'quiet';

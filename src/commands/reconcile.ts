@@ -7,6 +7,7 @@ import { describeError } from '../cli/error-message.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import type { GlobalFlags } from '../cli/flags.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
+import { parseSpeed } from '../cli/speed.js';
 import { UserError } from '../cli/user-error.js';
 import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import { printWarning } from '../cli/warning.js';
@@ -76,7 +77,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
     live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity; Enter follows a key) and a reconcile panel (running / held / queued keys, runs, errors, requeues, p50/p99 duration, loop warnings). Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
     key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name).' }),
     'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
-    'from-recording': Flags.string({ description: 'Run against a recording (kwatch events --record FILE) instead of a server, on its own virtual time: the same trace every run (--writes intercept or overlay).' }),
+    'from-recording': Flags.string({ description: 'Run against a recording (kwatch events --record FILE) instead of a server: modules on its own virtual time (the same trace every run; --writes intercept or overlay); with --exec, served to the process as its cluster at --speed.' }),
+    speed: Flags.string({ description: 'With --exec --from-recording: the recording\'s pace, a factor (1 = as recorded, 10 = ten times faster) or max.', default: '1' }),
   };
 
   async run(): Promise<void> {
@@ -86,6 +88,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
+    if (flags.speed !== '1') throw new UserError('--speed paces a recording served to an --exec process; with --with, a recording replays on its own virtual time');
     const faults = parseInjectFlags(flags.inject);
     const forMs = flags.for ? parseDuration(flags.for, '--for') : undefined;
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
@@ -172,10 +175,14 @@ Several --with modules share one informer per resource, as kube-controller-manag
   private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
     if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
-    if (flags['from-recording'] || flags.record) throw new UserError('--record and --from-recording do not work with --exec yet: record the target with kwatch events --record instead');
+    if (flags.record) throw new UserError('--record does not work with --exec yet: record the target with kwatch events --record instead');
+    const fromRecording = flags['from-recording'];
+    if (fromRecording && (flags.sim || flags.context || flags.kubeconfig)) throw new UserError('--from-recording is the controller\'s cluster: leave out --sim, --kubeconfig and --context');
+    const speed = parseSpeed(flags.speed);
+    if (!fromRecording && flags.speed !== '1') throw new UserError('--speed paces a recording: add --from-recording FILE');
     const ex = await import('../cli/exec-flags.js');
     const mode = flags.writes as WriteMode;
-    if (mode === 'apply' && !flags.sim && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
+    if (mode === 'apply' && !flags.sim && !fromRecording && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
     const options = {
       // The dashboard owns the terminal: the controller's lines would tear it (its last lines still reach the report).
@@ -193,17 +200,19 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const tracer = new Tracer();
     const stop = createStopSignal({ forMs: options.forMs });
     try {
-      const conn = await this.connect(flags, { tracer });
+      const served = fromRecording ? await this.recordingTarget(fromRecording, speed, flags, tracer) : undefined;
+      const conn = served?.conn ?? (await this.connect(flags, { tracer }));
       const { runExec } = await import('../cli/exec-run.js');
       const code = await runExec({
         ...ex.endpointRunOptions(flags, conn, tracer),
+        ...(fromRecording ? { targetName: `the recording ${fromRecording}` } : {}),
         mode,
         output,
         stages,
         loopThreshold: flags['loop-threshold'],
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
-        once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs } : undefined,
+        once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs, played: served?.played } : undefined,
         live: flags.live ? { snapshotDir: flags['snapshot-dir'] } : undefined,
         stop,
       });
@@ -211,6 +220,28 @@ Several --with modules share one informer per resource, as kube-controller-manag
     } finally {
       stop.dispose();
     }
+  }
+
+  /**
+   * --exec --from-recording: the recording served as a cluster (src/endpoint/recording-cluster.ts), seeded before the
+   * controller starts, its events following at the recording's pace.
+   */
+  private async recordingTarget(path: string, speed: number, flags: GlobalFlags, tracer: Tracer) {
+    const { loadRecording } = await import('../cli/replay-run.js');
+    const recording = loadRecording(path);
+    const { startRecordingCluster } = await import('../endpoint/recording-cluster.js');
+    const cluster = await startRecordingCluster(recording, { speed });
+    this.onCleanup(() => cluster.close());
+    const names = recording.header.resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ');
+    await cluster.seeded;
+    process.stderr.write(`kwatch: serving ${path} (${names}) as the cluster, ${Number.isFinite(speed) ? `at ${speed}x the recorded pace` : 'as fast as it replays'}\n`);
+    let played = false;
+    void cluster.played.then((ended) => {
+      played = ended;
+      if (ended) process.stderr.write(`kwatch: ${path} played to its end: the cluster holds its last state\n`);
+    });
+    // --once settles only once the recording has played: its events are what the controller is tested against.
+    return { conn: await this.connectLocal(cluster.url, flags, tracer), played: () => played };
   }
 
   /** The live server the flags name (kubeconfig or --sim), scoped by -n/-A/-l/--field-selector. */

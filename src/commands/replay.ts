@@ -10,6 +10,7 @@ import type { PipelineFlags, ViewFlags } from '../cli/replay-run.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
+import { parseSpeed } from '../cli/speed.js';
 import { serverAddress } from '../kube/http/server-url.js';
 import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
@@ -168,13 +169,6 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function parseSpeed(s: string): number {
-  if (s === 'max') return Infinity;
-  const n = Number(s.replace(/x$/, ''));
-  if (!Number.isFinite(n) || n <= 0) throw new UserError(`invalid --speed "${s}": use max, or a factor such as 1, 0.5 or 10`);
-  return n;
 }
 
 function readCheckpointOrFail(m: typeof import('../kube/recording/checkpoint.js'), path: string) {

@@ -65,6 +65,8 @@ export interface SimServer {
   /** With `tls`: the CA, the server's certificate and, with `users`, the users' credentials. */
   credentials?: SimCredentials;
   api: SimApi;
+  /** Writes that keep an object as another server stored it (a replayed recording feeding the sim). */
+  mirror: Pick<SimStore, 'registry' | 'putMirrored' | 'deleteMirrored'>;
   faults: FaultController;
   /** The controllers, when started with `controllers`. */
   controllers?: ControllerManager;
@@ -147,6 +149,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     controlToken,
     credentials,
     api: store,
+    mirror: store,
     faults,
     controllers,
     requests: () => log.entries(),

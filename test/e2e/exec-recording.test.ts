@@ -1,0 +1,55 @@
+// kwatch reconcile --exec --from-recording: a recording served to a controller process (kubectl, from a shell) as its
+// cluster — seeded with the recording's lists before the process starts, its events following at the recording's pace.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir.js';
+import { KUBECTL, kwatch, type Rec } from './events-helpers.js';
+
+let dir = '';
+let recording = '';
+const cm = (name: string, rv: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: rv, creationTimestamp: '2026-11-01T10:00:00Z' }, data: { owner: name } });
+
+beforeAll(() => {
+  dir = tempDir('kwatch-e2e-exec-recording-');
+  recording = join(dir, 'shop.ndjson');
+  const lines = [
+    { kind: 'KwatchRecording', formatVersion: 1, kwatchVersion: '0.1.0', server: 'https://prod.example:6443', resources: [{ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true }], masked: true, startTime: '2026-11-01T10:00:00.000Z' },
+    { rec: 'list', t: 10, res: 0, conn: 1, options: { resourceVersion: '0', limit: 500 }, page: { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '100' }, items: [cm('one', '90')] } },
+    { rec: 'watch-start', t: 20, res: 0, conn: 2, options: { resourceVersion: '100', allowWatchBookmarks: true } },
+    // 20 s and 24 s into the recording: 5 s and 6 s after the start at --speed 4.
+    { rec: 'event', t: 20_000, res: 0, conn: 2, event: { type: 'ADDED', object: cm('two', '101') } },
+    { rec: 'event', t: 24_000, res: 0, conn: 2, event: { type: 'DELETED', object: cm('one', '102') } },
+  ];
+  writeFileSync(recording, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+});
+
+const sh = (script: string) => ['--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)];
+const records = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
+
+describe('kwatch reconcile --exec --from-recording', { timeout: 90_000 }, () => {
+  it('the process starts on the recording\'s first state, sees its events at the recording\'s pace, and writes into a fork of it', async () => {
+    const r = await kwatch(['reconcile', '--exec', '--from-recording', recording, '--speed', '4', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh(
+      'kubectl get configmaps -n shop -o name && kubectl wait --for=delete configmap/one -n shop --timeout=60s && kubectl get configmaps -n shop -o name && kubectl create configmap three -n shop --from-literal=a=b && kubectl get configmap three -n shop -o name',
+    )], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
+    expect(r.stderr).toContain(`kwatch: serving ${recording} (configmaps) as the cluster, at 4x the recorded pace`);
+    const said = r.stderr.split('\n').filter((l) => l.startsWith('sh | ')).map((l) => l.slice(5));
+    // First the seeded list; after the recorded DELETE (which kubectl wait saw through its watch), the added one.
+    expect(said).toEqual(['configmap/one', 'configmap/one condition met', 'configmap/two', 'configmap/three created', 'configmap/three']);
+    const writes = records(r.stdout).filter((x) => x.op === 'write');
+    expect(writes).toEqual([expect.objectContaining({ key: 'shop/three', verb: 'create', mode: 'overlay', code: 201 })]);
+    expect(r.code).toBe(0);
+  });
+
+  it('bad input: --speed without a recording, and --from-recording with --sim, are one line and exit 1', async () => {
+    const a = await kwatch(['reconcile', '--exec', '--speed', '2', '--sim', '--', 'true'], {});
+    expect(a.stderr.trim()).toBe('error: --speed paces a recording: add --from-recording FILE');
+    expect(a.code).toBe(1);
+    const b = await kwatch(['reconcile', '--exec', '--from-recording', recording, '--sim', '--', 'true'], {});
+    expect(b.stderr).toMatch(/--from-recording is the controller's cluster: leave out --sim/);
+    expect(b.code).toBe(1);
+    const c = await kwatch(['reconcile', '--exec', '--from-recording', join(dir, 'missing.ndjson'), '--', 'true'], {});
+    expect(c.stderr).toMatch(/missing\.ndjson: no such file/);
+    expect(c.code).toBe(1);
+  });
+});
