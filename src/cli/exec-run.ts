@@ -10,6 +10,10 @@ import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
 import { childEnvironment, startChild, type ChildExit, type ChildOutput, type RunningChild } from '../endpoint/child-process.js';
 import { isEndpointKubeconfig, writeEndpointKubeconfig } from '../endpoint/endpoint-kubeconfig.js';
+import { WireRecorder } from '../endpoint/wire-recorder.js';
+import { upstreamResourceTypes } from '../endpoint/upstream-kinds.js';
+import type { ResourceType } from '../sim/registry.js';
+import { openRecording } from './recording-open.js';
 import { startEndpoint, type Endpoint, type EndpointWriteMode } from '../endpoint/endpoint-server.js';
 import { Fork } from '../endpoint/fork.js';
 import { shouldColor } from '../render/color.js';
@@ -50,6 +54,8 @@ export interface ExecRunOptions {
   force: boolean;
   /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
   once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
+  /** --record: what the controller was sent and what it wrote, to this recording (Secret data masked). */
+  record?: { path: string; kwatchVersion: string };
   /** --live: the dashboard with a per-client panel instead of the trace lines (where the terminal allows). */
   live?: { snapshotDir?: string };
   stop: StopSignal;
@@ -74,12 +80,13 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (!live) printer.write(r);
   });
 
+  const recording = o.record ? openWireRecording(o.record, o.upstream, () => o.stop.stop('recording failed')) : undefined;
   let endpoint: Endpoint | undefined;
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
   let settled: 'quiet' | 'max-wait' | 'loop' | undefined;
   try {
-    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs });
+    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
     if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
     notice(`kwatch: ${o.child ? 'endpoint' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
@@ -103,8 +110,12 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
     printer.end();
     await endpoint?.close();
+    await recording?.recorder.flushed();
+    recording?.file.close();
     if (kubeconfig.temporary) rmSync(dirname(kubeconfig.path), { recursive: true, force: true });
   }
+  if (recording?.file.failure) throw new UserError(recording.file.failure.message);
+  if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
   err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
   for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
@@ -228,4 +239,25 @@ function prepareKubeconfigPath(out: string | undefined, force: boolean): { path:
 /** A kubeconfig kwatch wrote: its endpoint's, or kwatch sim's (cluster kwatch-sim): either may be replaced. */
 function isKwatchKubeconfig(text: string): boolean {
   return isEndpointKubeconfig(text) || /^- name: kwatch-sim$/m.test(text);
+}
+
+/**
+ * --record: a format-2 recording whose resources are declared as the controller first reads them, named from the
+ * target's discovery (one request per group/version).
+ */
+function openWireRecording(rec: { path: string; kwatchVersion: string }, upstream: Connection, onFailure: () => void) {
+  const kinds: string[] = [];
+  const file = openRecording(rec.path, { server: upstream.server, resources: [], kinds, showSecrets: false, kwatchVersion: rec.kwatchVersion, onFailure });
+  const groups = new Map<string, Promise<ResourceType[]>>();
+  const recorder = new WireRecorder({
+    file,
+    declared: (index, r) => (kinds[index] = r.kind),
+    describe: async (group, version, resource) => {
+      let types = groups.get(`${group}/${version}`);
+      if (!types) groups.set(`${group}/${version}`, (types = upstreamResourceTypes(upstream, group, version)));
+      const t = (await types).find((x) => x.resource === resource);
+      return t && { kind: t.kind, namespaced: t.namespaced };
+    },
+  });
+  return { file, recorder };
 }

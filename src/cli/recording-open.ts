@@ -1,7 +1,7 @@
 // Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
-import type { RecordingEntry, RecordingHeader } from '../informer/recording/recording-format.js';
-import { isKwatchRecording, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording/recording-format.js';
+import type { RecordingEntry, RecordingHeader, RecordingNote } from '../informer/recording/recording-format.js';
+import { isKwatchRecording, RECORDING_FORMAT_FIXED_RESOURCES, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording/recording-format.js';
 import { refuseForeignFile } from '../kube/recording/own-file.js';
 import { RecordingFile } from '../kube/recording/recording-file.js';
 import { cutNestingBelow, MAX_NESTING_DEPTH, NestingTooDeepError } from '../informer/nesting.js';
@@ -17,6 +17,8 @@ export interface OpenRecordingOptions {
   kwatchVersion: string;
   /** A write failed (the disk is full…): the caller stops its run. */
   onFailure: () => void;
+  /** The kinds by resource index, when resources are declared as they come (format 2 `resource` lines): filled by the caller. */
+  kinds?: string[];
 }
 
 /** Before anything runs: an existing file at `path` that is not a kwatch recording is left untouched (--force replaces it). */
@@ -28,15 +30,15 @@ export function refuseForeignRecording(path: string): void {
 export function openRecording(path: string, o: OpenRecordingOptions): RecordingFile {
   const header: Omit<RecordingHeader, 'startTime'> = {
     kind: RECORDING_KIND,
-    formatVersion: RECORDING_FORMAT_VERSION,
+    formatVersion: o.kinds ? RECORDING_FORMAT_VERSION : RECORDING_FORMAT_FIXED_RESOURCES,
     kwatchVersion: o.kwatchVersion,
     server: o.server,
     resources: o.resources,
     masked: !o.showSecrets,
   };
-  const kinds = o.resources.map((r) => r.kind);
+  const kinds = o.kinds ?? o.resources.map((r) => r.kind);
   try {
-    return new RecordingFile(path, header, { redact: (entry) => redactEntry(entry as RecordingEntry, kinds, o.showSecrets) as typeof entry, onFailure: o.onFailure });
+    return new RecordingFile(path, header, { redact: (entry) => redactEntry(entry as RecordingEntry | RecordingNote, kinds, o.showSecrets) as typeof entry, onFailure: o.onFailure });
   } catch (e) {
     throw new UserError((e as Error).message);
   }
@@ -46,7 +48,7 @@ export function openRecording(path: string, o: OpenRecordingOptions): RecordingF
  * Masks Secret values and tokens (unless --show-secrets), and cuts an entry nested deeper than kwatch follows. Items of a typed list carry no kind on a real server, so list
  * pages of Secrets are masked as Secrets by their resource's kind.
  */
-function redactEntry(entry: RecordingEntry, kinds: string[], reveal: boolean): RecordingEntry {
+function redactEntry<E extends RecordingEntry | RecordingNote>(entry: E, kinds: string[], reveal: boolean): E {
   const assumeKind = 'res' in entry ? kinds[entry.res] : undefined;
   try {
     return maskSecrets(entry, { reveal, assumeKind });
@@ -54,7 +56,7 @@ function redactEntry(entry: RecordingEntry, kinds: string[], reveal: boolean): R
     if (!(e instanceof NestingTooDeepError)) throw e;
     // The entry stays (a recording without it would replay a different stream), cut where kwatch stops following.
     process.stderr.write(`Warning: a recorded ${entry.rec} is ${e.message}: recorded with what lies deeper replaced by "${TOO_DEEP_MARKER}"\n`);
-    return maskSecrets(cutNestingBelow(entry, MAX_NESTING_DEPTH, TOO_DEEP_MARKER) as RecordingEntry, { reveal, assumeKind });
+    return maskSecrets(cutNestingBelow(entry, MAX_NESTING_DEPTH, TOO_DEEP_MARKER) as E, { reveal, assumeKind });
   }
 }
 

@@ -72,7 +72,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     for: Flags.string({ description: 'Stop after this long (e.g. 30s, 5m); runs in flight are waited for (a second Ctrl-C or SIGTERM exits at once).' }),
     'reconcile-timeout': Flags.string({ description: 'A run longer than this is an error, "deadline exceeded": its ctx.signal aborts and its later writes are refused (default: off, as controller-runtime). A run still going after 10s gets a still-running record either way.' }),
     'max-events': Flags.integer({ description: 'Stop after this many watch events that change something, once every stage has handled them.' }),
-    record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) to this NDJSON file, for --from-recording later (Secret data masked).' }),
+    record: Flags.string({ description: 'Write what the server sent to the controllers\' informers (for, owns, watches) — with --exec, what the process was sent and what it wrote — to this NDJSON file, for --from-recording later (Secret data masked).' }),
     force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
     live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity; Enter follows a key) and a reconcile panel (running / held / queued keys, runs, errors, requeues, p50/p99 duration, loop warnings). Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
     key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name).' }),
@@ -175,8 +175,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
   private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
     if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
-    if (flags.record) throw new UserError('--record does not work with --exec yet: record the target with kwatch events --record instead');
     const fromRecording = flags['from-recording'];
+    if (flags.record && fromRecording) throw new UserError('--record writes what a cluster sent: it cannot be combined with --from-recording');
+    if (flags.record && !flags.force) (await import('../cli/recording-open.js')).refuseForeignRecording(flags.record);
     if (fromRecording && (flags.sim || flags.context || flags.kubeconfig)) throw new UserError('--from-recording is the controller\'s cluster: leave out --sim, --kubeconfig and --context');
     const speed = parseSpeed(flags.speed);
     if (!fromRecording && flags.speed !== '1') throw new UserError('--speed paces a recording: add --from-recording FILE');
@@ -206,6 +207,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
       const code = await runExec({
         ...ex.endpointRunOptions(flags, conn, tracer),
         ...(fromRecording ? { targetName: `the recording ${fromRecording}` } : {}),
+        record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
         mode,
         output,
         stages,

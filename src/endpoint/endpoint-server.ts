@@ -24,6 +24,7 @@ import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
 import { WireTrace, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
+import type { WireRecorder } from './wire-recorder.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
 
@@ -44,6 +45,8 @@ export interface EndpointOptions {
   loopThreshold: number;
   /** Report a watch that received nothing (no event, no bookmark) for this long. */
   stallAfterMs: number;
+  /** --record: what the clients were sent and what they wrote. */
+  recorder?: WireRecorder;
 }
 
 export interface Endpoint {
@@ -97,6 +100,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     if (listing) session.listsInFlight++;
     captureResponse(res, info.verb === 'watch' ? 0 : MAX_TRACED_BYTES, (c) => {
       if (listing) session.listsInFlight--;
+      if (o.recorder && !c.aborted && info.isResource) {
+        if (info.verb === 'list' && c.status === 200) o.recorder.list(info, c, Date.now() - started);
+        else if (write) o.recorder.write(info, session.name, o.mode, c);
+      }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
       trace.http(session, info, method, c, Date.now() - started);
       if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
@@ -143,10 +150,12 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
     const w = { session, resource: trace.resourceOf(info), lastActivity: Date.now(), stalled: false, res };
     let opened = false;
+    let recorded: number | undefined;
     tapWatch(req, res, watchFaults.empty ? undefined : watchFaults, {
       started: (status) => {
         if (status !== 200) return;
         opened = true;
+        if (o.recorder && info.isResource) recorded = o.recorder.watchStart(info);
         watches.add(w);
         session.watchOpened(collection);
         trace.watchStart(session, info);
@@ -155,6 +164,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         w.lastActivity = Date.now();
         w.stalled = false;
         trace.watchEvent(session, info, e);
+        if (recorded !== undefined) o.recorder!.watchEvent(info, recorded, e.type, e.object);
       },
       fault: (text, e) => trace.fault(session, text, info, e),
       closed: (reason) => {
@@ -162,6 +172,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         if (!opened) return;
         session.watchClosed(collection, reason);
         trace.watchClose(session, info, reason);
+        if (recorded !== undefined) o.recorder!.watchEnd(info, recorded, reason);
       },
     }, { timeoutSeconds: numberOrUndefined(info.query.get('timeoutSeconds')) });
   };

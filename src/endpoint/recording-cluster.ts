@@ -33,16 +33,20 @@ export async function startRecordingCluster(recording: Recording, o: { speed: nu
   const clock = new VirtualClock(recording.startEpoch + recording.firstT - 1);
   let applied = 0;
   const namespaces = new Set<string>();
-  const feeds = recording.header.resources.map((r, index) => {
+  // A resource the recording holds no list or watch of (a kind a recorded controller only wrote) is served empty.
+  const feeds = recording.header.resources.flatMap((r, index) => {
     const type = servedType(sim, r);
-    const lw = new RecordedListerWatcher({ timeline: buildTimeline(recording.entries(), index), clock, startEpoch: recording.startEpoch });
+    const timeline = buildTimeline(recording.entries(), index);
+    if (timeline.op(0) === undefined) return [];
+    const lw = new RecordedListerWatcher({ timeline, clock, startEpoch: recording.startEpoch });
     let listed!: () => void;
     const seeded = new Promise<void>((resolve) => (listed = resolve));
     const sink = new MirrorSink({
       put: (obj) => {
         applied++;
         if (type.namespaced) ensureNamespace(sim, namespaces, String(obj.metadata?.namespace ?? 'default'));
-        sim.mirror.putMirrored(type, obj as never);
+        // Items of a recorded list page carry no kind (a typed list's items never do): the sim serves them whole.
+        sim.mirror.putMirrored(type, (obj.kind ? obj : { ...obj, apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind }) as never);
       },
       remove: (obj: KubeObject) => {
         applied++;
@@ -53,7 +57,7 @@ export async function startRecordingCluster(recording: Recording, o: { speed: nu
     const reflector = new Reflector({ listerWatcher: lw, store: sink, name: `recording ${r.resource}`, clock });
     // A resource whose recording ends in an error simply stops changing: the sim keeps what it had.
     const running = reflector.run(stop.signal).catch(() => listed());
-    return { lw, seeded, running };
+    return [{ lw, seeded, running }];
   });
   const played = driveVirtualTime({
     clock,

@@ -1,6 +1,6 @@
 // kwatch reconcile --exec --from-recording: a recording served to a controller process (kubectl, from a shell) as its
 // cluster — seeded with the recording's lists before the process starts, its events following at the recording's pace.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../temp-dir.js';
@@ -39,6 +39,34 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 90_000 }, () => 
     const writes = records(r.stdout).filter((x) => x.op === 'write');
     expect(writes).toEqual([expect.objectContaining({ key: 'shop/three', verb: 'create', mode: 'overlay', code: 201 })]);
     expect(r.code).toBe(0);
+  });
+
+  it('--record: what the process was sent and what it wrote, Secret data masked; replay and --from-recording read it back', async () => {
+    const file = join(dir, 'recorded.ndjson');
+    const r = await kwatch(['reconcile', '--exec', '--sim', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--record', file, ...sh(
+      'kubectl get configmaps -o name >/dev/null && kubectl create secret generic rec-secret --from-literal=password=hunter2 >/dev/null && kubectl get secrets -o name >/dev/null',
+    )], {});
+    expect(r.stderr).toMatch(new RegExp(`^recorded \\d+ lines to ${file.replaceAll('.', '\\.')}$`, 'm'));
+    expect(r.code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines[0]).toMatchObject({ kind: 'KwatchRecording', formatVersion: 2, masked: true, resources: [] });
+    expect(lines.filter((l) => l.rec === 'resource').map((l) => `${l.resource.resource} ${l.resource.kind} ${l.resource.namespace}`)).toEqual([
+      'configmaps ConfigMap default',
+      // Written before it was read: the write is filed under the whole collection.
+      'secrets Secret undefined',
+      'secrets Secret default',
+    ]);
+    const write = lines.find((l) => l.rec === 'write');
+    expect(write).toMatchObject({ verb: 'create', key: 'default/rec-secret', code: 201, client: 'kubectl', mode: 'overlay' });
+    expect(JSON.stringify(lines)).not.toContain(Buffer.from('hunter2').toString('base64'));
+    expect(lines.some((l) => l.rec === 'list' && l.page.kind === 'SecretList' && l.page.items.some((i: any) => i.metadata.name === 'rec-secret'))).toBe(true);
+    // The recording is an ordinary one to the readers.
+    const replayed = await kwatch(['replay', file, '-o', 'ndjson', '--stages', 'indexer'], {});
+    expect(replayed.code).toBe(0);
+    expect(records(replayed.stdout).some((x) => x.key === 'default/rec-secret')).toBe(true);
+    const served = await kwatch(['reconcile', '--exec', '--from-recording', file, '--speed', 'max', '--once', '--quiet', '1s', ...sh('kubectl get secret rec-secret -n default -o name')], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
+    expect(served.stderr).toMatch(/^sh \| secret\/rec-secret$/m);
+    expect(served.code).toBe(0);
   });
 
   it('bad input: --speed without a recording, and --from-recording with --sim, are one line and exit 1', async () => {

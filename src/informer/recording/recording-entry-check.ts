@@ -2,15 +2,17 @@
 // 1e308, an event type WHATEVER, a numeric resourceVersion) is named by its line number and left out, instead of
 // spinning the virtual clock or breaking a table.
 import { WATCH_EVENT_TYPES } from '../types.js';
-import type { RecordingEntry, RecordingHeader } from './recording-format.js';
+import type { RecordingEntry, RecordingHeader, RecordingNote } from './recording-format.js';
 
 /** Latest `t` a line may have: a recording runs for at most a year (ms since its start). */
 export const MAX_ENTRY_T_MS = 366 * 24 * 3600 * 1000;
 const KNOWN_KINDS = new Set(['list', 'watch-start', 'event', 'watch-end', 'error']);
+/** Lines about the recording (format 2), known but never replayed as a resource's stream. */
+const NOTE_KINDS = new Set(['resource', 'write']);
 const EVENT_TYPES = new Set<string>(WATCH_EVENT_TYPES);
 const WATCH_END_REASONS = new Set(['eof', 'error', 'aborted']);
 
-export type EntryCheck = { entry: RecordingEntry } | { unknownKind: true } | { problem: string };
+export type EntryCheck = { entry: RecordingEntry } | { note: RecordingNote } | { unknownKind: true } | { problem: string };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -18,6 +20,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** The entry, or why the line cannot be one; a line of a kind this kwatch does not know (a newer minor version) is neither. */
 export function checkEntry(value: unknown, header: RecordingHeader): EntryCheck {
   if (!isObj(value) || typeof value.rec !== 'string') return { problem: 'is not a recording entry (no "rec" field)' };
+  if (NOTE_KINDS.has(value.rec)) return checkNote(value, header);
   if (!KNOWN_KINDS.has(value.rec)) return { unknownKind: true };
   const res = value.res ?? 0;
   if (typeof res !== 'number' || !Number.isInteger(res) || res < 0 || res >= header.resources.length) {
@@ -32,6 +35,20 @@ export function checkEntry(value: unknown, header: RecordingHeader): EntryCheck 
   const entry = { ...value, res } as Obj;
   if (entry.rec !== 'event' && entry.rec !== 'watch-end') entry.options ??= {};
   return { entry: entry as unknown as RecordingEntry };
+}
+
+/** A `resource` line must declare the next index; a `write` line must name a declared resource. */
+function checkNote(e: Obj, header: RecordingHeader): EntryCheck {
+  if (typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0 || e.t > MAX_ENTRY_T_MS) return { problem: `has "t" ${show(e.t)}: it must be milliseconds since the recording started` };
+  if (e.rec === 'resource') {
+    const r = e.resource;
+    if (!isObj(r) || typeof r.resource !== 'string' || typeof r.kind !== 'string' || typeof r.group !== 'string' || typeof r.version !== 'string' || typeof r.namespaced !== 'boolean') return { problem: 'is a resource line without group, version, resource, kind and namespaced' };
+    if (e.res !== header.resources.length && !header.resources.some((h, i) => i === e.res && h.resource === r.resource && h.group === r.group)) return { problem: `declares resource ${show(e.res)}, but ${header.resources.length} are declared before it` };
+    return { note: { ...e, conn: 0 } as unknown as RecordingNote };
+  }
+  if (typeof e.res !== 'number' || !Number.isInteger(e.res) || e.res < 0 || e.res >= header.resources.length) return { problem: `refers to resource ${show(e.res)}, but ${header.resources.length} are declared` };
+  if (typeof e.verb !== 'string' || typeof e.key !== 'string' || typeof e.code !== 'number') return { problem: 'is a write line without verb, key and code' };
+  return { note: { ...e, conn: 0 } as unknown as RecordingNote };
 }
 
 function checkBody(e: Obj): string | undefined {

@@ -3,7 +3,14 @@
 import type { ListOptions, ListPage, Status, WatchEvent } from '../types.js';
 
 export const RECORDING_KIND = 'KwatchRecording';
-export const RECORDING_FORMAT_VERSION = 1;
+/**
+ * 2 added `resource` lines (a resource first met mid-recording: `reconcile --exec --record` learns the kinds as the
+ * controller asks for them, so its header may list none) and `write` lines (what a controller wrote). Format 1 files
+ * read as before.
+ */
+export const RECORDING_FORMAT_VERSION = 2;
+/** What a recording whose header lists every resource is written as, so that a kwatch reading format 1 reads it too. */
+export const RECORDING_FORMAT_FIXED_RESOURCES = 1;
 
 /** Whether a file's first bytes are a kwatch recording's header line (`{"kind":"KwatchRecording",…`). */
 export function isKwatchRecording(head: string): boolean {
@@ -35,5 +42,12 @@ export type RecordingEntry =
   | { rec: 'event'; t: number; res: number; conn: number; event: WatchEvent }
   | { rec: 'watch-end'; t: number; res: number; conn: number; reason: 'eof' | 'error' | 'aborted'; error?: string }
   | { rec: 'error'; t: number; res: number; conn: number; op: 'list' | 'watch'; options: ListOptions; status?: Status; message: string };
+
+/** Entries that describe the recording rather than what a resource's informer was sent: replay reads them apart. */
+export type RecordingNote =
+  /** Declares resource `res` (the next index after the header's and earlier `resource` lines'). */
+  | { rec: 'resource'; t: number; res: number; conn: 0; resource: RecordingHeader['resources'][number] }
+  /** A write a controller sent (reconcile --exec --record): the verb, the object's key, the answer's code, the object stored. */
+  | { rec: 'write'; t: number; res: number; conn: 0; client: string; verb: string; key: string; code: number; mode: string; object?: unknown };
 
 export type RecordingLine = RecordingHeader | RecordingEntry;

@@ -41,6 +41,8 @@ export interface Recording {
   truncated?: { line: number; bytes: number };
   /** Lines of a kind this kwatch does not know (written by a newer minor version); left out. */
   skipped: number;
+  /** `write` lines: what a recorded controller process wrote (reconcile --exec --record); never replayed. */
+  writes: number;
   /** Lines whose fields are wrong, left out: the first KEPT_BAD_LINES of them, and how many in all. */
   badLines: BadLine[];
   badLineCount: number;
@@ -79,6 +81,7 @@ function scanRecording(lines: () => Iterator<Line>, name: string): Recording {
     lastT: 0,
     startEpoch: 0,
     skipped: 0,
+    writes: 0,
     badLines: [],
     badLineCount: 0,
   };
@@ -89,6 +92,7 @@ function scanRecording(lines: () => Iterator<Line>, name: string): Recording {
     rec.lastT = e.t;
     if (e.rec === 'event' && e.event.type !== 'ERROR' && e.event.object.metadata?.resourceVersion) rec.lastResourceVersion = e.event.object.metadata.resourceVersion;
   }
+  if (header.resources.length === 0) throw new RecordingError(`${name}: the recording names no resources (the recorded controller read nothing)`);
   const startEpoch = Date.parse(header.startTime);
   rec.startEpoch = Number.isFinite(startEpoch) ? startEpoch : 0;
   return rec;
@@ -123,6 +127,12 @@ function* body(lines: Iterator<Line>, header: RecordingHeader, name: string, rep
       }
       const checked = checkEntry(value, header);
       if ('entry' in checked) yield checked.entry;
+      else if ('note' in checked) {
+        // A resource met mid-recording joins the header (on the first pass; later passes find it there).
+        const note = checked.note;
+        if (note.rec === 'resource' && note.res === header.resources.length) header.resources.push(note.resource);
+        if (note.rec === 'write' && report) report.writes++;
+      }
       else if (!report) continue;
       else if ('unknownKind' in checked) report.skipped++;
       else {
@@ -162,6 +172,7 @@ function parseHeader(line: string, name: string): RecordingHeader {
     const by = h.kwatchVersion ? ` (kwatch ${h.kwatchVersion})` : '';
     throw new RecordingError(`${name} uses recording format ${h.formatVersion}, written by a newer kwatch${by}; this kwatch reads format ${RECORDING_FORMAT_VERSION}: upgrade kwatch to replay it`);
   }
-  if (!Array.isArray(h.resources) || h.resources.length === 0) throw new RecordingError(`${name}: the recording header names no resources`);
+  // Format 2 may declare its resources as they come (`resource` lines); format 1 declares them all here.
+  if (!Array.isArray(h.resources) || (h.resources.length === 0 && h.formatVersion < 2)) throw new RecordingError(`${name}: the recording header names no resources`);
   return { ...h, startTime: typeof h.startTime === 'string' ? h.startTime : new Date(0).toISOString() } as RecordingHeader;
 }

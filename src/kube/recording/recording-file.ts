@@ -3,7 +3,7 @@
 // regular file (see private-file.ts).
 import { closeSync, fsyncSync } from 'node:fs';
 import { errnoText, FileWriteError, openPrivateFile, writeAll } from './private-file.js';
-import type { RecordingEntry, RecordingHeader } from '../../informer/recording/recording-format.js';
+import type { RecordingEntry, RecordingHeader, RecordingNote } from '../../informer/recording/recording-format.js';
 
 /** Where a RecordingListerWatcher puts its entries. */
 export interface RecordingSink {
@@ -11,7 +11,7 @@ export interface RecordingSink {
   elapsed(): number;
   /** A new connection number (a LIST page request or a watch connection). */
   nextConn(): number;
-  write(entry: RecordingEntry): void;
+  write(entry: RecordingEntry | RecordingNote): void;
 }
 
 export interface RecordingFileOptions {
@@ -55,7 +55,7 @@ export class RecordingFile implements RecordingSink {
     return ++this.conn;
   }
 
-  write(entry: RecordingEntry): void {
+  write(entry: RecordingEntry | RecordingNote): void {
     this.line(this.redact(entry));
   }
 

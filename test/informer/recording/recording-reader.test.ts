@@ -38,8 +38,27 @@ describe('parseRecording', () => {
   });
 
   it('refuses a newer format version with an upgrade hint', () => {
-    const text = recordingText({ ...HEADER, formatVersion: 2, kwatchVersion: '9.0.0' });
-    expect(() => parseRecording(text, 'new.ndjson')).toThrow('new.ndjson uses recording format 2, written by a newer kwatch (kwatch 9.0.0); this kwatch reads format 1: upgrade kwatch to replay it');
+    const text = recordingText({ ...HEADER, formatVersion: 3, kwatchVersion: '9.0.0' });
+    expect(() => parseRecording(text, 'new.ndjson')).toThrow('new.ndjson uses recording format 3, written by a newer kwatch (kwatch 9.0.0); this kwatch reads format 2: upgrade kwatch to replay it');
+  });
+
+  it('format 2: resources declared mid-recording join the header, writes are counted and never replayed', () => {
+    const cm = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
+    const lines = [
+      { rec: 'resource', t: 5, res: 0, conn: 0, resource: cm },
+      { ...ENTRIES[0], t: 6, res: 0 },
+      { rec: 'write', t: 7, res: 0, conn: 0, client: 'manager', verb: 'create', key: 'ns/x', code: 201, mode: 'overlay' },
+      { rec: 'resource', t: 8, res: 5, conn: 0, resource: cm },
+    ];
+    const r = parseRecording(recordingText({ ...HEADER, formatVersion: 2, resources: [] }, lines), 'exec.ndjson');
+    expect(r.header.resources).toEqual([cm]);
+    expect(r.writes).toBe(1);
+    expect([...r.entries()]).toEqual([{ ...ENTRIES[0], t: 6, res: 0 }]);
+    expect(r.badLines).toEqual([{ line: 5, problem: 'declares resource 5, but 1 are declared before it' }]);
+    // A format-2 file that never declares a resource has nothing to replay.
+    expect(() => parseRecording(recordingText({ ...HEADER, formatVersion: 2, resources: [] }, []), 'none.ndjson')).toThrow('none.ndjson: the recording names no resources (the recorded controller read nothing)');
+    // Format 1 must name its resources in the header.
+    expect(() => parseRecording(recordingText({ ...HEADER, resources: [] }, []), 'v1.ndjson')).toThrow('v1.ndjson: the recording header names no resources');
   });
 
   it('skips lines of kinds it does not know, and leaves out a line naming an unknown resource', () => {

@@ -1,0 +1,141 @@
+// `reconcile --exec --record FILE`: what the controller process was sent (each list page, each watch connection and
+// its events) and what it wrote, as a kwatch recording (format 2). The kinds are learnt as the controller asks for
+// them, so each gets a `resource` line when first met, named from the target's discovery; `replay`,
+// `reconcile --from-recording` and `reconcile --exec --from-recording` read the file as any other recording.
+import type { ListOptions, WatchEvent } from '../informer/types.js';
+import type { RecordingEntry, RecordingHeader, RecordingNote } from '../informer/recording/recording-format.js';
+import type { RecordingSink } from '../kube/recording/recording-file.js';
+import { decodeBody } from './body-decode.js';
+import type { RequestInfo } from './request-info.js';
+import type { CapturedResponse } from './response-capture.js';
+
+type RecordedResource = RecordingHeader['resources'][number];
+
+export interface WireRecorderOptions {
+  file: RecordingSink & { write(entry: RecordingEntry | RecordingNote): void };
+  /** The kind and scope of a group/version/resource, from the target's discovery (undefined: not a kind it serves). */
+  describe(group: string, version: string, resource: string): Promise<{ kind: string; namespaced: boolean } | undefined>;
+  /** Told of each resource as it is declared (the file's masking needs its kind). */
+  declared?(index: number, r: RecordedResource): void;
+}
+
+/** Query parameters a list or watch is recorded with, as ListOptions names them. */
+const STRING_OPTIONS = ['resourceVersion', 'resourceVersionMatch', 'continue', 'labelSelector', 'fieldSelector'] as const;
+
+export class WireRecorder {
+  /** By collection (resource, namespace, selectors): its index, once declared (a promise while discovery answers). */
+  private readonly indexes = new Map<string, Promise<number | undefined>>();
+  /** By group/version/resource: the index of its first collection (where its writes are filed). */
+  private readonly firstOf = new Map<string, Promise<number | undefined>>();
+  private count = 0;
+  /** Lines go out in the order things happened, whatever discovery takes: one chain. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: WireRecorderOptions) {}
+
+  /** A LIST page answered 200. */
+  list(info: RequestInfo, c: CapturedResponse, ms: number): void {
+    const t = this.o.file.elapsed();
+    const conn = this.o.file.nextConn();
+    this.then(info, (res) => {
+      const page = decodeBody(c.body, c.contentType) as { kind?: string; items?: unknown[]; metadata?: Record<string, unknown> } | undefined;
+      if (!page || !Array.isArray(page.items) || page.kind === 'Table') return;
+      this.o.file.write({ rec: 'list', t, res, conn, options: optionsOf(info), page: page as never, bytes: c.bytes, ms });
+    });
+  }
+
+  /** A watch opened: its connection number, for its events and its end. */
+  watchStart(info: RequestInfo): number {
+    const t = this.o.file.elapsed();
+    const conn = this.o.file.nextConn();
+    this.then(info, (res) => this.o.file.write({ rec: 'watch-start', t, res, conn, options: optionsOf(info) }));
+    return conn;
+  }
+
+  watchEvent(info: RequestInfo, conn: number, type: string, object: Record<string, unknown> | undefined): void {
+    if (!object) return;
+    const t = this.o.file.elapsed();
+    this.then(info, (res) => this.o.file.write({ rec: 'event', t, res, conn, event: { type, object } as WatchEvent }));
+  }
+
+  watchEnd(info: RequestInfo, conn: number, reason: string): void {
+    const t = this.o.file.elapsed();
+    const end = reason === 'client' ? 'aborted' : reason === 'eof' || reason === 'timeout' ? 'eof' : 'error';
+    this.then(info, (res) => this.o.file.write({ rec: 'watch-end', t, res, conn, reason: end, ...(end === 'error' ? { error: reason } : {}) }));
+  }
+
+  /** A write the controller sent, with the answer it got. */
+  write(info: RequestInfo, client: string, mode: string, c: CapturedResponse): void {
+    const t = this.o.file.elapsed();
+    // Filed under the resource as the controller first read it; a kind it only writes gets its whole collection.
+    const read = this.firstOf.get(`${info.group}/${info.version}/${info.resource}`);
+    const whole = { ...info, namespace: undefined, query: new URLSearchParams() } as RequestInfo;
+    this.then(whole, (res) => {
+      const answer = decodeBody(c.body, c.contentType);
+      const meta = (answer?.kind !== 'Status' ? answer?.metadata : undefined) as { name?: string; namespace?: string } | undefined;
+      const name = info.name ?? meta?.name ?? '';
+      const ns = info.namespace ?? meta?.namespace;
+      const key = ns ? `${ns}/${name}` : name;
+      this.o.file.write({ rec: 'write', t, res, conn: 0, client, verb: info.verb, key, code: c.status, mode, ...(answer && answer.kind !== 'Status' ? { object: answer } : {}) });
+    }, read);
+  }
+
+  /** Every line is written (discovery answered for each resource). */
+  flushed(): Promise<void> {
+    return this.chain;
+  }
+
+  private then(info: RequestInfo, write: (res: number) => void, known?: Promise<number | undefined>): void {
+    const index = known ?? this.indexOf(info);
+    this.chain = this.chain.then(async () => {
+      const res = await index;
+      if (res !== undefined) write(res);
+    });
+  }
+
+  private indexOf(info: RequestInfo): Promise<number | undefined> {
+    const namespace = info.namespace;
+    const labelSelector = info.query.get('labelSelector') ?? undefined;
+    const fieldSelector = info.query.get('fieldSelector') ?? undefined;
+    const id = `${info.group}/${info.version}/${info.resource} ${namespace ?? '*'} ${labelSelector ?? ''} ${fieldSelector ?? ''}`;
+    let index = this.indexes.get(id);
+    if (!index) {
+      const t = this.o.file.elapsed();
+      const described = this.o.describe(info.group, info.version, info.resource).catch(() => undefined);
+      // Declared in the chain, so its line precedes the first entry that refers to it.
+      index = new Promise<number | undefined>((resolve) => {
+        this.chain = this.chain.then(async () => {
+          const d = await described;
+          if (!d) return resolve(undefined);
+          const r: RecordedResource = {
+            group: info.group, version: info.version, resource: info.resource, kind: d.kind, namespaced: d.namespaced,
+            ...(namespace !== undefined ? { namespace } : {}), ...(labelSelector ? { labelSelector } : {}), ...(fieldSelector ? { fieldSelector } : {}),
+          };
+          const res = this.count++;
+          this.o.declared?.(res, r);
+          this.o.file.write({ rec: 'resource', t, res, conn: 0, resource: r });
+          resolve(res);
+        });
+      });
+      this.indexes.set(id, index);
+      const gvr = `${info.group}/${info.version}/${info.resource}`;
+      if (!this.firstOf.has(gvr)) this.firstOf.set(gvr, index);
+    }
+    return index;
+  }
+}
+
+function optionsOf(info: RequestInfo): ListOptions {
+  const q = info.query;
+  const o: Record<string, unknown> = {};
+  for (const k of STRING_OPTIONS) {
+    const v = q.get(k);
+    if (v !== null) o[k] = v;
+  }
+  const limit = Number(q.get('limit'));
+  if (q.get('limit') !== null && Number.isSafeInteger(limit)) o.limit = limit;
+  const timeout = Number(q.get('timeoutSeconds'));
+  if (q.get('timeoutSeconds') !== null && Number.isSafeInteger(timeout)) o.timeoutSeconds = timeout;
+  for (const k of ['allowWatchBookmarks', 'sendInitialEvents'] as const) if (q.get(k) !== null) o[k] = q.get(k) === 'true' || q.get(k) === '1';
+  return o as ListOptions;
+}
