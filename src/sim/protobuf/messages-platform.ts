@@ -1,7 +1,8 @@
 // Protobuf schemas of the messages kubectl's typed commands send for the kinds in kinds/platform-kinds.ts:
-// autoscaling/v1 HorizontalPodAutoscaler (`kubectl autoscale`) and certificates/v1 CertificateSigningRequest
-// (`kubectl certificate approve|deny`). Field numbers and types are those of k8s.io/api v0.32's generated.proto
-// files; a CSR's spec.extra (map of string lists) has no schema here and is refused with a 415. Format: schema.ts.
+// autoscaling/v1 HorizontalPodAutoscaler (`kubectl autoscale`), scheduling/v1 PriorityClass (`kubectl create
+// priorityclass`) and certificates/v1 CertificateSigningRequest (`kubectl certificate approve|deny`). Field numbers
+// and types are those of k8s.io/api v0.32's generated.proto files; a CSR's spec.extra (map of string lists) has no
+// schema here and is refused with a 415. Format: schema.ts.
 import type { ProtoPackage } from './schema.js';
 
 export const PLATFORM_MESSAGES: ProtoPackage[] = [
@@ -27,6 +28,17 @@ export const PLATFORM_MESSAGES: ProtoPackage[] = [
         3 currentReplicas int32 req
         4 desiredReplicas int32 req
         5 currentCPUUtilizationPercentage int32 ptr`,
+    },
+  },
+  {
+    package: 'k8s.io.api.scheduling.v1',
+    messages: {
+      PriorityClass: `
+        1 metadata ObjectMeta
+        2 value int32 req
+        3 globalDefault bool
+        4 description string
+        5 preemptionPolicy string ptr`,
     },
   },
   {
@@ -61,4 +73,5 @@ export const PLATFORM_MESSAGES: ProtoPackage[] = [
 export const PLATFORM_OBJECT_KINDS: Record<string, string> = {
   'autoscaling/v1/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
   'certificates.k8s.io/v1/CertificateSigningRequest': 'CertificateSigningRequest',
+  'scheduling.k8s.io/v1/PriorityClass': 'PriorityClass',
 };
