@@ -4,6 +4,7 @@ import type { SimObject } from './api.js';
 import type { ResourceType } from './registry.js';
 import { invalid } from './status.js';
 import { applyKindCreateDefaults, applyKindWriteDefaults, GENERATION_KINDS } from './kinds/defaults.js';
+import { applyPlatformCreateDefaults, applyPlatformWriteDefaults, PLATFORM_GENERATION_KINDS } from './kinds/platform-defaults.js';
 import { admitOnCreate, defaultOnWrite, type DefaultsContext } from './defaults/index.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
 
@@ -51,7 +52,16 @@ export function newUid(): string { return randomUUID(); }
 function nameErrors(type: ResourceType, name: string): string[] {
   if (type.group === '' && type.resource === 'namespaces') return isDNS1123Label(name);
   if (type.group === '' && type.resource === 'services') return isDNS1035Label(name);
+  // An APIService is named version.group ("v1." for the core group): any valid path segment, the rest is its validation's.
+  if (type.group === 'apiregistration.k8s.io' && type.resource === 'apiservices') return pathSegmentErrors(name);
   return isDNS1123Subdomain(name);
+}
+
+/** apimachinery's IsValidPathSegmentName. */
+function pathSegmentErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const bad = ['/', '%'].find((c) => name.includes(c));
+  return bad ? [`may not contain '${bad}'`] : [];
 }
 
 /** Validates metadata.name like kube's ValidateObjectMeta (one error per failed rule); throws 422. */
@@ -68,14 +78,14 @@ export function validateName(type: ResourceType, name: string | undefined, gener
 /** Fills the defaults kube's decoding adds to every write of a kind (create and update): defaults/ and kinds/. */
 export function applyWriteDefaults(type: ResourceType, obj: SimObject, prev?: SimObject, ctx?: DefaultsContext): void {
   defaultOnWrite(type, obj, prev, ctx);
-  if (type.crd === undefined) applyKindWriteDefaults(type, obj);
+  if (type.crd === undefined) { applyKindWriteDefaults(type, obj); applyPlatformWriteDefaults(type, obj); }
 }
 
 /** Fills the defaults the real API server adds on create for the fields clients commonly read. */
 export function applyCreateDefaults(type: ResourceType, obj: SimObject, ctx?: DefaultsContext): void {
   // Defaults go into fresh copies: nested values may be shared with the caller's object.
   applyWriteDefaults(type, obj, undefined, ctx);
-  if (type.crd === undefined) applyKindCreateDefaults(type, obj);
+  if (type.crd === undefined) { applyKindCreateDefaults(type, obj); applyPlatformCreateDefaults(type, obj); }
   if (type.group !== '') return;
   if (type.resource === 'pods') {
     admitOnCreate(type, obj, () => generateName(''));
@@ -97,7 +107,7 @@ export function applyCreateDefaults(type: ResourceType, obj: SimObject, ctx?: De
 
 /** Whether the type keeps metadata.generation (bumped on spec changes). */
 export function tracksGeneration(type: ResourceType): boolean {
-  return type.crd !== undefined || ['deployments', 'replicasets', 'jobs', 'customresourcedefinitions', ...GENERATION_KINDS].includes(type.resource);
+  return type.crd !== undefined || ['deployments', 'replicasets', 'jobs', 'customresourcedefinitions', ...GENERATION_KINDS, ...PLATFORM_GENERATION_KINDS].includes(type.resource);
 }
 
 /** Structural equality of JSON values (key order ignored). */

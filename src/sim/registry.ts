@@ -1,5 +1,6 @@
 // The catalogue of served resource types (built-ins of kube 1.32 plus CRD-defined ones) with their discovery data.
-import { moreResourceTypes, MORE_GROUPS_AFTER_BATCH, MORE_GROUPS_LAST } from './kinds/resource-types.js';
+import { moreResourceTypes } from './kinds/resource-types.js';
+import { KUBE_GROUP_ORDER, platformResourceTypes } from './kinds/platform-kinds.js';
 
 export interface ResourceType {
   group: string;
@@ -96,11 +97,12 @@ export function builtinResourceTypes(): ResourceType[] {
       subresources: [status('CustomResourceDefinition')], emptyFields: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null } } }),
     builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], emptyFields: { eventTime: null } }),
     ...moreResourceTypes(),
+    ...platformResourceTypes(),
   ];
 }
 
 /** The group order of /apis on a real 1.32 server (groups the sim lacks are skipped). */
-const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', ...MORE_GROUPS_AFTER_BATCH, 'coordination.k8s.io', 'apiextensions.k8s.io', ...MORE_GROUPS_LAST];
+const GROUP_ORDER = KUBE_GROUP_ORDER;
 
 interface CrdVersion { name: string; served?: boolean; storage?: boolean; subresources?: { status?: unknown; scale?: unknown }; schema?: { openAPIV3Schema?: unknown } }
 interface CrdSpec { group: string; scope: string; names: { plural: string; singular?: string; kind: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions: CrdVersion[] }

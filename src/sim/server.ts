@@ -1,4 +1,5 @@
 // startSimServer: the embedded Kubernetes API server over node:http — store, discovery, handlers, workload and faults wired together.
+import { seedPlatformObjects } from './kinds/platform-objects.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -90,6 +91,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const controlToken = randomBytes(24).toString('base64url');
   const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs });
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
+  seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);
   const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
   if (credentials?.users) {

@@ -16,6 +16,7 @@ import { writeValidator } from './validation/index.js';
 import { applyTypeError, checkFields, fieldValidationOf, reportFields, strictBodyError, strictPatchError } from './field-validation.js';
 import { listItemParts } from './typed-list-items.js';
 import { servedView, type ServedView } from './events/served-view.js';
+import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
@@ -136,6 +137,13 @@ function storageOf(ctx: ServerContext, type: ResourceType): { stored: ResourceTy
   return { stored: view?.storage ?? type, view };
 }
 
+/** A write of a CSR's approval or status subresource: only that subresource's part of the body counts. */
+function csrSubresourceBody(ctx: ServerContext, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, body: SimObject): SimObject {
+  if (!isCsrType(type) || (subresource !== 'approval' && subresource !== 'status')) return body;
+  const current = ctx.store.getStored(type, namespace, name);
+  return current ? csrSubresourceWrite(subresource, current.obj, body) : body;
+}
+
 /** The answer body of a write: the stored object in the shape of the requested API. */
 const served = (view: ServedView | undefined, obj: SimObject): SimObject => (view ? view.fromStorage(obj) : obj);
 
@@ -143,7 +151,7 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
   const { stored, view } = storageOf(ctx, type);
   const o = ctx.store.getStored(stored, namespace, name);
   if (!o) throw notFound(type.resource, type.group, name);
-  if (subresource && subresource !== 'status') throw notFound(type.resource, type.group, name);
+  if (subresource && subresource !== 'status' && subresource !== 'approval') throw notFound(type.resource, type.group, name);
   sendJson(res, 200, view ? view.json(o.json) : o.json);
 }
 
@@ -158,7 +166,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
   const { stored, view } = storageOf(ctx, type);
-  const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type) });
+  const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type, 'main', ctx.store) });
   sendObject(res, 201, served(view, created));
 }
 
@@ -174,9 +182,10 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   reportFields(res, mode, problems, strictBodyError(type, problems));
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
-  const sub = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
+  const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
   const { stored, view } = storageOf(ctx, type);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(obj) : obj, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub) });
+  const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 
@@ -188,7 +197,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   const storedCurrent = ctx.store.getStored(stored, namespace, name);
   // Patches apply to the object in the shape of the API they were sent to.
   const current = storedCurrent && view ? { obj: view.fromStorage(storedCurrent.obj), meta: storedCurrent.meta, rv: storedCurrent.rv } : storedCurrent;
-  const opts = { dryRun, subresource: subresource === 'status' ? 'status' as const : 'main' as const };
+  const opts = { dryRun, subresource: subresource === 'status' || subresource === 'approval' ? 'status' as const : 'main' as const };
   const manager = fieldManagerOf(q, req);
   const apply = contentType === 'application/apply-patch+yaml' || contentType === 'application/apply-patch+cbor';
   const mode = fieldValidationOf(q, 'PatchOptions');
@@ -234,7 +243,8 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   if (next.metadata.resourceVersion === undefined || next.metadata.resourceVersion === '') next.metadata.resourceVersion = String(current!.rv);
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(next) : next, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource) });
+  const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 
@@ -270,7 +280,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const current = ctx.store.getStored(stored, namespace, name);
   if (!current) {
     applied.metadata.name = name;
-    sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type) })));
+    sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type, 'main', ctx.store) })));
     return;
   }
   const rv = applied.metadata.resourceVersion;
@@ -279,7 +289,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
   const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind) : applyMergePatch(live, applied));
   merged.metadata.resourceVersion = String(current.rv);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 

@@ -33,7 +33,16 @@ describe('discovery', () => {
     const apis = await http(sim.url, '/apis');
     expect(apis.headers['content-type']).toBe('application/json');
     expect(apis.json.kind).toBe('APIGroupList');
-    expect(apis.json.groups.map((g: any) => g.name)).toEqual(['apps', 'events.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io', 'discovery.k8s.io']);
+    // A 1.32 server's /apis, in kube-aggregator's order (descending group priority, then name); the sim serves a subset.
+    const kube132 = ['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io',
+      'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io',
+      'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io'];
+    const names: string[] = apis.json.groups.map((g: any) => g.name);
+    expect(names).toEqual(kube132.filter((g) => names.includes(g)));
+    expect(names).toEqual(expect.arrayContaining(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy',
+      'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io']));
+    const autoscaling = apis.json.groups.find((g: any) => g.name === 'autoscaling');
+    expect(autoscaling).toEqual({ name: 'autoscaling', versions: [{ groupVersion: 'autoscaling/v2', version: 'v2' }, { groupVersion: 'autoscaling/v1', version: 'v1' }], preferredVersion: { groupVersion: 'autoscaling/v2', version: 'v2' } });
     const apps = await http(sim.url, '/apis/apps');
     expect(apps.json).toMatchObject({ kind: 'APIGroup', name: 'apps', preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
   });

@@ -23,6 +23,7 @@ import { DisruptionController } from './disruption-controller.js';
 import { EndpointsController } from './endpoints-controller.js';
 import { ResourceQuotaController } from './resourcequota-controller.js';
 import { ServiceAccountsController } from './serviceaccounts-controller.js';
+import { APIServiceController } from './apiservice-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
 
 export interface ControllerOptions {
@@ -52,6 +53,7 @@ const SERVICES = '/v1/services';
 const PDBS = 'policy/v1/poddisruptionbudgets';
 const SERVICEACCOUNTS = '/v1/serviceaccounts';
 const CONFIGMAPS = '/v1/configmaps';
+const CRDS = 'apiextensions.k8s.io/v1/customresourcedefinitions';
 
 export class ControllerManager {
   private readonly ctx: ControllerContext;
@@ -69,6 +71,7 @@ export class ControllerManager {
   private readonly disruption: DisruptionController;
   private readonly quotas: ResourceQuotaController;
   private readonly serviceAccounts: ServiceAccountsController;
+  private readonly apiServices: APIServiceController;
   /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
   private readonly generatorUids = new Set<string>();
   private unsubscribe: (() => void) | undefined;
@@ -105,6 +108,7 @@ export class ControllerManager {
     this.disruption = new DisruptionController(this.ctx, onError);
     this.quotas = new ResourceQuotaController(this.ctx, onError);
     this.serviceAccounts = new ServiceAccountsController(this.ctx, opts.caPem, onError);
+    this.apiServices = new APIServiceController(this.ctx, onError);
   }
 
   /**
@@ -144,7 +148,7 @@ export class ControllerManager {
 
   private all(): { queue: { size: number; stop(): void } }[] {
     return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs,
-      this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts];
+      this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts, this.apiServices];
   }
 
   /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
@@ -197,6 +201,7 @@ export class ControllerManager {
         case PDBS: return this.disruption.observeBudget(change);
         case SERVICEACCOUNTS:
         case CONFIGMAPS: return this.serviceAccounts.observeContent(change, type);
+        case CRDS: return this.apiServices.observeCrd();
       }
     } catch (err) {
       this.errors++;

@@ -48,7 +48,3 @@ export function moreResourceTypes(): ResourceType[] {
     kind({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', singular: 'clusterrolebinding', kind: 'ClusterRoleBinding', namespaced: false, emptyFields: { roleRef: { apiGroup: '', kind: '', name: '' } } }),
   ];
 }
-
-/** Where the new groups sit in /apis, as on a 1.32 server (relative to the groups registry.ts orders). */
-export const MORE_GROUPS_AFTER_BATCH = ['networking.k8s.io', 'policy', 'rbac.authorization.k8s.io'];
-export const MORE_GROUPS_LAST = ['discovery.k8s.io'];

@@ -11,13 +11,15 @@ import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 import { moreKindErrors } from '../kinds/validation.js';
+import { csrConditions, platformKindErrors } from '../kinds/platform-validation.js';
+import { admitPlatformWrite, isCsrType, type AdmissionReads } from '../kinds/platform-admission.js';
 
 type Json = Record<string, unknown>;
 export type WriteValidator = (prev: SimObject | undefined, next: SimObject) => void;
 
 function fieldErrors(type: ResourceType, next: Json, prev: Json | undefined, subresource: string): FieldError[] {
   // Status and finalize writes keep the stored spec and metadata maps; kube's status strategies check only the status.
-  if (subresource !== 'main') return [];
+  if (subresource !== 'main') return isCsrType(type) ? csrConditions(next, prev) : [];
   return [...validateMetadataMaps(next.metadata, 'metadata'), ...kindErrors(type, next, prev)];
 }
 
@@ -37,14 +39,18 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
     case '/secrets':
       return validateSecret(next, prev);
     default:
-      return type.crd === undefined ? moreKindErrors(type.group, type.resource, next, prev) : [];
+      return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : [];
   }
 }
 
-/** The store's validate hook for one client write; throws kube's 422 Invalid Status. */
-export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' = 'main'): WriteValidator {
+/**
+ * The store's validate hook for one client write; throws kube's 422 Invalid Status, then (given the store's reads)
+ * the 403 of an admission plugin that refuses it.
+ */
+export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' = 'main', reads?: AdmissionReads): WriteValidator {
   return (prev, next) => {
     const errs = fieldErrors(type, next as unknown as Json, prev as unknown as Json | undefined, subresource);
     if (errs.length) throw invalid(type.kind, type.group, next.metadata.name ?? '', errs);
+    if (reads && subresource === 'main') admitPlatformWrite(reads, type, next);
   };
 }

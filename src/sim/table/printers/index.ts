@@ -15,6 +15,7 @@ import { podPrinter } from './pod.js';
 import { servicePrinter } from './service.js';
 import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter } from './network.js';
 import { podDisruptionBudgetPrinter, resourceQuotaPrinter } from './policy.js';
+import { PLATFORM_PRINTERS } from './platform.js';
 import { roleBindingPrinter, serviceAccountPrinter } from './rbac.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './storage.js';
 import { cronJobPrinter, daemonSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.js';
@@ -48,6 +49,7 @@ const BUILTIN: Record<string, Printer> = {
   '/persistentvolumes': persistentVolumePrinter,
   '/resourcequotas': resourceQuotaPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
+  ...PLATFORM_PRINTERS,
 };
 
 export function printerFor(store: SimStore, type: ResourceType): Printer {
