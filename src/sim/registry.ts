@@ -1,5 +1,6 @@
 // The catalogue of served resource types (built-ins of kube 1.32 plus CRD-defined ones) with their discovery data.
 import { moreResourceTypes, MORE_GROUPS_AFTER_BATCH, MORE_GROUPS_LAST } from './kinds/resource-types.js';
+import { revisionResourceTypes } from './kinds/revision-kinds.js';
 
 export interface ResourceType {
   group: string;
@@ -96,6 +97,7 @@ export function builtinResourceTypes(): ResourceType[] {
       subresources: [status('CustomResourceDefinition')], emptyFields: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null } } }),
     builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], emptyFields: { eventTime: null } }),
     ...moreResourceTypes(),
+    ...revisionResourceTypes(),
   ];
 }
 

@@ -48,6 +48,7 @@ const NAMESPACES = '/v1/namespaces';
 const JOBS = 'batch/v1/jobs';
 const STATEFULSETS = 'apps/v1/statefulsets';
 const DAEMONSETS = 'apps/v1/daemonsets';
+const CONTROLLERREVISIONS = 'apps/v1/controllerrevisions';
 const SERVICES = '/v1/services';
 const PDBS = 'policy/v1/poddisruptionbudgets';
 const SERVICEACCOUNTS = '/v1/serviceaccounts';
@@ -193,6 +194,9 @@ export class ControllerManager {
         case JOBS: return this.jobs.observeJob(change);
         case STATEFULSETS: return this.statefulSets.observeStatefulSet(change);
         case DAEMONSETS: return this.daemonSets.observeDaemonSet(change);
+        case CONTROLLERREVISIONS:
+          this.statefulSets.observeRevision(obj);
+          return this.daemonSets.observeRevision(obj);
         case SERVICES: return this.endpoints.observeService(change);
         case PDBS: return this.disruption.observeBudget(change);
         case SERVICEACCOUNTS:
