@@ -1,6 +1,7 @@
 // The catalogue of served resource types (built-ins of kube 1.32 plus CRD-defined ones) with their discovery data.
 import { moreResourceTypes } from './kinds/resource-types.js';
 import { KUBE_GROUP_ORDER, platformResourceTypes } from './kinds/platform-kinds.js';
+import { revisionResourceTypes } from './kinds/revision-kinds.js';
 
 export interface ResourceType {
   group: string;
@@ -98,6 +99,7 @@ export function builtinResourceTypes(): ResourceType[] {
     builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, verbs: ALL_VERBS, shortNames: ['ev'], emptyFields: { eventTime: null } }),
     ...moreResourceTypes(),
     ...platformResourceTypes(),
+    ...revisionResourceTypes(),
   ];
 }
 

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SimApi } from './api.js';
+import type { SimClock } from './clock.js';
 import { Discovery } from './discovery.js';
 import { FaultController, type FaultOptions } from './faults.js';
 import { AccessControl } from './auth/access-control.js';
@@ -56,6 +57,11 @@ export interface SimServerOptions {
    * with a bearer token who may do anything in one namespace (default "dev", created) and only discovery elsewhere.
    */
   users?: boolean | { namespace?: string };
+  /**
+   * The clock creationTimestamps and CronJob schedules follow (default the system clock). A test passes a
+   * ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
+   */
+  clock?: SimClock;
 }
 
 export interface SimServer {
@@ -89,7 +95,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const userOpts = typeof opts.users === 'object' ? opts.users : {};
   const credentials = opts.tls ? createSimCredentials({ hosts: certificateHosts(listenAddress), users: Boolean(opts.users), devNamespace: userOpts.namespace }) : undefined;
   const controlToken = randomBytes(24).toString('base64url');
-  const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs });
+  const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs, ...(opts.clock ? { now: () => opts.clock!.now() } : {}) });
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);
@@ -101,7 +107,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   }
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
-  const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
+  const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, clock: opts.clock, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
   if (controllers) ctx.deletes = controllers;
 
   let workload: WorkloadGenerator | undefined;

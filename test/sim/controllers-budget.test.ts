@@ -23,7 +23,7 @@ describe('creation budget', () => {
     await until(() => lines.length > 0);
     expect(await countPods('app=many')).toBe(5);
     expect(lines).toEqual(['kwatch sim: the replicaset controller has created 5 pods, the --max-objects budget: it creates no more (delete the owner, or restart the sim with a larger --max-objects)']);
-    expect(await state()).toEqual({ maxObjects: 5, created: { replicaset: 5, deployment: 0, job: 0, statefulset: 0, daemonset: 0, endpointslice: 0 }, exhausted: ['replicaset'] });
+    expect(await state()).toEqual({ maxObjects: 5, created: { replicaset: 5, deployment: 0, job: 0, cronjob: 0, statefulset: 0, daemonset: 0, endpointslice: 0 }, exhausted: ['replicaset'] });
     // A deleted pod is not replaced (the controller resyncs and is refused again, silently).
     const del = await http(sim.url, '/api/v1/namespaces/default/pods?labelSelector=app=many&gracePeriodSeconds=0', { method: 'DELETE' });
     expect(del.status).toBe(200);

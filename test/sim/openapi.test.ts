@@ -35,7 +35,7 @@ describe('/openapi/v2', () => {
     // Patch tags the models lack, restored from kube's Go struct tags (kubectl's strategic merge patches read them).
     expect(r.json.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).toMatchObject({
       'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
-    expect(r.json.definitions['io.k8s.api.apps.v1.ControllerRevision']).toBeUndefined();
+    expect(r.json.definitions['io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration']).toBeUndefined();
     const patch = r.json.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch;
     expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
     expect(patch.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');

@@ -1,6 +1,7 @@
 // Runs the sim's stand-ins for kube-controller-manager, the scheduler and the kubelet inside the server: each one
 // follows the store's commits and acts on timers, through the store's normal write path.
 import type { SimApi, SimObject, SimResourceRef } from '../api.js';
+import { systemClock, type SimClock } from '../clock.js';
 import type { Change } from '../history.js';
 import { resourceId, type ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
@@ -10,6 +11,7 @@ import { DeploymentController } from './deployment-controller.js';
 import { EventRecorder } from './event-recorder.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './graceful-delete.js';
+import { CronJobController } from './cronjob-controller.js';
 import { JobController } from './job-controller.js';
 import { Kubelet } from './kubelet.js';
 import { admitCreate, deleteNamespace, isNamespaceType, NamespaceController } from './namespace-controller.js';
@@ -39,6 +41,8 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** The cluster CA (PEM) the kube-root-ca.crt ConfigMaps publish; a placeholder when the sim serves plain HTTP. */
   caPem?: string;
+  /** The clock CronJob schedules follow (default the system clock; the server passes its own). */
+  clock?: SimClock;
 }
 
 const PODS = '/v1/pods';
@@ -47,8 +51,10 @@ const REPLICASETS = 'apps/v1/replicasets';
 const DEPLOYMENTS = 'apps/v1/deployments';
 const NAMESPACES = '/v1/namespaces';
 const JOBS = 'batch/v1/jobs';
+const CRONJOBS = 'batch/v1/cronjobs';
 const STATEFULSETS = 'apps/v1/statefulsets';
 const DAEMONSETS = 'apps/v1/daemonsets';
+const CONTROLLERREVISIONS = 'apps/v1/controllerrevisions';
 const SERVICES = '/v1/services';
 const PDBS = 'policy/v1/poddisruptionbudgets';
 const SERVICEACCOUNTS = '/v1/serviceaccounts';
@@ -65,6 +71,7 @@ export class ControllerManager {
   private readonly namespaces: NamespaceController;
   private readonly podGC: PodGC;
   private readonly jobs: JobController;
+  private readonly cronJobs: CronJobController;
   private readonly statefulSets: StatefulSetController;
   private readonly daemonSets: DaemonSetController;
   private readonly endpoints: EndpointsController;
@@ -102,6 +109,7 @@ export class ControllerManager {
     this.namespaces = new NamespaceController(this.ctx, onError);
     this.podGC = new PodGC(this.ctx, onError);
     this.jobs = new JobController(this.ctx, type('batch', 'jobs'), onError);
+    this.cronJobs = new CronJobController(this.ctx, opts.clock ?? systemClock, onError);
     this.statefulSets = new StatefulSetController(this.ctx, onError);
     this.daemonSets = new DaemonSetController(this.ctx, onError);
     this.endpoints = new EndpointsController(this.ctx, onError);
@@ -144,10 +152,11 @@ export class ControllerManager {
     this.unsubscribe = undefined;
     this.store.admitCreate = undefined;
     for (const c of this.all()) c.queue.stop();
+    this.cronJobs.stop();
   }
 
   private all(): { queue: { size: number; stop(): void } }[] {
-    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs,
+    return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs, this.cronJobs,
       this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts, this.apiServices];
   }
 
@@ -194,9 +203,15 @@ export class ControllerManager {
         case NAMESPACES:
           this.serviceAccounts.observeNamespace(change);
           return this.namespaces.observeNamespace(change);
-        case JOBS: return this.jobs.observeJob(change);
+        case JOBS:
+          this.cronJobs.observeJob(obj);
+          return this.jobs.observeJob(change);
+        case CRONJOBS: return this.cronJobs.observeCronJob(change);
         case STATEFULSETS: return this.statefulSets.observeStatefulSet(change);
         case DAEMONSETS: return this.daemonSets.observeDaemonSet(change);
+        case CONTROLLERREVISIONS:
+          this.statefulSets.observeRevision(obj);
+          return this.daemonSets.observeRevision(obj);
         case SERVICES: return this.endpoints.observeService(change);
         case PDBS: return this.disruption.observeBudget(change);
         case SERVICEACCOUNTS:

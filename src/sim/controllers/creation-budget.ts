@@ -37,6 +37,7 @@ export interface CreationBudgets {
   readonly replicaSet: CreationBudget;
   readonly deployment: CreationBudget;
   readonly job: CreationBudget;
+  readonly cronJob: CreationBudget;
   readonly statefulSet: CreationBudget;
   readonly daemonSet: CreationBudget;
   readonly endpointSlice: CreationBudget;
@@ -48,6 +49,7 @@ export function creationBudgets(maxObjects: number, log: (line: string) => void)
     replicaSet: new CreationBudget('replicaset', 'pods', maxObjects, log),
     deployment: new CreationBudget('deployment', 'replicasets', maxObjects, log),
     job: new CreationBudget('job', 'pods', maxObjects, log),
+    cronJob: new CreationBudget('cronjob', 'jobs', maxObjects, log),
     statefulSet: new CreationBudget('statefulset', 'pods', maxObjects, log),
     daemonSet: new CreationBudget('daemonset', 'pods', maxObjects, log),
     endpointSlice: new CreationBudget('endpointslice', 'endpointslices', maxObjects, log),
@@ -56,7 +58,7 @@ export function creationBudgets(maxObjects: number, log: (line: string) => void)
 
 /** What /_kwatch/state shows: the budget, and per controller how many it created and whether it stopped. */
 export function budgetState(b: CreationBudgets): { maxObjects: number; created: Record<string, number>; exhausted: string[] } {
-  const all = [b.replicaSet, b.deployment, b.job, b.statefulSet, b.daemonSet, b.endpointSlice];
+  const all = [b.replicaSet, b.deployment, b.job, b.cronJob, b.statefulSet, b.daemonSet, b.endpointSlice];
   return {
     maxObjects: b.maxObjects,
     created: Object.fromEntries(all.map((x) => [x.controller, x.state.created])),

@@ -2,17 +2,21 @@
 // taints against the template's tolerations plus the ones kube adds to every daemon pod), named <set>-<5 random
 // chars>, pinned to its node by node affinity on metadata.name as kube 1.32 does (the scheduler binds it), labelled
 // with controller-revision-hash and pod-template-generation; pods on nodes that no longer fit are deleted, and a
-// changed template replaces pods one node at a time (RollingUpdate, maxUnavailable 1).
+// changed template replaces pods one node at a time (RollingUpdate, maxUnavailable 1). Each distinct template is a
+// ControllerRevision (<set>-<hash>, the hash the pods' label carries); a template equal to an older revision (a
+// rollback) makes that one the newest, and unused revisions beyond revisionHistoryLimit are deleted.
 import type { SimObject } from '../api.js';
 import type { Change } from '../history.js';
 import type { ResourceType } from '../registry.js';
 import type { ControllerContext } from './controller-context.js';
 import { deleteObject } from './graceful-delete.js';
 import { pinnedNodeName } from './node-affinity.js';
+import { nextRevision, RevisionHistory, REVISION_HASH_LABEL, revisionNumber, sameData, templatePatch } from './controller-history.js';
 import { controllerOf, controllerRefTo } from './owner-references.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { isActive, isReady } from './replicaset-controller.js';
 import { WorkQueue } from './work-queue.js';
+import { specSelector } from './spec-selector.js';
 import { workloadPods } from './workload-pods.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
@@ -20,7 +24,7 @@ type Json = Record<string, any>;
 interface Toleration { key?: string; operator?: string; value?: string; effect?: string }
 
 const COMPONENT = { component: 'daemonset-controller' };
-const REVISION_LABEL = 'controller-revision-hash';
+const REVISION_LABEL = REVISION_HASH_LABEL;
 const GENERATION_LABEL = 'pod-template-generation';
 
 /** util.AddOrUpdateDaemonPodTolerations: daemon pods survive node conditions and cordoning. */
@@ -59,10 +63,12 @@ export function shouldRun(template: Json, node: SimObject): boolean {
 export class DaemonSetController {
   readonly queue: WorkQueue;
   private readonly sets: ResourceType;
+  private readonly history: RevisionHistory;
 
   constructor(private readonly ctx: ControllerContext, onError?: (key: string, err: unknown) => void) {
     this.queue = new WorkQueue((key) => this.sync(key), onError);
     this.sets = ctx.store.resolve({ group: 'apps', version: 'v1', resource: 'daemonsets' });
+    this.history = new RevisionHistory(ctx, this.sets);
   }
 
   observeDaemonSet(change: Change): void {
@@ -72,6 +78,12 @@ export class DaemonSetController {
   observePod(pod: () => SimObject): void {
     const owner = controllerOf(pod());
     if (owner?.kind === 'DaemonSet') this.queue.add(`${pod().metadata.namespace}/${owner.name}`);
+  }
+
+  /** A revision changed or went: its daemon set looks again. */
+  observeRevision(revision: () => SimObject): void {
+    const owner = controllerOf(revision());
+    if (owner?.kind === 'DaemonSet') this.queue.add(`${revision().metadata.namespace}/${owner.name}`);
   }
 
   /** A node came, went or changed: every daemon set looks again. */
@@ -84,7 +96,9 @@ export class DaemonSetController {
     if (!found) return;
     const { workload: set } = found;
     const template = ((set.spec ?? {}) as Json).template ?? {};
-    const revision = podTemplateHash(template);
+    const deleting = set.metadata.deletionTimestamp !== undefined;
+    const history = deleting ? undefined : this.constructHistory(set);
+    const revision = history?.hash ?? podTemplateHash(template);
     const nodes = this.ctx.store.storedIn(this.ctx.types.nodes).map((n) => n.obj);
     const pods = found.pods.filter((p) => isActive(p) || p.metadata.deletionTimestamp !== undefined);
     const byNode = new Map<string, SimObject[]>();
@@ -93,8 +107,61 @@ export class DaemonSetController {
       byNode.set(node, [...(byNode.get(node) ?? []), p]);
     }
     const wanted = nodes.filter((n) => shouldRun(template, n)).map((n) => n.metadata.name!);
-    if (set.metadata.deletionTimestamp === undefined) this.manage(set, byNode, new Set(wanted), revision);
-    this.writeStatus(set, byNode, wanted, revision);
+    if (history) {
+      this.manage(set, byNode, new Set(wanted), revision);
+      this.cleanupHistory(set, found.pods, history.old);
+    }
+    this.writeStatus(set, byNode, wanted, revision, history?.collisionCount);
+  }
+
+  /**
+   * constructHistory: the revision holding the set's template (created when there is none, numbered after every
+   * other when it is not the newest) and the others. The pods' hash label is the current revision's.
+   */
+  private constructHistory(set: SimObject): { hash: string; old: SimObject[]; collisionCount: number | undefined } {
+    const data = templatePatch(set);
+    const current: SimObject[] = [], old: SimObject[] = [];
+    for (const r of this.history.list(set, specSelector(set)!)) (sameData(r.data, data) ? current : old).push(r);
+    const number = nextRevision(old);
+    const counted = (set.status as Json | undefined)?.collisionCount;
+    let collisionCount = typeof counted === 'number' ? counted : undefined;
+    let cur: SimObject;
+    if (!current.length) {
+      const template = ((set.spec as Json).template ?? {}) as Json;
+      const created = this.history.create(set, {
+        data, revision: number,
+        labels: { ...((template.metadata?.labels ?? {}) as Record<string, string>) },
+        annotations: set.metadata.annotations as Record<string, string> | undefined,
+        // ComputeHash(template, status.collisionCount): no collision count hashes differently from a count of 0.
+        naming: (collisions) => {
+          const hash = podTemplateHash(template, collisions === 0 && collisionCount === undefined ? undefined : collisions);
+          return { name: `${set.metadata.name}-${hash}`, hash };
+        },
+      }, collisionCount ?? 0);
+      cur = created.revision;
+      if (created.collisionCount !== (collisionCount ?? 0)) collisionCount = created.collisionCount;
+    } else {
+      // dedupCurHistories: of equal revisions the highest numbered one stays.
+      current.sort((a, b) => revisionNumber(b) - revisionNumber(a));
+      cur = current[0];
+      for (const dup of current.slice(1)) this.history.delete(dup);
+      if (revisionNumber(cur) < number) cur = this.history.renumber(cur, number);
+    }
+    const hash = String(cur.metadata.labels?.[REVISION_LABEL] ?? cur.metadata.name);
+    return { hash, old, collisionCount };
+  }
+
+  /** cleanupHistory: beyond revisionHistoryLimit, the oldest revisions no pod carries the hash of are deleted. */
+  private cleanupHistory(set: SimObject, pods: SimObject[], old: SimObject[]): void {
+    let toKill = old.length - Number((set.spec as Json).revisionHistoryLimit ?? 10);
+    if (toKill <= 0) return;
+    const liveHashes = new Set(pods.map((p) => p.metadata.labels?.[REVISION_LABEL]).filter(Boolean));
+    for (const r of [...old].sort((a, b) => revisionNumber(a) - revisionNumber(b))) {
+      if (toKill <= 0) break;
+      if (liveHashes.has(r.metadata.labels?.[REVISION_LABEL])) continue;
+      this.history.delete(r);
+      toKill--;
+    }
   }
 
   private manage(set: SimObject, byNode: Map<string, SimObject[]>, wanted: Set<string>, revision: string): void {
@@ -150,7 +217,7 @@ export class DaemonSetController {
     this.ctx.events.record(set, this.sets, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`, COMPONENT);
   }
 
-  private writeStatus(set: SimObject, byNode: Map<string, SimObject[]>, wanted: string[], revision: string): void {
+  private writeStatus(set: SimObject, byNode: Map<string, SimObject[]>, wanted: string[], revision: string, collisionCount: number | undefined): void {
     const wantedSet = new Set(wanted);
     let current = 0, misscheduled = 0, ready = 0, updated = 0;
     for (const [node, pods] of byNode) {
@@ -165,6 +232,7 @@ export class DaemonSetController {
     if (updated) status.updatedNumberScheduled = updated;
     if (ready) status.numberAvailable = ready;
     if (wanted.length - ready > 0) status.numberUnavailable = wanted.length - ready;
+    if (collisionCount !== undefined) status.collisionCount = collisionCount;
     this.ctx.store.updateObject(this.sets, { ...set, status }, { subresource: 'status', ...writtenBy(this.sets, CONTROLLER_MANAGER, 'status') });
   }
 }

@@ -4,6 +4,8 @@
 import type { FieldError } from '../status.js';
 import { jsonEqual } from '../object-meta.js';
 import { nonNegative, selectorImmutable, validateReplicatedSpec } from '../validation/replicated-spec.js';
+import { validateControllerRevision } from '../validation/controller-revision.js';
+import { validateCronJob } from '../validation/cronjob.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Json : {});
@@ -107,6 +109,8 @@ export function moreKindErrors(group: string, resource: string, next: Json, prev
   switch (`${group}/${resource}`) {
     case 'apps/statefulsets': return statefulSet(next, prev);
     case 'apps/daemonsets': return daemonSet(next, prev);
+    case 'apps/controllerrevisions': return validateControllerRevision(next, prev);
+    case 'batch/cronjobs': return validateCronJob(next, prev);
     case 'rbac.authorization.k8s.io/roles':
     case 'rbac.authorization.k8s.io/clusterroles': return rules(next);
     case 'rbac.authorization.k8s.io/rolebindings': return binding(next, prev, true);

@@ -4,6 +4,7 @@ import type { SimStore } from '../../store.js';
 import type { Printer } from '../printer.js';
 import { deploymentPrinter, replicaSetPrinter } from './apps.js';
 import { configMapPrinter, secretPrinter } from './config.js';
+import { controllerRevisionPrinter } from './controller-revision.js';
 import { customResourcePrinter, type PrinterColumn } from './custom-resource.js';
 import { defaultPrinter } from './default.js';
 import { eventPrinter } from './event.js';
@@ -36,6 +37,7 @@ const BUILTIN: Record<string, Printer> = {
   'coordination.k8s.io/leases': leasePrinter,
   'apps/statefulsets': statefulSetPrinter,
   'apps/daemonsets': daemonSetPrinter,
+  'apps/controllerrevisions': controllerRevisionPrinter,
   '/replicationcontrollers': replicationControllerPrinter,
   'batch/cronjobs': cronJobPrinter,
   '/serviceaccounts': serviceAccountPrinter,

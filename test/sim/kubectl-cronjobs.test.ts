@@ -1,0 +1,213 @@
+// Conformance: real kubectl (v1.32) against the sim's CronJob controller, with the sim's clock a ManualClock the test
+// moves forward (no test waits for a real minute): Jobs on schedule with kube's names, annotation and owner, the
+// status kubectl shows, time zones, each concurrency policy, history limits, suspend, the starting deadline, and
+// `kubectl create job --from=cronjob/…`.
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/sim/clock.js';
+import { kubectlSim, until } from './sim-helpers.js';
+
+const MINUTE = 60_000;
+// Three hours in the past, 30 s into a minute: objects get creationTimestamps of the clock, so ages print as a
+// cluster's would, and every time the test moves to stays before the real time the server prints ages against.
+const START = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * 60 * MINUTE + 30_000;
+const clock = new ManualClock(START);
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, clock, controllers: { graceScale: 0.03, podStartMs: 100, jobPodRunMs: 200 } }, 'kwatch-cronjobs-');
+const kubectl = fx.kubectl;
+
+const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/));
+/** The next whole minute of the clock, plus `plus` ms. */
+const nextMinute = (plus = 5_000): number => Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE + plus;
+const iso = (t: number): string => new Date(t).toISOString().replace('.000Z', 'Z');
+
+/** Names of the Jobs a CronJob controls (kubectl get jobs, filtered by owner), sorted. */
+async function jobsOf(cronJob: string): Promise<string[]> {
+  const r = await kubectl('get', 'jobs', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.metadata.ownerReferences[0].name} {.metadata.deletionTimestamp}{"\\n"}{end}');
+  return rows(r.stdout).filter((x) => x.length === 2 && x[1] === cronJob).map((x) => x[0]).sort();
+}
+
+async function status(cronJob: string): Promise<any> {
+  return JSON.parse((await kubectl('get', 'cronjob', cronJob, '-o', 'jsonpath={.status}')).stdout || '{}');
+}
+
+async function eventReasons(cronJob: string): Promise<string[]> {
+  const r = await kubectl('get', 'events', '--field-selector', `involvedObject.kind=CronJob,involvedObject.name=${cronJob}`, '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}');
+  return r.stdout.trim().split('\n').filter(Boolean);
+}
+
+function cronJobYaml(name: string, lines: string[], opts: { pending?: boolean } = {}): string {
+  return fx.file(`${name}.yaml`, [
+    'apiVersion: batch/v1', 'kind: CronJob', `metadata: {name: ${name}}`, 'spec:', ...lines.map((l) => `  ${l}`),
+    '  jobTemplate:', '    spec:', '      template:', '        spec:', '          restartPolicy: Never',
+    // A node selector no node has keeps the Job's pod Pending, so the Job stays active.
+    ...(opts.pending ? ['          nodeSelector: {kwatch-test: nowhere}'] : []),
+    '          containers: [{name: main, image: busybox}]',
+  ].join('\n'));
+}
+
+/** Waits until the controllers' queues are empty: every change so far has been acted on. */
+async function settled(): Promise<void> {
+  await until(() => fx.sim.controllers!.pending() === 0, 5_000);
+}
+
+async function removeCronJob(name: string): Promise<void> {
+  expect((await kubectl('delete', 'cronjob', name)).code).toBe(0);
+  await until(async () => (await jobsOf(name)).length === 0, 10_000);
+}
+
+describe('CronJobs against the sim', () => {
+  it('creates a Job on each schedule time of the sim clock: name, annotation, owner, status, columns, last success', async () => {
+    expect((await kubectl('create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *', '--', 'true')).stdout.trim()).toBe('cronjob.batch/tick created');
+    expect(await jobsOf('tick')).toEqual([]);
+    const due = nextMinute(0);
+    clock.set(due + 5_000);
+    const name = `tick-${due / MINUTE}`;
+    await until(async () => (await jobsOf('tick')).includes(name), 10_000);
+    const job = JSON.parse((await kubectl('get', 'job', name, '-o', 'json')).stdout);
+    expect(job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(iso(due));
+    expect(job.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: expect.any(String), controller: true, blockOwnerDeletion: true }]);
+    const s = await status('tick');
+    expect(s.lastScheduleTime).toBe(iso(due));
+    expect(s.active?.map((a: any) => [a.kind, a.name, a.apiVersion]) ?? []).toEqual(s.active ? [['Job', name, 'batch/v1']] : []);
+    const table = rows((await kubectl('get', 'cronjobs', 'tick')).stdout);
+    expect(table[0]).toEqual(['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST', 'SCHEDULE', 'AGE']);
+    expect(table[1].slice(0, 8)).toEqual(['tick', '*/1', '*', '*', '*', '*', '<none>', 'False']);
+    // LAST SCHEDULE and AGE: about three hours (the clock runs three hours behind the server's printing time).
+    expect(table[1][9]).toMatch(/^(1[78]\dm|3h(\d+m)?)$/);
+    expect(table[1][10]).toMatch(/^(1[78]\dm|3h(\d+m)?)$/);
+    // The Job runs to completion: it leaves the active list and becomes the last success.
+    await until(async () => { const st = await status('tick'); return !st.active && st.lastSuccessfulTime !== undefined; }, 10_000);
+    expect(await eventReasons('tick')).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SawCompletedJob']));
+    // One more minute, one more Job.
+    const again = nextMinute(0);
+    clock.set(again + 5_000);
+    await until(async () => (await jobsOf('tick')).includes(`tick-${again / MINUTE}`), 10_000);
+    expect((await status('tick')).lastScheduleTime).toBe(iso(again));
+    await removeCronJob('tick');
+  });
+
+  it('@hourly in spec.timeZone: the schedule follows the zone, the annotation carries its offset', async () => {
+    // Asia/Kolkata is UTC+05:30: its full hours are half past in UTC.
+    expect((await kubectl('create', '-f', cronJobYaml('zoned', ['schedule: "@hourly"', 'timeZone: Asia/Kolkata']))).code).toBe(0);
+    const table = rows((await kubectl('get', 'cronjob', 'zoned', '--no-headers')).stdout);
+    expect(table[0].slice(0, 3)).toEqual(['zoned', '@hourly', 'Asia/Kolkata']);
+    clock.advance(60 * MINUTE);
+    await until(async () => (await jobsOf('zoned')).length === 1, 10_000);
+    const [name] = await jobsOf('zoned');
+    const minutes = Number(name.slice('zoned-'.length));
+    expect(minutes % 60).toBe(30);
+    const annotation = (await kubectl('get', 'job', name, '-o', 'jsonpath={.metadata.annotations.batch\\.kubernetes\\.io/cronjob-scheduled-timestamp}')).stdout;
+    expect(annotation).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\+05:30$/);
+    expect(Date.parse(annotation)).toBe(minutes * MINUTE);
+    await removeCronJob('zoned');
+  });
+
+  it('concurrencyPolicy: Allow runs Jobs side by side, Forbid skips while one is active, Replace deletes it first', async () => {
+    for (const policy of ['Allow', 'Forbid', 'Replace']) {
+      expect((await kubectl('create', '-f', cronJobYaml(policy.toLowerCase(), ['schedule: "* * * * *"', `concurrencyPolicy: ${policy}`], { pending: true }))).code).toBe(0);
+    }
+    const first = nextMinute(0);
+    clock.set(first + 5_000);
+    for (const cj of ['allow', 'forbid', 'replace']) await until(async () => (await jobsOf(cj)).length === 1, 10_000);
+    const second = nextMinute(0);
+    clock.set(second + 5_000);
+    await until(async () => (await jobsOf('allow')).length === 2, 10_000);
+    expect(await jobsOf('allow')).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
+    expect((await status('allow')).active.map((a: any) => a.name).sort()).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
+    await until(async () => (await jobsOf('replace')).join() === `replace-${second / MINUTE}`, 10_000);
+    expect((await status('replace')).active.map((a: any) => a.name)).toEqual([`replace-${second / MINUTE}`]);
+    expect(await eventReasons('replace')).toContain('SuccessfulDelete');
+    await until(async () => (await eventReasons('forbid')).includes('JobAlreadyActive'), 10_000);
+    expect(await jobsOf('forbid')).toEqual([`forbid-${first / MINUTE}`]);
+    const forbid = await status('forbid');
+    expect([forbid.active.map((a: any) => a.name), forbid.lastScheduleTime]).toEqual([[`forbid-${first / MINUTE}`], iso(first)]);
+    expect(rows((await kubectl('get', 'cronjobs', 'allow', 'forbid', 'replace', '--no-headers')).stdout).map((r) => [r[0], r[8]])).toEqual([['allow', '2'], ['forbid', '1'], ['replace', '1']]);
+    for (const cj of ['allow', 'forbid', 'replace']) await removeCronJob(cj);
+  });
+
+  it('successfulJobsHistoryLimit and failedJobsHistoryLimit: the oldest finished Jobs beyond them are deleted', async () => {
+    expect((await kubectl('create', '-f', cronJobYaml('kept', ['schedule: "* * * * *"', 'successfulJobsHistoryLimit: 2']))).code).toBe(0);
+    const names: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const due = nextMinute(0);
+      clock.set(due + 5_000);
+      names.push(`kept-${due / MINUTE}`);
+      await until(async () => (await kubectl('get', 'job', names.at(-1)!, '-o', 'jsonpath={.status.succeeded}')).stdout === '1', 10_000);
+    }
+    await until(async () => (await jobsOf('kept')).join() === names.slice(2).join(), 10_000);
+    expect(await eventReasons('kept')).toContain('SuccessfulDelete');
+    await removeCronJob('kept');
+
+    // Failed Jobs: the sim's pods do not fail, so the test marks each Job failed as a Job controller would.
+    expect((await kubectl('create', '-f', cronJobYaml('failing', ['schedule: "* * * * *"', 'failedJobsHistoryLimit: 1'], { pending: true }))).code).toBe(0);
+    const failed: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const due = nextMinute(0);
+      clock.set(due + 5_000);
+      failed.push(`failing-${due / MINUTE}`);
+      await until(async () => (await jobsOf('failing')).includes(failed.at(-1)!), 10_000);
+      const condition = { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastProbeTime: iso(due), lastTransitionTime: iso(due) };
+      const p = await kubectl('patch', 'job', failed.at(-1)!, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { conditions: [condition], startTime: iso(due + i) } }));
+      expect(p.code, p.stderr).toBe(0);
+    }
+    await until(async () => (await jobsOf('failing')).join() === failed[1], 10_000);
+    await until(async () => (await status('failing')).active === undefined, 10_000);
+    await removeCronJob('failing');
+  });
+
+  it('suspend: no Jobs while suspended (SUSPEND True); resumed, the most recent missed schedule runs', async () => {
+    expect((await kubectl('create', '-f', cronJobYaml('paused', ['schedule: "* * * * *"', 'suspend: true']))).code).toBe(0);
+    clock.set(nextMinute(0) + 5_000);
+    clock.set(nextMinute(0) + 5_000);
+    const last = Math.floor(clock.now() / MINUTE) * MINUTE;
+    // The controller has had its turn (its queues are empty) and saw two schedule times pass.
+    await settled();
+    expect(rows((await kubectl('get', 'cronjob', 'paused', '--no-headers')).stdout)[0][7]).toBe('True');
+    expect(await jobsOf('paused')).toEqual([]);
+    expect((await status('paused')).lastScheduleTime).toBeUndefined();
+    expect((await kubectl('patch', 'cronjob', 'paused', '--type=merge', '-p', '{"spec":{"suspend":false}}')).code).toBe(0);
+    await until(async () => (await jobsOf('paused')).join() === `paused-${last / MINUTE}`, 10_000);
+    expect(rows((await kubectl('get', 'cronjob', 'paused', '--no-headers')).stdout)[0][7]).toBe('False');
+    await removeCronJob('paused');
+  });
+
+  it('startingDeadlineSeconds: a schedule time older than the deadline is not run, the next one is', async () => {
+    expect((await kubectl('create', '-f', cronJobYaml('late', ['schedule: "* * * * *"', 'startingDeadlineSeconds: 10', 'suspend: true']))).code).toBe(0);
+    clock.set(nextMinute(30_000));
+    // Resumed 30 s after a schedule time, 20 s past its deadline: nothing starts.
+    expect((await kubectl('patch', 'cronjob', 'late', '--type=merge', '-p', '{"spec":{"suspend":false}}')).code).toBe(0);
+    await settled();
+    expect(await jobsOf('late')).toEqual([]);
+    expect((await status('late')).lastScheduleTime).toBeUndefined();
+    const due = nextMinute(0);
+    clock.set(due + 5_000);
+    await until(async () => (await jobsOf('late')).join() === `late-${due / MINUTE}`, 10_000);
+    await removeCronJob('late');
+  });
+
+  it('kubectl create job --from=cronjob: a manual Job from the template, owned by the CronJob, run to completion', async () => {
+    expect((await kubectl('create', 'cronjob', 'nightly', '--image=busybox', '--schedule=@daily', '--', 'true')).code).toBe(0);
+    const c = await kubectl('create', 'job', 'nightly-manual', '--from=cronjob/nightly');
+    expect(c.stdout.trim()).toBe('job.batch/nightly-manual created');
+    const job = JSON.parse((await kubectl('get', 'job', 'nightly-manual', '-o', 'json')).stdout);
+    expect(job.metadata.annotations).toEqual({ 'cronjob.kubernetes.io/instantiate': 'manual' });
+    expect(job.metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'nightly', controller: true });
+    expect(job.spec.template.spec.containers[0].command).toEqual(['true']);
+    await until(async () => (await kubectl('get', 'job', 'nightly-manual', '-o', 'jsonpath={.status.succeeded}')).stdout === '1', 10_000);
+    // Not the controller's own: kube warns about it and leaves it out of status.active.
+    expect(await eventReasons('nightly')).toContain('UnexpectedJob');
+    expect((await status('nightly')).active).toBeUndefined();
+    await removeCronJob('nightly');
+    expect(fx.sim.controllers!.errors).toBe(0);
+  });
+
+  it('rejects what kube rejects: an unparseable schedule, TZ= in the schedule, an unknown time zone, an unknown policy', async () => {
+    const bad = async (...args: string[]): Promise<string> => (await kubectl('create', 'cronjob', 'bad', '--image=busybox', ...args)).stderr.trim();
+    expect(await bad('--schedule=61 * * * *')).toBe('error: failed to create cronjob: CronJob.batch "bad" is invalid: spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61');
+    expect(await bad('--schedule=* * *')).toContain('spec.schedule: Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]');
+    expect(await bad('--schedule=TZ=UTC 0 * * * *')).toContain('cannot use TZ or CRON_TZ in schedule, use timeZone field instead');
+    const zone = await kubectl('create', '-f', cronJobYaml('bad-zone', ['schedule: "@daily"', 'timeZone: Mars/Olympus']));
+    expect(zone.stderr).toContain('spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus');
+    const policy = await kubectl('create', '-f', cronJobYaml('bad-policy', ['schedule: "@daily"', 'concurrencyPolicy: Sometimes']));
+    expect(policy.stderr).toContain('spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"');
+  });
+});

@@ -1,0 +1,187 @@
+// Conformance: real kubectl (v1.32) reads and rolls back StatefulSet and DaemonSet history on the sim — the
+// ControllerRevisions the controllers write (numbers, hash labels, $patch: replace data), rollout history, undo to the
+// previous or a given revision (the pods then run the old template again), history limits and garbage collection.
+import { describe, expect, it } from 'vitest';
+import { kubectlSim, until } from './sim-helpers.js';
+
+// Two nodes (no pods of their own); 30 s of grace take 0.9 s, pods start after 100 ms.
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-revisions-');
+const kubectl = fx.kubectl;
+
+const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/));
+
+function statefulSet(name: string, image: string, extra: string[] = []): string {
+  return fx.file(`${name}.yaml`, [
+    'apiVersion: apps/v1', 'kind: StatefulSet', `metadata: {name: ${name}}`, 'spec:', '  replicas: 2', ...extra.map((l) => `  ${l}`),
+    `  selector: {matchLabels: {app: ${name}}}`, `  serviceName: ${name}`, '  template:', `    metadata: {labels: {app: ${name}}}`,
+    `    spec: {containers: [{name: main, image: "${image}"}]}`,
+  ].join('\n'));
+}
+
+function daemonSet(name: string, image: string, extra: string[] = []): string {
+  return fx.file(`${name}.yaml`, [
+    'apiVersion: apps/v1', 'kind: DaemonSet', `metadata: {name: ${name}}`, 'spec:', ...extra.map((l) => `  ${l}`),
+    `  selector: {matchLabels: {app: ${name}}}`, '  template:', `    metadata: {labels: {app: ${name}}}`,
+    `    spec: {containers: [{name: main, image: "${image}"}]}`,
+  ].join('\n'));
+}
+
+/** `kubectl get controllerrevisions -l app=NAME` as [name, controller, revision] rows, oldest revision first. */
+async function revisions(app: string): Promise<string[][]> {
+  const r = await kubectl('get', 'controllerrevisions', '-l', `app=${app}`, '--no-headers');
+  return rows(r.stdout).map((x) => x.slice(0, 3)).sort((a, b) => Number(a[2]) - Number(b[2]));
+}
+
+/** [pod, image, controller-revision-hash] of the app's pods that are not terminating, by name. */
+async function podImages(app: string): Promise<string[][]> {
+  const r = await kubectl('get', 'pods', '-l', `app=${app}`, '-o',
+    'jsonpath={range .items[*]}{.metadata.name} {.spec.containers[0].image} {.metadata.labels.controller-revision-hash} {.metadata.deletionTimestamp}{"\\n"}{end}');
+  return rows(r.stdout).filter((x) => x.length === 3).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+async function rolledOut(kind: string, name: string): Promise<void> {
+  const s = await kubectl('rollout', 'status', `${kind}/${name}`, '--timeout=30s');
+  expect(s.code, s.stderr).toBe(0);
+}
+
+describe('ControllerRevisions against the sim', () => {
+  it('are served: created, listed with CONTROLLER and REVISION columns, data required and immutable', async () => {
+    const file = fx.file('rev.yaml', 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r1}\ndata: {spec: {template: {"$patch": replace}}}\nrevision: 1\n');
+    expect((await kubectl('create', '-f', file)).stdout.trim()).toBe('controllerrevision.apps/r1 created');
+    const g = rows((await kubectl('get', 'controllerrevisions', 'r1')).stdout);
+    expect(g[0]).toEqual(['NAME', 'CONTROLLER', 'REVISION', 'AGE']);
+    expect(g[1].slice(0, 3)).toEqual(['r1', '<none>', '1']);
+    const patch = await kubectl('patch', 'controllerrevision', 'r1', '--type=merge', '-p', '{"data":{"x":1}}');
+    expect(patch.code).not.toBe(0);
+    expect(patch.stderr).toContain('data: Invalid value');
+    expect(patch.stderr).toContain('field is immutable');
+    const bad = await kubectl('create', '-f', fx.file('bad.yaml', 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r2}\nrevision: -1\n'));
+    expect(bad.stderr).toContain('data: Required value: data is mandatory');
+    expect(bad.stderr).toContain('revision: Invalid value: -1: must be greater than or equal to 0');
+    expect((await kubectl('explain', 'controllerrevision.revision')).stdout).toContain('FIELD: revision <integer>');
+    await kubectl('delete', 'controllerrevision', 'r1');
+  });
+
+  it('statefulset: a revision per template, rollout history, undo rolls the pods back to the old template', async () => {
+    expect((await kubectl('create', '-f', statefulSet('web', 'nginx:1.25'))).code).toBe(0);
+    await rolledOut('statefulset', 'web');
+    expect((await kubectl('set', 'image', 'statefulset/web', 'main=nginx:1.26')).code).toBe(0);
+    await rolledOut('statefulset', 'web');
+    const [first, second] = await revisions('web');
+    expect(first.slice(1)).toEqual(['statefulset.apps/web', '1']);
+    expect(second.slice(1)).toEqual(['statefulset.apps/web', '2']);
+    expect(first[0]).toMatch(/^web-[a-z0-9]+$/);
+    // The pods carry the revision's name; status names it as both current and update revision.
+    expect(await podImages('web')).toEqual([['web-0', 'nginx:1.26', second[0]], ['web-1', 'nginx:1.26', second[0]]]);
+    const status = JSON.parse((await kubectl('get', 'sts', 'web', '-o', 'jsonpath={.status}')).stdout);
+    expect([status.currentRevision, status.updateRevision, status.observedGeneration]).toEqual([second[0], second[0], 2]);
+    // The stored data is kube's patch: spec.template with $patch: replace.
+    const data = JSON.parse((await kubectl('get', 'controllerrevision', first[0], '-o', 'jsonpath={.data}')).stdout);
+    expect(data.spec.template.$patch).toBe('replace');
+    expect(data.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+    expect((await kubectl('get', 'controllerrevision', first[0], '-o', 'jsonpath={.metadata.ownerReferences[0].controller}')).stdout).toBe('true');
+
+    const history = await kubectl('rollout', 'history', 'statefulset/web');
+    expect(rows(history.stdout)).toEqual([['statefulset.apps/web'], ['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
+    const one = await kubectl('rollout', 'history', 'statefulset/web', '--revision=1');
+    expect(one.stdout).toContain('statefulset.apps/web with revision #1');
+    expect(one.stdout).toMatch(/Image:\s+nginx:1\.25/);
+
+    expect((await kubectl('rollout', 'undo', 'statefulset/web')).stdout.trim()).toBe('statefulset.apps/web rolled back');
+    await rolledOut('statefulset', 'web');
+    await until(async () => (await podImages('web')).every((p) => p[1] === 'nginx:1.25'), 15_000);
+    // The old revision is reused under the next number, its pods labelled with it again.
+    expect(await revisions('web')).toEqual([second, [first[0], 'statefulset.apps/web', '3']]);
+    expect((await podImages('web')).map((p) => p[2])).toEqual([first[0], first[0]]);
+    expect(rows((await kubectl('rollout', 'history', 'statefulset/web')).stdout).slice(2)).toEqual([['2', '<none>'], ['3', '<none>']]);
+
+    const same = await kubectl('rollout', 'undo', 'statefulset/web', '--to-revision=3');
+    expect(same.stdout.trim()).toBe('statefulset.apps/web skipped rollback (current template already matches revision 3)');
+    const missing = await kubectl('rollout', 'undo', 'statefulset/web', '--to-revision=9');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim()).toBe('error: unable to find specified revision 9 in history');
+
+    expect((await kubectl('rollout', 'undo', 'statefulset/web', '--to-revision=2')).stdout.trim()).toBe('statefulset.apps/web rolled back');
+    await rolledOut('statefulset', 'web');
+    await until(async () => (await podImages('web')).every((p) => p[1] === 'nginx:1.26' && p[2] === second[0]), 15_000);
+    expect((await revisions('web')).map((r) => [r[0], r[2]])).toEqual([[first[0], '3'], [second[0], '4']]);
+    expect(fx.sim.controllers!.errors).toBe(0);
+  });
+
+  it('statefulset: below the partition a recreated pod gets the current revision, above it the update revision', async () => {
+    expect((await kubectl('create', '-f', statefulSet('part', 'nginx:1.25', ['updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}']))).code).toBe(0);
+    await rolledOut('statefulset', 'part');
+    expect((await kubectl('set', 'image', 'statefulset/part', 'main=nginx:1.26')).code).toBe(0);
+    await until(async () => (await podImages('part')).map((p) => p[1]).join() === 'nginx:1.25,nginx:1.26', 15_000);
+    const [current, update] = (await revisions('part')).map((r) => r[0]);
+    expect((await podImages('part')).map((p) => p[2])).toEqual([current, update]);
+    // part-0 deleted: it comes back from the current revision, not the template.
+    const uid = (await kubectl('get', 'pod', 'part-0', '-o', 'jsonpath={.metadata.uid}')).stdout;
+    await kubectl('delete', 'pod', 'part-0', '--wait=false');
+    await until(async () => {
+      const r = await kubectl('get', 'pod', 'part-0', '-o', 'jsonpath={.metadata.uid} {.status.phase}');
+      return r.code === 0 && !r.stdout.startsWith(uid) && r.stdout.endsWith('Running');
+    }, 15_000);
+    expect((await podImages('part'))[0]).toEqual(['part-0', 'nginx:1.25', current]);
+    const status = JSON.parse((await kubectl('get', 'sts', 'part', '-o', 'jsonpath={.status}')).stdout);
+    expect([status.currentRevision, status.updateRevision, status.currentReplicas, status.updatedReplicas]).toEqual([current, update, 1, 1]);
+  });
+
+  it('statefulset: unused revisions beyond revisionHistoryLimit are deleted, and all go with the set', async () => {
+    expect((await kubectl('create', '-f', statefulSet('lim', 'nginx:1.20', ['revisionHistoryLimit: 1']))).code).toBe(0);
+    await rolledOut('statefulset', 'lim');
+    for (const tag of ['1.21', '1.22', '1.23']) {
+      expect((await kubectl('set', 'image', 'statefulset/lim', `main=nginx:${tag}`)).code).toBe(0);
+      await rolledOut('statefulset', 'lim');
+    }
+    // Revision 4 is live (the pods run it); one more is kept as history.
+    await until(async () => (await revisions('lim')).length === 2, 10_000);
+    expect((await revisions('lim')).map((r) => r[2])).toEqual(['3', '4']);
+    expect((await kubectl('delete', 'statefulset', 'lim')).code).toBe(0);
+    await until(async () => (await revisions('lim')).length === 0, 10_000);
+  });
+
+  it('daemonset: rollout history --revision, undo --to-revision rolls the pods back, status counts the updated pods', async () => {
+    expect((await kubectl('create', '-f', daemonSet('agent', 'busybox:1.36'))).code).toBe(0);
+    await rolledOut('daemonset', 'agent');
+    expect((await kubectl('set', 'image', 'daemonset/agent', 'main=busybox:1.37')).code).toBe(0);
+    await rolledOut('daemonset', 'agent');
+    const [first, second] = await revisions('agent');
+    expect([first.slice(1), second.slice(1)]).toEqual([['daemonset.apps/agent', '1'], ['daemonset.apps/agent', '2']]);
+    // A daemon pod's hash label is the revision's hash (its name without "<set>-").
+    const hash = second[0].slice('agent-'.length);
+    expect((await kubectl('get', 'controllerrevision', second[0], '-o', 'jsonpath={.metadata.labels.controller-revision-hash}')).stdout).toBe(hash);
+    expect((await podImages('agent')).map((p) => [p[1], p[2]])).toEqual([['busybox:1.37', hash], ['busybox:1.37', hash]]);
+    const history = await kubectl('rollout', 'history', 'daemonset/agent');
+    expect(rows(history.stdout)).toEqual([['daemonset.apps/agent'], ['REVISION', 'CHANGE-CAUSE'], ['1', '<none>'], ['2', '<none>']]);
+    const two = await kubectl('rollout', 'history', 'daemonset/agent', '--revision=2');
+    expect(two.stdout).toContain('daemonset.apps/agent with revision #2');
+    expect(two.stdout).toMatch(/Image:\s+busybox:1\.37/);
+
+    expect((await kubectl('rollout', 'undo', 'daemonset/agent', '--to-revision=1')).stdout.trim()).toBe('daemonset.apps/agent rolled back');
+    await rolledOut('daemonset', 'agent');
+    const oldHash = first[0].slice('agent-'.length);
+    await until(async () => { const p = await podImages('agent'); return p.length === 2 && p.every((x) => x[1] === 'busybox:1.36' && x[2] === oldHash); }, 15_000);
+    expect(await revisions('agent')).toEqual([second, [first[0], 'daemonset.apps/agent', '3']]);
+    const status = JSON.parse((await kubectl('get', 'ds', 'agent', '-o', 'jsonpath={.status}')).stdout);
+    expect([status.updatedNumberScheduled, status.observedGeneration]).toEqual([2, 3]);
+    const same = await kubectl('rollout', 'undo', 'daemonset/agent');
+    expect(same.stdout.trim()).toBe('daemonset.apps/agent rolled back');
+    await rolledOut('daemonset', 'agent');
+    await until(async () => (await podImages('agent')).every((x) => x[1] === 'busybox:1.37'), 15_000);
+    expect(fx.sim.controllers!.errors).toBe(0);
+  });
+
+  it('daemonset: unused revisions beyond revisionHistoryLimit are deleted, and all go with the set', async () => {
+    expect((await kubectl('create', '-f', daemonSet('lim-ds', 'busybox:1.30', ['revisionHistoryLimit: 1']))).code).toBe(0);
+    await rolledOut('daemonset', 'lim-ds');
+    for (const tag of ['1.31', '1.32', '1.33']) {
+      expect((await kubectl('set', 'image', 'daemonset/lim-ds', `main=busybox:${tag}`)).code).toBe(0);
+      await rolledOut('daemonset', 'lim-ds');
+    }
+    await until(async () => (await revisions('lim-ds')).length === 2, 10_000);
+    expect((await revisions('lim-ds')).map((r) => r[2])).toEqual(['3', '4']);
+    expect((await kubectl('delete', 'daemonset', 'lim-ds')).code).toBe(0);
+    await until(async () => (await revisions('lim-ds')).length === 0, 10_000);
+  });
+});
