@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { ASSET_PACKAGES, assetLoaderSource } from './assets.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -65,14 +66,17 @@ export function bundledPjson() {
   };
 }
 
-/** What the single executable cannot do, and where to get it. */
+/** What the single executable does not carry (nothing in it should reach these: a failure says so in one line). */
 const MISSING = {
-  ink: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
-  react: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
   // oclif reads tsconfig.json with it only when it runs a plugin from TypeScript sources, which the bundle never does.
   typescript: 'TypeScript is not part of the single executable',
-  esbuild: 'TypeScript controllers need esbuild, which is not part of the single executable: install kwatch from npm, or compile the controller to .js/.mjs',
+  // TypeScript controllers are transpiled by Node itself there (src/reconcile/node-typescript-hooks.ts).
+  esbuild: 'esbuild is not part of the single executable',
 };
+for (const specifier of Object.keys(ASSET_PACKAGES)) MISSING[specifier] = `${specifier} is loaded on demand in the single executable: a static import of it cannot be bundled`;
+
+// A call, not a type (`typeof import('react')`, `import('react').ReactElement`).
+const ASSET_IMPORT = new RegExp(`(?<!typeof\\s*)\\bimport\\((['"])(${Object.keys(ASSET_PACKAGES).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})\\1\\)(?!\\.)`, 'g');
 
 const virtualModules = (pjson) => ({
   name: 'kwatch-virtual-modules',
@@ -81,7 +85,7 @@ const virtualModules = (pjson) => ({
     // typescript: 6.5 MB that oclif only asks for (and does without) when it looks for a tsconfig.json.
     // ink (and yoga-layout under it) awaits at the top level, which a CommonJS bundle cannot hold; esbuild
     // compiles TypeScript controllers with a native binary of its own. Both stay out: what needs them fails in one line.
-    build.onResolve({ filter: /^(ink|react|esbuild|typescript)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
+    build.onResolve({ filter: /^(ink|react|esbuild|typescript|@kubernetes\/client-node)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
     build.onLoad({ filter: /.*/, namespace: 'kwatch-missing' }, (args) => ({
       contents: `import { UserError } from ${JSON.stringify(join(ROOT, 'src/cli/user-error.ts'))};\nthrow new UserError(${JSON.stringify(MISSING[args.path])});\n`,
       loader: 'ts',
@@ -95,11 +99,13 @@ const virtualModules = (pjson) => ({
       loader: 'js',
       resolveDir: HERE,
     }));
-    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle.
+    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle, and
+    // `import('ink')` (and the other packages of assets.js) loads of the asset that holds the package.
     build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('createRequire(import.meta.url)(')) return undefined;
-      return { contents: source.replaceAll('createRequire(import.meta.url)(', 'require('), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      const changed = source.replaceAll('createRequire(import.meta.url)(', 'require(').replace(ASSET_IMPORT, (_, _q, specifier) => `__kwatchImportPackage(${JSON.stringify(specifier)})`);
+      if (changed === source) return undefined;
+      return { contents: changed, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
     });
   },
 });
@@ -120,7 +126,7 @@ export async function bundle(outfile) {
     metafile: true,
     // import.meta.url of the bundled ES modules: the executable itself (nothing is read beside it).
     define: { 'import.meta.url': '__kwatch_import_meta_url' },
-    banner: { js: 'var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;' },
+    banner: { js: `var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;\n${assetLoaderSource()}` },
     plugins: [virtualModules(bundledPjson())],
   });
   return Object.values(result.metafile.outputs)[0].bytes;
