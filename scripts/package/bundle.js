@@ -54,6 +54,31 @@ runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.str
 `;
 }
 
+/**
+ * oclif requires at load time Node built-ins it uses only now and then: perf_hooks (only with OCLIF_PERFORMANCE),
+ * child_process (only on Windows, to name the shell) and, through debug, tty and net (only with DEBUG). Node
+ * compiles each built-in on first require: 15% of a short run in the executable's profile. These requires
+ * become lazy. The bundle fails to build if oclif's text changed, rather than silently losing this.
+ */
+const LAZY_OCLIF_REQUIRES = [
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    from: 'const node_perf_hooks_1 = require("node:perf_hooks");',
+    to: 'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance; }, get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver; } };',
+  },
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: 'const node_child_process_1 = require("node:child_process");',
+    to: 'const node_child_process_1 = { get execSync() { return require("node:child_process").execSync; } };',
+  },
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]logger\.js$/,
+    from: 'const debug_1 = __importDefault(require("debug"));',
+    // A logger that logs nothing unless DEBUG is set, as debug's own would; with DEBUG, debug itself.
+    to: 'const debug_1 = { default: (namespace) => { if (process.env.DEBUG) return require("debug")(namespace); const off = () => {}; off.enabled = false; off.namespace = namespace; off.extend = () => off; off.log = off; return off; } };',
+  },
+];
+
 /** package.json as the bundled oclif sees it: commands come from the map, not a folder. */
 export function bundledPjson() {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -93,6 +118,14 @@ const virtualModules = (pjson) => ({
     }));
     build.onLoad({ filter: /^kwatch:entry$/, namespace: 'kwatch' }, () => ({ contents: entrySource(pjson), loader: 'ts', resolveDir: ROOT }));
     build.onLoad({ filter: /^kwatch:commands$/, namespace: 'kwatch' }, () => ({ contents: commandMapSource(), loader: 'ts', resolveDir: ROOT }));
+    build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/](performance|util[\\/]os|logger)\.js$/ }, (args) => {
+      let contents = readFileSync(args.path, 'utf8');
+      for (const lazy of LAZY_OCLIF_REQUIRES.filter((l) => l.file.test(args.path))) {
+        if (!contents.includes(lazy.from)) throw new Error(`${args.path} no longer contains ${lazy.from}: update LAZY_OCLIF_REQUIRES in scripts/package/bundle.js`);
+        contents = contents.replace(lazy.from, lazy.to);
+      }
+      return { contents, loader: 'js' };
+    });
     // oclif's module loader reads command files from disk; the bundle's answers from the command map.
     build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, () => ({
       contents: readFileSync(join(HERE, 'oclif-module-loader.js'), 'utf8'),
