@@ -57,7 +57,7 @@ runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.str
 /**
  * oclif requires at load time Node built-ins it uses only now and then: perf_hooks (only with OCLIF_PERFORMANCE),
  * child_process (only on Windows, to name the shell) and, through debug, tty and net (only with DEBUG). Node
- * compiles each built-in on first require: 15% of a short run in the executable's profile. These requires
+ * compiles each built-in on first require: 13% of a short run in the executable's profile. These requires
  * become lazy. The bundle fails to build if oclif's text changed, rather than silently losing this.
  */
 const LAZY_OCLIF_REQUIRES = [
