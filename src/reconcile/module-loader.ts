@@ -1,9 +1,11 @@
 // Loads the user's controller modules for `kwatch reconcile --with FILE`: JavaScript (.js, .mjs, .cjs)
-// through Node itself, TypeScript (.ts, .mts, .cts) bundled by esbuild first. Every failure is one
-// ControllerModuleError line naming the file, and the line where Node or esbuild can tell it.
+// through Node itself, TypeScript (.ts, .mts, .cts) bundled by esbuild first — or, in the single
+// executable (no esbuild), transpiled file by file by Node's own TypeScript support. Every failure is
+// one ControllerModuleError line naming the file, and the line where Node or esbuild can tell it.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
+import { isSea } from 'node:sea';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleModule } from './bundle-typescript.js';
@@ -11,6 +13,8 @@ import { ControllerModuleError } from './controller-module-error.js';
 import { controllerShape } from './controller-shape.js';
 import { syntaxErrorLocation, thrownAt, unbundled, type SourceLocation, type TranspiledFile } from './error-location.js';
 import { resolveKwatchTo } from './kwatch-resolve-hook.js';
+import { importModule } from './import-module.js';
+import { nodeLoadsTypeScript, registerTypeScriptHooks } from './node-typescript-hooks.js';
 import type { ControllerDefinition } from './types.js';
 
 export { ControllerModuleError } from './controller-module-error.js';
@@ -36,10 +40,29 @@ export interface LoadedController {
 const JAVASCRIPT = ['.js', '.mjs', '.cjs'];
 const TYPESCRIPT = ['.ts', '.mts', '.cts'];
 
-/** kwatch's own compiled code: frames in it are never the user's line. */
-const OWN_CODE = fileURLToPath(new URL('..', import.meta.url));
 /** What `import … from 'kwatch'` means in a user's module: the running kwatch's public entry. */
 const PUBLIC_ENTRY = fileURLToPath(new URL('../index.js', import.meta.url));
+/**
+ * The single executable has no public entry file beside it: 'kwatch' is this module instead. It holds
+ * the public module's one runtime export, defineController, which is the identity (reconcile/types.ts).
+ */
+const EMBEDDED_PUBLIC_ENTRY = 'data:text/javascript,export const defineController = (definition) => definition;';
+
+/** The single executable: no esbuild and no dist/ beside it; Node (24) loads TypeScript itself. */
+const singleExecutable = (): boolean => isSea();
+
+/**
+ * kwatch's own compiled code: frames in it are never the user's line. In the single executable that is
+ * its bundle, which stack frames name by the path it was built at (the folder beside the executable may
+ * well hold the user's modules).
+ */
+const OWN_CODE = singleExecutable() ? (ownFrameFile() ?? process.execPath) : fileURLToPath(new URL('..', import.meta.url));
+
+/** The file this code runs from, as stack frames name it. */
+function ownFrameFile(): string | undefined {
+  const frame = /^\s+at (?:.*\()?(\/.+?|[A-Za-z]:\\.+?):\d+:\d+\)?$/m.exec(new Error().stack ?? '');
+  return frame?.[1];
+}
 
 export async function loadControllerModule(file: string, opts: LoadOptions = {}): Promise<LoadedController> {
   const module = { abs: resolve(file), display: file };
@@ -88,15 +111,17 @@ interface ModuleFile {
 }
 
 async function importJavaScript(module: ModuleFile): Promise<Record<string, unknown>> {
-  resolveKwatchTo(pathToFileURL(PUBLIC_ENTRY).href);
+  if (singleExecutable()) registerTypeScriptHooks(EMBEDDED_PUBLIC_ENTRY);
+  else resolveKwatchTo(pathToFileURL(PUBLIC_ENTRY).href);
   try {
-    return (await import(pathToFileURL(module.abs).href)) as Record<string, unknown>;
+    return await importModule(pathToFileURL(module.abs).href);
   } catch (err) {
     throw await loadError(err, module);
   }
 }
 
 async function importTypeScript(module: ModuleFile): Promise<Record<string, unknown>> {
+  if (singleExecutable()) return importTypeScriptWithNode(module);
   const ext = extname(module.abs);
   // Beside the source, so the bundle's package imports resolve from the module's own node_modules.
   const bundlePath = join(dirname(module.abs), `.kwatch-${basename(module.abs, ext)}-${randomBytes(4).toString('hex')}.mjs`);
@@ -119,6 +144,19 @@ async function importTypeScript(module: ModuleFile): Promise<Record<string, unkn
   }
 }
 
+/** The single executable's way: Node transpiles each TypeScript file as it loads it (node-typescript-hooks.ts). */
+async function importTypeScriptWithNode(module: ModuleFile): Promise<Record<string, unknown>> {
+  if (!nodeLoadsTypeScript()) throw new ControllerModuleError(`cannot load ${module.display}: Node ${process.version} cannot transpile TypeScript (Node ≥ 22.15 can); compile it to .js/.mjs`, module.abs);
+  registerTypeScriptHooks(EMBEDDED_PUBLIC_ENTRY);
+  // Stack traces then name the TypeScript lines (each transpiled file carries an inline source map).
+  process.setSourceMapsEnabled(true);
+  try {
+    return await importModule(pathToFileURL(module.abs).href);
+  } catch (err) {
+    throw await loadError(err, module);
+  }
+}
+
 /** One line for an error Node threw while importing the module (or a module it imports). */
 async function loadError(err: unknown, module: ModuleFile, transpiled?: TranspiledFile): Promise<ControllerModuleError> {
   const make = (message: string) => new ControllerModuleError(message, module.abs, { cause: err });
@@ -133,7 +171,7 @@ async function loadError(err: unknown, module: ModuleFile, transpiled?: Transpil
 
   // No frame of the user's: the module failed to parse or link. Node 20 names no place for an ES
   // module's syntax error, nor for an import it cannot find: esbuild, reading the same files, can.
-  if (!transpiled) {
+  if (!transpiled && !singleExecutable()) {
     const check = await bundleModule(module.abs, join(dirname(module.abs), '.kwatch-check.mjs'), PUBLIC_ENTRY);
     if (!check.ok) return bundleError(check.errors[0], module, err);
   }

@@ -43,6 +43,12 @@ describe('start-up imports', () => {
     for (const m of ['/render/object-template.js', '/cli/live-session.js', '/cli/recording-open.js', '/kube/recording/recording-file.js']) expect(loaded).not.toContain(m);
   });
 
+  it('events loads the parts of undici it uses, not its index (fetch, cookies, WebSocket, mocks, zlib)', { timeout: 60_000 }, async () => {
+    const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson']);
+    expect(loaded).toContain('/undici/lib/dispatcher/agent.js');
+    for (const m of ['/undici/index.js', '/undici/lib/web/fetch/', '/undici/lib/web/cookies/', '/undici/lib/mock/', '/undici/lib/interceptor/decompress.js']) expect(loaded).not.toContain(m);
+  });
+
   it('list -o json draws no table: no cli-table3, no template engines', { timeout: 60_000 }, async () => {
     const loaded = await loadedBy(['list', 'pods', '--sim', '-o', 'json']);
     expect(loaded).toContain('/dist/commands/list.js');

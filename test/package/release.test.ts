@@ -2,7 +2,7 @@
 // manifest generated from it, and the single executable started with no Node anywhere on PATH.
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,9 @@ const ARCHIVE = `kubectl-kwatch-${version}-linux-x64.tar.gz`;
 const unpacked = join(dir, 'unpacked');
 // Node binaries are cached across runs (the test HOME is a fresh folder each time): the user's cache, as `npm run package` uses.
 const cache = process.env.KWATCH_PACKAGE_CACHE ?? join(userInfo().homedir, '.cache', 'kwatch-package');
+
+/** util-linux's script(1): runs a command on a pseudo-terminal, as --live needs. */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -98,6 +101,50 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
     // manifest file beside it (the executable carries its own).
     const completion = await run(join(unpacked, 'kubectl_complete-kwatch'), ['ev'], { cwd: empty, env, timeout: 60_000 });
     expect(completion.stdout).toMatch(/^events\t.*\n:4\n$/);
+  }, 120_000);
+
+  it('runs TypeScript controller modules (enums, parameter properties, a .js import of a .ts file, \'kwatch\') and .mjs ones, with no Node or esbuild on PATH', async () => {
+    const work = join(dir, 'controllers');
+    mkdirSync(work);
+    writeFileSync(join(work, 'colors.ts'), [
+      'export enum Color { Blue = \'blue\' }',
+      'export class Counter { constructor(private readonly start: number) {} next(): number { return this.start + 1; } }',
+      '',
+    ].join('\n'));
+    writeFileSync(join(work, 'painter.ts'), [
+      "import { defineController } from 'kwatch';",
+      "import { Color, Counter } from './colors.js';",
+      'const counter: Counter = new Counter(41);',
+      "export default defineController({ name: 'painter', for: 'pods', async reconcile(_req, ctx) { ctx.log(`paint ${Color.Blue} ${counter.next()}`); } });",
+      '',
+    ].join('\n'));
+    writeFileSync(join(work, 'broken.ts'), ['const where: string = \'at load\';', "export default { for: 'pods', reconcile() {} };", 'throw new Error(`broken ${where}`);', ''].join('\n'));
+    writeFileSync(join(work, 'plain.mjs'), "import { defineController } from 'kwatch';\nexport default defineController({ name: 'plain', for: 'pods', async reconcile(_req, ctx) { ctx.log('plain ok'); } });\n");
+    const env = { PATH: join(dir, 'path'), HOME: work, KUBECONFIG: join(work, 'no-kubeconfig'), NO_COLOR: '1' };
+    mkdirSync(env.PATH, { recursive: true });
+    const exe = (args: string[]) => run(join(unpacked, 'kubectl-kwatch'), args, { cwd: work, env, timeout: 60_000 });
+
+    const ts = await exe(['reconcile', '--with', 'painter.ts', '--sim', '--once', '-o', 'ndjson']);
+    expect(ts.stdout).toContain('"message":"paint blue 42"');
+    expect(ts.stderr).not.toMatch(/warning|experimental/i);
+    const mjs = await exe(['reconcile', '--with', 'plain.mjs', '--sim', '--once', '-o', 'ndjson']);
+    expect(mjs.stdout).toContain('"message":"plain ok"');
+
+    // A module that throws while loading: one line naming the TypeScript file and line, no stack trace.
+    const broken = await exe(['reconcile', '--with', 'broken.ts', '--sim', '--once']).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(broken?.code).not.toBe(0);
+    expect(broken?.stderr.trim()).toMatch(/^error: \S*broken\.ts:3: broken at load \(thrown while loading /);
+  }, 120_000);
+
+  it.runIf(SCRIPT)('draws the --live dashboard in a terminal', async () => {
+    const empty = join(dir, 'live');
+    mkdirSync(empty);
+    // script(1) gives the executable a terminal (stdin and stdout) and copies what it draws to stdout.
+    const cmd = `${JSON.stringify(join(unpacked, 'kubectl-kwatch'))} events pods --sim --sim-churn 50 --live --for 6s`;
+    const { stdout } = await run(SCRIPT!, ['-qec', cmd, '/dev/null'], { cwd: empty, env: { PATH: '/usr/bin:/bin', HOME: empty, TERM: 'xterm', NO_COLOR: '1' }, timeout: 60_000 });
+    expect(stdout).toContain('resource pods');
+    expect(stdout).toMatch(/watching since \d\d:\d\d:\d\d/);
+    expect(stdout).not.toMatch(/error:/);
   }, 120_000);
 
   it('carries every command oclif knows (its manifest), as `kubectl kwatch`', async () => {

@@ -90,17 +90,17 @@ function isLoopback(host: string): boolean {
 }
 
 async function makeDispatcher(server: string, tls: TlsOptions, proxyUrl?: string): Promise<Dispatcher> {
-  const undici = await import('undici');
+  const undici = await import('./undici-parts.js');
   const connect = { ...tls };
   if (proxyUrl) {
-    if (/^socks5h?:\/\//i.test(proxyUrl)) return new undici.Socks5ProxyAgent(proxyUrl, { connect: undici.buildConnector(connect), ...KEEP_ALIVE });
-    return new undici.ProxyAgent({ uri: proxyUrl, requestTls: connect, ...KEEP_ALIVE });
+    if (/^socks5h?:\/\//i.test(proxyUrl)) return new (undici.socks5ProxyAgentClass())(proxyUrl, { connect: undici.buildConnector()(connect), ...KEEP_ALIVE });
+    return new (undici.proxyAgentClass())({ uri: proxyUrl, requestTls: connect, ...KEEP_ALIVE });
   }
   const env = process.env;
   const envProxy = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
   // Like Go's ProxyFromEnvironment: environment proxies never apply to loopback servers.
-  if (envProxy && !isLoopback(new URL(server).hostname)) return new undici.EnvHttpProxyAgent({ connect, requestTls: connect, ...KEEP_ALIVE });
-  return new undici.Agent({ connect, ...KEEP_ALIVE });
+  if (envProxy && !isLoopback(new URL(server).hostname)) return new (undici.envHttpProxyAgentClass())({ connect, requestTls: connect, ...KEEP_ALIVE });
+  return new (undici.agentClass())({ connect, ...KEEP_ALIVE });
 }
 
 /** Connects as the kubeconfig says (KUBECONFIG with several files, --context/--cluster/--user). */
