@@ -19,9 +19,10 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', ...extra };
 }
 
-export function run(cmd: string, args: string[], env: Record<string, string>, input?: string): Promise<Result> {
+/** Runs a command to its end; one still running after `timeoutMs` (a generous bound for a loaded machine) is killed. */
+export function run(cmd: string, args: string[], env: Record<string, string>, input?: string, timeoutMs = 30_000): Promise<Result> {
   return new Promise((resolve) => {
-    const child = execFile(cmd, args, { env: childEnv(env), timeout: 30_000 }, (err, stdout, stderr) =>
+    const child = execFile(cmd, args, { env: childEnv(env), timeout: timeoutMs }, (err, stdout, stderr) =>
       resolve({ stdout, stderr, code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0 }),
     );
     if (input !== undefined) child.stdin?.end(input);
