@@ -84,4 +84,14 @@ describe('kubectl and ResourceQuota on the sim', () => {
     const json = JSON.parse((await kubectl('get', 'quota', 'live', '-n', 'jobs', '-o', 'json')).stdout);
     expect(json.status).toEqual({ hard: { 'count/pods': '5', pods: '1' }, used: { 'count/pods': '2', pods: '1' } });
   });
+
+  it('a ReplicaSet past the quota runs what fits and tells why in a FailedCreate event', async () => {
+    await kubectl('create', 'namespace', 'apps');
+    await kubectl('create', 'quota', 'two', '-n', 'apps', '--hard=pods=2');
+    expect((await kubectl('create', 'deployment', 'web', '--image=nginx', '--replicas=3', '-n', 'apps')).code).toBe(0);
+    await until(async () => (await kubectl('describe', 'rs', '-n', 'apps', '-l', 'app=web')).stdout.includes('FailedCreate'), 15_000);
+    const rs = (await kubectl('describe', 'rs', '-n', 'apps', '-l', 'app=web')).stdout;
+    expect(rs).toMatch(/Warning\s+FailedCreate\s+.*Error creating: pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: two, requested: pods=1, used: pods=2, limited: pods=2/);
+    expect((await kubectl('get', 'pods', '-n', 'apps', '--no-headers')).stdout.trim().split('\n')).toHaveLength(2);
+  });
 });
