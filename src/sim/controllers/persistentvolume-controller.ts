@@ -30,6 +30,8 @@ const STORAGE_PROVISIONER = 'volume.kubernetes.io/storage-provisioner';
 const BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisioner';
 const SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 const COMPONENT = 'persistentvolume-controller';
+/** A claim's JSON with a non-empty spec.volumeName. */
+const BOUND_JSON = /"volumeName":"[^"]/;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const annotated = (obj: SimObject, extra: Record<string, string>): SimObject => ({ ...obj, metadata: { ...obj.metadata, annotations: { ...(obj.metadata.annotations ?? {}), ...extra } } });
@@ -92,8 +94,9 @@ export class PersistentVolumeController {
   }
 
   private queueUnbound(): void {
+    // Read from the JSON: a claim is unbound while it has no volumeName (parsing every claim on each change would not scale).
     for (const c of this.ctx.store.storedIn(this.claims)) {
-      if (!str((c.obj.spec as Json | undefined)?.volumeName)) this.queue.add(`claim/${c.meta.namespace}/${c.meta.name}`);
+      if (!BOUND_JSON.test(c.json)) this.queue.add(`claim/${c.meta.namespace}/${c.meta.name}`);
     }
   }
 

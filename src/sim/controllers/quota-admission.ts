@@ -43,7 +43,8 @@ export class QuotaAdmission {
     if (quotas.length === 0) return;
     if (prev && (type.group !== '' || !UPDATE_EVALUATED.has(type.resource))) return;
     const admitted: { quota: SimObject; used: Record<string, Quantity> }[] = [];
-    for (const stored of [...quotas].sort((a, b) => (a.meta.name < b.meta.name ? -1 : 1))) {
+    // In name order (storage key order), so the first quota a write exceeds is the one named.
+    for (const stored of quotas) {
       const quota = stored.obj;
       if (!inScope(quota, type, next)) continue;
       const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
