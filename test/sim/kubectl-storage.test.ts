@@ -45,6 +45,28 @@ describe('kubectl storage against the sim', () => {
     expect(refused.stderr).toContain('unknown field "spec.bogus"');
   });
 
+  it('stores CSINodes, VolumeAttachments (with status) and CSIStorageCapacities and prints kube\'s columns', async () => {
+    const manifests = [
+      'apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata:\n  name: node-001\nspec:\n  drivers:\n  - {name: hostpath.csi.k8s.io, nodeID: node-001}\n',
+      'apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata:\n  name: va-1\nspec:\n  attacher: hostpath.csi.k8s.io\n  nodeName: node-001\n  source: {persistentVolumeName: pv-x}\n',
+      'apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nmetadata:\n  name: cap-1\n  namespace: default\nstorageClassName: standard\ncapacity: 100Gi\n',
+    ];
+    const r = await kubectl('apply', '-f', file('csi-objects.yaml', manifests.join('---\n')));
+    expect(r.stderr).toBe('');
+    expect(rows((await kubectl('get', 'csinodes')).stdout).map((l) => l.slice(0, 2))).toEqual([['NAME', 'DRIVERS'], ['node-001', '1']]);
+    const va = rows((await kubectl('get', 'volumeattachments')).stdout);
+    expect(va[0]).toEqual(['NAME', 'ATTACHER', 'PV', 'NODE', 'ATTACHED', 'AGE']);
+    expect(va[1].slice(0, 5)).toEqual(['va-1', 'hostpath.csi.k8s.io', 'pv-x', 'node-001', 'false']);
+    // An attacher reports through the status subresource.
+    const patched = await kubectl('patch', 'volumeattachment', 'va-1', '--subresource=status', '--type=merge', '-p', '{"status":{"attached":true}}');
+    expect(patched.stderr).toBe('');
+    expect(rows((await kubectl('get', 'volumeattachment', 'va-1', '--no-headers')).stdout)[0][4]).toBe('true');
+    expect(rows((await kubectl('get', 'csistoragecapacities')).stdout)).toEqual([['NAME', 'STORAGECLASSNAME', 'CAPACITY'], ['cap-1', 'standard', '100Gi']]);
+    const incomplete = await kubectl('create', '-f', file('va-bad.yaml', 'apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata:\n  name: va-2\nspec:\n  attacher: x\n  source: {}\n'));
+    expect(incomplete.code).toBe(1);
+    expect(incomplete.stderr).toContain('The VolumeAttachment "va-2" is invalid: \n* spec.nodeName: Required value\n* spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName');
+  });
+
   it('applies a StorageClass with kube\'s defaults and refuses changes to its provisioner and parameters', async () => {
     const v1 = file('fast.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: fast\nprovisioner: kwatch.dev/sim\nparameters:\n  type: ssd\n');
     expect((await kubectl('apply', '-f', v1)).stdout.trim()).toBe('storageclass.storage.k8s.io/fast created');
