@@ -1,7 +1,8 @@
 // The ResourceQuota admission plugin: a create (or a claim's or service's update) that would take a namespace past a
 // quota's spec.hard is refused with kube's 403 "exceeded quota: NAME, requested: …, used: …, limited: …"; a pod
 // without a request or limit that a quota limits gets "failed quota: NAME: must specify …". An admitted write
-// updates the quotas' status.used at once, as kube's admission does (the quota controller recounts after).
+// updates the quotas' status.used at once, as kube's admission does (the quota controller recounts after), and reads
+// usage from status.used, so a write into a quota'd namespace costs the same however many objects it holds.
 // Namespaces without a ResourceQuota cost one sorted-key lookup per write.
 import type { SimObject } from '../api.js';
 import { SimApiError } from '../api.js';
@@ -58,7 +59,7 @@ export class QuotaAdmission {
         if (add.milli !== sub.milli) requested[name] = { milli: add.milli - sub.milli, binary: add.binary || sub.binary };
       }
       if (Object.keys(requested).length === 0) continue;
-      const used = namespaceUsage(this.store, namespace, quota);
+      const used = this.usedOf(quota, Object.keys(requested), namespace);
       const exceeded = Object.keys(requested).filter((name) => {
         const limit = parseQuantity(hard[name]);
         return limit !== undefined && addQuantities(used[name] ?? ZERO, requested[name]).milli > limit.milli;
@@ -72,6 +73,22 @@ export class QuotaAdmission {
       admitted.push({ quota, used });
     }
     if (!dryRun) for (const { quota, used } of admitted) this.recordUsage(quota, used);
+  }
+
+  /**
+   * What the quota has used of `names`: its status.used, as kube's admission reads it (admission keeps it current on
+   * every admitted write; the controller catches up on deletes within milliseconds), else — a quota the controller
+   * has not counted yet — counted now.
+   */
+  private usedOf(quota: SimObject, names: string[], namespace: string): Record<string, Quantity> {
+    const recorded = ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>;
+    const used: Record<string, Quantity> = {};
+    for (const name of names) {
+      const q = parseQuantity(recorded[name]);
+      if (!q) return namespaceUsage(this.store, namespace, quota);
+      used[name] = q;
+    }
+    return used;
   }
 
   /** kube's podEvaluator.Constraints: every container must request (or limit) what a quota limits of cpu and memory. */
