@@ -86,7 +86,7 @@ export class PersistentVolumeController {
 
   /** A scheduled pod is the first consumer its WaitForFirstConsumer claims wait for. */
   observePod(change: Change, pod: () => SimObject): void {
-    if (change.type === 'DELETED' || !change.cur.json.includes('"persistentVolumeClaim"') || !change.cur.meta.fields['spec.nodeName']) return;
+    if (change.type === 'DELETED' || !change.cur.meta.fields['spec.nodeName'] || !change.cur.json.includes('"persistentVolumeClaim"')) return;
     for (const v of ((pod().spec as Json | undefined)?.volumes ?? []) as Json[]) {
       const claim = str(v.persistentVolumeClaim?.claimName);
       if (claim) this.queue.add(`claim/${change.cur.meta.namespace}/${claim}`);
