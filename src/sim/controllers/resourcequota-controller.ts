@@ -14,6 +14,9 @@ import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
+/** A pod's JSON in a terminal phase (it stops counting against `pods` and compute resources). */
+const finished = (json: string): boolean => json.includes('"phase":"Succeeded"') || json.includes('"phase":"Failed"');
+
 /** status.used for one quota's hard names in a namespace. */
 export function quotaUsage(store: SimStore, namespace: string, quota: SimObject): Record<string, string> {
   const used: Record<string, string> = {};
@@ -30,11 +33,18 @@ export class ResourceQuotaController {
     this.quotas = ctx.store.resolve({ group: '', version: 'v1', resource: 'resourcequotas' });
   }
 
-  /** Any namespaced change may move a quota of its namespace; namespaces without quotas cost one lookup. */
+  /**
+   * Recounts a namespace soon when its quotas change or usage is freed (a delete, a pod that finished or came back);
+   * what admission already counted (creates, claim and service updates) is recounted at most once a second, as a
+   * safety net: a full recount parses every pod of the namespace. Namespaces without quotas cost one lookup.
+   */
   observe(change: Change, type: ResourceType): void {
     const ns = change.cur.meta.namespace;
     if (!ns) return;
-    if (type === this.quotas || this.ctx.store.storedIn(this.quotas, ns).length > 0) this.queue.add(ns, 20);
+    if (type === this.quotas) { this.queue.add(ns, 20); return; }
+    if (this.ctx.store.storedIn(this.quotas, ns).length === 0) return;
+    const freed = change.type === 'DELETED' || (type.group === '' && type.resource === 'pods' && change.prev !== undefined && finished(change.prev.json) !== finished(change.cur.json));
+    this.queue.add(ns, freed ? 20 : 1000);
   }
 
   private sync(namespace: string): void {
