@@ -47,6 +47,9 @@ export type CommitListener = (change: Change, type: ResourceType) => void;
 /** Admission on create (the controllers' NamespaceLifecycle): throws to refuse `obj` in `namespace`. */
 export type CreateAdmission = (type: ResourceType, obj: SimObject, namespace: string) => void;
 
+/** Admission of the object about to be stored, after defaults and validation (ResourceQuota); `prev` on update. */
+export type StoredAdmission = (type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean) => void;
+
 export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
 }
@@ -135,6 +138,8 @@ export class SimStore implements SimApi {
   private commitListeners: CommitListener[] = [];
   /** Set while the controllers run: refuses new content in a terminating namespace. */
   admitCreate: CreateAdmission | undefined;
+  /** Set while the controllers run: quota admission of every create and update. */
+  admitStored: StoredAdmission | undefined;
   /** What defaulting reads from the store (defaults/): the other services' cluster IPs and node ports. */
   private serviceAddresses: ServiceAddressIndex | undefined;
   private readonly defaultsContext: DefaultsContext = {
@@ -260,6 +265,7 @@ export class SimStore implements SimApi {
     opts.fields?.(undefined, obj);
     const out = normalizeObject(type, obj);
     opts.validate?.(undefined, out);
+    this.admitStored?.(type, out, undefined, opts.dryRun === true);
     if (opts.dryRun) {
       delete out.metadata.resourceVersion;
       return out;
@@ -337,6 +343,7 @@ export class SimStore implements SimApi {
     opts.validate?.(prev, next);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
     if (jsonEqual(next, prev)) return prev;
+    this.admitStored?.(type, next, prev, opts.dryRun === true);
     if (opts.dryRun) return next;
     this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
     this.afterWrite(type, next);

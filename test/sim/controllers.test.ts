@@ -457,9 +457,10 @@ describe('the workload generator', () => {
       const gen = new WorkloadGenerator(cm ? cm.generatorApi(store) : store, { seed: 3, nodes: 3, pods: 60, churn: 400, managedFields: false }, { now: () => t, setInterval: () => 0, clearInterval: () => undefined });
       gen.populate();
       const log: string[] = [];
-      // The serviceaccount and root-ca controllers fill every namespace once (a real cluster has those objects
-      // already); they are not the generator's and are left out of the comparison.
-      const namespaceDefaults = (resId: string, key: string): boolean => (resId === '/v1/serviceaccounts' && key.endsWith('/default')) || (resId === '/v1/configmaps' && key.endsWith('/kube-root-ca.crt'));
+      // The serviceaccount and root-ca controllers fill every namespace once, and the default StorageClass is seeded
+      // (a real cluster has those objects already); they are not the generator's and are left out of the comparison.
+      const namespaceDefaults = (resId: string, key: string): boolean => (resId === '/v1/serviceaccounts' && key.endsWith('/default')) || (resId === '/v1/configmaps' && key.endsWith('/kube-root-ca.crt'))
+        || (resId === 'storage.k8s.io/v1/storageclasses' && key === 'standard');
       store.onCommit((ch) => { if (!namespaceDefaults(ch.resId, ch.key)) log.push(`${ch.type} ${ch.resId} ${ch.key}`); });
       cm?.start();
       // Nothing happens until the generator acts.

@@ -26,7 +26,7 @@ spec:
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}
-    spec: {containers: [{name: nginx, image: nginx, ports: [{containerPort: 8080, name: http}]}]}
+    spec: {containers: [{name: nginx, image: nginx, ports: [{containerPort: 8080, name: http}], resources: {requests: {cpu: 100m}}}]}
 ---
 apiVersion: apps/v1
 kind: DaemonSet
@@ -35,7 +35,7 @@ spec:
   selector: {matchLabels: {app: agent}}
   template:
     metadata: {labels: {app: agent}}
-    spec: {containers: [{name: agent, image: busybox}]}
+    spec: {containers: [{name: agent, image: busybox, resources: {requests: {cpu: 50m}}}]}
 ---
 apiVersion: v1
 kind: Service
@@ -128,7 +128,7 @@ describe('kubectl and the sim\'s further kinds', () => {
     fx.file('limits.yaml', 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: lim, namespace: kinds}\nspec:\n  limits: [{type: Container, default: {cpu: 500m}, defaultRequest: {cpu: 100m}}]\n');
     await ok('apply', '-f', `${fx.dir}/limits.yaml`);
     const out = await ok('describe', 'namespace', 'kinds');
-    expect(out).toMatch(/Resource Quotas\n\s+Name:\s+q\n\s+Resource\s+Used\s+Hard\n\s+-+\s+-+\s+-+\n\s+configmaps\s+1\s+5\n\s+pods\s+5\s+10\n\s+requests\.cpu\s+0\s+2\n/);
+    expect(out).toMatch(/Resource Quotas\n\s+Name:\s+q\n\s+Resource\s+Used\s+Hard\n\s+-+\s+-+\s+-+\n\s+configmaps\s+1\s+5\n\s+pods\s+5\s+10\n\s+requests\.cpu\s+400m\s+2\n/);
     expect(out).toMatch(/Resource Limits\n\s+Type\s+Resource\s+Min\s+Max\s+Default Request\s+Default Limit\s+Max Limit\/Request Ratio\n\s+-+.*\n\s+Container\s+cpu\s+-\s+-\s+100m\s+500m\s+-/);
     expect(rows(await ok('get', 'limits', '-n', 'kinds'))[0]).toEqual(['NAME', 'CREATED AT']);
   });

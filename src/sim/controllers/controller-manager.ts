@@ -27,6 +27,9 @@ import { ResourceQuotaController } from './resourcequota-controller.js';
 import { ServiceAccountsController } from './serviceaccounts-controller.js';
 import { APIServiceController } from './apiservice-controller.js';
 import { StatefulSetController } from './statefulset-controller.js';
+import { PersistentVolumeController } from './persistentvolume-controller.js';
+import { QuotaAdmission } from './quota-admission.js';
+import { admitDefaultStorageClass } from './default-storage-class.js';
 
 export interface ControllerOptions {
   /** Real seconds per second of pod grace period (default 0.05: a 30 s grace period ends after 1.5 s). */
@@ -60,6 +63,9 @@ const PDBS = 'policy/v1/poddisruptionbudgets';
 const SERVICEACCOUNTS = '/v1/serviceaccounts';
 const CONFIGMAPS = '/v1/configmaps';
 const CRDS = 'apiextensions.k8s.io/v1/customresourcedefinitions';
+const CLAIMS = '/v1/persistentvolumeclaims';
+const VOLUMES = '/v1/persistentvolumes';
+const STORAGE_CLASSES = 'storage.k8s.io/v1/storageclasses';
 
 export class ControllerManager {
   private readonly ctx: ControllerContext;
@@ -79,6 +85,8 @@ export class ControllerManager {
   private readonly quotas: ResourceQuotaController;
   private readonly serviceAccounts: ServiceAccountsController;
   private readonly apiServices: APIServiceController;
+  private readonly volumes: PersistentVolumeController;
+  private readonly quotaAdmission: QuotaAdmission;
   /** Deployments and ReplicaSets the workload generator created: it drives them (and their pods) itself. */
   private readonly generatorUids = new Set<string>();
   private unsubscribe: (() => void) | undefined;
@@ -117,6 +125,8 @@ export class ControllerManager {
     this.quotas = new ResourceQuotaController(this.ctx, onError);
     this.serviceAccounts = new ServiceAccountsController(this.ctx, opts.caPem, onError);
     this.apiServices = new APIServiceController(this.ctx, onError);
+    this.volumes = new PersistentVolumeController(this.ctx, onError);
+    this.quotaAdmission = new QuotaAdmission(store);
   }
 
   /**
@@ -142,8 +152,13 @@ export class ControllerManager {
   /** Starts following the store. Only changes made from now on drive the controllers: a static cluster stays static. */
   start(): void {
     this.unsubscribe ??= this.store.onCommit((change, type) => this.observe(change, type));
-    this.store.admitCreate = (type, obj, namespace) => admitCreate(this.store, type, obj, namespace);
+    this.store.admitCreate = (type, obj, namespace) => {
+      admitCreate(this.store, type, obj, namespace);
+      admitDefaultStorageClass(this.store, type, obj);
+    };
+    this.store.admitStored = (type, next, prev, dryRun) => this.quotaAdmission.admit(type, next, prev, dryRun);
     this.serviceAccounts.start();
+    this.volumes.start();
   }
 
   /** Stops following the store and cancels every pending timer. */
@@ -151,13 +166,14 @@ export class ControllerManager {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.store.admitCreate = undefined;
+    this.store.admitStored = undefined;
     for (const c of this.all()) c.queue.stop();
     this.cronJobs.stop();
   }
 
   private all(): { queue: { size: number; stop(): void } }[] {
     return [this.deployments, this.replicaSets, this.scheduler, this.kubelet, this.gc, this.namespaces, this.podGC, this.jobs, this.cronJobs,
-      this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts, this.apiServices];
+      this.statefulSets, this.daemonSets, this.endpoints, this.disruption, this.quotas, this.serviceAccounts, this.apiServices, this.volumes];
   }
 
   /** kube-apiserver's DELETE (graceful deletion, finalizers, propagationPolicy), for the REST handlers. */
@@ -217,6 +233,9 @@ export class ControllerManager {
         case SERVICEACCOUNTS:
         case CONFIGMAPS: return this.serviceAccounts.observeContent(change, type);
         case CRDS: return this.apiServices.observeCrd();
+        case CLAIMS: return this.volumes.observeClaim(change);
+        case VOLUMES: return this.volumes.observeVolume(change);
+        case STORAGE_CLASSES: return this.volumes.observeClass(change);
       }
     } catch (err) {
       this.errors++;
@@ -258,5 +277,6 @@ export class ControllerManager {
     this.daemonSets.observePod(pod);
     this.endpoints.observePod(change);
     this.disruption.observePod(change);
+    this.volumes.observePod(change, pod);
   }
 }

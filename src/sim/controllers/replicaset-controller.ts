@@ -81,7 +81,14 @@ export class ReplicaSetController {
           },
           spec: structuredClone(template.spec ?? {}),
         };
-        const created = store.createObject(types.pods, pod, writtenBy(types.pods, CONTROLLER_MANAGER));
+        let created: SimObject;
+        try {
+          created = store.createObject(types.pods, pod, writtenBy(types.pods, CONTROLLER_MANAGER));
+        } catch (err) {
+          // A refused create (a quota, a terminating namespace) is told on the ReplicaSet, then retried with backoff.
+          events.record(rs, types.replicaSets, 'Warning', 'FailedCreate', `Error creating: ${err instanceof Error ? err.message : String(err)}`, COMPONENT);
+          throw err;
+        }
         this.ctx.budgets.replicaSet.spend();
         events.record(rs, types.replicaSets, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, COMPONENT);
       }

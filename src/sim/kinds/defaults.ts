@@ -3,6 +3,7 @@
 // Pod-template defaults are not here: one function applies those to every kind with a template.
 import type { SimObject } from '../api.js';
 import type { ResourceType } from '../registry.js';
+import { applyStorageDefaults } from './storage-kinds.js';
 
 type Json = Record<string, unknown>;
 
@@ -107,6 +108,7 @@ export function applyKindWriteDefaults(type: ResourceType, obj: SimObject): void
     case 'rbac.authorization.k8s.io/clusterrolebindings':
       defaultBinding(obj);
       break;
+    default: applyStorageDefaults(type, obj);
   }
 }
 

@@ -6,6 +6,7 @@ import { jsonEqual } from '../object-meta.js';
 import { nonNegative, selectorImmutable, validateReplicatedSpec } from '../validation/replicated-spec.js';
 import { validateControllerRevision } from '../validation/controller-revision.js';
 import { validateCronJob } from '../validation/cronjob.js';
+import { storageKindErrors } from './storage-kinds.js';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Json : {});
@@ -118,6 +119,6 @@ export function moreKindErrors(group: string, resource: string, next: Json, prev
     case 'policy/poddisruptionbudgets': return podDisruptionBudget(next);
     case '/persistentvolumeclaims': return persistentVolumeClaim(next, prev);
     case 'networking.k8s.io/ingresses': return ingress(next);
-    default: return [];
+    default: return storageKindErrors(group, resource, next, prev);
   }
 }

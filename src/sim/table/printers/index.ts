@@ -19,6 +19,7 @@ import { podDisruptionBudgetPrinter, resourceQuotaPrinter } from './policy.js';
 import { PLATFORM_PRINTERS } from './platform.js';
 import { roleBindingPrinter, serviceAccountPrinter } from './rbac.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './storage.js';
+import { csiDriverPrinter, csiNodePrinter, csiStorageCapacityPrinter, storageClassPrinter, volumeAttachmentPrinter } from './storage-classes.js';
 import { cronJobPrinter, daemonSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.js';
 
 // Roles, ClusterRoles and LimitRanges have no printer in kube: the default one (NAME, CREATED AT) serves them.
@@ -52,6 +53,11 @@ const BUILTIN: Record<string, Printer> = {
   '/resourcequotas': resourceQuotaPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
   ...PLATFORM_PRINTERS,
+  'storage.k8s.io/storageclasses': storageClassPrinter,
+  'storage.k8s.io/csidrivers': csiDriverPrinter,
+  'storage.k8s.io/csinodes': csiNodePrinter,
+  'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
+  'storage.k8s.io/csistoragecapacities': csiStorageCapacityPrinter,
 };
 
 export function printerFor(store: SimStore, type: ResourceType): Printer {

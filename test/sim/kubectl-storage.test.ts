@@ -1,0 +1,175 @@
+// Conformance: real kubectl (v1.32) against the sim's storage — storage.k8s.io kinds (discovery, tables, explain,
+// defaults, immutable fields), the PV binder (a claim and a matching volume Bound both ways with claimRef), the sim's
+// provisioner kwatch.dev/sim (Immediate at once, WaitForFirstConsumer once a pod is scheduled) and reclaim on delete.
+import { describe, expect, it } from 'vitest';
+import { kubectlSim, until } from './sim-helpers.js';
+
+const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } }, 'kwatch-storage-');
+const { kubectl, file } = fx;
+
+const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s{2,}/));
+const getJson = async (...args: string[]): Promise<any> => {
+  const r = await kubectl('get', ...args, '-o', 'json');
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout);
+};
+const phaseOf = async (what: string): Promise<string> => (await kubectl('get', what, '-o', 'jsonpath={.status.phase}')).stdout;
+
+describe('kubectl storage against the sim', () => {
+  it('serves storage.k8s.io/v1 with discovery, tables, explain and the seeded default StorageClass', async () => {
+    const r = await kubectl('api-resources', '--api-group=storage.k8s.io', '--no-headers');
+    expect(r.stderr).toBe('');
+    expect(rows(r.stdout).map((l) => l.join(' '))).toEqual([
+      'csidrivers storage.k8s.io/v1 false CSIDriver',
+      'csinodes storage.k8s.io/v1 false CSINode',
+      'csistoragecapacities storage.k8s.io/v1 true CSIStorageCapacity',
+      'storageclasses sc storage.k8s.io/v1 false StorageClass',
+      'volumeattachments storage.k8s.io/v1 false VolumeAttachment',
+    ]);
+    const sc = rows((await kubectl('get', 'sc')).stdout);
+    expect(sc[0]).toEqual(['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE']);
+    expect(sc[1].slice(0, 5)).toEqual(['standard (default)', 'kwatch.dev/sim', 'Delete', 'WaitForFirstConsumer', 'false']);
+    const explain = await kubectl('explain', 'storageclass.volumeBindingMode');
+    expect(explain.stderr).toBe('');
+    expect(explain.stdout).toContain('FIELD: volumeBindingMode <string>');
+
+    // Client-side validation (kubectl apply reads the OpenAPI) and SetDefaults_CSIDriver, shown in kube's columns.
+    const csi = file('csi.yaml', 'apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata:\n  name: hostpath.csi.k8s.io\nspec:\n  podInfoOnMount: true\n');
+    expect((await kubectl('apply', '-f', csi)).stdout.trim()).toBe('csidriver.storage.k8s.io/hostpath.csi.k8s.io created');
+    const d = rows((await kubectl('get', 'csidrivers')).stdout);
+    expect(d[0]).toEqual(['NAME', 'ATTACHREQUIRED', 'PODINFOONMOUNT', 'STORAGECAPACITY', 'TOKENREQUESTS', 'REQUIRESREPUBLISH', 'MODES', 'AGE']);
+    expect(d[1].slice(0, 7)).toEqual(['hostpath.csi.k8s.io', 'true', 'true', 'false', '<unset>', 'false', 'Persistent']);
+    const bad = file('csi-bad.yaml', 'apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata:\n  name: x\nspec:\n  bogus: 1\n');
+    const refused = await kubectl('apply', '-f', bad);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('unknown field "spec.bogus"');
+  });
+
+  it('stores CSINodes, VolumeAttachments (with status) and CSIStorageCapacities and prints kube\'s columns', async () => {
+    const manifests = [
+      'apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata:\n  name: node-001\nspec:\n  drivers:\n  - {name: hostpath.csi.k8s.io, nodeID: node-001}\n',
+      'apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata:\n  name: va-1\nspec:\n  attacher: hostpath.csi.k8s.io\n  nodeName: node-001\n  source: {persistentVolumeName: pv-x}\n',
+      'apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nmetadata:\n  name: cap-1\n  namespace: default\nstorageClassName: standard\ncapacity: 100Gi\n',
+    ];
+    const r = await kubectl('apply', '-f', file('csi-objects.yaml', manifests.join('---\n')));
+    expect(r.stderr).toBe('');
+    expect(rows((await kubectl('get', 'csinodes')).stdout).map((l) => l.slice(0, 2))).toEqual([['NAME', 'DRIVERS'], ['node-001', '1']]);
+    const va = rows((await kubectl('get', 'volumeattachments')).stdout);
+    expect(va[0]).toEqual(['NAME', 'ATTACHER', 'PV', 'NODE', 'ATTACHED', 'AGE']);
+    expect(va[1].slice(0, 5)).toEqual(['va-1', 'hostpath.csi.k8s.io', 'pv-x', 'node-001', 'false']);
+    // An attacher reports through the status subresource.
+    const patched = await kubectl('patch', 'volumeattachment', 'va-1', '--subresource=status', '--type=merge', '-p', '{"status":{"attached":true}}');
+    expect(patched.stderr).toBe('');
+    expect(rows((await kubectl('get', 'volumeattachment', 'va-1', '--no-headers')).stdout)[0][4]).toBe('true');
+    expect(rows((await kubectl('get', 'csistoragecapacities')).stdout)).toEqual([['NAME', 'STORAGECLASSNAME', 'CAPACITY'], ['cap-1', 'standard', '100Gi']]);
+    const incomplete = await kubectl('create', '-f', file('va-bad.yaml', 'apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata:\n  name: va-2\nspec:\n  attacher: x\n  source: {}\n'));
+    expect(incomplete.code).toBe(1);
+    expect(incomplete.stderr).toContain('The VolumeAttachment "va-2" is invalid: \n* spec.nodeName: Required value\n* spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName');
+  });
+
+  it('applies a StorageClass with kube\'s defaults and refuses changes to its provisioner and parameters', async () => {
+    const v1 = file('fast.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: fast\nprovisioner: kwatch.dev/sim\nparameters:\n  type: ssd\n');
+    expect((await kubectl('apply', '-f', v1)).stdout.trim()).toBe('storageclass.storage.k8s.io/fast created');
+    const sc = await getJson('sc', 'fast');
+    expect([sc.reclaimPolicy, sc.volumeBindingMode]).toEqual(['Delete', 'Immediate']);
+    const v2 = file('fast.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: fast\nprovisioner: example.com/other\nparameters:\n  type: hdd\n');
+    const r = await kubectl('apply', '-f', v2);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The StorageClass "fast" is invalid: \n* parameters: Forbidden: updates to parameters are forbidden.\n* provisioner: Forbidden: updates to provisioner are forbidden.');
+    const none = await kubectl('create', '-f', file('noprov.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: empty\nprovisioner: ""\n'));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('The StorageClass "empty" is invalid: provisioner: Required value');
+  });
+
+  it('binds a claim to the smallest matching Available volume: both Bound, claimRef, volumeName and the binder\'s annotations', async () => {
+    const pv = (name: string, size: string, labels = ''): string => `apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: ${name}\n${labels}spec:\n  capacity: {storage: ${size}}\n  accessModes: [ReadWriteOnce]\n  storageClassName: manual\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: {path: /data/${name}}\n`;
+    await kubectl('apply', '-f', file('pvs.yaml', [pv('pv-small', '1Gi'), pv('pv-big', '10Gi'), pv('pv-mid', '5Gi')].join('---\n')));
+    await until(async () => (await kubectl('get', 'pv', '--no-headers')).stdout.split('\n').filter((l) => l.includes('Available')).length === 3, 10_000);
+    const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  storageClassName: manual\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 3Gi}}\n';
+    expect((await kubectl('apply', '-f', file('claim.yaml', claim))).stdout.trim()).toBe('persistentvolumeclaim/data created');
+    await until(async () => (await phaseOf('pvc/data')) === 'Bound', 10_000);
+    const pvc = await getJson('pvc', 'data');
+    expect(pvc.spec.volumeName).toBe('pv-mid');
+    expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '5Gi' } });
+    expect(pvc.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    const vol = await getJson('pv', 'pv-mid');
+    expect(vol.status.phase).toBe('Bound');
+    expect(vol.spec.claimRef).toMatchObject({ kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: pvc.metadata.uid, apiVersion: 'v1' });
+    expect(vol.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBe('yes');
+    const g = rows((await kubectl('get', 'pvc', 'data')).stdout);
+    expect(g[1].slice(0, 6)).toEqual(['data', 'Bound', 'pv-mid', '5Gi', 'RWO', 'manual']);
+    const v = rows((await kubectl('get', 'pv', 'pv-mid')).stdout);
+    expect(v[1].slice(0, 7)).toEqual(['pv-mid', '5Gi', 'RWO', 'Retain', 'Bound', 'default/data', 'manual']);
+
+    // Pre-binding: a claim naming its volume gets that one (not the smaller fit), and no bound-by-controller on the claim.
+    const pinned = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: pinned\nspec:\n  storageClassName: manual\n  volumeName: pv-big\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n';
+    await kubectl('apply', '-f', file('pinned.yaml', pinned));
+    await until(async () => (await phaseOf('pvc/pinned')) === 'Bound' && (await phaseOf('pv/pv-big')) === 'Bound', 10_000);
+    const p = await getJson('pvc', 'pinned');
+    expect(p.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBeUndefined();
+    expect(p.status.capacity).toEqual({ storage: '10Gi' });
+    expect((await phaseOf('pv/pv-small'))).toBe('Available');
+  });
+
+  it('a claim whose selector matches no volume stays Pending', async () => {
+    const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: picky\nspec:\n  storageClassName: manual\n  selector: {matchLabels: {tier: gold}}\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n';
+    await kubectl('apply', '-f', file('picky.yaml', claim));
+    // No volume fits and no class "manual" exists to provision from: kube's binder says so in an event.
+    await until(async () => (await kubectl('describe', 'pvc', 'picky')).stdout.includes('storageclass.storage.k8s.io "manual" not found'), 10_000);
+    expect(await phaseOf('pvc/picky')).toBe('Pending');
+    expect(await phaseOf('pv/pv-small')).toBe('Available');
+    await kubectl('label', 'pv', 'pv-small', 'tier=gold');
+    await until(async () => (await phaseOf('pvc/picky')) === 'Bound', 10_000);
+    expect((await getJson('pvc', 'picky')).spec.volumeName).toBe('pv-small');
+  });
+
+  it('deleting a claim releases its volume: Retain keeps it Released, Delete removes it', async () => {
+    expect((await kubectl('delete', 'pvc', 'data')).stdout.trim()).toBe('persistentvolumeclaim "data" deleted');
+    await until(async () => (await phaseOf('pv/pv-mid')) === 'Released', 10_000);
+    expect((await getJson('pv', 'pv-mid')).spec.claimRef.name).toBe('data');
+
+    const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: scratch\nspec:\n  storageClassName: fast\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n';
+    await kubectl('apply', '-f', file('scratch.yaml', claim));
+    await until(async () => (await phaseOf('pvc/scratch')) === 'Bound', 10_000);
+    const volume = (await getJson('pvc', 'scratch')).spec.volumeName;
+    expect((await getJson('pv', volume)).spec.persistentVolumeReclaimPolicy).toBe('Delete');
+    await kubectl('delete', 'pvc', 'scratch');
+    await until(async () => (await kubectl('get', 'pv', volume)).stderr.includes('NotFound'), 10_000);
+  });
+
+  it('provisions for a StorageClass the sim owns: Immediate at once, WaitForFirstConsumer once a pod using the claim is scheduled', async () => {
+    const claim = (name: string, cls: string): string => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\nspec:\n  ${cls}accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n`;
+    await kubectl('apply', '-f', file('now.yaml', claim('now', 'storageClassName: fast\n  ')));
+    await until(async () => (await phaseOf('pvc/now')) === 'Bound', 10_000);
+    const now = await getJson('pvc', 'now');
+    expect(now.spec.volumeName).toBe(`pvc-${now.metadata.uid}`);
+    expect(now.metadata.annotations['volume.kubernetes.io/storage-provisioner']).toBe('kwatch.dev/sim');
+    const pv = await getJson('pv', now.spec.volumeName);
+    expect(pv.metadata.annotations['pv.kubernetes.io/provisioned-by']).toBe('kwatch.dev/sim');
+    expect(pv.spec).toMatchObject({ capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'fast', persistentVolumeReclaimPolicy: 'Delete' });
+    expect(pv.status.phase).toBe('Bound');
+
+    // No storageClassName: the default class ("standard", WaitForFirstConsumer) is filled in; the claim waits for a pod.
+    await kubectl('apply', '-f', file('later.yaml', claim('later', '')));
+    expect((await getJson('pvc', 'later')).spec.storageClassName).toBe('standard');
+    await until(async () => (await kubectl('describe', 'pvc', 'later')).stdout.includes('waiting for first consumer to be created before binding'), 10_000);
+    expect(await phaseOf('pvc/later')).toBe('Pending');
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: user\nspec:\n  containers:\n  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: later}\n';
+    await kubectl('apply', '-f', file('user.yaml', pod));
+    await until(async () => (await phaseOf('pvc/later')) === 'Bound', 10_000);
+    const later = await getJson('pvc', 'later');
+    const node = (await getJson('pod', 'user')).spec.nodeName;
+    expect(later.metadata.annotations['volume.kubernetes.io/selected-node']).toBe(node);
+    const lpv = await getJson('pv', later.spec.volumeName);
+    expect(lpv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({ key: 'kubernetes.io/hostname', operator: 'In', values: [node] });
+    expect((await kubectl('describe', 'pvc', 'later')).stdout).toContain(`Successfully provisioned volume ${later.spec.volumeName}`);
+  });
+
+  it('binds the claims of a StatefulSet\'s volumeClaimTemplates through the default class', async () => {
+    const sts = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  serviceName: db\n  podManagementPolicy: Parallel\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: c, image: nginx}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources: {requests: {storage: 1Gi}}\n';
+    await kubectl('apply', '-f', file('sts.yaml', sts));
+    await until(async () => (await phaseOf('pvc/data-db-0')) === 'Bound' && (await phaseOf('pvc/data-db-1')) === 'Bound', 15_000);
+    const g = rows((await kubectl('get', 'pvc', 'data-db-0', 'data-db-1', '--no-headers')).stdout);
+    expect(g.map((r) => [r[0], r[1], r[3], r[5]])).toEqual([['data-db-0', 'Bound', '1Gi', 'standard'], ['data-db-1', 'Bound', '1Gi', 'standard']]);
+  });
+});
