@@ -2,6 +2,7 @@
 import { moreResourceTypes } from './kinds/resource-types.js';
 import { KUBE_GROUP_ORDER, platformResourceTypes } from './kinds/platform-kinds.js';
 import { revisionResourceTypes } from './kinds/revision-kinds.js';
+import { authResourceTypes } from './kinds/auth-kinds.js';
 
 export interface ResourceType {
   group: string;
@@ -100,6 +101,7 @@ export function builtinResourceTypes(): ResourceType[] {
     ...moreResourceTypes(),
     ...platformResourceTypes(),
     ...revisionResourceTypes(),
+    ...authResourceTypes(),
   ];
 }
 
