@@ -93,7 +93,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   checkRouteSegments(route);
   if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
-  if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!);
+  if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!, ctx.auth!.now);
   if (isReviewType(type)) return handleReview(ctx.auth!, req, res, type, namespace, user);
   switch (verb) {
     case 'list':

@@ -58,8 +58,8 @@ export interface SimServerOptions {
    */
   users?: boolean | { namespace?: string };
   /**
-   * The clock creationTimestamps and CronJob schedules follow (default the system clock). A test passes a
-   * ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
+   * The clock creationTimestamps, CronJob schedules and service account tokens follow (default the system clock). A
+   * test passes a ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
    */
   clock?: SimClock;
 }
@@ -104,7 +104,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     const ns = credentials.users.dev.namespace;
     if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   }
-  const auth = createSimAuth(store, credentials?.users);
+  const auth = createSimAuth(store, credentials?.users, opts.clock ? () => opts.clock!.now() : undefined);
   ctx.auth = auth.services;
   ctx.access = auth.access;
   const log = new RequestLog();

@@ -18,6 +18,8 @@ type Json = Record<string, any>;
 export interface AuthServices {
   authorizer: Authorizer;
   tokens: ServiceAccountTokens;
+  /** The clock tokens are issued and checked by. */
+  now: () => number;
   /** TokenReview: every token authenticator of the sim; undefined when none knows the token. */
   reviewToken(token: string, audiences: string[] | undefined): TokenReviewResult | undefined;
 }

@@ -36,7 +36,7 @@ export function createSimAuth(store: SimStore, users: SimUsers | undefined, now:
     if (users && sameSecret(token, users.dev.token)) return { user: { name: users.dev.name, groups: [AUTHENTICATED] }, audiences: audiences ?? tokens.apiAudiences };
     return serviceAccounts.review(token, audiences);
   };
-  return { services: { authorizer, tokens, reviewToken }, access };
+  return { services: { authorizer, tokens, now, reviewToken }, access };
 }
 
 function sameSecret(a: string, b: string): boolean {
