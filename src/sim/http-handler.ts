@@ -23,6 +23,7 @@ import { handleTokenRequest } from './subresources/token-request.js';
 import { SimApiError } from './api.js';
 import type { UserInfo } from './auth/authenticate.js';
 import { handleReview } from './auth/review-handlers.js';
+import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
@@ -65,6 +66,7 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
     if (!route) {
       if (method === 'GET' && discovery.handle(req, res, path)) return;
       if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry)) return;
+      if (method === 'GET' && ctx.auth && handleOidcDiscovery(req, res, path, ctx.auth.tokens)) return;
       if (method === 'GET' && (path === '/healthz' || path === '/livez' || path === '/readyz')) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end('ok');

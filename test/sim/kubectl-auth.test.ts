@@ -1,5 +1,6 @@
 // `kubectl auth can-i` (and --list, --as), `auth whoami`, `create token` and a token's use, judged by real kubectl 1.32
 // against a sim with users: answers come from the same RBAC the sim enforces on requests, over its stored roles.
+import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/sim/clock.js';
 import { kubectlSim } from './sim-helpers.js';
@@ -104,9 +105,18 @@ describe('kubectl create token', () => {
     expect(c.exp - c.iat).toBe(7200);
     expect(c.nbf).toBe(c.iat);
     expect(c.iat).toBeGreaterThanOrEqual(before);
+    // The signature checks out with the key the issuer publishes (to service accounts too).
+    const jwks = JSON.parse(await ok(k.kubectl('get', '--raw', '/openid/v1/jwks')));
+    const jwk = jwks.keys.find((key: any) => key.kid === header.kid);
+    expect(jwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+    const [h, p, sig] = token.split('.');
+    expect(verify('sha256', Buffer.from(`${h}.${p}`), { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'))).toBe(true);
     const plain = claimsOf((await ok(k.kubectl('create', 'token', 'robot', '-n', 'default'))).trim());
     expect(plain.exp - plain.iat).toBe(3600);
     expect(plain.aud).toEqual(['https://kubernetes.default.svc.cluster.local']);
+    const discovery = JSON.parse(await ok(withToken((await ok(k.kubectl('create', 'token', 'robot', '-n', 'default'))).trim(), 'get', '--raw', '/.well-known/openid-configuration')));
+    expect(discovery).toEqual({ issuer: 'https://kubernetes.default.svc.cluster.local', jwks_uri: `${k.sim.url}/openid/v1/jwks`, response_types_supported: ['id_token'],
+      subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['ES256'] });
   });
 
   it('answers 404 for a missing service account and 422 below ten minutes', async () => {

@@ -1,6 +1,6 @@
 // The RBAC objects a sim with users starts with: the bootstrap ClusterRoles and ClusterRoleBindings of kube-apiserver
 // that every request leans on (cluster-admin for system:masters; discovery, public info and the self reviews for every
-// authenticated user), and the RoleBinding that makes user "dev" an administrator of its namespace. They are ordinary
+// authenticated user; the issuer's public key for service accounts), and the RoleBinding that makes user "dev" an administrator of its namespace. They are ordinary
 // objects: `kubectl get clusterroles` lists them, and editing them changes what the users may do.
 import type { SimObject } from '../api.js';
 import type { PolicyRule } from './rbac.js';
@@ -36,10 +36,12 @@ export function bootstrapPolicy(dev: { name: string; namespace: string }): SeedO
     ]),
     clusterRole('system:discovery', [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] }]),
     clusterRole('system:public-info-viewer', [{ verbs: ['get'], nonResourceURLs: PUBLIC_INFO }]),
+    clusterRole('system:service-account-issuer-discovery', [{ verbs: ['get'], nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] }]),
     clusterRoleBinding('cluster-admin', ['system:masters']),
     clusterRoleBinding('system:basic-user', ['system:authenticated']),
     clusterRoleBinding('system:discovery', ['system:authenticated']),
     clusterRoleBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    clusterRoleBinding('system:service-account-issuer-discovery', ['system:serviceaccounts']),
     {
       resource: 'rolebindings',
       object: {

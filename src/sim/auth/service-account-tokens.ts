@@ -45,6 +45,11 @@ export class ServiceAccountTokens {
     this.keyId = b64url(createHash('sha256').update(pair.publicKey.export({ type: 'spki', format: 'der' })).digest());
   }
 
+  /** The public key as a JSON Web Key (what /openid/v1/jwks lists). */
+  publicJwk(): Record<string, unknown> {
+    return { use: 'sig', ...this.publicKey.export({ format: 'jwk' }), kid: this.keyId, alg: 'ES256' };
+  }
+
   /** The audiences the API server itself accepts tokens for. */
   get apiAudiences(): string[] { return [this.issuer]; }
 
