@@ -3,7 +3,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/sim/clock.js';
-import { kubectlSim } from './sim-helpers.js';
+import { http, kubectlSim } from './sim-helpers.js';
 
 let clockOffsetMs = 0;
 // The sim's clock, moved forward to expire a token (nothing in this file schedules on it).
@@ -201,5 +201,18 @@ describe('without users', () => {
     expect(await ok(open.kubectl('auth', 'whoami'))).toBe('ATTRIBUTE   VALUE\nUsername    admin\nGroups      [system:masters system:authenticated]\n');
     const list = await ok(open.kubectl('auth', 'can-i', '--list'));
     expect(list.split('\n')[1]).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/);
+  });
+
+  it('answers bad review and token request bodies with 400 or 422, never 500', async () => {
+    const post = (path: string, body: unknown) => http(open.sim.url, path, { method: 'POST', body });
+    const ssar = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    expect((await post(ssar, { spec: { resourceAttributes: 'x' } })).json).toMatchObject({ code: 400,
+      message: 'json: cannot unmarshal string into Go struct field SelfSubjectAccessReviewSpec.spec.resourceAttributes of type v1.ResourceAttributes' });
+    expect((await post(ssar, { spec: {} })).json).toMatchObject({ code: 422, reason: 'Invalid' });
+    expect((await post(ssar, [1])).json).toMatchObject({ code: 400 });
+    expect((await post('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { spec: {} })).json).toMatchObject({ code: 400, message: 'no namespace on request' });
+    expect((await post('/api/v1/namespaces/default/serviceaccounts/default/token', { spec: { expirationSeconds: 'abc' } })).json).toMatchObject({ code: 400,
+      message: 'json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64' });
+    expect((await post('/apis/authentication.k8s.io/v1/tokenreviews', { spec: {} })).json).toMatchObject({ code: 400, message: 'token is required for TokenReview in authentication' });
   });
 });

@@ -75,6 +75,13 @@ export async function handleReview(auth: AuthServices, req: IncomingMessage, res
 /** kube's ValidateSelfSubjectAccessReviewSpec: exactly one of resourceAttributes and nonResourceAttributes. */
 function checkAttributes(type: ResourceType, spec: Json): void {
   const r = spec.resourceAttributes, n = spec.nonResourceAttributes;
+  // What Go's decoder refuses before validation runs.
+  const specType = type.kind === 'SelfSubjectAccessReview' ? 'SelfSubjectAccessReviewSpec' : 'SubjectAccessReviewSpec';
+  for (const [field, value, goType] of [['resourceAttributes', r, 'ResourceAttributes'], ['nonResourceAttributes', n, 'NonResourceAttributes']] as const) {
+    if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      throw badRequest(`json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go struct field ${specType}.spec.${field} of type v1.${goType}`);
+    }
+  }
   if (r && n) throw invalidReview(type, [{ field: 'spec.nonResourceAttributes', type: 'Invalid value', goValue: goAttributes(n), detail: 'cannot be specified in combination with resourceAttributes' }]);
   if (!r && !n) throw invalidReview(type, [{ field: 'spec.resourceAttributes', type: 'Invalid value', goValue: 'null', detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' }]);
 }

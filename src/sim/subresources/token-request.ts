@@ -18,14 +18,18 @@ const MAX_SECONDS = 2 ** 32;
 
 export async function handleTokenRequest(store: SimStore, tokens: ServiceAccountTokens, req: IncomingMessage, res: ServerResponse, serviceAccounts: ResourceType, namespace: string, name: string, now: () => number = Date.now): Promise<void> {
   const body = await readSubresourceBody(req, 'TokenRequest');
+  const spec: Json = body.spec ?? {};
+  // What Go's decoder refuses before anything else runs.
+  if (spec.expirationSeconds !== undefined && spec.expirationSeconds !== null && typeof spec.expirationSeconds !== 'number') {
+    throw badRequest(`json: cannot unmarshal ${typeof spec.expirationSeconds} into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64`);
+  }
   const meta: Json = body.metadata ?? {};
   if (meta.name && meta.name !== name) throw badRequest(`name mismatch, ${meta.name} != ${name}`);
   if (meta.namespace && meta.namespace !== namespace) throw badRequest(`namespace mismatch, ${meta.namespace} != ${namespace}`);
   const sa = store.getStored(serviceAccounts, namespace, name);
   if (!sa) throw notFound('serviceaccounts', '', name);
 
-  const spec: Json = body.spec ?? {};
-  const seconds = spec.expirationSeconds === undefined || spec.expirationSeconds === null ? DEFAULT_SECONDS : Number(spec.expirationSeconds);
+  const seconds = spec.expirationSeconds === undefined || spec.expirationSeconds === null ? DEFAULT_SECONDS : spec.expirationSeconds;
   if (!Number.isInteger(seconds) || seconds < MIN_SECONDS) throw invalidRequest(name, seconds, 'may not specify a duration less than 10 minutes');
   if (seconds > MAX_SECONDS) throw invalidRequest(name, seconds, 'may not specify a duration larger than 2^32 seconds');
   const audiences: string[] = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : tokens.apiAudiences;
