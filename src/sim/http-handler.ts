@@ -19,6 +19,15 @@ import { servedView } from './events/served-view.js';
 import { tableRequest } from './table/negotiate.js';
 import { handleBinding } from './subresources/binding.js';
 import { handleEviction } from './subresources/eviction.js';
+import { handleTokenRequest } from './subresources/token-request.js';
+import { SimApiError } from './api.js';
+import type { UserInfo } from './auth/authenticate.js';
+import { handleReview } from './auth/review-handlers.js';
+import { handleOidcDiscovery } from './auth/oidc-discovery.js';
+import { isReviewType } from './kinds/auth-kinds.js';
+
+/** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
+const OPEN_ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
 
 /** Reserved prefix of the sim's own control endpoints (never subject to faults). */
 export const CONTROL_PREFIX = '/_kwatch/';
@@ -46,8 +55,8 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   res.on('finish', () => { record.code = res.statusCode; });
   res.on('close', () => { if (!record.code) record.code = res.statusCode; });
   // With users (sim --users): 401 for unknown credentials, 403 for what RBAC does not allow.
-  const denied = ctx.access?.check(req, path, route, verb);
-  if (denied) { await drain(req); return sendError(res, denied); }
+  const user = ctx.access?.check(req, path, route, verb) ?? OPEN_ADMIN;
+  if (user instanceof SimApiError) { await drain(req); return sendError(res, user); }
 
   const fault = ctx.faults.onRequest(verb, path);
   if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -57,6 +66,7 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
     if (!route) {
       if (method === 'GET' && discovery.handle(req, res, path)) return;
       if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry)) return;
+      if (method === 'GET' && ctx.auth && handleOidcDiscovery(req, res, path, ctx.auth.tokens)) return;
       if (method === 'GET' && (path === '/healthz' || path === '/livez' || path === '/readyz')) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end('ok');
@@ -65,26 +75,28 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
       await drain(req);
       return sendNotFoundText(res);
     }
-    await serveResource(ctx, req, res, route, verb, q);
+    await serveResource(ctx, req, res, route, verb, q, user);
   } catch (err) {
     await drain(req).catch(() => undefined);
     sendError(res, err);
   }
 }
 
-async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, route: NonNullable<ReturnType<typeof parseResourcePath>>, verb: ReturnType<typeof requestVerb>, q: URLSearchParams): Promise<void> {
+async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, route: NonNullable<ReturnType<typeof parseResourcePath>>, verb: ReturnType<typeof requestVerb>, q: URLSearchParams, user: UserInfo): Promise<void> {
   const { type, namespace, name, subresource } = route;
   if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
   if (subresource !== undefined) {
     const sub = type.subresources.find((s) => s.name === subresource)!;
-    if (!SERVED_SUBRESOURCES.has(subresource) || !sub.verbs.includes(verb)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
+    if (!SERVED_SUBRESOURCES.has(subresource) || !sub.verbs.includes(verb) || (subresource === 'token' && !ctx.auth)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
     if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
-  } else if (!type.verbs.includes(verb)) {
+  } else if (!type.verbs.includes(verb) || (isReviewType(type) && !ctx.auth)) {
     throw methodNotAllowed(verb, type.resource);
   }
   checkRouteSegments(route);
   if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
+  if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!, ctx.auth!.now);
+  if (isReviewType(type)) return handleReview(ctx.auth!, req, res, type, namespace, user);
   switch (verb) {
     case 'list':
     case 'watch': {
@@ -119,7 +131,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
 }
 
 /** Subresources with handlers; the others discovery lists answer 405. */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token']);
 
 const dryRunAll = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
 

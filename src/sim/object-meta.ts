@@ -7,6 +7,7 @@ import { applyKindCreateDefaults, applyKindWriteDefaults, GENERATION_KINDS } fro
 import { applyPlatformCreateDefaults, applyPlatformWriteDefaults, PLATFORM_GENERATION_KINDS } from './kinds/platform-defaults.js';
 import { admitOnCreate, defaultOnWrite, type DefaultsContext } from './defaults/index.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './label-validation.js';
+import { pathSegmentNameErrors } from './request-path.js';
 
 const META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
 
@@ -48,8 +49,9 @@ export function generateName(prefix: string): string {
 
 export function newUid(): string { return randomUUID(); }
 
-/** kube's name validator per resource: namespaces are DNS-1123 labels, services DNS-1035 labels, the rest subdomains. */
+/** kube's name validator per resource: namespaces are DNS-1123 labels, services DNS-1035 labels, RBAC objects path segments (system:basic-user), the rest subdomains. */
 function nameErrors(type: ResourceType, name: string): string[] {
+  if (type.group === 'rbac.authorization.k8s.io') return pathSegmentNameErrors(name);
   if (type.group === '' && type.resource === 'namespaces') return isDNS1123Label(name);
   if (type.group === '' && type.resource === 'services') return isDNS1035Label(name);
   // An APIService is named version.group ("v1." for the core group): any valid path segment, the rest is its validation's.

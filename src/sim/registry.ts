@@ -3,6 +3,7 @@ import { moreResourceTypes } from './kinds/resource-types.js';
 import { KUBE_GROUP_ORDER, platformResourceTypes } from './kinds/platform-kinds.js';
 import { revisionResourceTypes } from './kinds/revision-kinds.js';
 import { storageResourceTypes } from './kinds/storage-kinds.js';
+import { authResourceTypes } from './kinds/auth-kinds.js';
 
 export interface ResourceType {
   group: string;
@@ -102,6 +103,7 @@ export function builtinResourceTypes(): ResourceType[] {
     ...platformResourceTypes(),
     ...revisionResourceTypes(),
     ...storageResourceTypes(),
+    ...authResourceTypes(),
   ];
 }
 

@@ -1,5 +1,6 @@
 // What every request handler shares: the store, the fault controller, open watches and server-wide timings.
 import type { AccessControl } from './auth/access-control.js';
+import type { AuthServices } from './auth/review-handlers.js';
 import type { DeleteOutcome, DeleteRequest } from './controllers/graceful-delete.js';
 import type { FaultController } from './faults.js';
 import type { ResourceType } from './registry.js';
@@ -19,6 +20,8 @@ export interface ServerContext {
   watches: Set<ActiveWatch>;
   /** Set when the sim runs with users: authentication and RBAC before any handler. */
   access?: Pick<AccessControl, 'check'>;
+  /** What answers the review kinds and serviceaccounts/token (unset in the fork: the endpoint forwards those). */
+  auth?: AuthServices;
   /** Set when the server runs its controllers: DELETE then follows kube's graceful deletion and finalizers. */
   deletes?: {
     delete(type: ResourceType, namespace: string | undefined, name: string, req: DeleteRequest): DeleteOutcome;

@@ -8,7 +8,7 @@ import type { SimApi } from './api.js';
 import type { SimClock } from './clock.js';
 import { Discovery } from './discovery.js';
 import { FaultController, type FaultOptions } from './faults.js';
-import { AccessControl } from './auth/access-control.js';
+import { createSimAuth } from './auth/sim-auth.js';
 import { createSimCredentials, type SimCredentials } from './auth/sim-credentials.js';
 import { CONTROL_PREFIX, createRequestHandler } from './http-handler.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -58,8 +58,8 @@ export interface SimServerOptions {
    */
   users?: boolean | { namespace?: string };
   /**
-   * The clock creationTimestamps and CronJob schedules follow (default the system clock). A test passes a
-   * ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
+   * The clock creationTimestamps, CronJob schedules and service account tokens follow (default the system clock). A
+   * test passes a ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
    */
   clock?: SimClock;
 }
@@ -101,10 +101,12 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const faults = new FaultController(opts.faults);
   const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
   if (credentials?.users) {
-    ctx.access = new AccessControl(credentials.users);
     const ns = credentials.users.dev.namespace;
     if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   }
+  const auth = createSimAuth(store, credentials?.users, opts.clock ? () => opts.clock!.now() : undefined);
+  ctx.auth = auth.services;
+  ctx.access = auth.access;
   const log = new RequestLog();
   const discovery = new Discovery(store.registry);
   const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, clock: opts.clock, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;

@@ -39,7 +39,7 @@ describe('discovery', () => {
       'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io'];
     const names: string[] = apis.json.groups.map((g: any) => g.name);
     expect(names).toEqual(kube132.filter((g) => names.includes(g)));
-    expect(names).toEqual(expect.arrayContaining(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy',
+    expect(names).toEqual(expect.arrayContaining(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy',
       'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io']));
     const autoscaling = apis.json.groups.find((g: any) => g.name === 'autoscaling');
     expect(autoscaling).toEqual({ name: 'autoscaling', versions: [{ groupVersion: 'autoscaling/v2', version: 'v2' }, { groupVersion: 'autoscaling/v1', version: 'v1' }], preferredVersion: { groupVersion: 'autoscaling/v2', version: 'v2' } });

@@ -1,27 +1,30 @@
-// Authentication then authorization of one API request, the hook the request handler calls when the sim runs with
-// users (without users the sim answers everyone, as before).
+// Authentication, impersonation, then authorization of one API request: the hook the request handler calls when the
+// sim runs with users (without users the sim answers everyone, as before).
 import type { IncomingMessage } from 'node:http';
 import { SimApiError } from '../api.js';
 import type { RequestVerb } from '../faults.js';
 import type { ResourceRoute } from '../router.js';
-import { authenticate, type TokenUser } from './authenticate.js';
-import { authorize, type Policy, type RequestAttributes } from './authorize.js';
-import { MASTERS_GROUP, type SimUsers } from './sim-credentials.js';
+import { authenticate, type TokenAuthenticator, type TokenUser, type UserInfo } from './authenticate.js';
+import { forbidden, type Authorizer, type RequestAttributes } from './authorize.js';
+import { impersonate } from './impersonation.js';
+import type { SimUsers } from './sim-credentials.js';
 
 export class AccessControl {
   private readonly tokens: TokenUser[];
-  private readonly policy: Policy;
 
-  constructor(users: SimUsers) {
+  constructor(users: SimUsers, readonly authorizer: Authorizer, private readonly serviceAccounts?: TokenAuthenticator) {
     this.tokens = [{ name: users.dev.name, groups: [], token: users.dev.token }];
-    this.policy = { superGroups: [MASTERS_GROUP], namespaceOf: new Map([[users.dev.name, users.dev.namespace]]) };
   }
 
-  /** undefined when the request may proceed, else the 401 or 403 to answer with. */
-  check(req: IncomingMessage, path: string, route: ResourceRoute | undefined, verb: RequestVerb): SimApiError | undefined {
-    const user = authenticate(req, this.tokens);
+  /** The user the request acts as when it may proceed, else the 401, 400 or 403 to answer with. */
+  check(req: IncomingMessage, path: string, route: ResourceRoute | undefined, verb: RequestVerb): UserInfo | SimApiError {
+    const authenticated = authenticate(req, this.tokens, this.serviceAccounts);
+    if (authenticated instanceof SimApiError) return authenticated;
+    const user = impersonate(req, authenticated, this.authorizer);
     if (user instanceof SimApiError) return user;
-    return authorize(user, attributes(req, path, route, verb), this.policy);
+    const a = attributes(req, path, route, verb);
+    const d = this.authorizer.authorize(user, a);
+    return d.allowed ? user : forbidden(user, a, d.reason);
   }
 }
 

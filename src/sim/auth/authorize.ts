@@ -1,45 +1,60 @@
-// What an authenticated user may do, a small RBAC: system:masters may do everything; a user bound to a namespace may
-// use every verb on every resource inside it; every authenticated user may read discovery (kube's system:discovery
-// role). Anything else is refused with kube-apiserver's exact 403 wording.
+// What an authenticated user may do, decided as kube-apiserver's authorizer chain with --authorization-mode=RBAC does:
+// the system:masters group may do everything; everyone else gets what the stored RBAC objects grant (the sim seeds
+// kube's bootstrap roles: bootstrap-policy.ts). Refusals carry kube-apiserver's exact 403 wording.
 import { SimApiError } from '../api.js';
 import type { UserInfo } from './authenticate.js';
+import type { Decision, PolicyRule, RbacAuthorizer, RulesResult } from './rbac.js';
 
 /** A request as RBAC sees it (kube's authorizer.Attributes). */
 export type RequestAttributes =
   | { resourceRequest: true; verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string }
   | { resourceRequest: false; verb: string; path: string };
 
-export interface Policy {
-  /** The groups allowed everything. */
-  superGroups: readonly string[];
-  /** user name → the one namespace it may use. */
-  namespaceOf: ReadonlyMap<string, string>;
+export interface Authorizer {
+  authorize(user: UserInfo, a: RequestAttributes): Decision;
+  /** The rules that apply to `user` in `namespace` (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string | undefined): RulesResult;
 }
 
-/** Non-resource paths every authenticated user may GET (system:discovery, system:public-info-viewer). */
-const DISCOVERY = [/^\/api\/?$/, /^\/api\/v1\/?$/, /^\/apis\/?$/, /^\/apis\/[^/]+\/?$/, /^\/apis\/[^/]+\/[^/]+\/?$/, /^\/openapi(\/.*)?$/, /^\/version\/?$/, /^\/(healthz|livez|readyz)(\/.*)?$/];
+/** What kube's AlwaysAllow lists as everyone's rules: everything. */
+const EVERYTHING: PolicyRule[] = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }];
 
-/** undefined when allowed, else the 403 Status to answer with. */
-export function authorize(user: UserInfo, a: RequestAttributes, policy: Policy): SimApiError | undefined {
-  if (user.groups.some((g) => policy.superGroups.includes(g))) return undefined;
-  if (!a.resourceRequest) {
-    if ((a.verb === 'get' || a.verb === 'head') && DISCOVERY.some((re) => re.test(a.path))) return undefined;
-    return forbidden(user, a);
+/** The sim without users: every request is allowed (kube's AlwaysAllow). */
+export const ALLOW_ALL: Authorizer = {
+  authorize: () => ({ allowed: true, reason: '' }),
+  rulesFor: () => ({ rules: EVERYTHING, errors: [] }),
+};
+
+/** kube's union of the privileged-group authorizer (system:masters) and RBAC. */
+export class SimAuthorizer implements Authorizer {
+  constructor(private readonly superGroups: readonly string[], private readonly rbac: RbacAuthorizer) {}
+
+  authorize(user: UserInfo, a: RequestAttributes): Decision {
+    if (this.isSuper(user)) return { allowed: true, reason: '' };
+    return this.rbac.authorize(user, a);
   }
-  const bound = policy.namespaceOf.get(user.name);
-  if (bound !== undefined && a.namespace === bound) return undefined;
-  return forbidden(user, a);
+
+  /** RBAC's rules only: as in kube, the privileged group is an authorizer but not a rule resolver. */
+  rulesFor(user: UserInfo, namespace: string | undefined): RulesResult {
+    return this.rbac.rulesFor(user, namespace);
+  }
+
+  private isSuper(user: UserInfo): boolean {
+    return user.groups.some((g) => this.superGroups.includes(g));
+  }
 }
 
-function forbidden(user: UserInfo, a: RequestAttributes): SimApiError {
+/** kube-apiserver's 403 for a request the authorizer did not allow (the reason, when there is one, after a colon). */
+export function forbidden(user: UserInfo, a: RequestAttributes, reason = ''): SimApiError {
   const status: SimApiError['status'] = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '', reason: 'Forbidden', details: {}, code: 403 };
+  const suffix = reason ? `: ${reason}` : '';
   if (!a.resourceRequest) {
-    status.message = `forbidden: User ${JSON.stringify(user.name)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+    status.message = `forbidden: User ${JSON.stringify(user.name)} cannot ${a.verb} path ${JSON.stringify(a.path)}${suffix}`;
     return new SimApiError(status);
   }
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const scope = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
-  const why = `User ${JSON.stringify(user.name)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.group)} ${scope}`;
+  const why = `User ${JSON.stringify(user.name)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.group)} ${scope}${suffix}`;
   const qualified = a.group ? `${a.resource}.${a.group}` : a.resource;
   status.message = a.name ? `${qualified} ${JSON.stringify(a.name)} is forbidden: ${why}` : `${qualified} is forbidden: ${why}`;
   status.details = { ...(a.name ? { name: a.name } : {}), ...(a.group ? { group: a.group } : {}), kind: a.resource };

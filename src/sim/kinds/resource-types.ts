@@ -1,6 +1,6 @@
 // The kinds served beside the first set (registry.ts): stateful and daemon workloads, RBAC, networking, storage
 // claims, quotas, endpoints and disruption budgets, with kube-apiserver 1.32's discovery values. Only the subresources
-// the sim serves are listed (serviceaccounts/token, for one, is not).
+// the sim serves are listed.
 import type { ResourceType, SubresourceType } from '../registry.js';
 
 // registry.ts's ALL_VERBS (not imported: registry.ts imports this file).
@@ -23,7 +23,8 @@ export function moreResourceTypes(): ResourceType[] {
       subresources: [scale, status('StatefulSet')], emptyFields: { spec: { selector: null, template, serviceName: '', updateStrategy: {} }, status: { replicas: 0, availableReplicas: 0 } } }),
     kind({ group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'],
       subresources: [status('DaemonSet')], emptyFields: { spec: { selector: null, template, updateStrategy: {} }, status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 } } }),
-    kind({ group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
+    kind({ group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'],
+      subresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }] }),
     kind({ group: '', version: 'v1', resource: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] }),
     kind({ group: '', version: 'v1', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
       subresources: [status('PersistentVolumeClaim')], emptyFields: { spec: { resources: {} }, status: {} } }),

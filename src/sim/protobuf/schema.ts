@@ -6,6 +6,7 @@ import { BATCH_V1_MESSAGES } from './messages-batch-v1.js';
 import { CORE_V1_MESSAGES } from './messages-core-v1.js';
 import { MORE_KINDS_MESSAGES, MORE_OBJECT_KINDS } from './messages-more-kinds.js';
 import { PLATFORM_MESSAGES, PLATFORM_OBJECT_KINDS } from './messages-platform.js';
+import { AUTH_MESSAGES, AUTH_OBJECT_KINDS } from './messages-auth.js';
 
 /**
  * One proto package's messages. Each message is a block of lines `<number> <jsonName> <type> [flags]`:
@@ -80,7 +81,7 @@ function indexSchemas(packages: ProtoPackage[]): Map<string, MessageSchema> {
   return index;
 }
 
-const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES, ...MORE_KINDS_MESSAGES, ...PLATFORM_MESSAGES]);
+const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES, ...MORE_KINDS_MESSAGES, ...PLATFORM_MESSAGES, ...AUTH_MESSAGES]);
 
 export function messageSchema(name: string): MessageSchema {
   const s = SCHEMAS.get(name);
@@ -104,6 +105,7 @@ const OBJECT_KINDS: Record<string, string> = {
   'batch/v1/Job': 'Job',
   ...MORE_OBJECT_KINDS,
   ...PLATFORM_OBJECT_KINDS,
+  ...AUTH_OBJECT_KINDS,
 };
 
 /** The schema for a top-level object, or undefined when the sim cannot decode that kind. */

@@ -1,5 +1,5 @@
 // Messages whose Go types marshal to JSON their own way rather than field by field: metav1.Time, resource.Quantity,
-// intstr.IntOrString and metav1.FieldsV1. Each gets the message as decoded by its schema plus its raw bytes.
+// intstr.IntOrString, metav1.FieldsV1 and ExtraValue. Each gets the message as decoded by its schema plus its raw bytes.
 import { kubeTime } from '../object-meta.js';
 import { MalformedProtobufError, UnsupportedProtobufError } from './errors.js';
 
@@ -18,6 +18,9 @@ export const CUSTOM_JSON: Record<string, CustomJson> = {
     }
     return kubeTime(date);
   },
+
+  // authorization and authentication's ExtraValue is a []string in Go and so a JSON array.
+  ExtraValue: (m) => (m.items as string[] | undefined) ?? [],
 
   // The sim keeps a quantity's string as sent (it does not canonicalise JSON quantities either); absent is zero.
   Quantity: (m) => (m.string as string | undefined) ?? '0',
