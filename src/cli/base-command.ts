@@ -42,24 +42,19 @@ export abstract class KwatchCommand extends Command {
    * the kubeconfig (KUBECONFIG with several files honoured; --context/--cluster/--user overrides).
    */
   protected async connect(flags: GlobalFlags, opts: { tracer?: Tracer } = {}): Promise<Connection> {
-    this.verbosity = flags.v ?? 0;
     const tracer = opts.tracer ?? new Tracer();
-    const requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
-    this.requestTimeoutMs = requestTimeoutMs;
-    const maxObjectBytes = parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size');
+    // Checked before anything starts: a bad flag is one line, with or without --sim.
+    const settings = this.connectionSettings(flags);
+    if (flags.sim) return this.connectLocal((await this.startSim(flags)).url, flags, tracer, settings);
     const kube = await import('../kube/http/connection.js');
-    const wireLog = requestLog(this.verbosity);
-    if (flags.sim) return this.connectLocal((await this.startSim(flags)).url, flags, tracer);
     const conn = await kube.loadConnection({
       kubeconfig: flags.kubeconfig,
       context: flags.context,
       cluster: flags.cluster,
       user: flags.user,
       namespace: flags.namespace,
-      requestTimeoutMs,
-      maxObjectBytes,
+      ...settings,
       tracer,
-      wireLog,
     });
     this.onCleanup(() => conn.close());
     return conn;
@@ -76,12 +71,19 @@ export abstract class KwatchCommand extends Command {
     };
   }
 
+  /** What every connection takes from the global flags (-v, --request-timeout, --max-object-size), whatever its server. */
+  private connectionSettings(flags: GlobalFlags) {
+    this.verbosity = flags.v ?? 0;
+    this.requestTimeoutMs = parseDuration(flags['request-timeout'] ?? '0', '--request-timeout');
+    return { requestTimeoutMs: this.requestTimeoutMs, maxObjectBytes: parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size'), wireLog: requestLog(this.verbosity) };
+  }
+
   /**
    * A connection to an API server kwatch runs in-process (--sim, a recording served as a cluster). Each listens on a
    * new port, so its discovery cache could never be reused: it is kept in a temporary folder instead of leaving a new
    * ~/.kube/cache/discovery/127.0.0.1_<port> behind every run.
    */
-  protected async connectLocal(url: string, flags: GlobalFlags, tracer: Tracer): Promise<Connection> {
+  protected async connectLocal(url: string, flags: GlobalFlags, tracer: Tracer, settings = this.connectionSettings(flags)): Promise<Connection> {
     const kube = await import('../kube/http/connection.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -89,7 +91,7 @@ export abstract class KwatchCommand extends Command {
     const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-sim-cache-'));
     process.env.KUBECACHEDIR = cacheDir;
     this.onCleanup(async () => rmSync(cacheDir, { recursive: true, force: true }));
-    const conn = kube.connectionFromUrl(url, { namespace: flags.namespace ?? 'default', tracer, requestTimeoutMs: this.requestTimeoutMs, maxObjectBytes: parseByteSize(flags['max-object-size'] ?? '64Mi', '--max-object-size'), wireLog: requestLog(this.verbosity) });
+    const conn = kube.connectionFromUrl(url, { namespace: flags.namespace ?? 'default', tracer, ...settings });
     this.onCleanup(() => conn.close());
     return conn;
   }
