@@ -3,7 +3,7 @@
 // ways to stop (Ctrl-C, --for, --max-events, --once's idle queue, the recording's end), and the verdict:
 // the --once report and its exit code.
 import type { TraceRecord, Tracer } from '../informer/trace.js';
-import type { ListerWatcher } from '../informer/types.js';
+import { metaNamespaceKey, type ListerWatcher } from '../informer/types.js';
 import { VirtualClock } from '../informer/recording/virtual-clock.js';
 import { driveVirtualTime } from '../informer/recording/virtual-time-driver.js';
 import { realClock, type Clock } from '../informer/clock.js';
@@ -36,7 +36,7 @@ import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
 import { formatMs } from '../render/format-units.js';
 import { describeInject, isWriteFault, type InjectFault } from '../faults/inject-spec.js';
-import { FaultyListerWatcher } from '../faults/faulty-lister-watcher.js';
+import { FaultyListerWatcher, type FaultFired } from '../faults/faulty-lister-watcher.js';
 import { WatchFaults } from '../faults/watch-faults.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import { describeFault, ReplayFaults, type ReplayFault } from '../informer/recording/replay-faults.js';
@@ -430,11 +430,11 @@ function replayFaultOf(f: InjectFault): ReplayFault[] {
 }
 
 /** A watch fault that fired on an informer's stream: a reflector `fault` record (shown with its lifecycle). */
-function faultTracer(tracer: Tracer, info: ResourceInfo) {
-  return (fault: string, event?: { type: string; object: { metadata?: { resourceVersion?: string; namespace?: string; name?: string } } }) => {
+function faultTracer(tracer: Tracer, info: ResourceInfo): FaultFired {
+  return (fault, event) => {
     if (!tracer.enabled) return;
-    const m = event?.object.metadata;
-    tracer.emit({ time: Date.now(), stage: 'reflector', op: 'fault', resource: info.name, key: m?.name !== undefined ? (m.namespace ? `${m.namespace}/${m.name}` : m.name) : undefined, rv: m?.resourceVersion, event: event?.type, fault });
+    const watched = event && event.type !== 'ERROR' && event.type !== 'BOOKMARK' ? event.object : undefined;
+    tracer.emit({ time: Date.now(), stage: 'reflector', op: 'fault', resource: info.name, key: watched ? metaNamespaceKey(watched) : undefined, rv: event?.object.metadata?.resourceVersion, event: event?.type, fault });
   };
 }
 

@@ -6,7 +6,7 @@ import type { ListOptions, WatchEvent } from '../informer/types.js';
 import type { RecordingEntry, RecordingHeader, RecordingNote } from '../informer/recording/recording-format.js';
 import type { RecordingSink } from '../kube/recording/recording-file.js';
 import { decodeBody } from './body-decode.js';
-import type { RequestInfo } from './request-info.js';
+import { objectKey, type RequestInfo } from './request-info.js';
 import type { CapturedResponse } from './response-capture.js';
 
 type RecordedResource = RecordingHeader['resources'][number];
@@ -68,16 +68,14 @@ export class WireRecorder {
   write(info: RequestInfo, client: string, mode: string, c: CapturedResponse): void {
     const t = this.o.file.elapsed();
     // Filed under the resource as the controller first read it; a kind it only writes gets its whole collection.
-    const read = this.firstOf.get(`${info.group}/${info.version}/${info.resource}`);
-    const whole = { ...info, namespace: undefined, query: new URLSearchParams() } as RequestInfo;
-    this.then(whole, (res) => {
+    const index = this.firstOf.get(`${info.group}/${info.version}/${info.resource}`) ?? this.indexOf({ ...info, namespace: undefined, query: new URLSearchParams() });
+    this.after(index, (res) => {
       const answer = decodeBody(c.body, c.contentType);
-      const meta = (answer?.kind !== 'Status' ? answer?.metadata : undefined) as { name?: string; namespace?: string } | undefined;
-      const name = info.name ?? meta?.name ?? '';
-      const ns = info.namespace ?? meta?.namespace;
-      const key = ns ? `${ns}/${name}` : name;
-      this.o.file.write({ rec: 'write', t, res, conn: 0, client, verb: info.verb, key, code: c.status, mode, ...(answer && answer.kind !== 'Status' ? { object: answer } : {}) });
-    }, read);
+      const stored = answer?.kind !== 'Status' ? answer : undefined;
+      const meta = stored?.metadata as { name?: string; namespace?: string } | undefined;
+      const key = objectKey(info.namespace ?? meta?.namespace, info.name ?? meta?.name ?? '');
+      this.o.file.write({ rec: 'write', t, res, conn: 0, client, verb: info.verb, key, code: c.status, mode, ...(stored ? { object: stored } : {}) });
+    });
   }
 
   /** Every line is written (discovery answered for each resource). */
@@ -85,8 +83,12 @@ export class WireRecorder {
     return this.chain;
   }
 
-  private then(info: RequestInfo, write: (res: number) => void, known?: Promise<number | undefined>): void {
-    const index = known ?? this.indexOf(info);
+  private then(info: RequestInfo, write: (res: number) => void): void {
+    this.after(this.indexOf(info), write);
+  }
+
+  /** Writes once the resource's index is known, in the order things happened. */
+  private after(index: Promise<number | undefined>, write: (res: number) => void): void {
     this.chain = this.chain.then(async () => {
       const res = await index;
       if (res !== undefined) write(res);
