@@ -106,7 +106,7 @@ export class Fork {
     if (!type) {
       const types = await upstreamResourceTypes(this.o.upstream, group, version);
       const missing = types.filter((t) => !this.store.registry.lookup(t.group, t.version, t.resource));
-      if (missing.length) this.store.registry.setCrdTypes(`kwatch-mirror:${group}/${version}`, [...this.store.registry.all().filter((t) => t.crd === `kwatch-mirror:${group}/${version}`), ...missing]);
+      if (missing.length) this.store.registry.addCrdTypes(`kwatch-mirror:${group}/${version}`, missing);
       type = this.store.registry.lookup(group, version, resource);
       // Not a kind of the target either: the sim's handlers answer 404 as kube-apiserver would.
       if (!type) return;

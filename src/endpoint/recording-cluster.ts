@@ -90,7 +90,7 @@ function servedType(sim: SimServer, r: Recording['header']['resources'][number])
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [{ name: 'status', kind: r.kind, verbs: ['get', 'patch', 'update'] }], hasStatusSubresource: true, crd,
   };
-  registry.setCrdTypes(crd, [...registry.all().filter((t) => t.crd === crd), type]);
+  registry.addCrdTypes(crd, [type]);
   return type;
 }
 

@@ -175,6 +175,11 @@ export class ResourceRegistry {
     for (const t of types) this.byId.set(resourceId(t), t);
     this.gen++;
   }
+
+  /** Adds types to those served under `crdName` (kinds kwatch serves schemaless, learnt one group at a time). */
+  addCrdTypes(crdName: string, types: ResourceType[]): void {
+    this.setCrdTypes(crdName, [...this.all().filter((t) => t.crd === crdName), ...types]);
+  }
 }
 
 /** Kube version priority: GA > beta > alpha, higher numbers first, then other strings alphabetically. */
