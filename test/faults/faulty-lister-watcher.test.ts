@@ -86,8 +86,11 @@ describe('FaultyListerWatcher', () => {
   it('delay holds each event back by the same time, not one delay after another', async () => {
     const fake = new FakeListerWatcher({ resourceVersion: 100 });
     const faults = new WatchFaults([parseInjectSpec('delay:150ms')]);
+    // A clock that stands still while the burst arrives and moves only by the waits (each lets the in-process events
+    // already sent be taken in first, as a real wait would): arrival stamps do not depend on this machine's speed.
     const sleeps: number[] = [];
-    const clock = { ...realClock, sleep: (ms: number, signal?: AbortSignal) => (sleeps.push(ms), realClock.sleep(ms, signal)) };
+    let now = 1_700_000_000_000;
+    const clock = { ...realClock, now: () => now, sleep: async (ms: number) => { sleeps.push(ms); await new Promise((r) => setImmediate(r)); now += ms; } };
     const lw = new FaultyListerWatcher(fake, faults, clock, () => {});
     faults.start();
     const stream = await lw.watch({ resourceVersion: '100' });
