@@ -37,8 +37,8 @@ const WATCH_YIELD_EVERY = 50;
 const WRITES = 500;
 const WRITE_WARMUP = 50;
 const WRITE_REPS = QUICK ? 1 : 2;
-/** BENCH_ENDPOINT_PARTS=wire (1 and 2) or fork (3 and 4): a part alone; both by default. */
-const PARTS = new Set((process.env.BENCH_ENDPOINT_PARTS ?? 'wire,fork').split(','));
+/** BENCH_ENDPOINT_PARTS=wire (1 and 2; or list, watch: one of them) or fork (3 and 4): a part alone; both by default. */
+const PARTS = new Set((process.env.BENCH_ENDPOINT_PARTS ?? 'wire,fork').split(',').flatMap((p) => (p === 'wire' ? ['list', 'watch'] : [p])));
 const GOALS = { list: 1.3, watch: 0.8, memory: 1.5, p99Ms: 10 };
 
 const gc = globalThis.gc;
@@ -165,7 +165,7 @@ export async function benchEndpoint(log = console.log) {
     out.itemBytes = sized.itemBytes;
     out.listBytes = sized.bytes;
     log(`  ${fmtInt(sized.items)} pods, ${fmtInt(sized.itemBytes / sized.items)} B of JSON each, ${fmtInt(sized.bytes / 1e6)} MB in one list body`);
-    if (PARTS.has('wire')) await wire(ep);
+    if (PARTS.has('list') || PARTS.has('watch')) await wire(ep);
     await ep.close();
     endpoints.splice(endpoints.indexOf(ep), 1); // what it remembered of its client is garbage now, before the memory figures
     if (PARTS.has('fork')) await forked();
@@ -182,10 +182,11 @@ export async function benchEndpoint(log = console.log) {
     const base = (v) => (v.via === 'sim' ? sim.url : ep.url);
     await client.call({ cmd: 'list', base: ep.url });
     await client.call({ cmd: 'list', base: ep.url, limit: PAGE });
-    for (const [key, limit] of [['whole', undefined], ['paged', PAGE]]) {
+    for (const [key, limit] of PARTS.has('list') ? [['whole', undefined], ['paged', PAGE]] : []) {
       out.list[key] = await rounds(LIST_REPS, VARIANTS, tracer, (v) => client.call({ cmd: 'list', base: base(v), limit }), (v, r) => log(`  list ${key} ${v.key}: ${fmtInt(r.ms)} ms (body ${fmtInt(r.bodyMs)} ms, ${r.pages} pages, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms)`));
     }
 
+    if (!PARTS.has('watch')) return;
     out.watch = await rounds(WATCH_REPS, VARIANTS, tracer, async (v) => {
       const { rv } = await sim.command({ cmd: 'state' });
       const live = client.start({ cmd: 'watch', base: base(v), rv, n: WATCH_EVENTS });
@@ -277,7 +278,7 @@ export function endpointMarkdown(out) {
   const parts = [];
   const ms = (r) => `${fmtInt(r.median)} ms`;
   const rangeMs = (s) => fmtSpread(s, (x) => `${fmtInt(x)}`);
-  if (out.list.whole) wireTables(out, parts, ms, rangeMs);
+  wireTables(out, parts, ms, rangeMs);
   if (out.memory.objects !== undefined) forkTables(out, parts);
   parts.push('### Targets');
   parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
@@ -286,6 +287,11 @@ export function endpointMarkdown(out) {
 }
 
 function wireTables(out, parts, ms, rangeMs) {
+  if (out.list.whole) listTables(out, parts, ms, rangeMs);
+  if (out.watch.direct) watchTables(out, parts);
+}
+
+function listTables(out, parts, ms, rangeMs) {
   parts.push(`### LIST of ${fmtInt(out.pods)} pods (~${fmtInt(out.itemBytes / out.pods)} B of JSON each, ${fmtInt(out.listBytes / 1e6)} MB in one body): the client's time from request to parsed JSON, median and min–max ms of ${LIST_REPS} interleaved rounds`);
   const listRows = [];
   for (const v of VARIANTS) {
@@ -301,6 +307,9 @@ function wireTables(out, parts, ms, rangeMs) {
   parts.push(table(['how', 'one body', 'vs direct', 'to last byte', 'kwatch CPU ms', `pages of ${PAGE}`, 'vs direct', 'to last byte', 'kwatch CPU ms'], listRows));
   parts.push('"to last byte": the same without the client\'s JSON.parse. "kwatch CPU ms": CPU time of the process that runs the endpoint, over the round (the trace of the list included: kwatch decodes every answer it forwards, to know what the client holds).');
 
+}
+
+function watchTables(out, parts) {
   parts.push(`### Watch events/s delivered to the client (${fmtInt(WATCH_EVENTS)} pod updates per round; median and min–max of ${WATCH_REPS} interleaved rounds)`);
   const w = out.watch;
   parts.push(table(['how', 'under the write load', 'vs direct', 'the sim wrote /s', 'history replay', 'vs direct', 'kwatch CPU ms'], VARIANTS.map((v) => {

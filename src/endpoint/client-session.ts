@@ -1,14 +1,8 @@
 // One client of the endpoint (a controller process, kubectl, a leader-election client), known by its User-Agent: what
 // it was sent (the newest version of each object, the recent events), what it listed and watched, what it wrote. From
 // these come the derived records: relist, stale-write, loop and stall.
-import type { WatchEventSeen } from './watch-tap.js';
-
-/** The newest version of an object a client was sent. */
-interface Delivered {
-  rv: string;
-  uid?: string;
-  object: Record<string, unknown>;
-}
+import type { ScannedEvent } from './body-scan.js';
+import type { SentObject } from './sent-object.js';
 
 /** An event the client was sent, kept for a while to name the likely trigger of its writes. */
 export interface RecentEvent {
@@ -72,7 +66,7 @@ export class ClientSession {
   watchesStarted = 0;
   listsInFlight = 0;
   lastWriteAt?: number;
-  private readonly delivered = new Map<string, Map<string, Delivered>>();
+  private readonly delivered = new Map<string, Map<string, SentObject>>();
   private recent: RecentEvent[] = [];
   private readonly collections = new Map<string, Collection>();
   private readonly streaks = new Map<string, Streak>();
@@ -84,22 +78,19 @@ export class ClientSession {
   // ---- what it was sent ----
 
   /** An object the client was sent (a get, a list item, a watch event, a write's answer). */
-  sent(resource: string, object: Record<string, unknown>, type = 'ADDED'): void {
-    const meta = (object.metadata ?? {}) as { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
-    if (meta.name === undefined) return;
-    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+  sent(resource: string, object: SentObject, type = 'ADDED'): void {
+    if (object.key === undefined) return;
     let byKey = this.delivered.get(resource);
     if (!byKey) this.delivered.set(resource, (byKey = new Map()));
-    if (type === 'DELETED') byKey.delete(key);
-    else byKey.set(key, { rv: String(meta.resourceVersion ?? ''), uid: meta.uid, object: withoutManagedFields(object) });
+    if (type === 'DELETED') byKey.delete(object.key);
+    else byKey.set(object.key, object);
   }
 
   /** A watch event delivered: kept as the object's newest version and among the recent events. */
-  event(resource: string, e: WatchEventSeen, now: number): RecentEvent | undefined {
+  event(resource: string, e: ScannedEvent, now: number): RecentEvent | undefined {
     if (!e.object || e.key === undefined || e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
     this.sent(resource, e.object, e.type);
-    const meta = e.object.metadata as { uid?: string; ownerReferences?: { uid?: string }[] } | undefined;
-    const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: meta?.uid, owners: (meta?.ownerReferences ?? []).map((o) => String(o.uid ?? '')), own: false };
+    const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: e.object.uid, owners: [...e.object.owners], own: false };
     this.recent.push(r);
     // Trimmed now and then, not on every event: a busy watch keeps the oldest entry past RECENT_MS all the time, and
     // copying the list per event cost more than the event. likelyTriggers reads only the newest RECENT_MAX.
@@ -108,7 +99,7 @@ export class ClientSession {
   }
 
   /** The newest version of an object the client was sent, if any. */
-  newest(resource: string, key: string): Delivered | undefined {
+  newest(resource: string, key: string): SentObject | undefined {
     return this.delivered.get(resource)?.get(key);
   }
 
@@ -225,11 +216,4 @@ export class ClientRegistry {
   all(): ClientSession[] {
     return [...this.byAgent.values()];
   }
-}
-
-function withoutManagedFields(o: Record<string, unknown>): Record<string, unknown> {
-  const meta = o.metadata as Record<string, unknown> | undefined;
-  if (!meta || meta.managedFields === undefined) return o;
-  const { managedFields: _m, ...rest } = meta;
-  return { ...o, metadata: rest };
 }

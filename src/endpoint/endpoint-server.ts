@@ -164,7 +164,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         w.lastActivity = Date.now();
         w.stalled = false;
         trace.watchEvent(session, info, e);
-        if (recorded !== undefined) o.recorder!.watchEvent(info, recorded, e.type, e.object);
+        if (recorded !== undefined) o.recorder!.watchEvent(info, recorded, e.type, e.object?.raw());
       },
       fault: (text, e) => trace.fault(session, text, info, e),
       closed: (reason) => {

@@ -6,8 +6,10 @@ export interface CapturedResponse {
   status: number;
   contentType: string;
   bytes: number;
-  /** The whole body, or undefined when it was larger than the bound (the trace then says less). */
-  body: Buffer | undefined;
+  /** The body as the chunks it was written in, or undefined when it was larger than the bound (the trace then says less). */
+  chunks: Buffer[] | undefined;
+  /** The same, joined (on first use: a LIST body runs to hundreds of MB, and what reads it whole is rare). */
+  readonly body: Buffer | undefined;
   /** The response ended before the body was complete (the client went away, the socket broke). */
   aborted: boolean;
 }
@@ -56,7 +58,15 @@ export function captureResponse(res: ServerResponse, maxBytes: number, done: (c:
     reported = true;
     if (!contentType) contentType = String(res.getHeader('content-type') ?? '');
     if (status === 200 && res.statusCode !== 200) status = res.statusCode;
-    done({ status, contentType, bytes, body: kept ? Buffer.concat(chunks) : undefined, aborted });
+    let whole: Buffer | undefined;
+    done({
+      status, contentType, bytes, aborted,
+      chunks: kept ? chunks : undefined,
+      get body() {
+        if (!kept) return undefined;
+        return (whole ??= chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      },
+    });
   };
   res.on('finish', () => report(false));
   res.on('close', () => report(!res.writableFinished));

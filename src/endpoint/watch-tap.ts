@@ -3,29 +3,23 @@
 // forwarder or the fork's sim handler — writes into the ServerResponse as usual; the tap sits in its write and end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultableWatch, WatchFaults } from '../faults/watch-faults.js';
-import { objectKey } from './request-info.js';
-
-export interface WatchEventSeen {
-  type: string;
-  object: Record<string, unknown> | undefined;
-  key?: string;
-  rv?: string;
-}
+import { scanWatchEvent, type ScannedEvent } from './body-scan.js';
 
 export interface WatchObserver {
   /** The response began (status, content type). */
   started(status: number, contentType: string): void;
   /** An event was delivered to the client. */
-  event(e: WatchEventSeen): void;
+  event(e: ScannedEvent): void;
   /** A fault acted on the stream. */
-  fault(text: string, e?: WatchEventSeen): void;
+  fault(text: string, e?: ScannedEvent): void;
   /** The stream ended: timeout (the server's timeoutSeconds), 410, fault, client, server, error. */
   closed(reason: string): void;
 }
 
 type WriteArgs = [chunk: unknown, encoding?: unknown, cb?: unknown];
 
-const EXPIRED_LINE = (why: string) => `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: injected by kwatch (${why})`, reason: 'Expired', code: 410 } })}\n`;
+const NEWLINE = 0x0a;
+const EXPIRED_LINE = (why: string) => Buffer.from(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: injected by kwatch (${why})`, reason: 'Expired', code: 410 } })}\n`);
 
 export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: WatchFaults | undefined, observer: WatchObserver, opts: { timeoutSeconds?: number } = {}): void {
   const startedAt = Date.now();
@@ -33,12 +27,13 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   const origEnd = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
   const origWriteHead = res.writeHead;
   let json = true;
-  let carry = '';
+  /** The start of a line whose end has not come yet. */
+  let carry: Buffer | undefined;
   let stopped = false;
   let closeReason: string | undefined;
   let saw410 = false;
   /** Lines waiting for their delay, oldest first. */
-  const queue: { at: number; line: string }[] = [];
+  const queue: { at: number; line: Buffer }[] = [];
   let timer: NodeJS.Timeout | undefined;
   let endAfterQueue = false;
 
@@ -53,14 +48,14 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   } as ServerResponse['writeHead'];
 
   /** While a chunk is split: its lines, written together after (one write per event cost a syscall each). */
-  let batch: string[] | undefined;
+  let batch: Buffer[] | undefined;
   const flushBatch = (): boolean => {
     if (!batch?.length) return true;
-    const text = batch.join('');
+    const data = batch.length === 1 ? batch[0] : Buffer.concat(batch);
     batch.length = 0;
-    return origWrite(text);
+    return origWrite(data);
   };
-  const send = (line: string) => {
+  const send = (line: Buffer) => {
     const d = faults?.delayMs() ?? 0;
     if (d <= 0 && queue.length === 0) {
       if (batch) { batch.push(line); return true; }
@@ -86,40 +81,66 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     origEnd();
   };
 
-  const deliver = (line: string): void => {
+  /**
+   * One line (with its newline, when it had one). `passed`: the line went out already, with the chunk it came in (no
+   * fault can act on the stream, so its bytes are passed on as they came and only watched).
+   */
+  const deliver = (line: Buffer, passed: boolean): void => {
     if (stopped) return;
-    let parsed: { type?: unknown; object?: Record<string, unknown> } | undefined;
-    try { parsed = JSON.parse(line) as typeof parsed; } catch { parsed = undefined; }
-    const type = typeof parsed?.type === 'string' ? parsed.type : 'UNKNOWN';
-    const object = parsed?.object;
-    const meta = (object?.metadata ?? {}) as { name?: string; namespace?: string; resourceVersion?: string };
-    const e: WatchEventSeen = { type, object, key: meta.name !== undefined ? objectKey(meta.namespace, meta.name) : undefined, rv: meta.resourceVersion };
-    if (type === 'ERROR' && (object as { code?: number } | undefined)?.code === 410) saw410 = true;
-    const f = faults && type !== 'ERROR' ? faults.forEvent(type, type === 'BOOKMARK' ? undefined : e.key, e.rv) : undefined;
+    const e = scanWatchEvent(line);
+    if (e.type === 'ERROR' && e.status?.code === 410) saw410 = true;
+    const f = faults && e.type !== 'ERROR' ? faults.forEvent(e.type, e.type === 'BOOKMARK' ? undefined : e.key, e.rv) : undefined;
     for (const text of f?.fired ?? []) observer.fault(text, e);
     if (f?.hide) return;
-    send(`${line}\n`);
+    const out = passed ? line : line[line.length - 1] === NEWLINE ? line : Buffer.concat([line, Buffer.from('\n')]);
+    if (!passed) send(out);
     observer.event(e);
-    if (f?.duplicate) { send(`${line}\n`); observer.event(e); }
+    if (f?.duplicate) { send(out); observer.event(e); }
     if (f?.then === 'expire') expire(f.fired.join(','));
     else if (f?.then === 'drop-connection') drop();
+  };
+
+  const isBlank = (b: Buffer) => {
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i];
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+    }
+    return true;
   };
 
   const take = (chunk: unknown, encoding: unknown): boolean => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return true;
     if (stopped) return true;
     if (!json) return origWrite(chunk, encoding);
-    const text = carry + (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    const lines = text.split('\n');
-    carry = lines.pop() ?? '';
-    batch = [];
+    const u = chunk as Uint8Array;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+    const passed = faults === undefined;
+    const ok = passed ? origWrite(buf) : true;
+    batch = passed ? undefined : [];
     try {
-      for (const l of lines) if (l.trim() !== '') deliver(l.endsWith('\r') ? l.slice(0, -1) : l);
-      flushBatch();
+      let from = 0;
+      let nl = buf.indexOf(NEWLINE);
+      if (carry) {
+        // Only the line that was split is joined; the rest of the chunk is read where it lies.
+        if (nl < 0) { carry = Buffer.concat([carry, buf]); return passed ? ok : !res.writableNeedDrain; }
+        const line = Buffer.concat([carry, buf.subarray(0, nl + 1)]);
+        carry = undefined;
+        from = nl + 1;
+        nl = buf.indexOf(NEWLINE, from);
+        if (!isBlank(line)) deliver(line, passed);
+      }
+      for (; nl >= 0; nl = buf.indexOf(NEWLINE, from)) {
+        const line = buf.subarray(from, nl + 1);
+        from = nl + 1;
+        if (!isBlank(line)) deliver(line, passed);
+      }
+      // Copied: the writer may reuse its chunk once written.
+      if (from < buf.length) carry = Buffer.from(buf.subarray(from));
+      if (!passed) flushBatch();
     } finally {
       batch = undefined;
     }
-    return !res.writableNeedDrain;
+    return passed ? ok : !res.writableNeedDrain;
   };
 
   res.write = function (...args: WriteArgs) {
@@ -130,7 +151,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   } as ServerResponse['write'];
   res.end = function (...args: WriteArgs) {
     take(args[0], typeof args[1] === 'function' ? undefined : args[1]);
-    if (carry.trim() !== '' && json) { const last = carry; carry = ''; deliver(last); }
+    if (carry && json && !isBlank(carry)) { const last = carry; carry = undefined; deliver(last, faults === undefined); }
     closeReason ??= saw410 ? '410' : timedOut() ? 'timeout' : 'server';
     if (queue.length) { endAfterQueue = true; return res; }
     finish();
@@ -146,8 +167,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     closeReason = '410';
     const line = EXPIRED_LINE(why);
     send(line);
-    const object = (JSON.parse(line) as { object: Record<string, unknown> }).object;
-    observer.event({ type: 'ERROR', object });
+    observer.event(scanWatchEvent(line));
     if (queue.length) endAfterQueue = true;
     else finish();
   };

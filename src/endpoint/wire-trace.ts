@@ -7,8 +7,9 @@ import type { Tracer } from '../informer/trace.js';
 import type { ClientSession, RecentEvent } from './client-session.js';
 import { objectKey, queryTrue, resourceName, type RequestInfo } from './request-info.js';
 import { decodeBody } from './body-decode.js';
+import { readBody, type ScannedEvent } from './body-scan.js';
 import type { CapturedResponse } from './response-capture.js';
-import type { WatchEventSeen } from './watch-tap.js';
+import { decodedObject } from './sent-object.js';
 
 /** What one key went through: the --once report's row. */
 export interface WrittenKey {
@@ -62,28 +63,28 @@ export class WireTrace {
   read(s: ClientSession, info: RequestInfo, c: CapturedResponse): void {
     if (c.status !== 200) return;
     const resource = this.resourceOf(info);
-    const body = decodeBody(c.body, c.contentType) as { kind?: string; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number }; items?: unknown[]; rows?: unknown[] } | undefined;
+    // Scanned, not parsed: a list body runs to hundreds of MB, and only the items' identities are needed now.
+    const body = readBody(c.chunks, c.contentType);
     if (info.verb === 'get') {
-      if (body && body.kind !== 'Table' && body.kind !== 'Status') s.sent(resource, body as Record<string, unknown>);
+      if (body?.object && body.kind !== 'Table' && body.kind !== 'Status') s.sent(resource, body.object);
       return;
     }
-    const items = Array.isArray(body?.items) ? body.items : undefined;
-    if (items && body?.kind !== 'Table') for (const it of items) if (it && typeof it === 'object') s.sent(resource, it as Record<string, unknown>);
+    const items = body?.items;
+    if (items && body?.kind !== 'Table') for (const it of items) s.sent(resource, it);
     if (!this.tracer.shouldEmit('endpoint', 'list')) return;
-    const meta = body?.metadata ?? {};
     this.tracer.emit({
-      time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: meta.resourceVersion, client: s.name, resource,
-      items: items?.length ?? (Array.isArray(body?.rows) ? body.rows.length : undefined),
+      time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: body?.resourceVersion, client: s.name, resource,
+      items: items?.length ?? body?.rows,
       ...(info.query.get('continue') ? { page: 'next' } : {}),
-      ...(meta.continue ? { continue: true } : {}),
-      ...(meta.remainingItemCount !== undefined ? { remaining: meta.remainingItemCount } : {}),
+      ...(body?.continue ? { continue: true } : {}),
+      ...(body?.remainingItemCount !== undefined ? { remaining: body.remainingItemCount } : {}),
       ...(body === undefined ? { bytes: c.bytes, traced: c.body === undefined ? 'size only (too large to decode)' : 'size only (not JSON)' } : {}),
     });
   }
 
   /** The newest version of the object a write names that the client had been sent when it wrote (the diff's base). */
   baseOf(s: ClientSession, info: RequestInfo): Record<string, unknown> | undefined {
-    return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object : undefined;
+    return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object() : undefined;
   }
 
   write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number }): void {
@@ -107,7 +108,7 @@ export class WireTrace {
     const stored = ok && (o.mode === 'overlay' || o.mode === 'apply');
     s.wrote(now);
     if (stored) s.ownWrite(resource, key, answerMeta.resourceVersion);
-    if (ok && after) s.sent(resource, after, info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
+    if (ok && after) s.sent(resource, decodedObject(after), info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
 
     const id = `${s.name} ${resource} ${key}`;
     let w = this.written.get(id);
@@ -146,7 +147,7 @@ export class WireTrace {
     const resource = this.resourceOf(info);
     const key = objectKey(info.namespace, info.name);
     const newest = s.newest(resource, key);
-    if (!newest || newest.rv === sentRv || !isOlder(sentRv, newest.rv)) return;
+    if (newest?.rv === undefined || newest.rv === sentRv || !isOlder(sentRv, newest.rv)) return;
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stale-write', key, rv: sentRv, client: s.name, resource, newest: newest.rv, note: `${s.name} writes from resourceVersion ${sentRv} though it was sent ${newest.rv}: a 409 Conflict follows` });
   }
 
@@ -166,11 +167,11 @@ export class WireTrace {
     });
   }
 
-  watchEvent(s: ClientSession, info: RequestInfo, e: WatchEventSeen): void {
+  watchEvent(s: ClientSession, info: RequestInfo, e: ScannedEvent): void {
     const resource = this.resourceOf(info);
     s.event(resource, e, Date.now());
     if (!this.tracer.shouldEmit('endpoint', 'watch')) return;
-    const status = e.type === 'ERROR' ? (e.object as { code?: number; message?: string } | undefined) : undefined;
+    const status = e.status;
     this.tracer.emit({
       // `event` on every endpoint watch record (start, the event type, close); `type` as on the watch stage's records.
       time: Date.now(), stage: 'endpoint', op: 'watch', key: e.type === 'BOOKMARK' ? undefined : e.key, rv: e.rv, type: e.type as never, client: s.name, resource, event: e.type,
@@ -187,7 +188,7 @@ export class WireTrace {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stall', client: s.name, resource, idleMs, note: `${s.name}'s watch of ${resource} received no event and no bookmark for ${Math.round(idleMs / 1000)}s` });
   }
 
-  fault(s: ClientSession, text: string, info: RequestInfo, e?: WatchEventSeen): void {
+  fault(s: ClientSession, text: string, info: RequestInfo, e?: ScannedEvent): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
 }

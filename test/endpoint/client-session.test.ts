@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ClientSession, clientName } from '../../src/endpoint/client-session.js';
+import { decodedObject } from '../../src/endpoint/sent-object.js';
 
-const cm = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({ metadata: { namespace: 'demo', name, resourceVersion: rv, uid: `uid-${name}`, ...extra } });
+const cm = (name: string, rv: string, extra: Record<string, unknown> = {}) => decodedObject({ metadata: { namespace: 'demo', name, resourceVersion: rv, uid: `uid-${name}`, ...extra } });
 
 describe('clientName', () => {
   it('names a client by its User-Agent product, with the component client-go appends', () => {

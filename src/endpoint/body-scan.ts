@@ -1,0 +1,147 @@
+// What the trace needs of a body the endpoint forwards, read without decoding it whole: a list page's metadata and
+// its items' identities, a got object's identity, a watch event's type and object identity. JSON is scanned
+// (json-scan.ts); a protobuf body is decoded as before (decodeBody). A body that cannot be read yields less, never an
+// error: the client has it already.
+import { decodeBody } from './body-decode.js';
+import { JsonScanError, members, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
+import { splitBody } from './list-splitter.js';
+import { objectKey } from './request-info.js';
+import { decodedObject, type Identity, ScannedObject, type SentObject } from './sent-object.js';
+
+export interface ReadBody {
+  kind?: string;
+  /** A list's metadata. */
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+  /** A list's items (undefined for a Table or a single object). */
+  items?: SentObject[];
+  /** A Table's row count. */
+  rows?: number;
+  /** The body as one object (what a get answers). */
+  object?: SentObject;
+}
+
+/** Reads a GET answer, a list page or an object, from the chunks it was sent in; undefined when it is not an object. */
+export function readBody(chunks: readonly Buffer[] | undefined, contentType: string | undefined): ReadBody | undefined {
+  if (!chunks || chunks.length === 0) return undefined;
+  if (/protobuf/i.test(contentType ?? '')) return fromDecoded(decodeBody(joined(chunks), contentType));
+  const split = splitBody(chunks);
+  if (!split) return undefined;
+  const meta = (split.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  const out: ReadBody = { kind: split.kind };
+  if (split.items || split.rows !== undefined) {
+    out.resourceVersion = meta.resourceVersion;
+    out.continue = meta.continue;
+    out.remainingItemCount = meta.remainingItemCount;
+    if (split.items) {
+      try {
+        out.items = split.items.map((b) => scanObject(b, 0, b.length));
+      } catch (err) {
+        if (!(err instanceof JsonScanError || err instanceof SyntaxError)) throw err;
+      }
+    } else out.rows = split.rows;
+    return out;
+  }
+  try {
+    const b = joined(chunks);
+    const start = skipSpace(b, 0);
+    out.object = scanObject(b, start, b.length);
+    return out;
+  } catch (err) {
+    if (err instanceof JsonScanError || err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+}
+
+function joined(chunks: readonly Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/** An object's identity from its metadata; the rest of it is left unread. */
+export function scanObject(b: Buffer, start: number, end: number): SentObject {
+  return new ScannedObject(identityOf(b, start), b.subarray(start, end));
+}
+
+/** The identity of the object whose brace is at `start`, read from its metadata: nothing after that is read. */
+function identityOf(b: Buffer, start: number): Identity {
+  const id: Identity = {};
+  let name: string | undefined;
+  let namespace: string | undefined;
+  members(b, start, (key, s) => {
+    if (key !== 'metadata') return undefined;
+    if (b[s] === 0x7b) {
+      members(b, s, (k, vs) => {
+        if (k === 'name' || k === 'namespace' || k === 'resourceVersion' || k === 'uid') {
+          const ve = valueEnd(b, vs);
+          const v = stringAt(b, vs, ve);
+          if (k === 'name') name = v;
+          else if (k === 'namespace') namespace = v;
+          else if (k === 'resourceVersion') id.rv = v;
+          else id.uid = v;
+          return ve;
+        }
+        if (k === 'ownerReferences') {
+          const ve = valueEnd(b, vs);
+          id.ownersJson = b.toString('utf8', vs, ve);
+          return ve;
+        }
+        return undefined;
+      });
+    }
+    return STOP;
+  });
+  if (name !== undefined) id.key = objectKey(namespace, name);
+  return id;
+}
+
+function fromDecoded(body: Record<string, unknown> | undefined): ReadBody | undefined {
+  if (!body) return undefined;
+  const meta = (body.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  const kind = typeof body.kind === 'string' ? body.kind : undefined;
+  if (Array.isArray(body.items)) {
+    const items = body.items.filter((it): it is Record<string, unknown> => !!it && typeof it === 'object').map(decodedObject);
+    return { kind, resourceVersion: meta.resourceVersion, continue: meta.continue, remainingItemCount: meta.remainingItemCount, items };
+  }
+  if (Array.isArray(body.rows)) return { kind, resourceVersion: meta.resourceVersion, continue: meta.continue, remainingItemCount: meta.remainingItemCount, rows: body.rows.length };
+  return { kind, object: decodedObject(body) };
+}
+
+/** A watch event as the trace and the faults see it. */
+export interface ScannedEvent {
+  type: string;
+  key?: string;
+  rv?: string;
+  object?: SentObject;
+  /** An ERROR event's Status. */
+  status?: { code?: number; message?: string };
+}
+
+/** One line of a JSON watch stream (its newline included or not). Read up to the object's metadata, no further. */
+export function scanWatchEvent(line: Buffer): ScannedEvent {
+  try {
+    let type: string | undefined;
+    let id: Identity | undefined;
+    members(line, skipSpace(line, 0), (key, s) => {
+      if (key === 'type') {
+        const e = valueEnd(line, s);
+        type = stringAt(line, s, e);
+        return id ? STOP : e;
+      }
+      if (key === 'object' && line[s] === 0x7b) {
+        id = identityOf(line, s);
+        // kube writes the type first: the rest of the object need not be read.
+        return type !== undefined ? STOP : undefined;
+      }
+      return undefined;
+    });
+    const t = type ?? 'UNKNOWN';
+    // Copied: a view would keep the whole chunk it came in alive for as long as this is the object's newest version.
+    const object = id ? new ScannedObject(id, Buffer.from(line), 'object') : undefined;
+    const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
+    return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}) };
+  } catch (err) {
+    if (err instanceof JsonScanError || err instanceof SyntaxError) return { type: 'UNKNOWN' };
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+// A walk over JSON bytes that finds where values begin and end and reads only the members asked for, without building
+// the document. The endpoint forwards LIST bodies of hundreds of MB and watch streams of thousands of events/s; parsing
+// each whole to learn an object's name and resourceVersion cost more CPU (and garbage) than forwarding it.
+// The input is trusted to be JSON from a Kubernetes server; malformed input throws JsonScanError (callers then trace
+// less, never fail the request).
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+export class JsonScanError extends Error {}
+
+const fail = (why: string, at: number): never => {
+  throw new JsonScanError(`${why} at byte ${at}`);
+};
+
+export function skipSpace(b: Uint8Array, i: number): number {
+  while (i < b.length) {
+    const c = b[i];
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else break;
+  }
+  return i;
+}
+
+/** The end (exclusive) of the string whose opening quote is at `i`. */
+function stringEnd(b: Uint8Array, i: number): number {
+  const n = b.length;
+  i++;
+  while (i < n) {
+    const c = b[i++];
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
+  }
+  return fail('unterminated string', i);
+}
+
+/**
+ * The end (exclusive) of the object or array that `depth` levels up from `i` are still open: `closeOf(b, i + 1, 1)`
+ * for the one whose bracket is at `i`.
+ */
+export function closeOf(b: Uint8Array, i: number, depth: number): number {
+  const n = b.length;
+  while (i < n) {
+    const c = b[i++];
+    if (c === QUOTE) {
+      // Inline rather than stringEnd: the bulk of a Kubernetes body is strings.
+      for (;;) {
+        if (i >= n) fail('unterminated string', i);
+        const d = b[i++];
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) i++;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--depth === 0) return i;
+    }
+  }
+  return fail('unterminated object or array', i);
+}
+
+/** The end (exclusive) of the value that starts at `i` (no space before it). */
+export function valueEnd(b: Uint8Array, i: number): number {
+  const c = b[i];
+  if (c === QUOTE) return stringEnd(b, i);
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) return closeOf(b, i + 1, 1);
+  // A number, true, false or null: up to the next delimiter.
+  const n = b.length;
+  let j = i;
+  while (j < n) {
+    const d = b[j];
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) break;
+    j++;
+  }
+  return j > i ? j : fail('a value expected', i);
+}
+
+/** What a member visitor answers to stop the walk. */
+export const STOP = -1;
+
+/**
+ * Visits the members of the object whose brace is at `i`, in order: `visit(key, start)` with where the value starts.
+ * The visitor may read the value and answer where it ends, answer STOP to end the walk there (the rest is not read),
+ * or answer nothing to have it skipped. Answers the object's end, or STOP.
+ */
+export function members(b: Buffer, i: number, visit: (key: string, start: number) => number | void): number {
+  if (b[i] !== OPEN_BRACE) fail('an object expected', i);
+  i = skipSpace(b, i + 1);
+  if (b[i] === CLOSE_BRACE) return i + 1;
+  for (;;) {
+    if (b[i] !== QUOTE) fail('a member name expected', i);
+    const keyEnd = stringEnd(b, i);
+    const key = keyText(b, i, keyEnd);
+    i = skipSpace(b, keyEnd);
+    if (b[i] !== COLON) fail('":" expected', i);
+    const start = skipSpace(b, i + 1);
+    const read = visit(key, start);
+    if (read === STOP) return STOP;
+    i = skipSpace(b, read ?? valueEnd(b, start));
+    if (b[i] === COMMA) i = skipSpace(b, i + 1);
+    else if (b[i] === CLOSE_BRACE) return i + 1;
+    else fail('"," or "}" expected', i);
+  }
+}
+
+/** Visits the elements of the array whose bracket is at `i`: `visit(start, end)`; answers the array's end. */
+export function elements(b: Uint8Array, i: number, visit: (start: number, end: number) => void): number {
+  if (b[i] !== OPEN_BRACKET) fail('an array expected', i);
+  i = skipSpace(b, i + 1);
+  if (b[i] === CLOSE_BRACKET) return i + 1;
+  for (;;) {
+    const end = valueEnd(b, i);
+    visit(i, end);
+    i = skipSpace(b, end);
+    if (b[i] === COMMA) i = skipSpace(b, i + 1);
+    else if (b[i] === CLOSE_BRACKET) return i + 1;
+    else fail('"," or "]" expected', i);
+  }
+}
+
+/** The string value at [start, end), or undefined when that value is not a string. */
+export function stringAt(b: Buffer, start: number, end: number): string | undefined {
+  if (b[start] !== QUOTE) return undefined;
+  // Escapes are rare in names and versions: only then the full JSON rules.
+  for (let j = start + 1; j < end - 1; j++) if (b[j] === BACKSLASH) return JSON.parse(b.toString('utf8', start, end)) as string;
+  return b.toString('utf8', start + 1, end - 1);
+}
+
+/** The value at [start, end), parsed. */
+export function parseAt(b: Buffer, start: number, end: number): unknown {
+  return JSON.parse(b.toString('utf8', start, end));
+}
+
+function keyText(b: Buffer, start: number, end: number): string {
+  // Member names in Kubernetes JSON are ASCII without escapes; anything else takes the full rules.
+  for (let j = start + 1; j < end - 1; j++) if (b[j] === BACKSLASH || b[j] > 0x7e) return JSON.parse(b.toString('utf8', start, end)) as string;
+  return b.toString('latin1', start + 1, end - 1);
+}

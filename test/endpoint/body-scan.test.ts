@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
+import { closeOf, elements, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
+
+const pod = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'Pod', apiVersion: 'v1',
+  metadata: { name, namespace: 'demo', resourceVersion: rv, uid: `uid-${name}`, managedFields: [{ manager: 'x', fieldsV1: { 'f:spec': {} } }], ...extra },
+  spec: { containers: [{ name: 'c', image: 'nginx', args: ['a "quoted" arg', 'back\\slash', '{not an object}', '[nor an array]'] }], priority: -1.5e3, enabled: true, none: null },
+  status: { phase: 'Running', message: 'héllo ☃ \u0001' },
+});
+
+describe('json-scan', () => {
+  it('finds the end of every kind of value as JSON.parse reads it', () => {
+    const doc = { a: 'x\\"}]', b: [1, -2.5e-3, true, false, null, { c: ['"', '\\'] }], d: {}, e: [], f: '☃' };
+    const b = Buffer.from(` ${JSON.stringify(doc, null, 2)}\n`);
+    const start = b.indexOf('{');
+    const end = closeOf(b, start + 1, 1);
+    expect(JSON.parse(b.toString('utf8', start, end))).toEqual(doc);
+    const seen: Record<string, unknown> = {};
+    expect(members(b, start, (k, s) => { const e = valueEnd(b, s); seen[k] = JSON.parse(b.toString('utf8', s, e)); return e; })).toBe(end);
+    expect(seen).toEqual(doc);
+    const arr = Buffer.from('[ 1 , "two" , [3] , {"four":4} ]');
+    const got: unknown[] = [];
+    elements(arr, 0, (s, e) => got.push(JSON.parse(arr.toString('utf8', s, e))));
+    expect(got).toEqual([1, 'two', [3], { four: 4 }]);
+    expect(valueEnd(Buffer.from('123,'), 0)).toBe(3);
+  });
+
+  it('stops a member walk when asked, and throws on a body cut short', () => {
+    const b = Buffer.from('{"a":1,"b":2,"c":3}');
+    const keys: string[] = [];
+    expect(members(b, 0, (k) => { keys.push(k); return k === 'b' ? STOP : undefined; })).toBe(STOP);
+    expect(keys).toEqual(['a', 'b']);
+    expect(() => closeOf(Buffer.from('{"a":"b'), 1, 1)).toThrow(/unterminated/);
+  });
+});
+
+/** A body as it crosses the endpoint: in chunks, cut anywhere (here every 7 bytes). */
+const chunked = (text: string) => {
+  const b = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let i = 0; i < b.length; i += 7) out.push(b.subarray(i, i + 7));
+  return out;
+};
+
+describe('readBody', () => {
+  it('reads a list page: its metadata, and each item\'s identity, decoded whole only when asked', () => {
+    const items = [pod('a', '10'), pod('b\\"odd', '11', { ownerReferences: [{ uid: 'rs-1' }] }), { kind: 'Node', metadata: { name: 'n1', resourceVersion: '3' } }];
+    const list = { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '12', continue: 'tok', remainingItemCount: 7 }, items };
+    const body = readBody(chunked(JSON.stringify(list)), 'application/json')!;
+    expect(body).toMatchObject({ kind: 'PodList', resourceVersion: '12', continue: 'tok', remainingItemCount: 7 });
+    expect(body.items!.map((o) => [o.key, o.rv, o.uid])).toEqual([['demo/a', '10', 'uid-a'], ['demo/b\\"odd', '11', 'uid-b\\"odd'], ['n1', '3', undefined]]);
+    expect(body.items![1].owners).toEqual(['rs-1']);
+    expect(body.items![0].raw()).toEqual(items[0]);
+    const { managedFields: _m, ...meta } = pod('a', '10').metadata;
+    expect(body.items![0].object()).toEqual({ ...pod('a', '10'), metadata: meta });
+  });
+
+  it('reads an empty list, a Table\'s rows, a single object, and gives up quietly on what is not JSON', () => {
+    expect(readBody(chunked('{"kind":"PodList","metadata":{"resourceVersion":"5"},"items":null}'), 'application/json')).toMatchObject({ items: [], resourceVersion: '5' });
+    expect(readBody(chunked('{"kind":"Table","metadata":{"resourceVersion":"5"},"columnDefinitions":[],"rows":[{"cells":[]},{"cells":[]}]}'), 'application/json')).toMatchObject({ kind: 'Table', rows: 2 });
+    expect(readBody(chunked('{"kind":"Table","rows":[]}'), 'application/json')!.items).toBeUndefined();
+    const one = readBody(chunked(JSON.stringify(pod('x', '9'))), 'application/json')!;
+    expect(one.object?.key).toBe('demo/x');
+    expect(one.items).toBeUndefined();
+    expect(readBody(chunked('{"kind":"PodList","items":[{"metadata":'), 'application/json')).toBeUndefined();
+    expect(readBody(chunked('not json'), 'text/plain')).toBeUndefined();
+  });
+});
+
+describe('scanWatchEvent', () => {
+  it('reads the type and the object\'s identity of a watch line, and an ERROR\'s Status', () => {
+    const e = scanWatchEvent(Buffer.from(`${JSON.stringify({ type: 'MODIFIED', object: pod('a', '20', { ownerReferences: [{ uid: 'o1' }, { uid: 'o2' }] }) })}\r\n`));
+    expect(e).toMatchObject({ type: 'MODIFIED', key: 'demo/a', rv: '20' });
+    expect(e.object!.owners).toEqual(['o1', 'o2']);
+    expect(scanWatchEvent(Buffer.from('{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"30"}}}'))).toMatchObject({ type: 'BOOKMARK', key: undefined, rv: '30' });
+    expect(scanWatchEvent(Buffer.from('{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old"}}')).status).toMatchObject({ code: 410, message: 'too old' });
+    expect(scanWatchEvent(Buffer.from('{"type":"ADDED","object":{'))).toEqual({ type: 'UNKNOWN' });
+  });
+});
