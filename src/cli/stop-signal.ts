@@ -1,4 +1,5 @@
 // One AbortSignal for "the user wants to stop": Ctrl-C / SIGTERM, --for DURATION, stdout gone, or an explicit stop().
+import { RunStopped } from '../informer/errors.js';
 import { stdoutClosed } from './stdout-guard.js';
 
 export interface StopSignal {
@@ -17,13 +18,14 @@ export interface StopSignal {
  * removes the listeners and a second one ends the process the default way.
  */
 export function createStopSignal(opts: { forMs?: number; secondSignalForces?: boolean } = {}): StopSignal {
+  const createdAt = Date.now();
   const ac = new AbortController();
   const force = new AbortController();
   let reason: string | undefined;
   const stop = (why: string) => {
     if (ac.signal.aborted) return;
     reason = why;
-    ac.abort(new Error(`stopped: ${why}`));
+    ac.abort(new RunStopped(why, Date.now() - createdAt));
   };
   const onSignal = () => {
     if (ac.signal.aborted && opts.secondSignalForces) force.abort(new Error('stopped: forced'));

@@ -57,6 +57,13 @@ export function isTooManyRequests(err: unknown): boolean {
   return err instanceof StatusError && (err.httpCode === 429 || err.reason === 'TooManyRequests');
 }
 
+/** The abort reason of the user's stop (Ctrl-C, --for): why, and how long the run had gone on by then. */
+export class RunStopped extends Error {
+  constructor(readonly why: string, readonly afterMs: number) {
+    super(`stopped: ${why}`);
+  }
+}
+
 export class ConnectionError extends KwatchError {
   constructor(
     message: string,

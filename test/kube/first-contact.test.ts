@@ -1,6 +1,6 @@
 // The first-contact policy on its own: which answers fail at once, which are retried, how long for.
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, ObjectTooLargeError, StatusError } from '../../src/informer/errors.js';
+import { ConnectionError, ObjectTooLargeError, RunStopped, StatusError } from '../../src/informer/errors.js';
 import { classifyFirstContactError, FirstContact, FirstContactError, type FirstContactRetry } from '../../src/kube/http/first-contact.js';
 
 const status = (code: number, reason = 'Whatever') => new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `m${code}`, reason, code });
@@ -36,6 +36,16 @@ describe('FirstContact', () => {
     expect(retries.map((r) => r.delayMs)).toEqual([800, 1600, 2600]);
     expect(calls).toBe(4);
     expect(contact.succeeded).toBe(false);
+  });
+
+  it('says how long the run went on when the user stopped it, not how long since its first attempt began', async () => {
+    let now = 1400; // the first attempt began late: discovery and start-up took 1.4 s of a --for 2s
+    const ac = new AbortController();
+    const contact = new FirstContact({ deadlineMs: 30_000, now: () => now, signal: ac.signal, sleep: async (ms) => { now += ms; if (now >= 2000) ac.abort(new RunStopped('duration', 2000)); } });
+    const err = await contact.attempt('the first pods request', async () => { throw status(500); }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('stopped after 2s while the first pods request was still failing');
+    // A stop that does not tell the run's length: the time since the first attempt.
+    expect(new FirstContact({ deadlineMs: 1 }).secondsAtStop(AbortSignal.abort(new Error('stopped')))).toBe(0);
   });
 
   it('honours Retry-After, stops retrying once something succeeded, and fails at once on a 403', async () => {

@@ -5,7 +5,7 @@
 // informer's own retries take over (a controller must ride out a server's bad minutes; a CLI's first request
 // must not hang silently, nor hammer).
 import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../../informer/backoff.js';
-import { ConnectionError, isExpired, KwatchError, StatusError, type KwatchErrorCode } from '../../informer/errors.js';
+import { ConnectionError, isExpired, KwatchError, RunStopped, StatusError, type KwatchErrorCode } from '../../informer/errors.js';
 import { isAbortError } from './network-error.js';
 
 /** How long a failing first contact is retried when --request-timeout does not say. */
@@ -102,6 +102,15 @@ export class FirstContact {
   }
 
   /**
+   * Seconds to name in "stopped after": the run's own length when the stop tells it (--for 2s stops after 2s, however
+   * late the first attempt began), else the time since the first attempt.
+   */
+  secondsAtStop(signal: AbortSignal | undefined): number {
+    const r: unknown = signal?.reason;
+    return r instanceof RunStopped ? Math.round(r.afterMs / 1000) : this.elapsedSeconds();
+  }
+
+  /**
    * Runs `fn` until it succeeds, retrying transient failures with backoff until the deadline. Throws
    * fatal and 'pass' errors as they are, FirstContactError at the deadline, the abort reason when `signal` aborts.
    */
@@ -127,7 +136,7 @@ export class FirstContact {
         this.opts.onRetry?.({ what, error, delayMs });
         await (this.opts.sleep ?? sleep)(delayMs, signal);
         // Stopped while waiting: the answer to give is still the server's error.
-        if (signal?.aborted) throw new FirstContactError(`stopped after ${this.elapsedSeconds()}s while ${what} was still failing`, error);
+        if (signal?.aborted) throw new FirstContactError(`stopped after ${this.secondsAtStop(signal)}s while ${what} was still failing`, error);
       }
     }
   }

@@ -44,7 +44,7 @@ export async function runRawWatch(conn: Connection, targets: ListWatchTarget[], 
   const never = contacts.findIndex((c) => !c.succeeded && c.lastError);
   if (never >= 0) {
     const c = contacts[never];
-    throw new FirstContactError(`stopped after ${c.elapsedSeconds()}s while the first watch of ${resourcePath(targets[never])} was still failing`, c.lastError!);
+    throw new FirstContactError(`stopped after ${c.secondsAtStop(opts.signal)}s while the first watch of ${resourcePath(targets[never])} was still failing`, c.lastError!);
   }
 }
 

@@ -103,7 +103,7 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
   const never = o.sources.findIndex((_, i) => !contacts[i].succeeded && contacts[i].lastError);
   if (never >= 0) {
     const c = contacts[never];
-    throw new FirstContactError(`stopped after ${c.elapsedSeconds()}s while the first ${o.sources[never].name} request was still failing`, c.lastError!);
+    throw new FirstContactError(`stopped after ${c.secondsAtStop(o.signal)}s while the first ${o.sources[never].name} request was still failing`, c.lastError!);
   }
   return reason;
 }
