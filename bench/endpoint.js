@@ -16,6 +16,7 @@
 // Run after `npm run build`: node --expose-gc bench/endpoint.js     (BENCH_QUICK=1 for a small, fast run)
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { connect as connectNet, createServer as createNetServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { QUICK, fmtInt, fmtSpread, publish, round, spread, startLoadNote, table, verdictUnderLoad } from './lib/common.js';
@@ -82,6 +83,31 @@ function startClient() {
 
 // ---- kwatch's side ----
 
+/**
+ * A process in between that does nothing but copy bytes both ways (a TCP relay, in the endpoint's process): what any
+ * proxy costs on this machine, the floor under the endpoint's figures.
+ */
+async function startRelay(target) {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set();
+  const server = createNetServer((client) => {
+    const upstream = connectNet({ host: hostname, port: Number(port) });
+    for (const s of [client, upstream]) {
+      s.setNoDelay(true);
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => { client.destroy(); upstream.destroy(); });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
+}
+
 /** What `-o ndjson > /dev/null` subscribes (as src/cli/exec-run.ts does): the ndjson printer, to /dev/null, and the exit summary. */
 function ndjsonSubscriber(tracer) {
   const fd = openSync('/dev/null', 'w');
@@ -119,9 +145,14 @@ const percentile = (xs, p) => {
 
 const VARIANTS = [
   { key: 'direct', label: 'directly to the sim (reference)', via: 'sim', trace: false },
+  { key: 'relay', label: 'through a bare TCP relay (reference: the cost of any process in between)', via: 'relay', trace: false },
   { key: 'endpoint', label: 'through the endpoint, no trace subscriber', via: 'endpoint', trace: false },
   { key: 'endpoint-ndjson', label: 'through the endpoint, -o ndjson to /dev/null', via: 'endpoint', trace: true },
 ];
+/** The variants the goals are about (the others are references). */
+const MEASURED = VARIANTS.filter((v) => v.via === 'endpoint');
+/** The fork's writes have no relay to compare with. */
+const FORK_VARIANTS = VARIANTS.filter((v) => v.via !== 'relay');
 const rotated = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
 
 /** Runs `fn(variant)` for every variant, `reps` rounds, the order rotating; the tracer subscribed for the variants that trace. */
@@ -165,7 +196,14 @@ export async function benchEndpoint(log = console.log) {
     out.itemBytes = sized.itemBytes;
     out.listBytes = sized.bytes;
     log(`  ${fmtInt(sized.items)} pods, ${fmtInt(sized.itemBytes / sized.items)} B of JSON each, ${fmtInt(sized.bytes / 1e6)} MB in one list body`);
-    if (PARTS.has('list') || PARTS.has('watch')) await wire(ep);
+    if (PARTS.has('list') || PARTS.has('watch')) {
+      const relay = await startRelay(sim.url);
+      try {
+        await wire(ep, relay);
+      } finally {
+        await relay.close();
+      }
+    }
     await ep.close();
     endpoints.splice(endpoints.indexOf(ep), 1); // what it remembered of its client is garbage now, before the memory figures
     if (PARTS.has('fork')) await forked();
@@ -178,8 +216,8 @@ export async function benchEndpoint(log = console.log) {
   out.targets = targets(out);
   return out;
 
-  async function wire(ep) {
-    const base = (v) => (v.via === 'sim' ? sim.url : ep.url);
+  async function wire(ep, relay) {
+    const base = (v) => (v.via === 'sim' ? sim.url : v.via === 'relay' ? relay.url : ep.url);
     await client.call({ cmd: 'list', base: ep.url });
     await client.call({ cmd: 'list', base: ep.url, limit: PAGE });
     for (const [key, limit] of PARTS.has('list') ? [['whole', undefined], ['paged', PAGE]] : []) {
@@ -228,7 +266,7 @@ export async function benchEndpoint(log = console.log) {
     };
     log(`  fork: ${fmtInt(fork.objects)} objects mirrored in ${fmtInt(mirrorMs)} ms; heap +${fmtInt(out.memory.heapGrowth / 1e6)} MB, RSS +${fmtInt(out.memory.rssGrowth / 1e6)} MB for ${fmtInt(out.itemBytes / 1e6)} MB of JSON`);
 
-    const WRITE_VARIANTS = VARIANTS.map((v) => ({ ...v, label: v.label.replace('the endpoint', 'the endpoint (overlay)') }));
+    const WRITE_VARIANTS = FORK_VARIANTS.map((v) => ({ ...v, label: v.label.replace('the endpoint', 'the endpoint (overlay)') }));
     out.writes = await rounds(WRITE_REPS, WRITE_VARIANTS, tracer, (v, r) => client.call({ cmd: 'writes', base: v.via === 'sim' ? sim.url : overlay.url, namespace: 'default', name: `bench-endpoint-${v.key}-${r}`, n: WRITES, warmup: WRITE_WARMUP }), (v, r) => log(`  writes ${v.key}: p50 ${round(percentile(r.latenciesMs, 0.5), 2)} ms, p99 ${round(percentile(r.latenciesMs, 0.99), 2)} ms`));
   }
 }
@@ -245,7 +283,7 @@ export function targets(out) {
     if (!runs) continue;
     const d = series(runs.direct, (r) => r.ms);
     const db = series(runs.direct, (r) => r.bodyMs);
-    for (const v of VARIANTS.slice(1)) {
+    for (const v of MEASURED) {
       const e = series(runs[v.key], (r) => r.ms);
       const eb = series(runs[v.key], (r) => r.bodyMs);
       const x = ratio(e, d);
@@ -256,7 +294,7 @@ export function targets(out) {
   for (const [key, what] of [['live', 'under the write load'], ['replay', 'history replay']]) {
     if (!w.direct) break;
     const d = series(w.direct, (r) => r[key]);
-    for (const v of VARIANTS.slice(1)) {
+    for (const v of MEASURED) {
       const e = series(w[v.key], (r) => r[key]);
       const x = ratio(e, d);
       t.push({ target: `watch events/s, ${what}, ${v.label}: ≥ ${GOALS.watch}x direct`, met: x >= GOALS.watch, figure: `${round(x, 2)}x (${fmtInt(e.median)} vs ${fmtInt(d.median)} events/s)` });
@@ -266,7 +304,7 @@ export function targets(out) {
   if (m.objects === undefined) return t;
   const mx = m.heapGrowth / m.itemBytes;
   t.push({ target: `fork memory: heap growth from mirroring ${fmtInt(m.objects)} objects ≤ ${GOALS.memory}x their JSON size`, met: mx <= GOALS.memory, figure: `${round(mx, 2)}x (heap +${fmtInt(m.heapGrowth / 1e6)} MB for ${fmtInt(m.itemBytes / 1e6)} MB of JSON; RSS +${fmtInt(m.rssGrowth / 1e6)} MB, ${round(m.rssGrowth / m.itemBytes, 2)}x)` });
-  for (const v of VARIANTS.slice(1)) {
+  for (const v of MEASURED) {
     const all = out.writes[v.key].flatMap((r) => r.latenciesMs);
     const p99 = percentile(all, 0.99);
     t.push({ target: `overlay write → its watch event, ${v.label.replace('through the endpoint, ', '')}: p99 ≤ ${GOALS.p99Ms} ms`, met: p99 <= GOALS.p99Ms, figure: `p99 ${round(p99, 2)} ms, p50 ${round(percentile(all, 0.5), 2)} ms over ${fmtInt(all.length)} writes` });
@@ -334,7 +372,7 @@ function forkTables(out, parts) {
   parts.push(`Mirroring took ${fmtInt(m.mirrorMs)} ms (the first request waits for it). The growth after the client's full list adds what the endpoint remembers per client: the newest version it was sent of each object (the base of write diffs and stale-write checks).`);
 
   parts.push(`### Overlay write → its watch event at the client (${WRITES} writes per round after ${WRITE_WARMUP} unmeasured, merge PATCH and PUT in turn, one at a time; ${WRITE_REPS} interleaved round${WRITE_REPS > 1 ? 's' : ''}, percentiles over all rounds)`);
-  parts.push(table(['how', 'writes', 'p50 ms', 'p99 ms', 'max ms', 'p99 of each round'], VARIANTS.map((v) => {
+  parts.push(table(['how', 'writes', 'p50 ms', 'p99 ms', 'max ms', 'p99 of each round'], FORK_VARIANTS.map((v) => {
     const runs = out.writes[v.key];
     const all = runs.flatMap((r) => r.latenciesMs);
     return [v.key === 'direct' ? 'directly to the sim (reference: no fork, no endpoint)' : v.label.replace('the endpoint', 'the endpoint (overlay)'), fmtInt(all.length), round(percentile(all, 0.5), 2), round(percentile(all, 0.99), 2), round(Math.max(...all), 2), runs.map((r) => round(percentile(r.latenciesMs, 0.99), 2)).join(', ')];
