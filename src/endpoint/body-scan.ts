@@ -86,6 +86,12 @@ function identityOf(b: Buffer, start: number): Identity {
           id.ownersJson = b.toString('utf8', vs, ve);
           return ve;
         }
+        // managedFields, the bulk of most metadata, comes last as kube writes it: once the identity is known, the
+        // rest is not read, and owner references not met yet are looked up in the object if ever asked for.
+        if (k === 'managedFields' && name !== undefined && namespace !== undefined && id.rv !== undefined && id.uid !== undefined) {
+          if (id.ownersJson === undefined) id.ownersUnread = true;
+          return STOP;
+        }
         return undefined;
       });
     }
@@ -117,12 +123,12 @@ export interface ScannedEvent {
   status?: { code?: number; message?: string };
 }
 
-/** One line of a JSON watch stream (its newline included or not). Read up to the object's metadata, no further. */
-export function scanWatchEvent(line: Buffer): ScannedEvent {
+/** One line of a JSON watch stream, `line[from, to)` (its newline included or not). Read up to the object's metadata. */
+export function scanWatchEvent(line: Buffer, from = 0, to = line.length): ScannedEvent {
   try {
     let type: string | undefined;
     let id: Identity | undefined;
-    members(line, skipSpace(line, 0), (key, s) => {
+    members(line, skipSpace(line, from), (key, s) => {
       if (key === 'type') {
         const e = valueEnd(line, s);
         type = stringAt(line, s, e);
@@ -136,8 +142,9 @@ export function scanWatchEvent(line: Buffer): ScannedEvent {
       return undefined;
     });
     const t = type ?? 'UNKNOWN';
-    // Copied: a view would keep the whole chunk it came in alive for as long as this is the object's newest version.
-    const object = id ? new ScannedObject(id, Buffer.from(line), 'object') : undefined;
+    // Copied (as a one-byte string: no Buffer to make per event): a view would keep the whole chunk it came in alive for
+    // as long as this is the object's newest version.
+    const object = id ? new ScannedObject(id, line.toString('latin1', from, to), 'object') : undefined;
     const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
     return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}) };
   } catch (err) {

@@ -12,7 +12,7 @@ export interface RecentEvent {
   key: string;
   rv?: string;
   uid?: string;
-  owners: string[];
+  readonly owners: readonly string[];
   /**
    * The echo of one of this client's own writes. Decided when asked, not on arrival: a write's watch event can reach
    * the client before the write's own answer does.
@@ -90,7 +90,9 @@ export class ClientSession {
   event(resource: string, e: ScannedEvent, now: number): RecentEvent | undefined {
     if (!e.object || e.key === undefined || e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
     this.sent(resource, e.object, e.type);
-    const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: e.object.uid, owners: [...e.object.owners], own: false };
+    const object = e.object;
+    // Owners are read when a write asks (most events never are).
+    const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: object.uid, get owners() { return object.owners; }, own: false };
     this.recent.push(r);
     // Trimmed now and then, not on every event: a busy watch keeps the oldest entry past RECENT_MS all the time, and
     // copying the list per event cost more than the event. likelyTriggers reads only the newest RECENT_MAX.

@@ -45,6 +45,8 @@ export interface Identity {
   uid?: string;
   /** metadata.ownerReferences as it was sent (parsed when asked). */
   ownersJson?: string;
+  /** The scan stopped before it met any: read them from the object when asked. */
+  ownersUnread?: boolean;
 }
 
 /** An object known by its identity, decoded from its bytes when asked. */
@@ -53,24 +55,28 @@ export class ScannedObject implements SentObject {
   readonly rv?: string;
   readonly uid?: string;
   private ownersJson?: string;
+  private ownersUnread: boolean;
   private ownerUids?: string[];
   private decoded?: Record<string, unknown>;
   private stripped?: Record<string, unknown>;
 
   /**
-   * `bytes`: the object's JSON (a view into the body it came in is kept alive while this is the newest version), or
-   * the JSON of what holds it as `member` (a watch event's line, whose `object` it is).
+   * `bytes`: the object's JSON (a view into the body it came in is kept alive while this is the newest version; or
+   * those bytes as a latin1 string), or the JSON of what holds it as `member` (a watch event's line, whose `object`
+   * it is).
    */
-  constructor(id: Identity, private bytes: Buffer | undefined, private readonly member?: string) {
+  constructor(id: Identity, private bytes: Buffer | string | undefined, private readonly member?: string) {
     this.key = id.key;
     this.rv = id.rv;
     this.uid = id.uid;
     this.ownersJson = id.ownersJson;
+    this.ownersUnread = id.ownersUnread === true;
   }
 
   get owners(): string[] {
     if (!this.ownerUids) {
-      this.ownerUids = this.ownersJson === undefined ? [] : ownerUids(JSON.parse(this.ownersJson) as Meta['ownerReferences']);
+      if (this.ownersUnread) this.ownerUids = ownerUids((this.raw().metadata as Meta | undefined)?.ownerReferences);
+      else this.ownerUids = this.ownersJson === undefined ? [] : ownerUids(JSON.parse(this.ownersJson) as Meta['ownerReferences']);
       this.ownersJson = undefined;
     }
     return this.ownerUids;
@@ -78,7 +84,8 @@ export class ScannedObject implements SentObject {
 
   raw(): Record<string, unknown> {
     if (!this.decoded) {
-      const v = JSON.parse(this.bytes!.toString('utf8')) as Record<string, unknown>;
+      const b = this.bytes!;
+      const v = JSON.parse(typeof b === 'string' ? Buffer.from(b, 'latin1').toString('utf8') : b.toString('utf8')) as Record<string, unknown>;
       this.decoded = this.member === undefined ? v : (v[this.member] as Record<string, unknown>);
       this.bytes = undefined;
     }

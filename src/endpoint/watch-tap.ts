@@ -82,26 +82,30 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   };
 
   /**
-   * One line (with its newline, when it had one). `passed`: the line went out already, with the chunk it came in (no
-   * fault can act on the stream, so its bytes are passed on as they came and only watched).
+   * One line, `buf[from, to)` (with its newline, when it had one). `passed`: the line went out already, with the chunk
+   * it came in (no fault can act on the stream, so its bytes are passed on as they came and only watched).
    */
-  const deliver = (line: Buffer, passed: boolean): void => {
+  const deliver = (buf: Buffer, from: number, to: number, passed: boolean): void => {
     if (stopped) return;
-    const e = scanWatchEvent(line);
+    const e = scanWatchEvent(buf, from, to);
     if (e.type === 'ERROR' && e.status?.code === 410) saw410 = true;
     const f = faults && e.type !== 'ERROR' ? faults.forEvent(e.type, e.type === 'BOOKMARK' ? undefined : e.key, e.rv) : undefined;
     for (const text of f?.fired ?? []) observer.fault(text, e);
     if (f?.hide) return;
-    const out = passed ? line : line[line.length - 1] === NEWLINE ? line : Buffer.concat([line, Buffer.from('\n')]);
-    if (!passed) send(out);
+    let out: Buffer | undefined;
+    if (!passed) {
+      const line = buf.subarray(from, to);
+      out = line[line.length - 1] === NEWLINE ? line : Buffer.concat([line, Buffer.from('\n')]);
+      send(out);
+    }
     observer.event(e);
-    if (f?.duplicate) { send(out); observer.event(e); }
+    if (f?.duplicate && out) { send(out); observer.event(e); }
     if (f?.then === 'expire') expire(f.fired.join(','));
     else if (f?.then === 'drop-connection') drop();
   };
 
-  const isBlank = (b: Buffer) => {
-    for (let i = 0; i < b.length; i++) {
+  const isBlank = (b: Buffer, from: number, to: number) => {
+    for (let i = from; i < to; i++) {
       const c = b[i];
       if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
     }
@@ -127,12 +131,12 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
         carry = undefined;
         from = nl + 1;
         nl = buf.indexOf(NEWLINE, from);
-        if (!isBlank(line)) deliver(line, passed);
+        if (!isBlank(line, 0, line.length)) deliver(line, 0, line.length, passed);
       }
       for (; nl >= 0; nl = buf.indexOf(NEWLINE, from)) {
-        const line = buf.subarray(from, nl + 1);
+        const at = from;
         from = nl + 1;
-        if (!isBlank(line)) deliver(line, passed);
+        if (!isBlank(buf, at, from)) deliver(buf, at, from, passed);
       }
       // Copied: the writer may reuse its chunk once written.
       if (from < buf.length) carry = Buffer.from(buf.subarray(from));
@@ -151,7 +155,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   } as ServerResponse['write'];
   res.end = function (...args: WriteArgs) {
     take(args[0], typeof args[1] === 'function' ? undefined : args[1]);
-    if (carry && json && !isBlank(carry)) { const last = carry; carry = undefined; deliver(last, faults === undefined); }
+    if (carry && json && !isBlank(carry, 0, carry.length)) { const last = carry; carry = undefined; deliver(last, 0, last.length, faults === undefined); }
     closeReason ??= saw410 ? '410' : timedOut() ? 'timeout' : 'server';
     if (queue.length) { endAfterQueue = true; return res; }
     finish();

@@ -73,6 +73,13 @@ describe('scanWatchEvent', () => {
     const e = scanWatchEvent(Buffer.from(`${JSON.stringify({ type: 'MODIFIED', object: pod('a', '20', { ownerReferences: [{ uid: 'o1' }, { uid: 'o2' }] }) })}\r\n`));
     expect(e).toMatchObject({ type: 'MODIFIED', key: 'demo/a', rv: '20' });
     expect(e.object!.owners).toEqual(['o1', 'o2']);
+    // Owner references written after managedFields (not kube's order) are still found, from the object itself.
+    const late = { type: 'MODIFIED', object: { metadata: { name: 'b', namespace: 'demo', uid: 'u', resourceVersion: '21', managedFields: [{ manager: 'm' }], ownerReferences: [{ uid: 'o3' }] } } };
+    const lateLine = `${JSON.stringify(late)}\n`;
+    const lateEvent = scanWatchEvent(Buffer.from(`xx${lateLine}yy`), 2, 2 + lateLine.length);
+    expect(lateEvent).toMatchObject({ type: 'MODIFIED', key: 'demo/b', rv: '21' });
+    expect(lateEvent.object!.owners).toEqual(['o3']);
+    expect(lateEvent.object!.raw()).toEqual(late.object);
     expect(scanWatchEvent(Buffer.from('{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"30"}}}'))).toMatchObject({ type: 'BOOKMARK', key: undefined, rv: '30' });
     expect(scanWatchEvent(Buffer.from('{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old"}}')).status).toMatchObject({ code: 410, message: 'too old' });
     expect(scanWatchEvent(Buffer.from('{"type":"ADDED","object":{'))).toEqual({ type: 'UNKNOWN' });
