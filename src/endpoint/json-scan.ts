@@ -4,14 +4,15 @@
 // The input is trusted to be JSON from a Kubernetes server; malformed input throws JsonScanError (callers then trace
 // less, never fail the request).
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+/** The bytes of JSON's structure (UTF-8 continuation bytes are never one of them). */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
 
 export class JsonScanError extends Error {}
 

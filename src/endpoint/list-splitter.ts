@@ -2,14 +2,7 @@
 // item's bytes (or a Table's row count). The chunks are read where they lie: a LIST of 100k pods is a GB, and joining
 // it into one buffer first cost more than forwarding it (fresh memory is slow to touch). An item that straddles two
 // chunks is the only thing copied.
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-scan.js';
 
 export interface SplitBody {
   kind?: string;
