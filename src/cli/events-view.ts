@@ -22,7 +22,7 @@ import { retryLine } from './error-message.js';
 import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
 import { objectName, showOrSkipTooDeep } from './too-deep.js';
-import { liveUnavailable } from './live-available.js';
+import { canDrawLive } from './live-available.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -63,9 +63,7 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
   if (o.live) {
-    const why = liveUnavailable(out, process.stdin, process.env);
-    if (why === undefined) return watchEventsLive(o, out as NodeJS.WriteStream, err);
-    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
+    if (canDrawLive(out, err)) return watchEventsLive(o, out as NodeJS.WriteStream, err);
   }
   const names = o.resources.map(displayName).join(',');
   const startedAt = Date.now();

@@ -150,12 +150,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
 
 /** --live on a terminal: the dashboard with the per-client panel; undefined (said in one line) without one. */
 async function startLive(o: ExecRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
-  const { liveUnavailable } = await import('./live-available.js');
-  const why = liveUnavailable(out, process.stdin, process.env);
-  if (why !== undefined) {
-    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
-    return undefined;
-  }
+  const { canDrawLive } = await import('./live-available.js');
+  if (!canDrawLive(out, err)) return undefined;
   const { startLiveSession } = await import('./live-session.js');
   const { EndpointStats } = await import('../render/live/endpoint-panel.js');
   const panel = new EndpointStats();

@@ -13,3 +13,11 @@ export function liveUnavailable(stdout: { isTTY?: boolean }, stdin: { isTTY?: bo
   if (env.TERM === 'dumb') return 'TERM=dumb';
   return undefined;
 }
+
+/** True when --live can draw here; else says why in one line on `err` (the run shows `fallback` instead) and answers false. */
+export function canDrawLive(out: { isTTY?: boolean }, err: NodeJS.WritableStream, fallback = 'the plain trace'): boolean {
+  const why = liveUnavailable(out, process.stdin, process.env);
+  if (why === undefined) return true;
+  err.write(`--live needs a terminal (${why}): showing ${fallback}\n`);
+  return false;
+}

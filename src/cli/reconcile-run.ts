@@ -292,12 +292,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
 /** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */
 async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
   // Asked first: a run that cannot draw never loads the live session.
-  const { liveUnavailable } = await import('./live-available.js');
-  const why = liveUnavailable(out, process.stdin, process.env);
-  if (why !== undefined) {
-    err.write(`--live needs a terminal (${why}): showing the plain trace\n`);
-    return undefined;
-  }
+  const { canDrawLive } = await import('./live-available.js');
+  if (!canDrawLive(out, err)) return undefined;
   const { startLiveSession } = await import('./live-session.js');
   const { ReconcileStats } = await import('../render/live/reconcile-panel.js');
   const panel = new ReconcileStats();

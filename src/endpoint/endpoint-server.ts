@@ -4,7 +4,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { InjectFault } from '../faults/inject-spec.js';
@@ -25,6 +25,7 @@ import { tapWatch } from './watch-tap.js';
 import { WireTrace, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
+import { trackSockets } from '../sim/server-sockets.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
 
@@ -188,8 +189,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem }, onRequest)
     : createServer(httpOptions, onRequest);
   server.keepAliveTimeout = 65_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => { sockets.add(s); s.setNoDelay(true); s.on('close', () => sockets.delete(s)); });
+  const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new ListenError(`${host}:${o.port ?? 0} is in use: choose another --listen address`) : err));
     server.listen(o.port ?? 0, host, () => resolve());
@@ -224,11 +224,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         watchFaults.stop();
         o.fork?.close();
         for (const w of [...watches]) w.res.end();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => { for (const s of sockets) s.destroy(); }, 500);
-        await closed;
-        clearTimeout(timer);
+        await sockets.close();
       })();
       return closing;
     },

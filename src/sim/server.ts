@@ -3,7 +3,7 @@ import { seedPlatformObjects } from './kinds/platform-objects.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { SimApi } from './api.js';
 import type { SimClock } from './clock.js';
 import { Discovery } from './discovery.js';
@@ -18,6 +18,7 @@ import { sendError } from './respond.js';
 import type { ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
+import { trackSockets } from './server-sockets.js';
 import { ControllerManager, type ControllerOptions } from './controllers/controller-manager.js';
 
 export interface SimServerOptions {
@@ -133,8 +134,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
     ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem, ca: credentials.caPem, requestCert: Boolean(credentials.users), rejectUnauthorized: false }, guarded)
     : createServer(httpOptions, guarded);
   server.keepAliveTimeout = 65_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (s) => { sockets.add(s); s.setNoDelay(true); s.on('close', () => sockets.delete(s)); });
+  const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, listenAddress, () => { server.off('error', reject); resolve(); });
@@ -171,12 +171,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
         clearInterval(trimTimer);
         faults.detach();
         for (const w of [...ctx.watches]) w.close('end');
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        // Give in-flight responses a moment, then cut whatever is left.
-        const timer = setTimeout(() => { for (const s of sockets) s.destroy(); }, 500);
-        await closed;
-        clearTimeout(timer);
+        await sockets.close();
       })();
       return closing;
     },
