@@ -109,32 +109,12 @@ export function members(b: Buffer, i: number, visit: (key: string, start: number
   }
 }
 
-/** Visits the elements of the array whose bracket is at `i`: `visit(start, end)`; answers the array's end. */
-export function elements(b: Uint8Array, i: number, visit: (start: number, end: number) => void): number {
-  if (b[i] !== OPEN_BRACKET) fail('an array expected', i);
-  i = skipSpace(b, i + 1);
-  if (b[i] === CLOSE_BRACKET) return i + 1;
-  for (;;) {
-    const end = valueEnd(b, i);
-    visit(i, end);
-    i = skipSpace(b, end);
-    if (b[i] === COMMA) i = skipSpace(b, i + 1);
-    else if (b[i] === CLOSE_BRACKET) return i + 1;
-    else fail('"," or "]" expected', i);
-  }
-}
-
 /** The string value at [start, end), or undefined when that value is not a string. */
 export function stringAt(b: Buffer, start: number, end: number): string | undefined {
   if (b[start] !== QUOTE) return undefined;
   // Escapes are rare in names and versions: only then the full JSON rules.
   for (let j = start + 1; j < end - 1; j++) if (b[j] === BACKSLASH) return JSON.parse(b.toString('utf8', start, end)) as string;
   return b.toString('utf8', start + 1, end - 1);
-}
-
-/** The value at [start, end), parsed. */
-export function parseAt(b: Buffer, start: number, end: number): unknown {
-  return JSON.parse(b.toString('utf8', start, end));
 }
 
 function keyText(b: Buffer, start: number, end: number): string {

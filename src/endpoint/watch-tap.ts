@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultableWatch, WatchFaults } from '../faults/watch-faults.js';
 import { scanWatchEvent, type ScannedEvent } from './body-scan.js';
+import { skipSpace } from './json-scan.js';
 
 export interface WatchObserver {
   /** The response began (status, content type). */
@@ -104,13 +105,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     else if (f?.then === 'drop-connection') drop();
   };
 
-  const isBlank = (b: Buffer, from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const c = b[i];
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
-    }
-    return true;
-  };
+  const isBlank = (b: Buffer, from: number, to: number) => skipSpace(b, from) >= to;
 
   const take = (chunk: unknown, encoding: unknown): boolean => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return true;
