@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tarGz, writeArchive, zip } from './archive.js';
 import { buildAssets } from './assets.js';
-import { bundle } from './bundle.js';
+import { bundle } from '../bundle/cli-bundle.js';
 import { krewManifest } from './krew-manifest.js';
 import { nodeBinary, registryPackage } from './node-binary.js';
 import { injectBlob, seaBlob } from './sea.js';
@@ -66,7 +66,7 @@ async function main() {
   mkdirSync(work, { recursive: true });
   try {
     const bundlePath = join(work, 'kwatch.cjs');
-    const bundleBytes = await bundle(bundlePath);
+    const bundleBytes = await bundle(bundlePath, 'executable');
     const assets = await buildAssets(work);
     const assetSizes = Object.entries(assets).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
     console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands); loaded on demand: ${assetSizes}`);

@@ -1,6 +1,7 @@
 // Entry point shared by bin/run.js (kwatch) and bin/kubectl-kwatch (the kubectl plugin): the only
 // difference is the name help and usage lines use. `--version` and `<command> --help` are answered
-// here from package.json and oclif.manifest.json, without importing oclif (~3x Node's own start-up).
+// here from package.json and oclif.manifest.json, without importing oclif (~3x Node's own start-up);
+// everything else runs through oclif (oclif-run.ts).
 import { readFileSync } from 'node:fs';
 import { arch, platform } from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { PJSON } from '@oclif/core/interfaces';
 import { guardStdout } from './stdout-guard.js';
 import { keepTerminalControlsToTerminals } from './terminal-controls.js';
-import { didYouMean, suggestionsFor } from './suggest.js';
+import type { OclifRunner } from './oclif-run.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -16,12 +17,19 @@ export interface CliOptions {
   bin: 'kwatch' | 'kubectl kwatch';
   argv?: string[];
   /**
-   * package.json as the single executable carries it (scripts/package): there is no package folder to
-   * read it, nor the manifest, from. oclif then finds the commands in the bundle's command map.
+   * package.json as a bundle carries it (scripts/bundle): oclif then finds the commands in the bundle's
+   * command map, not in dist/commands.
    */
   pjson?: PJSON;
-  /** oclif.manifest.json as the single executable carries it, for shell completion (no manifest file beside it). */
+  /** oclif.manifest.json as the single executable carries it (no manifest file beside it). */
   manifest?: object;
+  /** oclif's root: the package folder, or the single executable's folder (which holds no package.json). */
+  root?: string;
+  /**
+   * Where the commands' path comes from: the npm CLI's bin/ loads dist/kwatch.cjs (the whole CLI in one
+   * file) only once --version, help and completion are ruled out; without it, this build's oclif-run.js.
+   */
+  oclif?: () => Promise<OclifRunner>;
 }
 
 export async function runCli(opts: CliOptions): Promise<void> {
@@ -44,23 +52,11 @@ export async function runCli(opts: CliOptions): Promise<void> {
   if (argv.length === 1 && (argv[0] === '-h' || argv[0] === 'help')) argv = ['--help'];
   const help = helpRequest(argv);
   if (help) {
-    if (!opts.pjson && (await fastHelp(help.words, opts.bin))) return;
+    if (await fastHelp(help.words, opts.bin, opts.manifest)) return;
     argv = help.oclifArgv;
   }
-  const { Config, run, flush, handle } = await import('@oclif/core');
-  const config = await Config.load(opts.pjson ? { root: dirname(process.execPath), pjson: opts.pjson, isRoot: true } : { root: packageRoot });
-  // run() reloads a Config it is given, keeping only its plugins: the bin must live in the root plugin's pjson too.
-  config.bin = opts.bin;
-  config.pjson.oclif.bin = opts.bin;
-  try {
-    await run(argv, config);
-    await flush();
-  } catch (err) {
-    const unknown = unknownCommandMessage(err, argv, config.commandIDs, opts.bin);
-    if (unknown === undefined) return void (await handle(err as Error));
-    process.stderr.write(unknown);
-    process.exitCode = 1;
-  }
+  const runOclif = opts.oclif ? await opts.oclif() : (await import('./oclif-run.js')).runOclif;
+  await runOclif(argv, { bin: opts.bin, root: opts.root ?? packageRoot, ...(opts.pjson ? { pjson: opts.pjson } : {}) });
 }
 
 /** Shell completion (cobra's protocol): answered without loading oclif, as fast as a TAB needs. */
@@ -70,20 +66,6 @@ async function completeRequest(argv: string[], manifest: object | undefined): Pr
   await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
   // A request abandoned at the deadline may still hold a socket: the answer is out, so leave now.
   process.exit(0);
-}
-
-/**
- * cobra's answer to a command that does not exist, with its suggestions:
- * `error: unknown command "evnts" for "kwatch"`, then "Did you mean this?" and the close ones.
- */
-export function unknownCommandMessage(err: unknown, argv: string[], commandIds: string[], bin: string): string | undefined {
-  if (!(err instanceof Error) || !/^command \S+ not found$/.test(err.message)) return undefined;
-  const typed = argv.find((a) => !a.startsWith('-')) ?? argv[0] ?? '';
-  const topLevel = [...new Set(commandIds.map((id) => id.split(':')[0]))];
-  const what = typed.startsWith('-') ? `unknown flag: ${typed.replace(/=.*$/, '')}` : `unknown command "${typed}" for "${bin}"`;
-  const suggestions = typed.startsWith('-') ? [] : suggestionsFor(typed, topLevel);
-  // As kubectl: an unknown flag points at the help, an unknown command at its close names (if any).
-  return typed.startsWith('-') ? `error: ${what}\nSee '${bin} --help' for usage.\n` : `error: ${what}\n${didYouMean(suggestions)}${suggestions.length ? '\n' : ''}`;
 }
 
 /** oclif's user agent line: kwatch/0.1.0 linux-x64 node-v20.18.0. */
@@ -122,10 +104,10 @@ export function helpRequest(argv: string[]): HelpRequest | undefined {
 }
 
 /** Prints the command's help from the manifest; false when it cannot (no manifest, unknown command). */
-async function fastHelp(words: string[], bin: string): Promise<boolean> {
+async function fastHelp(words: string[], bin: string, embedded: object | undefined): Promise<boolean> {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(join(packageRoot, 'oclif.manifest.json'), 'utf8')) as import('./oclif-manifest.js').Manifest;
+    manifest = (embedded ?? JSON.parse(readFileSync(join(packageRoot, 'oclif.manifest.json'), 'utf8'))) as import('./oclif-manifest.js').Manifest;
   } catch {
     return false;
   }

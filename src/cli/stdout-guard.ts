@@ -3,9 +3,14 @@
 // write happened. Output to a file fails synchronously inside write(), output to a pipe with an 'error'
 // event; both land here. Later writes are dropped, and running commands are told to stop.
 
-/** Aborted when stdout can no longer be written; stop signals listen to it. */
-const outputGone = new AbortController();
+/**
+ * Aborted when stdout can no longer be written; stop signals listen to it. One per process: the npm CLI's
+ * entry (dist/cli/main.js, which installs the guard) and the bundle it loads for the commands
+ * (dist/kwatch.cjs, which reads it) each hold a copy of this module.
+ */
+const outputGone: AbortController = ((globalThis as Record<symbol, unknown>)[Symbol.for('kwatch.stdoutGone')] ??= new AbortController()) as AbortController;
 export const stdoutClosed: AbortSignal = outputGone.signal;
+const GUARDED = Symbol.for('kwatch.stdoutGuarded');
 
 /** True when stdout failed for a reason worth its error line (not a closed pipe): summaries are then left out. */
 export function stdoutFailed(): boolean {
@@ -22,6 +27,8 @@ export function outputFailureLine(err: NodeJS.ErrnoException): string | undefine
 type Stream = NodeJS.WriteStream | (NodeJS.WritableStream & { write: (...args: never[]) => boolean });
 
 export function guardStdout(stream: Stream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): void {
+  if ((stream as { [GUARDED]?: boolean })[GUARDED]) return;
+  (stream as { [GUARDED]?: boolean })[GUARDED] = true;
   const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
   const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
   const fail = (err: NodeJS.ErrnoException) => {

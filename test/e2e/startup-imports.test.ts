@@ -1,7 +1,10 @@
 // What the common commands load: the template engines, the live session and the recording code only when the
 // run uses them, and cli-table3 only when a table is drawn (each costs milliseconds of start-up on every run).
+// The npm CLI runs its commands from one bundle (dist/kwatch.cjs), where a module left unloaded is one left
+// unevaluated; these checks run the same code unbundled (dist/cli/main.js), where each module is a file.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, run } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
@@ -27,16 +30,29 @@ register('data:text/javascript,' + encodeURIComponent(
 
 const preload = join(dir, 'log-loads.mjs');
 writeFileSync(preload, LOG_LOADS);
+/** The CLI without its bundle: runCli with no `oclif` loader runs dist/cli/oclif-run.js and dist/commands. */
+const unbundled = join(dir, 'unbundled.mjs');
+writeFileSync(unbundled, `import { runCli } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')).href)};\nawait runCli({ bin: 'kwatch' });\n`);
 
 let runs = 0;
-async function loadedBy(args: string[]): Promise<string> {
+async function loadedBy(args: string[], entry = unbundled): Promise<string> {
   const log = join(dir, `loads-${++runs}.txt`);
-  const r = await run(process.execPath, ['--import', preload, BIN, ...args], { KWATCH_MODULE_LOG: log });
+  const r = await run(process.execPath, ['--import', preload, entry, ...args], { KWATCH_MODULE_LOG: log });
   expect(r.code, r.stderr).toBe(0);
   return readFileSync(log, 'utf8');
 }
 
 describe('start-up imports', () => {
+  it('the npm CLI runs a command from its bundle: no module of dist/commands, oclif or undici is resolved on its own', { timeout: 60_000 }, async () => {
+    const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson'], BIN);
+    expect(loaded).toContain('/dist/kwatch.cjs');
+    for (const m of ['/dist/commands/', '/node_modules/@oclif/', '/node_modules/undici/', '/node_modules/yaml/']) expect(loaded).not.toContain(m);
+  });
+
+  it('--version and a command\'s help are answered without loading the bundle', { timeout: 60_000 }, async () => {
+    for (const args of [['--version'], ['events', '--help']]) expect(await loadedBy(args, BIN)).not.toContain('/dist/kwatch.cjs');
+  });
+
   it('events -o ndjson loads neither the template engines, nor the live session, nor the recording code', { timeout: 60_000 }, async () => {
     const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson']);
     expect(loaded).toContain('/dist/cli/events-view.js');

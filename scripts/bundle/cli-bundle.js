@@ -1,0 +1,193 @@
+// Bundles the CLI into one CommonJS file: every command (found the way oclif finds them, from src/commands),
+// oclif, undici, yaml and the rest, so that a run resolves, reads and compiles one file instead of hundreds.
+// Two forms share it:
+//  - 'npm': dist/kwatch.cjs, which bin/ loads (npm run build). Packages most runs never use (ink, react,
+//    @kubernetes/client-node, esbuild) stay outside, imported from node_modules the first time a run asks.
+//  - 'executable': the Node single executable's main script (npm run package), with nothing left outside:
+//    those packages are SEA assets (scripts/package/assets.js) or, for esbuild, missing.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { ASSET_PACKAGES, assetLoaderSource } from '../package/assets.js';
+import { dependencyPatches } from './dependency-patches.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/** Where the npm form's bundle lives: beside the folders tsc compiles src/ into. */
+export const NPM_BUNDLE = join(ROOT, 'dist', 'kwatch.cjs');
+
+/** The explicit command target the bundled oclif is told about (see oclif-module-loader.js). */
+export const COMMANDS_TARGET = './kwatch-commands';
+
+/** Packages the npm form leaves to node_modules: loaded only by the runs that need them. */
+const NPM_EXTERNAL = ['ink', 'react', '@kubernetes/client-node', 'esbuild', 'typescript'];
+
+/** Command ids as oclif's pattern strategy derives them: path segments joined by ':', `index` files name their folder. */
+export function commandFiles(dir = join(ROOT, 'src', 'commands')) {
+  const files = [];
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path);
+    }
+  };
+  walk(dir);
+  return files.sort().map((path) => {
+    const parts = relative(dir, path).replace(/\.tsx?$/, '').split(sep);
+    if (parts.at(-1) === 'index') parts.pop();
+    return { id: parts.join(':'), path };
+  }).filter((c) => c.id !== '');
+}
+
+/**
+ * The command map: a getter per command, so that a run evaluates only its own command's module graph (esbuild
+ * wraps a module reached through require() in a function run on first use). `events` never evaluates the sim,
+ * the endpoint or the reconcile runner. oclif reads the one id it runs (it has the manifest for the others).
+ */
+function commandMapSource() {
+  const commands = commandFiles();
+  // A command file's class is its default export (oclif also accepts the single class a module exports).
+  const entries = commands.map((c) => `  get ${JSON.stringify(c.id)}() { return commandClass(require(${JSON.stringify(c.path)})); },`);
+  return `const commandClass = (m) => m.default ?? Object.values(m).find((v) => typeof v === 'function' && 'run' in v);
+export const COMMANDS = {
+${entries.join('\n')}
+};
+`;
+}
+
+const manifestSource = (form) => (form === 'executable' ? `export default ${readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8').trim()};\n` : 'export default undefined;\n');
+
+function entrySource(form, pjson) {
+  if (form === 'npm') {
+    // bin/ answers --version, help and completion from dist/cli/main.js, and loads this for everything else.
+    return `
+import { runOclif as run } from ${JSON.stringify(join(ROOT, 'src/cli/oclif-run.ts'))};
+const pjson = ${JSON.stringify(pjson)};
+export const runOclif = (argv, opts) => run(argv, { ...opts, pjson });
+`;
+  }
+  return `
+import { basename, dirname } from 'node:path';
+import { tuneV8 } from ${JSON.stringify(join(ROOT, 'src/cli/startup.ts'))};
+import { runCli } from ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))};
+import manifest from 'kwatch:manifest';
+tuneV8();
+// Installed as kubectl-kwatch (krew, the archives), it is the kubectl plugin; renamed to kwatch, the plain CLI.
+const name = basename(process.execPath).replace(/\\.exe$/i, '');
+runCli({ bin: name === 'kwatch' ? 'kwatch' : 'kubectl kwatch', pjson: ${JSON.stringify(pjson)}, manifest, root: dirname(process.execPath) }).catch((err) => {
+  process.stderr.write(\`error: \${process.env.KWATCH_DEBUG ? err?.stack : err instanceof Error ? err.message : String(err)}\\n\`);
+  process.exitCode = 1;
+});
+`;
+}
+
+/** package.json as the bundled oclif sees it: commands come from the map, not a folder. */
+export function bundledPjson() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    description: pkg.description,
+    type: 'commonjs',
+    oclif: { ...pkg.oclif, commands: { strategy: 'explicit', target: COMMANDS_TARGET, identifier: 'COMMANDS' } },
+  };
+}
+
+/** What the single executable does not carry (nothing in it should reach these: a failure says so in one line). */
+const MISSING = {
+  // oclif reads tsconfig.json with it only when it runs a plugin from TypeScript sources, which the bundle never does.
+  typescript: 'TypeScript is not part of the single executable',
+  // TypeScript controllers are transpiled by Node itself there (src/reconcile/node-typescript-hooks.ts).
+  esbuild: 'esbuild is not part of the single executable',
+};
+for (const specifier of Object.keys(ASSET_PACKAGES)) MISSING[specifier] = `${specifier} is loaded on demand in the single executable: a static import of it cannot be bundled`;
+
+// A call, not a type (`typeof import('react')`, `import('react').ReactElement`).
+const ASSET_IMPORT = new RegExp(`(?<!typeof\\s*)\\bimport\\((['"])(${Object.keys(ASSET_PACKAGES).map((s) => s.replace(/[/.]/g, '\\$&')).join('|')})\\1\\)(?!\\.)`, 'g');
+
+/**
+ * import.meta.url of a source file in the npm form: the URL of the file tsc compiles it to, beside the bundle in
+ * dist/, so that paths the code derives from it (the package root, dist/index.js) are the unbundled build's.
+ */
+function npmModuleUrl(sourcePath) {
+  const compiled = relative(join(ROOT, 'src'), sourcePath).replace(/\.tsx?$/, '.js').split(sep).join('/');
+  return `__kwatchModuleUrl(${JSON.stringify(compiled)})`;
+}
+
+const virtualModules = (form, pjson) => ({
+  name: 'kwatch-virtual-modules',
+  setup(build) {
+    build.onResolve({ filter: /^kwatch:(entry|commands|manifest)$/ }, (args) => ({ path: args.path, namespace: 'kwatch' }));
+    build.onLoad({ filter: /^kwatch:entry$/, namespace: 'kwatch' }, () => ({ contents: entrySource(form, pjson), loader: 'ts', resolveDir: ROOT }));
+    build.onLoad({ filter: /^kwatch:commands$/, namespace: 'kwatch' }, () => ({ contents: commandMapSource(), loader: 'ts', resolveDir: ROOT }));
+    // oclif.manifest.json: the executable has no file beside it to read it from (oclif would otherwise load
+    // every command to rebuild it at each start).
+    build.onLoad({ filter: /^kwatch:manifest$/, namespace: 'kwatch' }, () => ({ contents: manifestSource(form), loader: 'js', resolveDir: ROOT }));
+    if (form === 'executable') {
+      // typescript: 6.5 MB that oclif only asks for (and does without) when it looks for a tsconfig.json.
+      // ink (and yoga-layout under it) awaits at the top level, which a CommonJS bundle cannot hold; esbuild
+      // compiles TypeScript controllers with a native binary of its own. Both stay out: what needs them fails in one line.
+      build.onResolve({ filter: /^(ink|react|esbuild|typescript|@kubernetes\/client-node)$/ }, (args) => ({ path: args.path, namespace: 'kwatch-missing' }));
+      build.onLoad({ filter: /.*/, namespace: 'kwatch-missing' }, (args) => ({
+        contents: `import { UserError } from ${JSON.stringify(join(ROOT, 'src/cli/user-error.ts'))};\nthrow new UserError(${JSON.stringify(MISSING[args.path])});\n`,
+        loader: 'ts',
+        resolveDir: ROOT,
+      }));
+    }
+    for (const patch of dependencyPatches()) {
+      build.onLoad({ filter: patch.file }, (args) => ({ contents: patch.apply(readFileSync(args.path, 'utf8'), args.path), loader: 'js' }));
+    }
+    // oclif's module loader reads command files from disk; the bundle's answers from the command map.
+    build.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, () => ({
+      contents: readFileSync(join(HERE, 'oclif-module-loader.js'), 'utf8'),
+      loader: 'js',
+      resolveDir: HERE,
+    }));
+    // Our lazy `createRequire(import.meta.url)('yaml')` loads become plain requires esbuild can bundle. In the
+    // executable, `import('ink')` (and the other packages of assets.js) become loads of the asset that holds the
+    // package; in the npm form, import.meta.url is the compiled file's.
+    build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      let changed = source.replaceAll('createRequire(import.meta.url)(', 'require(');
+      if (form === 'executable') changed = changed.replace(ASSET_IMPORT, (_, _q, specifier) => `__kwatchImportPackage(${JSON.stringify(specifier)})`);
+      else changed = changed.replaceAll('import.meta.url', npmModuleUrl(args.path));
+      if (changed === source) return undefined;
+      return { contents: changed, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+});
+
+const BANNERS = {
+  // import.meta.url of the bundled ES modules: the executable itself (nothing is read beside it).
+  executable: () => `var __kwatch_import_meta_url = require("node:url").pathToFileURL(process.execPath).href;\n${assetLoaderSource()}`,
+  // import.meta.url of our sources: their compiled file's (npmModuleUrl); of a bundled package: the bundle's.
+  npm: () => 'var __kwatchModuleUrl = (compiled) => require("node:url").pathToFileURL(require("node:path").join(__dirname, compiled)).href;\nvar __kwatch_import_meta_url = require("node:url").pathToFileURL(__filename).href;',
+};
+
+/** Writes the bundle of `form` ('npm' or 'executable') to outfile; returns its size in bytes. */
+export async function bundle(outfile, form = 'executable') {
+  if (!(form in BANNERS)) throw new Error(`unknown bundle form ${form}`);
+  const result = await esbuild.build({
+    entryPoints: ['kwatch:entry'],
+    bundle: true,
+    platform: 'node',
+    // The npm form runs on every Node the package supports; the executable on the Node it is built with.
+    target: form === 'npm' ? 'node20' : 'node24',
+    format: 'cjs',
+    outfile,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    external: form === 'npm' ? NPM_EXTERNAL : [],
+    define: { 'import.meta.url': '__kwatch_import_meta_url' },
+    banner: { js: BANNERS[form]() },
+    plugins: [virtualModules(form, bundledPjson())],
+  });
+  if (process.env.KWATCH_BUNDLE_METAFILE) (await import("node:fs")).writeFileSync(process.env.KWATCH_BUNDLE_METAFILE, JSON.stringify(result.metafile));
+  return Object.values(result.metafile.outputs)[0].bytes;
+}
