@@ -12,4 +12,5 @@ tuneV8();
 
 // --version, help and completion are answered by main.js alone; the commands run from dist/kwatch.cjs, the
 // whole CLI in one file (npm run build), which Node reads and compiles faster than the modules of dist/.
-await runCli({ bin: 'kwatch', oclif: async () => module.createRequire(import.meta.url)('../dist/kwatch.cjs').runOclif });
+const bundle = new URL('../dist/kwatch.cjs', import.meta.url);
+await runCli({ bin: 'kwatch', oclif: async () => (await import('../dist/cli/load-bundle.js')).loadBundle(bundle).runOclif });

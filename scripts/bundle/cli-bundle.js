@@ -5,7 +5,7 @@
 //    @kubernetes/client-node, esbuild) stay outside, imported from node_modules the first time a run asks.
 //  - 'executable': the Node single executable's main script (npm run package), with nothing left outside:
 //    those packages are SEA assets (scripts/package/assets.js) or, for esbuild, missing.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -183,11 +183,26 @@ export async function bundle(outfile, form = 'executable') {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
+    write: false,
     external: form === 'npm' ? NPM_EXTERNAL : [],
     define: { 'import.meta.url': '__kwatch_import_meta_url' },
     banner: { js: BANNERS[form]() },
     plugins: [virtualModules(form, bundledPjson())],
   });
-  if (process.env.KWATCH_BUNDLE_METAFILE) (await import("node:fs")).writeFileSync(process.env.KWATCH_BUNDLE_METAFILE, JSON.stringify(result.metafile));
-  return Object.values(result.metafile.outputs)[0].bytes;
+  const text = asciiOnly(result.outputFiles[0].text);
+  writeFileSync(outfile, text);
+  // What the bundle holds, package by package, for whoever wants to see what a start-up compiles.
+  if (process.env.KWATCH_BUNDLE_METAFILE) writeFileSync(process.env.KWATCH_BUNDLE_METAFILE, JSON.stringify(result.metafile));
+  return Buffer.byteLength(text);
+}
+
+/**
+ * esbuild escapes non-ASCII characters in strings but leaves them in regular expression literals (`µs`, box
+ * drawing). One such character makes the whole file a two-byte string for V8: on Node 20, reading the 2.6 MB
+ * bundle took 57 ms instead of 7 and compiling it 80 ms instead of about 50. \uXXXX means the same character
+ * in a regular expression, a string or an identifier (a character outside the BMP as its surrogate pair).
+ */
+function asciiOnly(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

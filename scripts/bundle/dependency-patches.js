@@ -11,6 +11,8 @@
  * - getPlatform() imports wsl-utils (and is-wsl, is-inside-container, is-docker, powershell-utils, which read
  *   /proc and the file system) to tell WSL from Linux, for oclif's user agent line alone. kwatch's own version
  *   line (src/cli/main.ts) names process.platform, so oclif's does too.
+ * - checkNodeVersion(): at load, oclif loads semver (~10 ms) to compare Node's version with the engines of the
+ *   package.json above its own file, which in a bundle is kwatch's (>= 20.18, which npm checks at install).
  * - The manifest: the executable has no oclif.manifest.json beside it, so oclif would load every command to
  *   rebuild it at each start; the bundle carries it (kwatch:manifest, undefined in the npm form, which reads
  *   the file).
@@ -40,6 +42,11 @@ const PATCHES = [
     from: 'const debug_1 = __importDefault(require("debug"));',
     // A logger that logs nothing unless DEBUG is set, as debug's own would; with DEBUG, debug itself.
     to: 'const debug_1 = { default: (namespace) => { if (process.env.DEBUG) return require("debug")(namespace); const off = () => {}; off.enabled = false; off.namespace = namespace; off.extend = () => off; off.log = off; return off; } };',
+  },
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]index\.js$/,
+    from: '\ncheckNodeVersion();\n',
+    to: '\n',
   },
   {
     file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,

@@ -45,12 +45,13 @@ async function loadedBy(args: string[], entry = unbundled): Promise<string> {
 describe('start-up imports', () => {
   it('the npm CLI runs a command from its bundle: no module of dist/commands, oclif or undici is resolved on its own', { timeout: 60_000 }, async () => {
     const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson'], BIN);
-    expect(loaded).toContain('/dist/kwatch.cjs');
+    // load-bundle.js compiles dist/kwatch.cjs itself (no require() to log): what the log shows is that it ran.
+    expect(loaded).toContain('/dist/cli/load-bundle.js');
     for (const m of ['/dist/commands/', '/node_modules/@oclif/', '/node_modules/undici/', '/node_modules/yaml/']) expect(loaded).not.toContain(m);
   });
 
   it('--version and a command\'s help are answered without loading the bundle', { timeout: 60_000 }, async () => {
-    for (const args of [['--version'], ['events', '--help']]) expect(await loadedBy(args, BIN)).not.toContain('/dist/kwatch.cjs');
+    for (const args of [['--version'], ['events', '--help']]) expect(await loadedBy(args, BIN)).not.toContain('/dist/cli/load-bundle.js');
   });
 
   it('events -o ndjson loads neither the template engines, nor the live session, nor the recording code', { timeout: 60_000 }, async () => {
