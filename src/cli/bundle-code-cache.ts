@@ -1,10 +1,10 @@
 // Where load-bundle.ts keeps V8's compiled code for dist/kwatch.cjs between runs (Node >= 22):
-// $XDG_CACHE_HOME/kwatch (else ~/.cache/kwatch), one file per bundle build and Node version, in a folder only
+// $XDG_CACHE_HOME/kwatch (else ~/.cache/kwatch), one file per bundle text and V8 version, in a folder only
 // its user can write (V8 checks the code against the source's length and its own version and flags, not
 // against tampering: a file anyone could plant would be code run as the user). Nothing here ever fails a run:
 // a cache that cannot be read or written is a cold start. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it
 // turns off Node's own.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -18,11 +18,15 @@ export interface CodeCache {
 
 const OFF: CodeCache = { read: () => undefined, write: () => undefined };
 
-export function codeCacheFor(bundle: string, stat: { size: number; mtimeMs: number }, env: NodeJS.ProcessEnv = process.env): CodeCache {
+/** The cache for `source`, the text of the file `bundle`. */
+export function codeCacheFor(bundle: string, source: Uint8Array, env: NodeJS.ProcessEnv = process.env): CodeCache {
   if (env.NODE_DISABLE_COMPILE_CACHE) return OFF;
   const dir = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'kwatch');
-  // A rebuilt bundle, or another Node, is another file: stale code is never offered to V8.
-  const file = join(dir, `${basename(bundle)}-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.code`);
+  // Another bundle, or another V8, is another file: V8 checks cached code only against the source's length, so
+  // stale code is never offered to it. The key is the text's hash (2 ms), not the file's size and time: npm and
+  // the release archives give every file one fixed time.
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
+  const file = join(dir, `${basename(bundle)}-${hash}-v8-${process.versions.v8}-${process.arch}.code`);
   return {
     read() {
       try {

@@ -9,7 +9,7 @@
 //    read from a code cache fails (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the bundle imports ink, esbuild
 //    and the user's controllers.
 import { isAscii } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,35 @@ export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
     module._compile(source, filename);
     return module.exports;
   }
-  const cache = codeCacheFor(filename, statSync(filename));
+  runWithCodeCache(source, bytes, filename, { exports: module.exports, require: createRequire(filename), module });
+  return module.exports;
+}
+
+/**
+ * The single executable's start: its main script is only this (scripts/package/sea-loader.js), and the CLI's
+ * bundle is the SEA asset `asset`, run with V8's code for it kept on disk like the npm CLI's. The executable's
+ * own code cache (SEA useCodeCache) holds only what compiles before the bundle runs.
+ */
+export function runSeaBundle(asset: string, require: NodeJS.Require): void {
+  const { getRawAsset } = require('node:sea') as typeof import('node:sea');
+  // The bytes as they lie in the executable (no copy); ASCII, as scripts/bundle makes the bundle.
+  const bytes = Buffer.from(getRawAsset(asset) as ArrayBuffer);
+  const module = { exports: {} as unknown };
+  runWithCodeCache(bytes.toString('latin1'), bytes, process.execPath, { exports: module.exports, require, module });
+}
+
+interface CommonJsScope {
+  exports: unknown;
+  require: NodeJS.Require;
+  module: { exports: unknown };
+}
+
+/**
+ * Runs `source` as a CommonJS module of `filename`, with V8's code for it read from and written to the cache.
+ * V8 accepts cached code only under the flags it was made with: set them (startup.ts) before this.
+ */
+function runWithCodeCache(source: string, bytes: Uint8Array, filename: string, scope: CommonJsScope): void {
+  const cache = codeCacheFor(filename, bytes);
   // What follows is how Node loads a CommonJS file itself; its import() goes through this vm option, which Node
   // calls experimental (a warning the user can do nothing about).
   hideExperimentalWarning(/^vm\.USE_MAIN_CONTEXT_DEFAULT_LOADER is an experimental feature/);
@@ -62,6 +90,5 @@ export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
   });
   // Written at exit, once the run has compiled the functions it called, so that the next run finds those too.
   if (script.cachedDataRejected !== false) process.once('exit', () => cache.write(() => script.createCachedData()));
-  (script.runInThisContext() as ModuleWrapper)(module.exports, createRequire(filename), module, filename, dirname(filename));
-  return module.exports;
+  (script.runInThisContext() as ModuleWrapper)(scope.exports, scope.require, scope.module as LoaderModule, filename, dirname(filename));
 }

@@ -1,6 +1,7 @@
 // The spinner's text during a paged LIST: `listing pods: page 12, 6,000 of ~20,000 (remainingItemCount)`.
 // Fed the reflector's list-page records; the total is an estimate the server gives only while paging.
 import type { TraceRecord } from '../informer/trace.js';
+import { groupDigits } from './format-units.js';
 
 export class ListProgress {
   private pages = 0;
@@ -19,7 +20,7 @@ export class ListProgress {
   }
 
   text(): string {
-    const n = (x: number) => x.toLocaleString('en-US');
+    const n = groupDigits;
     const total = this.remaining !== undefined ? ` of ~${n(this.listed + this.remaining)} (remainingItemCount)` : '';
     return `listing ${this.what}: page ${this.pages}, ${n(this.listed)}${total}`;
   }

@@ -55,7 +55,7 @@ describe('loadBundle', () => {
     const home = join(dir, 'cache-home');
     await load({ XDG_CACHE_HOME: home });
     const [file] = cacheFiles(home);
-    expect(file).toMatch(/^bundle\.cjs-\d+-\d+-v8-.*\.code$/);
+    expect(file).toMatch(/^bundle\.cjs-[0-9a-f]{32}-v8-.*\.code$/);
     expect(statSync(join(home, 'kwatch')).mode & 0o777).toBe(0o700);
     const path = join(home, 'kwatch', file);
     const written = statSync(path).mtimeMs;
@@ -65,6 +65,17 @@ describe('loadBundle', () => {
     writeFileSync(path, 'not V8 code');
     await load({ XDG_CACHE_HOME: home });
     expect(readFileSync(path).toString('latin1')).not.toBe('not V8 code');
+  });
+
+  it.runIf(CACHE_WORKS)('never offers the code of another text of the same length (npm and the archives give files one fixed time)', async () => {
+    const home = join(dir, 'same-length');
+    const other = join(dir, 'other.cjs');
+    writeFileSync(other, 'module.exports = { answer: 41 };\n');
+    const answer = async () => JSON.parse((await run(process.execPath, ['--input-type=module', '-e', `const { loadBundle } = await import(${JSON.stringify(LOADER)}); console.log(JSON.stringify(loadBundle(new URL(${JSON.stringify(pathToFileURL(other).href)}))));`], { env: { ...process.env, XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '' } })).stdout).answer;
+    expect(await answer()).toBe(41);
+    writeFileSync(other, 'module.exports = { answer: 42 };\n');
+    expect(await answer()).toBe(42);
+    expect(cacheFiles(home)).toHaveLength(2);
   });
 
   it.runIf(CACHE_WORKS)('uses no cache in a folder others can write into, nor with NODE_DISABLE_COMPILE_CACHE', async () => {

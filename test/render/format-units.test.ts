@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBytes, formatClock, formatMs, formatSeconds } from '../../src/render/format-units.js';
+import { formatAge, formatBytes, formatClock, formatMs, formatSeconds, groupDigits } from '../../src/render/format-units.js';
 
 describe('format units', () => {
   it('formats bytes in compact SI units', () => {
@@ -33,5 +33,9 @@ describe('format units', () => {
 
   it('formats clock time as HH:MM:SS.mmm', () => {
     expect(formatClock(new Date(2026, 0, 2, 3, 4, 5, 6).getTime())).toBe('03:04:05.006');
+  });
+
+  it('groups digits by thousands as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 6000, 20_000, 123_456, 1_234_567, -1000, 1.5]) expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
   });
 });
