@@ -5,9 +5,10 @@
 // which is loaded only then (it costs about half a second to import).
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import YAML from 'yaml';
 import { KubeconfigError } from './config-error.js';
+import { readSimpleYaml } from './kubeconfig-yaml.js';
 import { redact } from './redact.js';
 import { maskUrlPasswords, serverAddress } from './server-url.js';
 
@@ -93,7 +94,8 @@ function parseFile(file: string, text: string): { clusters: Named[]; users: Name
   };
   let doc: Raw;
   try {
-    doc = YAML.parse(text) as Raw;
+    // The subset kubectl and the cloud CLIs write, read without loading `yaml`; any other text, by `yaml`.
+    doc = (readSimpleYaml(text) ?? (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text)) as Raw;
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -236,8 +238,9 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
 async function pluginAuth(cluster: Named, user: Named, where: string, secrets: string[], tls: TlsOptions): Promise<() => Promise<Record<string, string>>> {
   const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
+  // JSON is YAML: client-node reads it as it reads any kubeconfig.
   kc.loadFromString(
-    YAML.stringify({
+    JSON.stringify({
       clusters: [{ name: cluster.name, cluster: cluster.body }],
       users: [{ name: user.name, user: user.body }],
       contexts: [{ name: 'kwatch', context: { cluster: cluster.name, user: user.name } }],
