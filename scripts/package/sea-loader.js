@@ -5,18 +5,20 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { SIM_BUNDLE_NAME, SIM_SPECIFIER } from '../bundle/cli-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The asset name the bundle is carried under. */
+/** The asset names the bundle and the sim's bundle are carried under. */
 export const BUNDLE_ASSET = 'kwatch.cjs';
+export { SIM_BUNDLE_NAME as SIM_ASSET };
 
 /** Writes the main script to outfile. */
 export async function buildSeaLoader(outfile) {
   await esbuild.build({
     stdin: {
       // V8's flags first: cached code is checked against the flags it was made under, and it is made at exit.
-      contents: `import { tuneV8 } from ${JSON.stringify(join(ROOT, 'src/cli/startup.ts'))};\nimport { runSeaBundle } from ${JSON.stringify(join(ROOT, 'src/cli/load-bundle.ts'))};\ntuneV8();\nrunSeaBundle(${JSON.stringify(BUNDLE_ASSET)}, require);\n`,
+      contents: `import { tuneV8 } from ${JSON.stringify(join(ROOT, 'src/cli/startup.ts'))};\nimport { runSeaBundle } from ${JSON.stringify(join(ROOT, 'src/cli/load-bundle.ts'))};\ntuneV8();\nrunSeaBundle(${JSON.stringify(BUNDLE_ASSET)}, ${JSON.stringify({ specifier: SIM_SPECIFIER, asset: SIM_BUNDLE_NAME })}, require);\n`,
       resolveDir: ROOT,
       loader: 'ts',
     },

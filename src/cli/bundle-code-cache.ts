@@ -5,7 +5,7 @@
 // a cache that cannot be read or written is a cold start. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it
 // turns off Node's own.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -25,7 +25,8 @@ export function codeCacheFor(bundle: string, source: Uint8Array, env: NodeJS.Pro
   // Another bundle, or another V8, is another file: V8 checks cached code only against the source's length, so
   // stale code is never offered to it. The key is the text's hash (2 ms), not the file's size and time: npm and
   // the release archives give every file one fixed time.
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
+  // Node's options too: V8 rejects code made under other flags, and two ways of starting would overwrite each other.
+  const hash = createHash('sha256').update(source).update(`\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`).digest('hex').slice(0, 32);
   const file = join(dir, `${basename(bundle)}-${hash}-v8-${process.versions.v8}-${process.arch}.code`);
   return {
     read() {
@@ -44,6 +45,7 @@ export function codeCacheFor(bundle: string, source: Uint8Array, env: NodeJS.Pro
         try {
           writeFileSync(tmp, produce(), { mode: 0o600 });
           renameSync(tmp, file);
+          pruneOlder(dir, `${basename(bundle)}-`, file);
         } catch {
           try {
             unlinkSync(tmp);
@@ -63,4 +65,15 @@ function ownedByUserOnly(dir: string): boolean {
   const s = statSync(dir);
   const uid = process.getuid?.();
   return (uid === undefined || s.uid === uid) && (s.mode & 0o022) === 0;
+}
+
+/** Files of other builds of the same bundle kept beside the newest (an upgrade leaves the old version's behind). */
+const KEEP = 3;
+
+function pruneOlder(dir: string, prefix: string, newest: string): void {
+  const others = readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.code') && join(dir, f) !== newest)
+    .map((f) => ({ path: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of others.slice(KEEP)) unlinkSync(old.path);
 }

@@ -56,14 +56,22 @@ export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
 /**
  * The single executable's start: its main script is only this (scripts/package/sea-loader.js), and the CLI's
  * bundle is the SEA asset `asset`, run with V8's code for it kept on disk like the npm CLI's. The executable's
- * own code cache (SEA useCodeCache) holds only what compiles before the bundle runs.
+ * own code cache (SEA useCodeCache) holds only what compiles before the bundle runs. The bundle asks for the
+ * sim, a second asset, as require(`sim.specifier`), the first time a run starts it.
  */
-export function runSeaBundle(asset: string, require: NodeJS.Require): void {
+export function runSeaBundle(asset: string, sim: { specifier: string; asset: string }, require: NodeJS.Require): void {
   const { getRawAsset } = require('node:sea') as typeof import('node:sea');
-  // The bytes as they lie in the executable (no copy); ASCII, as scripts/bundle makes the bundle.
-  const bytes = Buffer.from(getRawAsset(asset) as ArrayBuffer);
-  const module = { exports: {} as unknown };
-  runWithCodeCache(bytes.toString('latin1'), bytes, process.execPath, { exports: module.exports, require, module });
+  const run = (name: string, moduleRequire: NodeJS.Require): unknown => {
+    // The bytes as they lie in the executable (no copy); ASCII, as scripts/bundle makes the bundles.
+    const bytes = Buffer.from(getRawAsset(name) as ArrayBuffer);
+    const module = { exports: {} as unknown };
+    // Named as the executable, as stack frames in its main script always were (src/reconcile/module-loader.ts).
+    runWithCodeCache(bytes.toString('latin1'), bytes, process.execPath, { exports: module.exports, require: moduleRequire, module });
+    return module.exports;
+  };
+  let simExports: unknown;
+  const withSim = Object.assign((id: string): unknown => (id === sim.specifier ? (simExports ??= run(sim.asset, require)) : require(id)), require) as NodeJS.Require;
+  run(asset, withSim);
 }
 
 interface CommonJsScope {

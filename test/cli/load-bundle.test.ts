@@ -76,6 +76,12 @@ describe('loadBundle', () => {
     writeFileSync(other, 'module.exports = { answer: 42 };\n');
     expect(await answer()).toBe(42);
     expect(cacheFiles(home)).toHaveLength(2);
+    // Older builds' files are pruned: the newest and three others stay.
+    for (const n of [43, 44, 45, 46]) {
+      writeFileSync(other, `module.exports = { answer: ${n} };\n`);
+      expect(await answer()).toBe(n);
+    }
+    expect(cacheFiles(home)).toHaveLength(4);
   });
 
   it.runIf(CACHE_WORKS)('uses no cache in a folder others can write into, nor with NODE_DISABLE_COMPILE_CACHE', async () => {
