@@ -1,10 +1,12 @@
 // Bundles the CLI into one CommonJS file: every command (found the way oclif finds them, from src/commands),
-// oclif, undici, yaml and the rest, so that a run resolves, reads and compiles one file instead of hundreds.
+// oclif, undici, yaml and the rest, so that a run resolves, reads and compiles one file instead of hundreds;
+// the embedded API server (src/sim) goes to a second file, read only by the runs that start it.
 // Two forms share it:
 //  - 'npm': dist/kwatch.cjs, which bin/ loads (npm run build). Packages most runs never use (ink, react,
 //    @kubernetes/client-node, esbuild) stay outside, imported from node_modules the first time a run asks.
-//  - 'executable': the Node single executable's main script (npm run package), with nothing left outside:
-//    those packages are SEA assets (scripts/package/assets.js) or, for esbuild, missing.
+//  - 'executable': the single executable's bundle (npm run package), a SEA asset its main script
+//    (scripts/package/sea-loader.js) runs, with nothing left outside: those packages are SEA assets
+//    (scripts/package/assets.js) or, for esbuild, missing.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
