@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ASSET_PACKAGES, assetLoaderSource } from '../package/assets.js';
 import { dependencyPatches } from './dependency-patches.js';
+import { SHIPPED_BUNDLE } from './esbuild-options.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -207,17 +208,7 @@ function simEntrySource(simModules) {
   return `module.exports = {\n${properties.join('\n')}\n};\n`;
 }
 
-const COMMON_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-  write: false,
-};
+const COMMON_OPTIONS = { ...SHIPPED_BUNDLE, format: 'cjs', metafile: true, write: false };
 
 /** Writes the bundle of `form` ('npm' or 'executable') to outfile, and the sim's (SIM_BUNDLE_NAME) beside it; returns the first's size in bytes. */
 export async function bundle(outfile, form = 'executable') {

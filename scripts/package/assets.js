@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { SHIPPED_BUNDLE } from '../bundle/esbuild-options.js';
 
 /** The packages the assets hold: the specifier the code imports → the asset, and the export holding it. */
 export const ASSET_PACKAGES = {
@@ -73,16 +74,11 @@ export async function buildAssets(dir) {
   for (const [name, contents] of Object.entries(ENTRIES)) {
     const outfile = join(dir, name);
     await esbuild.build({
+      ...SHIPPED_BUNDLE,
       stdin: { contents, resolveDir: ROOT, loader: 'js' },
-      bundle: true,
-      platform: 'node',
       target: 'node24',
       format: 'esm',
       outfile,
-      minifyWhitespace: true,
-      minifySyntax: true,
-      legalComments: 'none',
-      logLevel: 'warning',
       plugins: [noDevtools],
       // tr46 and whatwg-url (under client-node) require Node's deprecated punycode built-in, which warns when
       // required from outside node_modules, as from the asset: the userland package of the same code instead.

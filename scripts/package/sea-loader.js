@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { SIM_BUNDLE_NAME, SIM_SPECIFIER } from '../bundle/cli-bundle.js';
+import { SHIPPED_BUNDLE } from '../bundle/esbuild-options.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,15 +23,10 @@ export async function buildSeaLoader(outfile) {
       resolveDir: ROOT,
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'node',
+    ...SHIPPED_BUNDLE,
     target: 'node24',
     format: 'cjs',
     outfile,
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
     // The loader's own import.meta.url is never read; esbuild only needs a value for the ES modules it bundles.
     define: { 'import.meta.url': '"file:///kwatch-sea-loader"' },
   });
