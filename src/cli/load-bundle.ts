@@ -42,15 +42,16 @@ export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
   const bytes = readFileSync(filename);
   // A bundle built by something else than scripts/bundle may hold other characters: read it as UTF-8 then.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const module = new Loader(filename);
-  module.filename = filename;
-  // require() inside the bundle (the packages it leaves to node_modules) resolves from dist/, as for a required file.
-  module.paths = Loader._nodeModulePaths(dirname(filename));
-  if (!ownCodeCache) {
-    module._compile(source, filename);
+  if (ownCodeCache) {
+    // require() inside the bundle (the packages it leaves to node_modules) resolves from dist/, as for a required file.
+    const module = { exports: {} as unknown };
+    runWithCodeCache(source, bytes, filename, { exports: module.exports, require: createRequire(filename), module });
     return module.exports;
   }
-  runWithCodeCache(source, bytes, filename, { exports: module.exports, require: createRequire(filename), module });
+  const module = new Loader(filename);
+  module.filename = filename;
+  module.paths = Loader._nodeModulePaths(dirname(filename));
+  module._compile(source, filename);
   return module.exports;
 }
 

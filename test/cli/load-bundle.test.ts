@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { CODE_CACHE_WORKS } from '../../src/cli/load-bundle.js';
 import { tempDir } from '../temp-dir.js';
 
 const run = promisify(execFile);
@@ -20,7 +21,6 @@ writeFileSync(bundle, `const { basename } = require('node:path');
 module.exports = { where: basename(__dirname), unit: 'µs', later: () => import('node:os').then((os) => typeof os.tmpdir) };
 `);
 
-const CACHE_WORKS = Number(process.versions.node.split('.')[0]) >= 22;
 
 async function load(env: Record<string, string>, ownCodeCache?: boolean): Promise<string> {
   const script = `const { loadBundle } = await import(${JSON.stringify(LOADER)});
@@ -46,12 +46,12 @@ describe('loadBundle', () => {
     expect(cacheFiles(join(dir, 'b'))).toEqual([]);
   });
 
-  it.runIf(!CACHE_WORKS)('keeps no code cache on Node 20 (import() from a cached script fails there)', async () => {
+  it.runIf(!CODE_CACHE_WORKS)('keeps no code cache on Node 20 (import() from a cached script fails there)', async () => {
     await load({ XDG_CACHE_HOME: join(dir, 'node20') });
     expect(cacheFiles(join(dir, 'node20'))).toEqual([]);
   });
 
-  it.runIf(CACHE_WORKS)('keeps the code in a folder only the user can write, reuses it, and replaces a damaged one', async () => {
+  it.runIf(CODE_CACHE_WORKS)('keeps the code in a folder only the user can write, reuses it, and replaces a damaged one', async () => {
     const home = join(dir, 'cache-home');
     await load({ XDG_CACHE_HOME: home });
     const [file] = cacheFiles(home);
@@ -67,7 +67,7 @@ describe('loadBundle', () => {
     expect(readFileSync(path).toString('latin1')).not.toBe('not V8 code');
   });
 
-  it.runIf(CACHE_WORKS)('never offers the code of another text of the same length (npm and the archives give files one fixed time)', async () => {
+  it.runIf(CODE_CACHE_WORKS)('never offers the code of another text of the same length (npm and the archives give files one fixed time)', async () => {
     const home = join(dir, 'same-length');
     const other = join(dir, 'other.cjs');
     writeFileSync(other, 'module.exports = { answer: 41 };\n');
@@ -84,7 +84,7 @@ describe('loadBundle', () => {
     expect(cacheFiles(home)).toHaveLength(4);
   });
 
-  it.runIf(CACHE_WORKS)('uses no cache in a folder others can write into, nor with NODE_DISABLE_COMPILE_CACHE', async () => {
+  it.runIf(CODE_CACHE_WORKS)('uses no cache in a folder others can write into, nor with NODE_DISABLE_COMPILE_CACHE', async () => {
     const shared = join(dir, 'shared');
     mkdirSync(join(shared, 'kwatch'), { recursive: true });
     chmodSync(join(shared, 'kwatch'), 0o777);
