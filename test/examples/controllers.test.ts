@@ -123,7 +123,10 @@ describe.skipIf(!pythonClient)(`configmap-secret-keeper.py (${PYTHON}, python3-k
     // The connection dies mid-watch: the controller resumes from the last resourceVersion it saw (no new list),
     // and the resumed watch delivers the next change.
     let from = keeper.lines.length;
-    expect(sim.faults.dropWatches('reset')).toBeGreaterThan(0);
+    // The controller opens its watch after its first reconcile has printed: the connection is cut once it exists.
+    let dropped = 0;
+    await until(async () => (dropped = sim.faults.dropWatches('reset')) > 0, 'the controller to open its watch');
+    expect(dropped).toBeGreaterThan(0);
     await keeper.waitForLine(/^connection lost \(\w+\): resuming from resourceVersion \d+ after a pause$/, from);
     await k(['patch', 'configmap', 'app', '-n', ns, '--type', 'merge', '-p', '{"data":{"k":"v2"}}']);
     await keeper.waitForLine(`updated secret ${ns}/app-secret: keys k`, from);
