@@ -14,6 +14,7 @@ import { SimApiError } from '../sim/api.js';
 import { createSimCredentials } from '../sim/auth/sim-credentials.js';
 import { sendError } from '../sim/respond.js';
 import { decodeBody } from './body-decode.js';
+import { dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
@@ -133,8 +134,15 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
-      const target = write && (o.mode === 'intercept' || o.mode === 'server-dry-run') ? withDryRun(req.url ?? '/') : (req.url ?? '/');
-      await forwardRequest(o.upstream, req, res, target, body);
+      let target = req.url ?? '/';
+      let sent = body;
+      if (write && (o.mode === 'intercept' || o.mode === 'server-dry-run')) {
+        const dry = dryRunWrite(info, target, body, header(req.headers['content-type']));
+        if (dry instanceof SimApiError) return sendError(res, dry);
+        ({ target, body: sent } = dry);
+        if (dry.contentType) req.headers['content-type'] = dry.contentType;
+      }
+      await forwardRequest(o.upstream, req, res, target, sent);
     } catch (err) {
       if (!(err instanceof SimApiError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
       if (!res.headersSent) sendError(res, err instanceof SimApiError ? err : upstreamFailure(err));
@@ -271,15 +279,6 @@ function status(code: number, reason: string, message: string): SimApiError {
 
 function upstreamFailure(err: unknown): SimApiError {
   return status(503, 'ServiceUnavailable', `kwatch endpoint: the target did not answer: ${err instanceof Error ? err.message : String(err)}`);
-}
-
-/** The request target with dryRun=All: the target runs defaulting, validation and admission, stores nothing. */
-function withDryRun(target: string): string {
-  const q = target.indexOf('?');
-  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  if (params.getAll('dryRun').includes('All')) return target;
-  params.append('dryRun', 'All');
-  return `${q < 0 ? target : target.slice(0, q)}?${params.toString()}`;
 }
 
 /** The request again, its body already read: what the fork's sim handlers read it from. */

@@ -315,6 +315,16 @@ function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
   return o;
 }
 
+/**
+ * Whether a DELETE or DELETECOLLECTION is a dry run. kube-apiserver reads DeleteOptions from the body whenever there is
+ * one and then ignores the query, its dryRun included (apiserver/pkg/endpoints/handlers/delete.go); only without a body
+ * does the query's dryRun count.
+ */
+function deleteDryRun(body: DeleteOptions | undefined, q: URLSearchParams): boolean {
+  if (body === undefined) return parseDryRun(q);
+  return Array.isArray(body.dryRun) && body.dryRun.includes('All');
+}
+
 /** The DeleteRequest the delete path works with; a gracePeriodSeconds that is not an integer is a 400, as in kube. */
 function deleteRequest(o: DeleteOptions, dryRun: boolean): DeleteRequest {
   let grace: number | undefined;
@@ -326,11 +336,10 @@ function deleteRequest(o: DeleteOptions, dryRun: boolean): DeleteRequest {
 }
 
 export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, q: URLSearchParams): Promise<void> {
-  let dryRun = parseDryRun(q);
   const body = await readDeleteOptions(req);
+  const dryRun = deleteDryRun(body, q);
   const o = body ?? deleteOptionsFromQuery(q);
   const preconditions = o?.preconditions;
-  if (Array.isArray(o?.dryRun) && o.dryRun.includes('All')) dryRun = true;
   const { stored, view } = storageOf(ctx, type);
   if (ctx.deletes) {
     // kube's DELETE: graceful deletion, finalizers, propagation; the answer is the object or a Success Status.
@@ -344,16 +353,15 @@ export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
-  // Without controllers the body is read and ignored, as before.
-  const options = ctx.deletes ? await readDeleteOptions(req) : (await readBody(req), undefined);
+  const options = await readDeleteOptions(req);
+  const dryRun = deleteDryRun(options, q);
   const store = ctx.store;
   const { stored, view } = storageOf(ctx, type);
   const snap = store.snapshot(stored, store.currentRevision());
   const [from, to] = store.range(snap.keys, type.namespaced ? namespace : undefined);
   const victims = snap.objects.slice(from, to).filter((o) => filter.empty || filter.matches(o.meta));
   const deleted: string[] = [];
-  const lifecycle = ctx.deletes ? deleteRequest(options ?? {}, dryRun || (Array.isArray(options?.dryRun) && options.dryRun.includes('All'))) : undefined;
+  const lifecycle = ctx.deletes ? deleteRequest(options ?? {}, dryRun) : undefined;
   for (const o of victims) {
     try {
       // With controllers, each item goes as a single DELETE would (pods terminate gracefully), and the answer is

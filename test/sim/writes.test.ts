@@ -89,6 +89,26 @@ describe('write verbs', () => {
     expect((await req('POST', `${P}?dryRun=Some`, pod('dry'))).status).toBe(422);
   });
 
+  it('reads a DELETE\'s dryRun from its DeleteOptions body when there is one, and then ignores the query (kube\'s rule)', async () => {
+    for (const n of ['bw1', 'bw2', 'bw3']) await req('POST', P, pod(n, { labels: { bodywins: n } }));
+    // Node's client sends a DELETE body without framing unless told its length.
+    const del = (path: string, body?: unknown) => req('DELETE', path, body, body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(JSON.stringify(body))) });
+    // A body without dryRun: a real delete, dryRun=All in the query notwithstanding.
+    expect((await del(`${P}/bw1?dryRun=All`, { propagationPolicy: 'Background' })).status).toBe(200);
+    expect(sim.api.get(PODS, 'default', 'bw1')).toBeUndefined();
+    // dryRun in the body: nothing deleted, whatever the query says.
+    expect((await del(`${P}/bw2`, { dryRun: ['All'] })).status).toBe(200);
+    expect(sim.api.get(PODS, 'default', 'bw2')).toBeDefined();
+    // The same for deletecollection.
+    expect((await del(`${P}?labelSelector=bodywins%3Dbw2&dryRun=All`, { propagationPolicy: 'Background' })).status).toBe(200);
+    expect(sim.api.get(PODS, 'default', 'bw2')).toBeUndefined();
+    expect((await del(`${P}?labelSelector=bodywins%3Dbw3`, { dryRun: ['All'] })).status).toBe(200);
+    expect(sim.api.get(PODS, 'default', 'bw3')).toBeDefined();
+    // No body: the query's dryRun counts.
+    expect((await del(`${P}/bw3?dryRun=All`)).status).toBe(200);
+    expect(sim.api.get(PODS, 'default', 'bw3')).toBeDefined();
+  });
+
   it('deletes returning the object, and deletecollection honours selectors', async () => {
     for (const n of ['k1', 'k2', 'k3']) await req('POST', P, pod(n, { labels: { kill: n === 'k3' ? 'no' : 'yes' } }));
     const d = await req('DELETE', `${P}/w1`);
