@@ -18,6 +18,9 @@ export interface DryRunWrite {
   contentType?: string;
 }
 
+/** What the trace's `refused` says of a write kwatch could not make a dry run. */
+export const DRY_RUN_IMPOSSIBLE = 'dryRun cannot be set in its DeleteOptions body';
+
 /** The write as a dry run, or the Status to answer with when it cannot be made one. */
 export function dryRunWrite(info: RequestInfo, target: string, body: Buffer | undefined, contentType: string | undefined): DryRunWrite | SimApiError {
   const query = withDryRun(target);

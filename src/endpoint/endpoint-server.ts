@@ -14,7 +14,7 @@ import { SimApiError } from '../sim/api.js';
 import { createSimCredentials } from '../sim/auth/sim-credentials.js';
 import { sendError } from '../sim/respond.js';
 import { decodeBody } from './body-decode.js';
-import { dryRunWrite } from './dry-run-write.js';
+import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
@@ -23,6 +23,7 @@ import { isQuestion, isWrite, queryTrue, requestInfo, type RequestInfo } from '.
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
+import { isWorkloadAccess, WORKLOAD_ACCESS_REFUSED, workloadAccessRefusal } from './workload-access.js';
 import { WireTrace, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
@@ -91,7 +92,14 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     const method = req.method ?? 'GET';
     const info = requestInfo(method, req.url ?? '/');
     const started = Date.now();
-    const write = isWrite(info);
+    const workloadRefusal = workloadAccessRefusal(info, method, o.mode);
+    // A refused request is traced as the write it would be (exec and attach upgrade a GET too).
+    const write = isWrite(info) || workloadRefusal !== undefined;
+    const question = isQuestion(info);
+    /** Why kwatch refused the write itself, when it did (the write record's `refused`). */
+    let refusedWrite: string | undefined;
+    /** The query sent to the target, when kwatch changed it. */
+    let sentQuery: URLSearchParams | undefined;
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
     if (body instanceof SimApiError) return sendError(res, body);
     const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0);
@@ -107,10 +115,16 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         else if (write) o.recorder.write(info, session.name, o.mode, c);
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
-      trace.http(session, info, method, c, Date.now() - started);
-      if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
-      else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
+      trace.http(session, info, method, c, Date.now() - started, sentQuery);
+      if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold, refused: refusedWrite });
+      else if (question) trace.question(session, info, c, o.mode);
+      else if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
     });
+
+    if (workloadRefusal) {
+      refusedWrite = WORKLOAD_ACCESS_REFUSED;
+      return sendError(res, workloadRefusal);
+    }
 
     if (info.verb === 'list' && !info.query.get('continue')) {
       const why = session.listStarted(trace.collectionOf(info));
@@ -130,7 +144,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
 
     try {
-      if (o.mode === 'overlay' && info.isResource && !isQuestion(info)) {
+      // Questions and the workload's own answers (a proxy GET) come from the target; the fork can give neither.
+      if (o.mode === 'overlay' && info.isResource && !question && !isWorkloadAccess(info)) {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
@@ -138,8 +153,12 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       let sent = body;
       if (write && (o.mode === 'intercept' || o.mode === 'server-dry-run')) {
         const dry = dryRunWrite(info, target, body, header(req.headers['content-type']));
-        if (dry instanceof SimApiError) return sendError(res, dry);
+        if (dry instanceof SimApiError) {
+          refusedWrite = DRY_RUN_IMPOSSIBLE;
+          return sendError(res, dry);
+        }
         ({ target, body: sent } = dry);
+        sentQuery = requestInfo(method, target).query;
         if (dry.contentType) req.headers['content-type'] = dry.contentType;
       }
       await forwardRequest(o.upstream, req, res, target, sent);

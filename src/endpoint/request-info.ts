@@ -10,6 +10,8 @@ export interface RequestInfo {
   namespace?: string;
   name?: string;
   subresource?: string;
+  /** The segments past the subresource, joined (pods/NAME/proxy/SOME/PATH: "SOME/PATH"), as kube keeps them in Parts. */
+  subpath?: string;
   path: string;
   query: URLSearchParams;
 }
@@ -41,11 +43,13 @@ export function requestInfo(method: string, target: string): RequestInfo {
       rest = rest.slice(2);
     }
   }
-  if (rest.length === 0 || rest.length > 3) return none;
+  if (rest.length === 0) return none;
+  // kube's RequestInfoFactory: resource, name, subresource, and anything further (a proxy's path) in Parts.
   const [resource, name, subresource] = rest;
+  const subpath = rest.length > 3 ? rest.slice(3).join('/') : undefined;
   const watching = legacyWatch || queryTrue(query.get('watch'));
   const verb = verbOf(method, name !== undefined, watching);
-  return { isResource: true, verb, group, version, resource, namespace, name, subresource, path, query };
+  return { isResource: true, verb, group, version, resource, namespace, name, subresource, ...(subpath !== undefined ? { subpath } : {}), path, query };
 }
 
 function verbOf(method: string, named: boolean, watching: boolean): RequestInfo['verb'] {
@@ -79,11 +83,23 @@ export function objectKey(namespace: string | undefined, name: string): string {
 }
 
 /**
- * Whether a request is a write (what the write modes decide about). Creates that store nothing — access and token
- * reviews, TokenRequests — are questions to the server, answered by the target as reads are.
+ * Whether a request is a write (what the write modes decide about). Creates that store nothing — the built-in access
+ * and token reviews, TokenRequests — are questions to the server, answered by the target as reads are.
  */
 export const isWrite = (i: RequestInfo): boolean =>
   i.isResource && (i.verb === 'create' || i.verb === 'update' || i.verb === 'patch' || i.verb === 'delete' || i.verb === 'deletecollection') && !isQuestion(i);
 
-/** A create that stores nothing: the target answers it in every write mode. */
-export const isQuestion = (i: RequestInfo): boolean => i.verb === 'create' && (/reviews$/.test(i.resource) || i.subresource === 'token');
+/** The review kinds kube-apiserver answers without storing anything, by API group. */
+const REVIEW_RESOURCES: Readonly<Record<string, ReadonlySet<string>>> = {
+  'authentication.k8s.io': new Set(['tokenreviews', 'selfsubjectreviews']),
+  'authorization.k8s.io': new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'localsubjectaccessreviews']),
+};
+
+/**
+ * A create that stores nothing: the target answers it in every write mode. Only the built-in review kinds and a
+ * ServiceAccount's `token` subresource (a TokenRequest): a custom resource named `codereviews` is stored like any other.
+ */
+export const isQuestion = (i: RequestInfo): boolean =>
+  i.isResource && i.verb === 'create' && (
+    (i.subresource === undefined && REVIEW_RESOURCES[i.group]?.has(i.resource) === true)
+    || (i.group === '' && i.resource === 'serviceaccounts' && i.name !== undefined && i.subresource === 'token' && i.subpath === undefined));

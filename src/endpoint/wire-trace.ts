@@ -1,7 +1,8 @@
 // The endpoint's trace records (stage `endpoint`), each naming its client: http (every request), list (each page
 // served), watch (start, each event delivered, close and why), write (verb, mode, answer, the diff against the newest
-// version the client was sent, and the events that likely triggered it), and the derived ones: relist, stale-write,
-// loop, stall, fault. It also keeps, traced or not, what the --once report needs: every key written and how.
+// version the client was sent, and the events that likely triggered it), question (a TokenRequest or built-in review,
+// answered by the target in every mode), and the derived ones: relist, stale-write, loop, stall, fault. It also
+// keeps, traced or not, what the --once report needs: every key written and how.
 import { diffObjects } from '../informer/object-diff.js';
 import type { Tracer } from '../informer/trace.js';
 import type { ClientSession, RecentEvent } from './client-session.js';
@@ -47,10 +48,11 @@ export class WireTrace {
     return `${this.resourceOf(info)} ${info.namespace ?? '*'} ${info.query.get('labelSelector') ?? ''} ${info.query.get('fieldSelector') ?? ''}`;
   }
 
-  http(s: ClientSession, info: RequestInfo, method: string, c: CapturedResponse, ms: number): void {
+  /** `sent`: the query as it went to the target when kwatch changed it (dryRun=All), else the client's. */
+  http(s: ClientSession, info: RequestInfo, method: string, c: CapturedResponse, ms: number, sent?: URLSearchParams): void {
     if (!this.tracer.shouldEmit('endpoint', 'http')) return;
     const q = new URLSearchParams();
-    for (const k of TELLING_QUERY) for (const v of info.query.getAll(k)) q.append(k, v);
+    for (const k of TELLING_QUERY) for (const v of (sent ?? info.query).getAll(k)) q.append(k, v);
     const query = q.toString();
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
@@ -87,7 +89,21 @@ export class WireTrace {
     return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object() : undefined;
   }
 
-  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number }): void {
+  /** A TokenRequest or built-in review answered: the target answers these in every write mode, so they are shown. */
+  question(s: ClientSession, info: RequestInfo, c: CapturedResponse, mode: string): void {
+    if (!this.tracer.shouldEmit('endpoint', 'question')) return;
+    // Only the verdict: a TokenRequest's answer carries a token, which is never traced.
+    const status = (decodeBody(c.body, c.contentType)?.status ?? {}) as { allowed?: unknown; authenticated?: unknown };
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'question', key: info.name !== undefined ? objectKey(info.namespace, info.name) : info.namespace,
+      client: s.name, verb: info.verb, resource: this.resourceOf(info), ...(info.subresource ? { subresource: info.subresource } : {}), mode, code: c.status,
+      ...(typeof status.allowed === 'boolean' ? { allowed: status.allowed } : {}),
+      ...(typeof status.authenticated === 'boolean' ? { authenticated: status.authenticated } : {}),
+      note: info.subresource === 'token' ? 'a ServiceAccount token minted by the target, in every --writes mode' : 'answered by the target, in every --writes mode',
+    });
+  }
+
+  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number; refused?: string }): void {
     const now = Date.now();
     const resource = this.resourceOf(info);
     const answer = decodeBody(c.body, c.contentType) as Record<string, unknown> | undefined;
@@ -124,6 +140,7 @@ export class WireTrace {
       this.tracer.emit({
         time: now, stage: 'endpoint', op: 'write', key, rv: answerMeta.resourceVersion, client: s.name, verb: info.verb, resource, mode: o.mode, code: c.status,
         ...(info.subresource ? { subresource: info.subresource } : {}),
+        ...(o.refused ? { refused: o.refused } : {}),
         ...(info.verb === 'create' && after ? createdEssentials(after) : {}),
         ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? '') } : {}),
         ...(o.mode === 'server-dry-run' && ok ? { answer: 'the object the server would store' } : {}),

@@ -320,6 +320,8 @@ function styleOf(column: number, r: TraceRecord): SgrName | undefined {
   if (column === 2) {
     if (DELETE_OPS.has(r.op) || ERROR_OPS.has(r.op) || r.op.endsWith('-error')) return 'red';
     if (ADD_OPS.has(r.op)) return 'green';
+    // A question the target answers in every --writes mode (a TokenRequest, an access review) stands out.
+    if (r.stage === 'endpoint' && r.op === 'question') return 'yellow';
     if (MODIFY_OPS.has(r.op)) return 'yellow';
   }
   if (column === 0) return 'dim';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWrite, queryTrue, requestInfo } from '../../src/endpoint/request-info.js';
+import { isQuestion, isWrite, queryTrue, requestInfo } from '../../src/endpoint/request-info.js';
 
 describe('requestInfo', () => {
   it('reads group, version, resource, namespace, name, subresource and verb as kube-apiserver does', () => {
@@ -26,6 +26,23 @@ describe('requestInfo', () => {
     expect(isWrite(requestInfo('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'))).toBe(false);
     expect(isWrite(requestInfo('POST', '/api/v1/namespaces/a/serviceaccounts/default/token'))).toBe(false);
     expect(isWrite(requestInfo('GET', '/api/v1/namespaces/a/configmaps'))).toBe(false);
+  });
+
+  it('asks questions only of the built-in review kinds and a ServiceAccount\'s token subresource', () => {
+    for (const r of ['tokenreviews', 'selfsubjectreviews']) expect(isQuestion(requestInfo('POST', `/apis/authentication.k8s.io/v1/${r}`)), r).toBe(true);
+    for (const r of ['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews']) expect(isQuestion(requestInfo('POST', `/apis/authorization.k8s.io/v1/${r}`)), r).toBe(true);
+    expect(isQuestion(requestInfo('POST', '/apis/authorization.k8s.io/v1/namespaces/a/localsubjectaccessreviews'))).toBe(true);
+    for (const p of ['/apis/example.com/v1/namespaces/a/codereviews', '/apis/example.com/v1/tokenreviews', '/api/v1/namespaces/a/pods/p/token', '/apis/example.com/v1/namespaces/a/serviceaccounts/s/token']) {
+      expect(isQuestion(requestInfo('POST', p)), p).toBe(false);
+      expect(isWrite(requestInfo('POST', p)), p).toBe(true);
+    }
+    expect(isQuestion(requestInfo('PUT', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x'))).toBe(false);
+  });
+
+  it('keeps a proxy\'s path past the subresource, as kube\'s RequestInfoFactory does, so a proxied write is a write', () => {
+    expect(requestInfo('POST', '/api/v1/namespaces/a/pods/web/proxy/admin/reset?x=1')).toMatchObject({ isResource: true, verb: 'create', resource: 'pods', name: 'web', subresource: 'proxy', subpath: 'admin/reset' });
+    expect(requestInfo('DELETE', '/api/v1/nodes/n1/proxy/pods')).toMatchObject({ isResource: true, verb: 'delete', resource: 'nodes', name: 'n1', subresource: 'proxy', subpath: 'pods' });
+    expect(isWrite(requestInfo('PUT', '/api/v1/namespaces/a/services/web:80/proxy/x/y'))).toBe(true);
   });
 
   it('reads booleans as Go does', () => {

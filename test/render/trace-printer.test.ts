@@ -95,6 +95,13 @@ describe('table output', () => {
     expect(c).toContain('\x1b[36mwatch\x1b[0m');
   });
 
+  it('prints the endpoint\'s question records (TokenRequests, reviews) on one line, the op in yellow', () => {
+    const q: TraceRecord = { time: T0, stage: 'endpoint', op: 'question', key: 'default/builder', client: 'manager', verb: 'create', resource: 'serviceaccounts', subresource: 'token', mode: 'intercept', code: 201, note: 'a ServiceAccount token minted by the target, in every --writes mode' };
+    const plain = capture({ output: 'table', stages: 'all' }, [q]).trimEnd().split('\n');
+    expect(plain[1]).toMatch(/^23:40:01\.123\s+endpoint\s+question\s+default\/builder\s+client=manager verb=create resource=serviceaccounts subresource=token mode=intercept code=201 note=/);
+    expect(capture({ output: 'table', color: true, stages: 'all' }, [q])).toContain('\x1b[33mquestion\x1b[0m');
+  });
+
   it('prints RFC 3339 times with timeFormat iso', () => {
     expect(ROW(capture({ output: 'table', timeFormat: 'iso' }, RECORDS), 1)[0]).toBe('2026-11-25T23:40:01.123Z');
   });
