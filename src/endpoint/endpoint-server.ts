@@ -112,7 +112,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       if (listing) session.listsInFlight--;
       if (o.recorder && !c.aborted && info.isResource) {
         if (info.verb === 'list' && c.status === 200) o.recorder.list(info, c, Date.now() - started);
-        else if (write) o.recorder.write(info, session.name, o.mode, c);
+        else if (write) o.recorder.write(info, session.name, o.mode, c, decodeBody(body, header(req.headers['content-type'])));
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
       trace.http(session, info, method, c, Date.now() - started, sentQuery);
@@ -159,7 +159,11 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         }
         ({ target, body: sent } = dry);
         sentQuery = requestInfo(method, target).query;
-        if (dry.contentType) req.headers['content-type'] = dry.contentType;
+        if (dry.contentType) {
+          // The body was re-encoded: the target is told its new type; the trace still reads the client's.
+          await forwardRequest(o.upstream, Object.assign(Object.create(req) as IncomingMessage, { headers: { ...req.headers, 'content-type': dry.contentType } }), res, target, sent);
+          return;
+        }
       }
       await forwardRequest(o.upstream, req, res, target, sent);
     } catch (err) {

@@ -64,15 +64,16 @@ export class WireRecorder {
     this.then(info, (res) => this.o.file.write({ rec: 'watch-end', t, res, conn, reason: end, ...(end === 'error' ? { error: reason } : {}) }));
   }
 
-  /** A write the controller sent, with the answer it got. */
-  write(info: RequestInfo, client: string, mode: string, c: CapturedResponse): void {
+  /** A write the controller sent (`sent`: its body, decoded), with the answer it got. */
+  write(info: RequestInfo, client: string, mode: string, c: CapturedResponse, sent?: Record<string, unknown>): void {
     const t = this.o.file.elapsed();
     // Filed under the resource as the controller first read it; a kind it only writes gets its whole collection.
     const index = this.firstOf.get(`${info.group}/${info.version}/${info.resource}`) ?? this.indexOf({ ...info, namespace: undefined, query: new URLSearchParams() });
     this.after(index, (res) => {
       const answer = decodeBody(c.body, c.contentType);
       const stored = answer?.kind !== 'Status' ? answer : undefined;
-      const meta = stored?.metadata as { name?: string; namespace?: string } | undefined;
+      // A refused create's answer is a Status: the name is the one the controller sent.
+      const meta = (stored?.metadata ?? sent?.metadata) as { name?: string; namespace?: string } | undefined;
       const key = objectKey(info.namespace ?? meta?.namespace, info.name ?? meta?.name ?? '');
       this.o.file.write({ rec: 'write', t, res, conn: 0, client, verb: info.verb, key, code: c.status, mode, ...(stored ? { object: stored } : {}) });
     });
