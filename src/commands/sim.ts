@@ -97,7 +97,7 @@ export default class Sim extends Command {
       if (code === 'EADDRINUSE') this.fail(`port ${flags.port} is already in use: pick another --port or use --port 0`);
       throw err;
     }
-    const { PrivateFileError } = await import('../sim/private-file.js');
+    const { PrivateFileError } = await import('../wire/private-file.js');
     try {
       mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
       await server.writeKubeconfig(kubeconfigPath);

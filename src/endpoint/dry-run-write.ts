@@ -5,8 +5,8 @@
 // A write whose dry run cannot be guaranteed is not forwarded: the client gets a Status saying why.
 import { parse as parseYaml } from 'yaml';
 import { SimApiError } from '../sim/api.js';
-import { PROTOBUF_MAGIC } from '../sim/protobuf/envelope.js';
-import { WireReader, WireType } from '../sim/protobuf/wire.js';
+import { PROTOBUF_MAGIC } from '../wire/protobuf/envelope.js';
+import { WireReader, WireType } from '../wire/protobuf/wire.js';
 import type { RequestInfo } from './request-info.js';
 
 export interface DryRunWrite {

@@ -27,7 +27,7 @@ import { isWorkloadAccess, WORKLOAD_ACCESS_REFUSED, workloadAccessRefusal } from
 import { WireTrace, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
-import { trackSockets } from '../sim/server-sockets.js';
+import { trackSockets } from '../wire/server-sockets.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
 

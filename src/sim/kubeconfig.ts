@@ -1,7 +1,7 @@
 // The kubeconfig the sim writes. Plain HTTP: context "kwatch-sim", namespace default, a token that is accepted but
 // never checked. TLS: the cluster carries the run's CA. With users: context "kwatch-sim" is the admin (client
 // certificate) and "kwatch-sim-dev" the namespace-scoped user (bearer token). The control token goes in a file beside.
-import { writePrivateFile } from './private-file.js';
+import { writePrivateFile } from '../wire/private-file.js';
 import type { SimUsers } from './auth/sim-credentials.js';
 
 export interface KubeconfigCredentials {

@@ -33,10 +33,7 @@ function foldStringData(secret: SimObject): void {
   secret.data = data;
 }
 
-/** RFC 3339 without fractional seconds, as metav1.Time serialises. */
-export function kubeTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { kubeTime } from '../wire/kube-time.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 

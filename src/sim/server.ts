@@ -18,7 +18,7 @@ import { sendError } from './respond.js';
 import type { ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
-import { trackSockets } from './server-sockets.js';
+import { trackSockets } from '../wire/server-sockets.js';
 import { ControllerManager, type ControllerOptions } from './controllers/controller-manager.js';
 
 export interface SimServerOptions {

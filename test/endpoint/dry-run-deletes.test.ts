@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndpoint, type EndpointWriteMode } from '../../src/endpoint/endpoint-server.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import { connectionFromUrl, type Connection } from '../../src/kube/http/connection.js';
-import { protobufToJson } from '../../src/sim/protobuf/to-json.js';
+import { protobufToJson } from '../../src/wire/protobuf/to-json.js';
 
 interface Arrival { method: string; url: string; contentType?: string; body: Buffer; dryRun: boolean }
 

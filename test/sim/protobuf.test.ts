@@ -2,10 +2,10 @@
 // (201/200 JSON answers, 400 for malformed bodies, 415 for kinds and fields without a schema).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { MalformedProtobufError, UnsupportedProtobufError } from '../../src/sim/protobuf/errors.js';
-import { allMessageSchemas } from '../../src/sim/protobuf/schema.js';
-import { protobufToJson } from '../../src/sim/protobuf/to-json.js';
-import { toInt32, toInt64, WireReader, WireType } from '../../src/sim/protobuf/wire.js';
+import { MalformedProtobufError, UnsupportedProtobufError } from '../../src/wire/protobuf/errors.js';
+import { allMessageSchemas } from '../../src/wire/protobuf/schema.js';
+import { protobufToJson } from '../../src/wire/protobuf/to-json.js';
+import { toInt32, toInt64, WireReader, WireType } from '../../src/wire/protobuf/wire.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 
 // A hand encoder for test bodies: each helper returns the bytes of one field.

@@ -1,8 +1,8 @@
 // The body of a subresource POST (Eviction, Binding): JSON, or kube protobuf as typed clients (kubectl drain, a
 // scheduler built on client-go) send it.
 import type { IncomingMessage } from 'node:http';
-import { MalformedProtobufError, UnsupportedProtobufError } from '../protobuf/errors.js';
-import { protobufToJson } from '../protobuf/to-json.js';
+import { MalformedProtobufError, UnsupportedProtobufError } from '../../wire/protobuf/errors.js';
+import { protobufToJson } from '../../wire/protobuf/to-json.js';
 import { badRequest } from '../status.js';
 import { SimApiError } from '../api.js';
 import { readBodyBytes } from '../write-handlers.js';

@@ -1,6 +1,6 @@
 // Messages whose Go types marshal to JSON their own way rather than field by field: metav1.Time, resource.Quantity,
 // intstr.IntOrString, metav1.FieldsV1 and ExtraValue. Each gets the message as decoded by its schema plus its raw bytes.
-import { kubeTime } from '../object-meta.js';
+import { kubeTime } from '../kube-time.js';
 import { MalformedProtobufError, UnsupportedProtobufError } from './errors.js';
 
 type Decoded = Record<string, unknown>;

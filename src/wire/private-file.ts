@@ -1,6 +1,6 @@
-// Writes the sim's credentials (kubeconfig, control token) so that only the current user can read them: mode 0600, into
-// a fresh file that is then renamed over the target, so a symlink or a looser file already there is replaced, never
-// followed or reused.
+// Writes credentials (the sim's kubeconfig and control token, the endpoint's kubeconfig) so that only the current user
+// can read them: mode 0600, into a fresh file that is then renamed over the target, so a symlink or a looser file
+// already there is replaced, never followed or reused.
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
