@@ -4,7 +4,7 @@
 // DeleteResource and DeleteCollection), and client-go, controller-runtime, kubectl and the Python client all send one.
 // A write whose dry run cannot be guaranteed is not forwarded: the client gets a Status saying why.
 import { parse as parseYaml } from 'yaml';
-import { SimApiError } from '../sim/api.js';
+import { ApiStatusError } from '../wire/api-status.js';
 import { PROTOBUF_MAGIC } from '../wire/protobuf/envelope.js';
 import { WireReader, WireType } from '../wire/protobuf/wire.js';
 import type { RequestInfo } from './request-info.js';
@@ -22,7 +22,7 @@ export interface DryRunWrite {
 export const DRY_RUN_IMPOSSIBLE = 'dryRun cannot be set in its DeleteOptions body';
 
 /** The write as a dry run, or the Status to answer with when it cannot be made one. */
-export function dryRunWrite(info: RequestInfo, target: string, body: Buffer | undefined, contentType: string | undefined): DryRunWrite | SimApiError {
+export function dryRunWrite(info: RequestInfo, target: string, body: Buffer | undefined, contentType: string | undefined): DryRunWrite | ApiStatusError {
   const query = withDryRun(target);
   const deleting = info.verb === 'delete' || info.verb === 'deletecollection';
   if (!deleting || body === undefined || body.length === 0) return { target: query, body };
@@ -107,6 +107,6 @@ function varint(n: number): Buffer {
   return Buffer.from(out);
 }
 
-function refused(code: number, reason: string, message: string): SimApiError {
-  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+function refused(code: number, reason: string, message: string): ApiStatusError {
+  return new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 }

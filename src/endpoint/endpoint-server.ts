@@ -10,9 +10,9 @@ import { Readable } from 'node:stream';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
-import { SimApiError } from '../sim/api.js';
+import { ApiStatusError } from '../wire/api-status.js';
 import { createSimCredentials } from '../sim/auth/sim-credentials.js';
-import { sendError } from '../sim/respond.js';
+import { sendError } from '../wire/send-status.js';
 import { decodeBody } from './body-decode.js';
 import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, type ClientSession } from './client-session.js';
@@ -101,7 +101,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     /** The query sent to the target, when kwatch changed it. */
     let sentQuery: URLSearchParams | undefined;
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
-    if (body instanceof SimApiError) return sendError(res, body);
+    if (body instanceof ApiStatusError) return sendError(res, body);
     const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0);
     if (unspoken) return sendError(res, unspoken);
 
@@ -139,7 +139,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         res.setHeader('x-kwatch-injected', fault.text);
         trace.fault(session, fault.text, info);
         const named = (decodeBody(body, header(req.headers['content-type']))?.metadata as { name?: string } | undefined)?.name;
-        return sendError(res, new SimApiError(fault.status({ group: info.group, resource: info.resource, name: named ?? info.name ?? '' }) as SimApiError['status']));
+        return sendError(res, new ApiStatusError(fault.status({ group: info.group, resource: info.resource, name: named ?? info.name ?? '' }) as ApiStatusError['status']));
       }
     }
 
@@ -153,7 +153,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       let sent = body;
       if (write && (o.mode === 'intercept' || o.mode === 'server-dry-run')) {
         const dry = dryRunWrite(info, target, body, header(req.headers['content-type']));
-        if (dry instanceof SimApiError) {
+        if (dry instanceof ApiStatusError) {
           refusedWrite = DRY_RUN_IMPOSSIBLE;
           return sendError(res, dry);
         }
@@ -167,8 +167,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       }
       await forwardRequest(o.upstream, req, res, target, sent);
     } catch (err) {
-      if (!(err instanceof SimApiError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
-      if (!res.headersSent) sendError(res, err instanceof SimApiError ? err : upstreamFailure(err));
+      if (!(err instanceof ApiStatusError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
+      if (!res.headersSent) sendError(res, err instanceof ApiStatusError ? err : upstreamFailure(err));
       else res.destroy();
     }
   };
@@ -270,7 +270,7 @@ export class ListenError extends Error {}
  * (client-go sends no bearer token over plain HTTP) or by its bearer token; the prefix is then taken off the path. A
  * Host that names the endpoint by a DNS name other than localhost is refused too (DNS rebinding).
  */
-function guard(req: IncomingMessage, token: string): SimApiError | undefined {
+function guard(req: IncomingMessage, token: string): ApiStatusError | undefined {
   const hostName = hostOf(req.headers.host);
   if (hostName === undefined || (hostName !== 'localhost' && isIP(hostName) === 0)) return status(403, 'Forbidden', `Host ${JSON.stringify(req.headers.host ?? '')} is not this endpoint's address: name it by IP address or as localhost`);
   const target = req.url ?? '/';
@@ -296,11 +296,11 @@ function hostOf(h: string | undefined): string | undefined {
   try { return new URL(`http://${h}`).hostname.replace(/^\[|\]$/g, ''); } catch { return undefined; }
 }
 
-function status(code: number, reason: string, message: string): SimApiError {
-  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+function status(code: number, reason: string, message: string): ApiStatusError {
+  return new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 }
 
-function upstreamFailure(err: unknown): SimApiError {
+function upstreamFailure(err: unknown): ApiStatusError {
   return status(503, 'ServiceUnavailable', `kwatch endpoint: the target did not answer: ${err instanceof Error ? err.message : String(err)}`);
 }
 

@@ -9,9 +9,8 @@ import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
 import type { Connection } from '../kube/http/connection.js';
 import { HttpListerWatcher } from '../kube/lister-watchers/http-lister-watcher.js';
-import { SimApiError } from '../sim/api.js';
+import { ApiStatusError, failureStatus } from '../wire/api-status.js';
 import { resourceId, type ResourceType } from '../sim/registry.js';
-import { serviceUnavailable } from '../sim/status.js';
 import { createStoreHandler, type StoreHandler } from '../sim/store-handler.js';
 import { SimStore } from '../sim/store.js';
 import { MirrorSink } from './mirror-sink.js';
@@ -47,7 +46,7 @@ interface Mirror {
   type: ResourceType;
   synced: Promise<void>;
   objects: number;
-  failed?: SimApiError;
+  failed?: ApiStatusError;
   stop: AbortController;
 }
 
@@ -84,7 +83,7 @@ export class Fork {
 
   /**
    * Makes the kind a request names servable: its type known (the sim's, or the target's discovery as a schemaless
-   * kind), namespaces and the kind itself mirrored and listed. Throws a SimApiError to answer the request with.
+   * kind), namespaces and the kind itself mirrored and listed. Throws a ApiStatusError to answer the request with.
    */
   async ensure(group: string, version: string, resource: string, namespace?: string): Promise<void> {
     await this.mirror('', 'v1', 'namespaces', namespace);
@@ -146,7 +145,7 @@ export class Fork {
       const res = await this.o.upstream.request({ path: `/api/v1/namespaces/${encodeURIComponent(name)}`, headers: { Accept: 'application/json' }, allowErrorStatus: true });
       const body = (await res.body.json().catch(() => undefined)) as KubeObject | undefined;
       if (res.status === 200 && body) this.apply(m, 'put', body);
-      else if (res.status !== 404) m.failed = serviceUnavailable(`kwatch fork: the target answered ${res.status} for namespace ${name}`, 5);
+      else if (res.status !== 404) m.failed = serviceUnavailable(`kwatch fork: the target answered ${res.status} for namespace ${name}`);
     })();
     return m;
   }
@@ -166,7 +165,7 @@ export class Fork {
       const timer = setTimeout(() => fail(`the target did not list ${name} within ${Math.round(timeoutMs / 1000)}s`), timeoutMs);
       const fail = (why: string) => {
         clearTimeout(timer);
-        m.failed ??= serviceUnavailable(`kwatch fork: ${why}`, 5);
+        m.failed ??= serviceUnavailable(`kwatch fork: ${why}`);
         resolve();
       };
       // A reflector writes straight into the fork's store: no informer cache holds a second, parsed copy.
@@ -207,10 +206,14 @@ export class Fork {
     m.objects += n;
     this.total += n;
     if (n > 0 && this.total > this.o.maxObjects && !m.failed) {
-      m.failed = new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 507, reason: 'InsufficientStorage', message: `kwatch fork: the fork holds ${this.total} objects, past --max-objects ${this.o.maxObjects}; mirroring ${resourceName(m.type)} stopped (raise --max-objects, or limit the kinds)` });
+      m.failed = new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 507, reason: 'InsufficientStorage', message: `kwatch fork: the fork holds ${this.total} objects, past --max-objects ${this.o.maxObjects}; mirroring ${resourceName(m.type)} stopped (raise --max-objects, or limit the kinds)` });
       this.o.notice(`kwatch: ${m.failed.message}`);
       m.stop.abort();
     }
   }
 }
 
+/** The fork cannot serve the kind now: a 503 the client retries after 5 s. */
+function serviceUnavailable(message: string): ApiStatusError {
+  return failureStatus(503, 'ServiceUnavailable', message, { retryAfterSeconds: 5 });
+}

@@ -2,7 +2,7 @@
 // as both ends do). The target connection applies the user's credentials and TLS; the client's own token stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connection } from '../kube/http/connection.js';
-import { SimApiError } from '../sim/api.js';
+import { ApiStatusError } from '../wire/api-status.js';
 
 /** Request headers that mean something to the target; the rest (the endpoint's token, hop-by-hop headers) stay here. */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'user-agent', 'if-none-match', 'if-modified-since', 'impersonate-user', 'impersonate-group', 'impersonate-uid', 'x-request-id'];
@@ -52,12 +52,12 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /** The whole request body, or the Status to answer when it is larger than `max`. */
-export async function requestBody(req: IncomingMessage, max: number): Promise<Buffer | SimApiError> {
+export async function requestBody(req: IncomingMessage, max: number): Promise<Buffer | ApiStatusError> {
   const chunks: Buffer[] = [];
   let n = 0;
   for await (const c of req) {
     n += (c as Buffer).length;
-    if (n > max) return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: `kwatch endpoint: the request body is larger than ${max} bytes` });
+    if (n > max) return new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: `kwatch endpoint: the request body is larger than ${max} bytes` });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);

@@ -1,7 +1,7 @@
 // What the endpoint refuses before anything reaches the target or the fork: a client that asks for, or sends, a media
 // type no Kubernetes API speaks gets kube-apiserver's 406 or 415 in one clear Status, in every write mode alike.
-import { SimApiError } from '../sim/api.js';
-import { parseAccept } from '../sim/table/negotiate.js';
+import { ApiStatusError } from '../wire/api-status.js';
+import { parseAccept } from '../wire/accept-header.js';
 
 /** Answer types an API server encodes (kube 1.32: JSON, YAML, protobuf; CBOR behind a feature gate). */
 const ANSWER_SUBTYPES = new Set(['json', 'yaml', 'vnd.kubernetes.protobuf', 'cbor', '*']);
@@ -12,7 +12,7 @@ const BODY_TYPES = new Set([
 ]);
 
 /** undefined when the request's media types are ones an API server speaks, else the Status to answer with. */
-export function refusedMediaType(accept: string | undefined, contentType: string | undefined, hasBody: boolean): SimApiError | undefined {
+export function refusedMediaType(accept: string | undefined, contentType: string | undefined, hasBody: boolean): ApiStatusError | undefined {
   if (accept && accept.trim() !== '') {
     const ok = parseAccept(accept).some((c) => c.q > 0 && (c.type === '*' || (c.type === 'application' && ANSWER_SUBTYPES.has(c.subtype))));
     if (!ok) return status(406, 'NotAcceptable', `kwatch endpoint: Accept ${JSON.stringify(accept)}: only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
@@ -24,6 +24,6 @@ export function refusedMediaType(accept: string | undefined, contentType: string
   return undefined;
 }
 
-function status(code: number, reason: string, message: string): SimApiError {
-  return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+function status(code: number, reason: string, message: string): ApiStatusError {
+  return new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 }

@@ -48,11 +48,5 @@ export interface SimApi {
   currentRevision(): number;
 }
 
-export class SimApiError extends Error {
-  constructor(
-    /** The full kube-apiserver Status body that the REST API answers with. */
-    readonly status: { kind: 'Status'; apiVersion: 'v1'; metadata: Record<string, unknown>; status: 'Failure'; message: string; reason: string; details?: Record<string, unknown>; code: number },
-  ) {
-    super(status.message);
-  }
-}
+/** The Status error the sim's handlers throw: the one kwatch's endpoint answers with too. */
+export { ApiStatusError as SimApiError } from '../wire/api-status.js';

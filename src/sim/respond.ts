@@ -1,7 +1,5 @@
 // Writing HTTP answers: JSON bodies (always with a Content-Type), Status errors, Go's plain-text 404, and large bodies streamed with backpressure.
 import type { ServerResponse } from 'node:http';
-import { SimApiError } from './api.js';
-import { internalError } from './status.js';
 
 export const JSON_TYPE = 'application/json';
 
@@ -15,14 +13,7 @@ export function sendObject(res: ServerResponse, code: number, obj: unknown, head
   sendJson(res, code, JSON.stringify(obj), headers);
 }
 
-/** Answers with the Status of a SimApiError (Retry-After from details.retryAfterSeconds), or a 500 InternalError for anything else. */
-export function sendError(res: ServerResponse, err: unknown): void {
-  const e = err instanceof SimApiError ? err : internalError(err instanceof Error ? err.message : String(err));
-  const retry = (e.status.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
-  const headers: Record<string, string> = {};
-  if (retry && retry > 0) headers['Retry-After'] = String(retry);
-  sendObject(res, e.status.code, e.status, headers);
-}
+export { sendError } from '../wire/send-status.js';
 
 /** Go's http.NotFound: what kube-apiserver answers for paths no handler serves. */
 export function sendNotFoundText(res: ServerResponse): void {

@@ -1,6 +1,7 @@
 // Content negotiation for Table output, as kube-apiserver's negotiation package does it: the first acceptable Accept
 // clause wins; a clause asking for `as=Table;g=meta.k8s.io;v=v1|v1beta1` on JSON makes the answer a Table.
 import type { IncomingMessage } from 'node:http';
+import { parseAccept } from '../../wire/accept-header.js';
 import { badRequest, notAcceptable } from '../status.js';
 
 export type TableVersion = 'v1' | 'v1beta1';
@@ -10,31 +11,6 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object';
 export interface TableRequest {
   version: TableVersion;
   includeObject: IncludeObject;
-}
-
-interface Clause { type: string; subtype: string; params: Record<string, string>; q: number }
-
-/** Parses an Accept header; clauses ordered as goautoneg does: by q, then concrete types before wildcards (stable). */
-export function parseAccept(header: string): Clause[] {
-  const clauses: Clause[] = [];
-  for (const part of header.split(',')) {
-    const [range, ...rawParams] = part.split(';').map((s) => s.trim());
-    if (!range) continue;
-    const [type, subtype = '*'] = range.toLowerCase().split('/');
-    const params: Record<string, string> = {};
-    let q = 1;
-    for (const p of rawParams) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const k = p.slice(0, eq).trim();
-      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (k === 'q') q = Number(v) || 0;
-      else params[k] = v;
-    }
-    clauses.push({ type, subtype, params, q });
-  }
-  const rank = (c: Clause) => (c.type === '*' ? 2 : c.subtype === '*' ? 1 : 0);
-  return clauses.map((c, i) => ({ c, i })).sort((a, b) => b.c.q - a.c.q || rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
 }
 
 /** Built-in kinds' serializers; the message of kube's 406 lists them. */
