@@ -11,7 +11,7 @@ import type { InjectFault } from '../faults/inject-spec.js';
 import type { Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
 import { ApiStatusError } from '../wire/api-status.js';
-import { createSimCredentials } from '../sim/auth/sim-credentials.js';
+import { createServingCredentials } from '../wire/serving-credentials.js';
 import { sendError } from '../wire/send-status.js';
 import { decodeBody } from './body-decode.js';
 import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
@@ -76,7 +76,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   if (o.mode === 'overlay' && !o.fork) throw new Error('overlay needs a fork');
   const token = randomBytes(24).toString('base64url');
   const host = o.host ?? '127.0.0.1';
-  const credentials = o.tls ? createSimCredentials({ hosts: certificateHosts(host), users: false }) : undefined;
+  const credentials = o.tls ? createServingCredentials(certificateHosts(host)) : undefined;
   const clients = new ClientRegistry();
   const watchFaults = new WatchFaults(o.faults ?? []);
   const writeFaults = new WriteFaults(o.faults ?? []);

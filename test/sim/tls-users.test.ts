@@ -5,7 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { issueCertificate } from '../../src/sim/auth/certificates.js';
+import { issueCertificate } from '../../src/wire/certificates.js';
 import { kubectlSim, pod, PODS } from './sim-helpers.js';
 
 const k = kubectlSim({ tls: true, users: true }, 'kwatch-tls-users-');

@@ -1,7 +1,8 @@
 // The credentials of one TLS sim run, made fresh at startup: a CA, the server's certificate, and with users an admin
 // client certificate (CN=admin, O=system:masters) and a namespace-scoped user's bearer token.
 import { randomBytes } from 'node:crypto';
-import { issueCertificate } from './certificates.js';
+import { issueCertificate } from '../../wire/certificates.js';
+import { createServingCredentials } from '../../wire/serving-credentials.js';
 
 export interface SimUsers {
   admin: { name: string; certPem: string; keyPem: string };
@@ -20,9 +21,8 @@ export const MASTERS_GROUP = 'system:masters';
 export const DEV_USER = 'dev';
 
 export function createSimCredentials(opts: { hosts: string[]; users: boolean; devNamespace?: string }): SimCredentials {
-  const ca = issueCertificate({ subject: { commonName: 'kwatch-sim-ca' }, usage: 'ca' });
-  const server = issueCertificate({ subject: { commonName: 'kwatch-sim' }, usage: 'server', issuer: ca, hosts: opts.hosts });
-  const out: SimCredentials = { caPem: ca.certPem, server: { certPem: server.certPem, keyPem: server.keyPem } };
+  const { ca, caPem, server } = createServingCredentials(opts.hosts);
+  const out: SimCredentials = { caPem, server };
   if (opts.users) {
     const admin = issueCertificate({ subject: { commonName: ADMIN_USER, organizations: [MASTERS_GROUP] }, usage: 'client', issuer: ca });
     out.users = {

@@ -1,5 +1,6 @@
-// Issues the X.509 certificates of a TLS sim — a CA, a server certificate, client certificates — with node:crypto's
-// ECDSA P-256 keys and signatures and the DER encoder beside this file, so that neither openssl nor a package is needed.
+// Issues X.509 certificates (the TLS sim's and the endpoint's: a CA, a server certificate, client certificates) with
+// node:crypto's ECDSA P-256 keys and signatures and the DER encoder beside this file, so that neither openssl nor a
+// package is needed.
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as der from './der.js';
