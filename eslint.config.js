@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules plus the house rules from DESIGN.md
-// (data flows kube → informer → render; informer and sim use Node built-ins only).
+// (data flows kube → informer → render; informer, sim and wire use Node built-ins only).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -30,6 +30,13 @@ export default tseslint.config(
     files: ['src/sim/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*'], message: 'the sim shares no code with the client' }] }],
+    },
+  },
+  {
+    // What the sim and the endpoint share; bundled into the sim's file, so it imports neither side.
+    files: ['src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['**/sim/*', '**/endpoint/*', '**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*', '**/reconcile/*', '**/faults/*'], message: 'src/wire is shared by the sim and the endpoint: it imports from neither, nor from the client' }] }],
     },
   },
   {

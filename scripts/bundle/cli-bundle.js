@@ -173,23 +173,27 @@ const BANNERS = {
 export const SIM_BUNDLE_NAME = 'kwatch-sim.cjs';
 /** How the executable's bundle asks its main script (sea-loader.js) for the sim asset. */
 export const SIM_SPECIFIER = 'kwatch:sim';
-const SIM_DIR = join(ROOT, 'src', 'sim') + sep;
+const SRC_DIR = join(ROOT, 'src') + sep;
+/** The sim's folder and the neutral one it shares with the endpoint (src/wire): one copy of each module, in the sim file. */
+const SIM_DIRS = [join(SRC_DIR, 'sim') + sep, join(SRC_DIR, 'wire') + sep];
+const inSimFile = (path) => SIM_DIRS.some((dir) => path.startsWith(dir));
 
 /**
  * The sim (a third of the code) is a file of its own: a run that does not start it does not read or compile it
  * (on Node 20, which keeps no compiled code between runs, about 15 ms of each start; in the executable, a third
- * less to take from its pages and hash). The sim shares no module with the rest (eslint holds it to that), so
- * each of its modules lives in one file only: an import of one from outside becomes a property of the sim
- * file's exports, required when first used — the file beside the npm bundle, or the executable's asset.
+ * less to take from its pages and hash). The sim shares no module with the rest (eslint holds it to that) but
+ * src/wire, which goes into the sim file with it, so each of their modules lives in one file only (one class for
+ * `instanceof`): an import of one from outside becomes a property of the sim file's exports, required when first
+ * used — the file beside the npm bundle, or the executable's asset.
  */
 const simSplit = (form, simModules) => ({
   name: 'kwatch-sim-split',
   setup(build) {
-    build.onResolve({ filter: /[\\/]sim[\\/]/ }, async (args) => {
-      if (args.pluginData?.simSplit || args.importer.startsWith(SIM_DIR) || !args.importer.startsWith(join(ROOT, 'src'))) return undefined;
+    build.onResolve({ filter: /[\\/](sim|wire)[\\/]/ }, async (args) => {
+      if (args.pluginData?.simSplit || inSimFile(args.importer) || !args.importer.startsWith(join(ROOT, 'src'))) return undefined;
       const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { simSplit: true } });
-      if (resolved.errors.length > 0 || !resolved.path.startsWith(SIM_DIR)) return undefined;
-      const key = relative(SIM_DIR, resolved.path).split(sep).join('/');
+      if (resolved.errors.length > 0 || !inSimFile(resolved.path)) return undefined;
+      const key = relative(SRC_DIR, resolved.path).split(sep).join('/');
       simModules.set(key, resolved.path);
       return { path: key, namespace: 'kwatch-sim' };
     });
