@@ -182,7 +182,9 @@ export class CauseLinker {
 
   /** A write that stored a version: the first record to deliver that version back is its echo. */
   private awaitEcho(r: TraceRecord, id: number, key: string): void {
-    if (typeof r.rv !== 'string' || r.rv === '' || (typeof r.code === 'number' && (r.code < 200 || r.code >= 300))) return;
+    // A refused write (a reconcile write's `status`, an endpoint write's `code`) stored nothing: no echo comes.
+    const code = typeof r.code === 'number' ? r.code : typeof r.status === 'number' ? r.status : undefined;
+    if (typeof r.rv !== 'string' || r.rv === '' || r.error !== undefined || (code !== undefined && (code < 200 || code >= 300))) return;
     const early = this.earlyEchoes.get(`${key}@${r.rv}`);
     if (early !== undefined) {
       // The watch event came first (it raced the write's answer): the write names it instead.
