@@ -201,7 +201,8 @@ export class CauseLinker {
     const write = this.awaitingEcho.get(slot);
     if (write !== undefined) {
       r.echoOf = write;
-      this.awaitingEcho.delete(slot);
+      // Every client watching the object is sent the write's result: on the endpoint each delivery is an echo.
+      if (r.stage !== 'endpoint') this.awaitingEcho.delete(slot);
     } else if (r.rv !== undefined) {
       this.earlyEchoes.set(slot, id);
       if (this.earlyEchoes.size > MAX_EARLY_ECHOES) this.earlyEchoes.delete(this.earlyEchoes.keys().next().value!);

@@ -6,8 +6,21 @@ import { eventType, isChangeEvent, isWrite, objectKeyOf, writeCode, writeFields,
 
 export class TraceIndex {
   readonly byId = new Map<number, TraceRow>();
+  /** `key@rv` → the write that stored that version: an event that raced ahead of the write's answer is still its echo. */
+  private readonly writeByVersion = new Map<string, TraceRow>();
   constructor(readonly rows: readonly TraceRow[]) {
-    for (const r of rows) this.byId.set(r.id, r);
+    for (const r of rows) {
+      this.byId.set(r.id, r);
+      if (isWrite(r) && writeOk(r) && typeof r.rv === 'string' && r.rv !== '') this.writeByVersion.set(`${objectKeyOf(r) ?? ''}@${r.rv}`, r);
+    }
+  }
+
+  /** The write whose stored result this event delivers, if any. */
+  echoOf(r: TraceRow): TraceRow | undefined {
+    if (r.echoOf !== undefined) return this.byId.get(r.echoOf);
+    if (!isChangeEvent(r) || r.rv === undefined) return undefined;
+    const w = this.writeByVersion.get(`${r.key ?? ''}@${String(r.rv)}`);
+    return w && w.time <= r.time + 1000 ? w : undefined;
   }
 
   causesOf(r: TraceRow): TraceRow[] {
@@ -31,7 +44,7 @@ export type ChainStep = TraceRow;
 export function previousStep(index: TraceIndex, r: TraceRow): ChainStep | undefined {
   if (isWrite(r)) return newest(index.causesOf(r).map((c) => (isStep(c) ? c : toStep(index, c))).filter(defined));
   if (r.stage === 'reconcile' && r.op === 'start') return newest(index.causesOf(r).map((c) => toStep(index, c)).filter(defined));
-  if (isChangeEvent(r) && r.echoOf !== undefined) return index.byId.get(r.echoOf);
+  if (isChangeEvent(r)) return index.echoOf(r);
   return undefined;
 }
 
@@ -74,7 +87,7 @@ export function chainBack(index: TraceIndex, r: TraceRow, max = 100_000): ChainS
 
 /** The write an event step carries back to, when it is an echo. */
 function echoedWrite(index: TraceIndex, step: ChainStep): TraceRow | undefined {
-  return isChangeEvent(step) && step.echoOf !== undefined ? index.byId.get(step.echoOf) : undefined;
+  return isChangeEvent(step) ? index.echoOf(step) : undefined;
 }
 
 /** What a chain shows about its writers: rounds where a writer reacted to the echo of its own write, or another's. */
@@ -90,7 +103,8 @@ export function judgeChain(index: TraceIndex, chain: ChainStep[]): ChainVerdict 
   let ownRounds = 0;
   let since: TraceRow | undefined;
   let crossRounds = 0;
-  const crossWriters = new Set<string>();
+  /** Writer → the rounds it took part in: whoever only started it (a create) is no party to the fight. */
+  const crossWriters = new Map<string, number>();
   const fields = new Set<string>();
   // writes[i] came after writes[i + 1] in the chain (newest first): a round is one write reacting to the previous one.
   for (let i = 0; i + 1 < writes.length; i++) {
@@ -104,12 +118,13 @@ export function judgeChain(index: TraceIndex, chain: ChainStep[]): ChainVerdict 
       }
     } else {
       crossRounds++;
-      crossWriters.add(a);
-      crossWriters.add(b);
+      crossWriters.set(a, (crossWriters.get(a) ?? 0) + 1);
+      crossWriters.set(b, (crossWriters.get(b) ?? 0) + 1);
     }
   }
   const verdict: ChainVerdict = {};
-  if (crossWriters.size >= 2 && crossRounds >= 2) verdict.fight = { writers: [...crossWriters].sort(), rounds: crossRounds, fields: [...fields] };
+  const fighters = [...crossWriters].filter(([, n]) => n >= 2).map(([w]) => w).sort();
+  if (fighters.length >= 2 && crossRounds >= 2) verdict.fight = { writers: fighters, rounds: crossRounds, fields: [...fields] };
   else if (ownRounds >= 2 && since) verdict.loop = { writer: writerOf(writes[0]), rounds: ownRounds, since, fields: [...fields] };
   void index;
   return verdict;

@@ -36,7 +36,7 @@ export function reactedTo(index: TraceIndex, w: TraceRow): TraceRow | undefined 
 export function findFindings(rows: readonly TraceRow[], index = new TraceIndex(rows)): Finding[] {
   const out: Finding[] = [];
   const own = new Map<string, TraceRow[]>();
-  const cross = new Map<string, { writers: Set<string>; ids: number[]; fields: Set<string> }>();
+  const cross = new Map<string, { writers: Map<string, number>; ids: number[]; fields: Set<string> }>();
   const writesBy = new Map<string, TraceRow[]>();
   for (const r of rows) {
     if (!isWrite(r)) continue;
@@ -56,8 +56,8 @@ export function findFindings(rows: readonly TraceRow[], index = new TraceIndex(r
       else own.set(slot, [before, r]);
     } else {
       let c = cross.get(key);
-      if (!c) cross.set(key, (c = { writers: new Set(), ids: [before.id], fields: new Set() }));
-      c.writers.add(writer).add(writerOf(before));
+      if (!c) cross.set(key, (c = { writers: new Map(), ids: [before.id], fields: new Set() }));
+      for (const w of [writer, writerOf(before)]) c.writers.set(w, (c.writers.get(w) ?? 0) + 1);
       c.ids.push(r.id);
       for (const f of writeFields(r)) c.fields.add(f);
     }
@@ -73,8 +73,9 @@ export function findFindings(rows: readonly TraceRow[], index = new TraceIndex(r
     out.push({ kind: 'loop', key, title: `loop: ${writer} on ${key}`, detail: `${rounds} writes, each after the echo of its own previous write${fields.length ? ` (${fields.slice(0, 4).join(', ')})` : ''}${spanS > 0 ? `, ${(rounds / spanS).toFixed(1)}/s` : ''}; since write #${writes[0].id}`, ids: writes.map((w) => w.id) });
   }
   for (const [key, c] of cross) {
-    if (c.writers.size < 2 || c.ids.length - 1 < FIGHT_ROUNDS) continue;
-    const writers = [...c.writers].sort();
+    // Whoever only started it (the create the first claim answered) is no party to the fight.
+    const writers = [...c.writers].filter(([, n]) => n >= 2).map(([w]) => w).sort();
+    if (writers.length < 2 || c.ids.length - 1 < FIGHT_ROUNDS) continue;
     out.push({ kind: 'fight', key, title: `fight: ${writers.join(' and ')} on ${key}`, detail: `${c.ids.length - 1} writes each made after the echo of the other's write${c.fields.size ? ` (${[...c.fields].slice(0, 4).join(', ')})` : ''}`, ids: c.ids });
   }
   for (const [slot, writes] of writesBy) {

@@ -74,7 +74,7 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
     if (isChangeEvent(r) && key !== undefined) {
       counts.events++;
       agg(key).events++;
-      const write = r.echoOf !== undefined ? index.byId.get(r.echoOf) : undefined;
+      const write = index.echoOf(r);
       const reader = r.stage === 'endpoint' ? String(r.client) : undefined;
       const kind: MarkKind = !write ? 'event-upstream' : reader === undefined || writerOf(write) === reader ? 'event-own' : 'event-other';
       laneOf(keyLanes, key, 'key').marks.push({ id: r.id, t: r.time, kind, label: `${eventType(r)}@${String(r.rv ?? '')}`, client: reader, stage: r.stage, detail: write ? `echo of write #${write.id} by ${writerOf(write)}` : 'a change from outside' });

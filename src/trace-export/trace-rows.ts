@@ -125,8 +125,10 @@ export function eventType(r: TraceRow): string {
 
 /** The fields a write changed, as a short list. */
 export function writeFields(r: TraceRow): string[] {
-  const changed = Array.isArray(r.changed) ? (r.changed as unknown[]).map(String) : [];
-  return changed;
+  if (Array.isArray(r.changed)) return (r.changed as unknown[]).map(String);
+  // An -o ndjson write carries its diff ([{path, old, new}]) instead of the objects.
+  if (Array.isArray(r.diff)) return (r.diff as { path?: unknown }[]).map((d) => String(d.path ?? '')).filter(Boolean);
+  return [];
 }
 
 /** The HTTP status a write got: an endpoint write's `code`, a reconcile write's `status` (set when it failed). */
