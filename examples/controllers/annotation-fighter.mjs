@@ -10,6 +10,7 @@
 // the server and bearer token of the kubeconfig in $KUBECONFIG. It stops after MAX_ROUNDS writes, or on SIGTERM.
 import { readFileSync } from 'node:fs';
 
+/* global fetch */
 const [name, me] = process.argv.slice(2);
 if (!name || !me) {
   process.stderr.write('usage: annotation-fighter.mjs CONFIGMAP WRITER-NAME\n');
