@@ -102,4 +102,42 @@ describe('--trace-out and kwatch trace', () => {
     const badName = await kwatch(['events', 'pods', '--sim', '--trace-out', join(dir, 'x.txt')], {});
     expect(badName).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: cannot tell the picture format from ".*x\.txt": name it \.json/) });
   }, 60_000);
+
+  it('trace open serves a Perfetto file once to ui.perfetto.dev (CORS for it only), and prints an HTML report\'s address', async () => {
+    const file = join(dir, 'tiny.json');
+    writeFileSync(file, JSON.stringify({ traceEvents: [{ name: 'x', ph: 'X', ts: 1, dur: 1, pid: 1, tid: 1 }] }));
+    const child = spawn(process.execPath, [BIN, 'trace', 'open', file, '--no-browser', '--port', '0'], { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await expect.poll(() => stdout, { timeout: 20_000 }).toMatch(/\n$/);
+    const m = /^https:\/\/ui\.perfetto\.dev\/#!\/\?url=(http:\/\/127\.0\.0\.1:\d+\/tiny\.json)\n$/.exec(stdout);
+    expect(m, stdout).not.toBeNull();
+    const res = await fetch(m![1], { headers: { origin: 'https://ui.perfetto.dev' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://ui.perfetto.dev');
+    expect(JSON.parse(await res.text())).toMatchObject({ traceEvents: [{ name: 'x' }] });
+    // Fetched once: it stops by itself.
+    expect(await exited).toBe(0);
+
+    const html = join(dir, 'tiny.html');
+    writeFileSync(html, '<!doctype html><title>x</title>');
+    const r = await kwatch(['trace', 'open', html, '--no-browser'], {});
+    expect(r).toMatchObject({ code: 0, stdout: `file://${html}\n` });
+    const otlp = await kwatch(['trace', 'open', join(dir, 'missing.otlp.jsonl'), '--no-browser'], {});
+    expect(otlp).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: .*no such file\n$/) });
+  }, 60_000);
+
+  it('trace convert replays a recording through the pipeline: the report has a lane per recorded key', async () => {
+    const rec = join(dir, 'pods.recording.ndjson');
+    const r = await kwatch(['events', 'pods', '-A', '--sim', '--sim-pods', '3', '--sim-churn', '20', '--for', '1500ms', '--record', rec, '-o', 'name'], {});
+    expect(r.code).toBe(0);
+    const html = join(dir, 'pods.html');
+    const c = await kwatch(['trace', 'convert', rec, '--to', 'html', '-o', html], {});
+    expect(c.stderr).toMatch(/wrote \d+ trace records to .*pods\.html \(html\)/);
+    const page = readFileSync(html, 'utf8');
+    const model = JSON.parse(/<script type="application\/json" id="model">(.*?)<\/script>/s.exec(page)![1]) as { lanes: { kind: string; id: string }[] };
+    expect(model.lanes.filter((l) => l.kind === 'key').length).toBeGreaterThanOrEqual(3);
+    expect(model.lanes.some((l) => l.kind === 'watch')).toBe(true);
+  }, 60_000);
 });
