@@ -21,17 +21,21 @@ let nextId = 1;
 
 export class CauseLinker {
   /** key → the id of the latest record of a stage for it, with the rv it carried. */
-  private lastWatch = new Map<string, { rv: unknown; id: number }>();
-  private pendingDeltas = new Map<string, number[]>();
+  // Records are kept by reference and ids one at a time (an array only once there are two): one event makes a
+  // record per stage, and linking them must not cost an allocation each (see bench/sync.js, -o ndjson).
+  private lastWatch = new Map<string, TraceRecord>();
+  private pendingDeltas = new Map<string, number | number[]>();
   private lastPop = new Map<string, number>();
-  private lastHandler = new Map<string, { rv: unknown; id: number }>();
+  private lastHandler = new Map<string, TraceRecord>();
   /** The newest handler call of any key: a map function turns one key's event into another key's request. */
   private newestHandler: number | undefined;
   /** `controller key` → the adds merged since the key was last handed out, then those it was handed out with. */
-  private queued = new Map<string, number[]>();
-  private handedOut = new Map<string, number[]>();
-  /** `controller key` → the reconcile running for it (its start's id). */
-  private running = new Map<string, number>();
+  private queued = new Map<string, Map<string, number | number[]>>();
+  private handedOut = new Map<string, Map<string, number | number[]>>();
+  /** controller → key → the reconcile running for it (its start's id). */
+  private running = new Map<string, Map<string, number>>();
+  /** Whether any write stored a version yet: until one did, no event can be an echo and none is kept as one. */
+  private writesSeen = false;
   /** `key@rv` → the write that stored that version and awaits its echo. */
   private awaitingEcho = new Map<string, number>();
   /** `rv` of an echo already seen (the write's answer came after its watch event) → the event's id. */
@@ -74,8 +78,8 @@ export class CauseLinker {
 
   private watchEvent(r: TraceRecord, id: number): void {
     if (r.key === undefined || !CHANGE_EVENTS.has(r.op)) return;
-    this.lastWatch.set(r.key, { rv: r.rv, id });
-    this.markEcho(r, id);
+    this.lastWatch.set(r.key, r);
+    if (this.writesSeen) this.markEcho(r, id);
   }
 
   private fifo(r: TraceRecord, id: number): void {
@@ -86,15 +90,13 @@ export class CauseLinker {
       if (r.op === 'Replaced') cause = this.lastListed.get(String(r.name ?? r.resource ?? '')) ?? lastOf(this.lastListed);
       else {
         const w = this.lastWatch.get(key);
-        if (w && (r.rv === undefined || w.rv === r.rv)) cause = w.id;
+        if (w && (r.rv === undefined || w.rv === r.rv)) cause = w.id as number;
       }
       if (cause !== undefined) r.cause = [cause];
-      const pending = this.pendingDeltas.get(key);
-      if (pending) pending.push(id);
-      else this.pendingDeltas.set(key, [id]);
+      addId(this.pendingDeltas, key, id);
     } else if (r.op === 'pop') {
       const pending = this.pendingDeltas.get(key);
-      if (pending) r.cause = pending;
+      if (pending !== undefined) r.cause = typeof pending === 'number' ? [pending] : pending;
       this.pendingDeltas.delete(key);
       this.lastPop.set(key, id);
     }
@@ -104,22 +106,23 @@ export class CauseLinker {
     if (r.key === undefined) return;
     const pop = this.lastPop.get(r.key);
     if (pop !== undefined) r.cause = [pop];
-    this.lastHandler.set(r.key, { rv: r.rv, id });
+    this.lastHandler.set(r.key, r);
     this.newestHandler = id;
   }
 
   private workqueue(r: TraceRecord, id: number): void {
     if (r.key === undefined) return;
-    const slot = `${String(r.controller ?? r.queue ?? '')} ${r.key}`;
+    const controller = String(r.controller ?? r.queue ?? '');
     if (QUEUE_ADD_OPS.has(r.op)) {
       const cause = this.queueAddCause(r);
       if (cause !== undefined) r.cause = [cause];
-      const queued = this.queued.get(slot);
-      if (queued) queued.push(id);
-      else this.queued.set(slot, [id]);
+      addId(inner(this.queued, controller), r.key, id);
     } else if (r.op === 'get') {
-      this.handedOut.set(slot, this.queued.get(slot) ?? []);
-      this.queued.delete(slot);
+      const queued = inner(this.queued, controller);
+      const ids = queued.get(r.key);
+      if (ids !== undefined) inner(this.handedOut, controller).set(r.key, ids);
+      else this.handedOut.get(controller)?.delete(r.key);
+      queued.delete(r.key);
     }
   }
 
@@ -129,7 +132,7 @@ export class CauseLinker {
     const key = reason.key ?? r.key!;
     const rv = reason.rv ?? r.rv;
     // A write stored in kwatch's overlay comes back as the queue add itself, not as a watch event: that add is its echo.
-    if (rv !== undefined) {
+    if (rv !== undefined && this.writesSeen) {
       const write = this.awaitingEcho.get(`${key}@${rv}`);
       if (write !== undefined) {
         this.awaitingEcho.delete(`${key}@${rv}`);
@@ -138,25 +141,26 @@ export class CauseLinker {
       }
     }
     const h = this.lastHandler.get(key);
-    if (h && (rv === undefined || h.rv === rv)) return h.id;
-    if (r.op === 'requeue' || r.op === 'add-after' || r.op === 'add-rate-limited') return this.running.get(`${String(r.controller ?? r.queue ?? '')} ${r.key}`);
+    if (h && (rv === undefined || h.rv === rv)) return h.id as number;
+    if (r.op === 'requeue' || r.op === 'add-after' || r.op === 'add-rate-limited') return this.running.get(String(r.controller ?? r.queue ?? ''))?.get(r.key!);
     return this.newestHandler;
   }
 
   private reconcile(r: TraceRecord, id: number): void {
     if (r.key === undefined) return;
-    const slot = `${String(r.controller ?? '')} ${r.key}`;
+    const controller = String(r.controller ?? '');
     if (r.op === 'start') {
-      const merged = this.handedOut.get(slot);
-      if (merged?.length) r.cause = merged;
-      this.handedOut.delete(slot);
-      this.running.set(slot, id);
+      const handedOut = this.handedOut.get(controller);
+      const merged = handedOut?.get(r.key);
+      if (merged !== undefined) r.cause = typeof merged === 'number' ? [merged] : merged;
+      handedOut?.delete(r.key);
+      inner(this.running, controller).set(r.key, id);
     } else if (r.op === 'write') {
-      const run = this.running.get(slot);
+      const run = this.running.get(controller)?.get(r.key);
       if (run !== undefined) r.cause = [run];
       this.awaitEcho(r, id, String(r.target ?? r.key));
     } else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'loop') {
-      const run = this.running.get(slot);
+      const run = this.running.get(controller)?.get(r.key);
       if (run !== undefined) r.cause = [run];
     }
   }
@@ -185,6 +189,7 @@ export class CauseLinker {
     // A refused write (a reconcile write's `status`, an endpoint write's `code`) stored nothing: no echo comes.
     const code = typeof r.code === 'number' ? r.code : typeof r.status === 'number' ? r.status : undefined;
     if (typeof r.rv !== 'string' || r.rv === '' || r.error !== undefined || (code !== undefined && (code < 200 || code >= 300))) return;
+    this.writesSeen = true;
     const early = this.earlyEchoes.get(`${key}@${r.rv}`);
     if (early !== undefined) {
       // The watch event came first (it raced the write's answer): the write names it instead.
@@ -208,6 +213,20 @@ export class CauseLinker {
       if (this.earlyEchoes.size > MAX_EARLY_ECHOES) this.earlyEchoes.delete(this.earlyEchoes.keys().next().value!);
     }
   }
+}
+
+/** Adds an id to a key's ids: a number while there is one, an array once there are more. */
+function addId(m: Map<string, number | number[]>, key: string, id: number): void {
+  const ids = m.get(key);
+  if (ids === undefined) m.set(key, id);
+  else if (typeof ids === 'number') m.set(key, [ids, id]);
+  else ids.push(id);
+}
+
+function inner<V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = new Map()));
+  return v;
 }
 
 function lastOf(m: Map<string, number>): number | undefined {

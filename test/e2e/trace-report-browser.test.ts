@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The HTML report in a real browser (Debian's chromium, headless, driven by puppeteer-core): no console error, no
 // network request, one lane per key, the loop's arrows and finding for a self-triggering controller, the fight
 // finding for two writers, and a 10,000+ record trace drawn within its budget of marks.
