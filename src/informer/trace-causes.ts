@@ -16,10 +16,10 @@ const DELTA_OPS = new Set(['Added', 'Updated', 'Deleted', 'Replaced', 'Sync']);
 const QUEUE_ADD_OPS = new Set(['add', 'dedup', 'add-after', 'add-rate-limited', 'requeue']);
 const CHANGE_EVENTS = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 
-/** One counter per process: a run may trace through nested tracers (a replay's inner pipeline), each with a linker. */
-let nextId = 1;
-
 export class CauseLinker {
+  // Per linker, so that a replay traces the same ids every time. A nested tracer (a replay's inner pipeline) links
+  // its records before they reach the outer one, which then leaves them as they are.
+  private nextId = 1;
   /** key → the id of the latest record of a stage for it, with the rv it carried. */
   // Records are kept by reference and ids one at a time (an array only once there are two): one event makes a
   // record per stage, and linking them must not cost an allocation each (see bench/sync.js, -o ndjson).
@@ -48,7 +48,7 @@ export class CauseLinker {
   /** Gives the record its id and, when something earlier caused it, `cause` (ids) and `echoOf`. */
   link(r: TraceRecord): void {
     if (typeof r.id === 'number') return;
-    const id = nextId++;
+    const id = this.nextId++;
     r.id = id;
     switch (r.stage) {
       case 'reflector':
