@@ -98,7 +98,7 @@ export interface ChainVerdict {
   fight?: { writers: string[]; rounds: number; fields: string[] };
 }
 
-export function judgeChain(index: TraceIndex, chain: ChainStep[]): ChainVerdict {
+export function judgeChain(chain: ChainStep[]): ChainVerdict {
   const writes = chain.filter(isWrite);
   let ownRounds = 0;
   let since: TraceRow | undefined;
@@ -126,7 +126,6 @@ export function judgeChain(index: TraceIndex, chain: ChainStep[]): ChainVerdict 
   const fighters = [...crossWriters].filter(([, n]) => n >= 2).map(([w]) => w).sort();
   if (fighters.length >= 2 && crossRounds >= 2) verdict.fight = { writers: fighters, rounds: crossRounds, fields: [...fields] };
   else if (ownRounds >= 2 && since) verdict.loop = { writer: writerOf(writes[0]), rounds: ownRounds, since, fields: [...fields] };
-  void index;
   return verdict;
 }
 
@@ -160,7 +159,7 @@ export function explainKey(rows: readonly TraceRow[], key: string): string[] {
   const start = [...ofKey].reverse().find(isWrite) ?? [...ofKey].reverse().find((r) => r.stage === 'reconcile' && r.op === 'start') ?? [...ofKey].reverse().find(isChangeEvent);
   if (!start) return [`${key}: ${ofKey.length} records, but no write, reconcile or watch event to explain`];
   const chain = chainBack(index, start);
-  const verdict = judgeChain(index, chain);
+  const verdict = judgeChain(chain);
   const lines: string[] = [];
   const words: string[] = [];
   const SHOWN_ROUNDS = 2;

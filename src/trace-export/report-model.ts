@@ -3,7 +3,7 @@
 // write → echo → the write that echo triggered; the findings; the verdict. Past MAX_MARKS marks the page gets per-key
 // aggregates and the marks of the keys with findings only (never more than it can draw).
 import { previousStep, TraceIndex } from './causal-chain.js';
-import { findFindings, reactedTo, type Finding } from './findings.js';
+import { findFindings, type Finding } from './findings.js';
 import { eventType, isChangeEvent, isWrite, objectKeyOf, writeCode, writeFields, writeOk, writerOf, type TraceRow } from './trace-rows.js';
 
 export const MAX_MARKS = 10_000;
@@ -67,7 +67,8 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
     return l;
   };
   const counts = { events: 0, writes: 0, conflicts: 0, gones: 0, relists: 0, reconciles: 0 };
-  let lastDown: Map<string, number> | undefined = new Map();
+  /** Watch lane → when its watch last closed: the next start says how long it was down. */
+  const lastDown = new Map<string, number>();
   for (const r of rows) {
     const key = objectKeyOf(r);
     const client = r.stage === 'endpoint' ? String(r.client ?? '') : isWrite(r) ? writerOf(r) : undefined;
@@ -96,7 +97,6 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
       const echo = prev && prev.stage === 'reconcile' ? previousStep(index, prev) : prev;
       if (echo && isChangeEvent(echo)) arrows.push({ from: echo.id, to: r.id, kind: 'trigger' });
       else if (echo && isWrite(echo)) arrows.push({ from: echo.id, to: r.id, kind: 'trigger' });
-      void reactedTo;
     } else if (r.stage === 'reconcile' && r.op === 'start' && key !== undefined) {
       counts.reconciles++;
       agg(key).reconciles++;
@@ -106,10 +106,10 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
       const lane = () => laneOf(watchLanes, who, 'watch');
       const stage = r.stage;
       if ((r.stage === 'reflector' && r.op === 'watch-start') || (r.op === 'watch' && r.event === 'start')) {
-        const down = lastDown?.get(who);
+        const down = lastDown.get(who);
         lane().marks.push({ id: r.id, t: r.time, kind: 'watch-start', label: `watch from ${String(r.rv ?? '')}`, client, stage, detail: down !== undefined ? `down for ${((r.time - down) / 1000).toFixed(1)}s` : undefined });
       } else if ((r.stage === 'reflector' && (r.op === 'watch-close' || r.op === 'watch-error')) || (r.op === 'watch' && r.event === 'close')) {
-        lastDown?.set(who, r.time);
+        lastDown.set(who, r.time);
         lane().marks.push({ id: r.id, t: r.time, kind: 'watch-close', label: r.op === 'watch-error' ? 'watch error' : 'watch closed', client, stage, detail: String(r.reason ?? r.error ?? '') });
       } else if (r.op === 'relist') {
         counts.relists++;
@@ -122,7 +122,6 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
       }
     }
   }
-  lastDown = undefined;
   const start = rows[0]?.time ?? 0;
   const end = rows[rows.length - 1]?.time ?? start;
   let lanes = [...watchLanes.values(), ...[...keyLanes.values()].sort((a, b) => a.id.localeCompare(b.id))];
