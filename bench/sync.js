@@ -41,6 +41,7 @@ const WATCH_SHORT_REPS = QUICK ? 1 : 3;
 const WATCH_FLOOR = 'floor: undici + JSON.parse per line';
 const WATCH_CORE = 'kwatch pipeline, tracing off';
 const WATCH_NDJSON = 'kwatch pipeline, -o ndjson tracing to /dev/null';
+const WATCH_TRACE_OUT = 'kwatch pipeline, --trace-out (every stage kept, ids and causes)';
 
 const SYNC_MODES = [
   ['floor-paged', 'floor: undici + JSON.parse, pages of 500'],
@@ -109,6 +110,7 @@ export async function benchSync(log = console.log) {
             ['floor + a Map keeping the newest object per key (reference)', { mode: 'floor-watch-cache' }],
             [WATCH_CORE, { mode: 'core-watch' }],
             [WATCH_NDJSON, { mode: 'core-watch', trace: 'ndjson' }],
+            [WATCH_TRACE_OUT, { mode: 'core-watch', trace: 'trace-out' }],
           ];
           // The sim renders each line of the replay the first time it streams it: one untimed pass first, so
           // that no timed run (the floor's first, as the rounds go) pays for the server's work.
@@ -210,6 +212,8 @@ function targets(out) {
   const range = (r) => `${fmtInt(r.eventsPerSec)} (${fmtInt(r.min)}–${fmtInt(r.max)})`;
   if (wf?.ok && wc?.ok) t.push({ target: `watch throughput, tracing off, at least 1.0x the floor (${fmtInt(out.watch.events)} events; medians of ${wc.n})`, met: wc.eventsPerSec / wf.eventsPerSec >= 1.0, figure: `${round(wc.eventsPerSec / wf.eventsPerSec, 2)}x (${range(wc)} vs ${range(wf)} events/s)${roundRatios(wc, wf)}${short}` });
   if (wc?.ok && wn?.ok) t.push({ target: `-o ndjson tracing at least 0.8x of tracing off (medians of ${wn.n})`, met: wn.eventsPerSec / wc.eventsPerSec >= 0.8, figure: `${round(wn.eventsPerSec / wc.eventsPerSec, 2)}x (${range(wn)} vs ${range(wc)} events/s; ${round(wn.eventsPerSec / wf.eventsPerSec, 2)}x the floor)${roundRatios(wn, wc)}` });
+  const wt = w[WATCH_TRACE_OUT];
+  if (wc?.ok && wt?.ok) t.push({ target: `--trace-out at least 0.8x of tracing off, and no slower than -o ndjson (medians of ${wt.n})`, met: wt.eventsPerSec / wc.eventsPerSec >= 0.8 && (!wn?.ok || wt.eventsPerSec >= wn.eventsPerSec), figure: `${round(wt.eventsPerSec / wc.eventsPerSec, 2)}x of tracing off (${range(wt)} events/s)${wn?.ok ? `, ${round(wt.eventsPerSec / wn.eventsPerSec, 2)}x of -o ndjson` : ''}` });
   const hc = out.heap['core (managedFields stripped, default)'];
   const hn = out.heap['@kubernetes/client-node'];
   const hk = out.heap['core (keepManagedFields)'];

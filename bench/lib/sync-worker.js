@@ -16,7 +16,8 @@
 //   floor-watch     undici watch from rvFrom + JSON.parse of each line, until rvTo
 //   floor-watch-cache  the same, keeping the newest object per key in a Map (what any cache must retain)
 //   core-watch      buildPipeline with startAt rvFrom (watch only) until the reconcile has seen rvTo and the queue drained;
-//                   spec.trace = 'ndjson' subscribes the ndjson trace printer writing to /dev/null
+//                   spec.trace = 'ndjson' subscribes the ndjson trace printer writing to /dev/null; 'trace-out' keeps
+//                   every record as --trace-out does (ids, causes), the file's writing at the end left out of the time
 import { openSync, writeSync } from 'node:fs';
 import { setImmediate } from 'node:timers';
 
@@ -81,6 +82,10 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
       summary.add(r);
       printer.write(r);
     }, summary.interest(printer.shows));
+  }
+  if (trace === 'trace-out') {
+    const { TraceCollector } = await import('../../dist/trace-export/trace-rows.js');
+    new TraceCollector(tracer);
   }
   const conn = connectionFromUrl(spec.url, { tracer });
   // As kwatch events/index build it: managedFields are cut while decoding unless the cache keeps them.

@@ -1,5 +1,6 @@
 // The two halves of `kwatch replay`: a recording replayed offline, and a watch resumed on the server
 // at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
+import type { Tracer } from '../informer/trace.js';
 import { compareResourceVersions } from '../informer/resource-version.js';
 import { readRecording, RecordingError, type Recording } from '../informer/recording/recording-reader.js';
 import { buildTimeline, ObjectState, stateAt } from '../informer/recording/recording-timeline.js';
@@ -25,6 +26,8 @@ export interface ViewFlags {
   diff?: 'changed' | 'all';
   key?: string;
   showSecrets?: boolean;
+  /** The run's tracer, when --trace-out subscribes to it as well. */
+  tracer?: Tracer;
 }
 
 export interface PipelineFlags {

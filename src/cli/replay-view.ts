@@ -17,6 +17,8 @@ export interface ReplayViewOptions {
   /** Follow one object (namespace/name): only its records are printed. */
   key?: string;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The tracer to print from, when others (--trace-out) subscribe to it too (default: a new one). */
+  tracer?: Tracer;
 }
 
 export interface ReplayView {
@@ -39,7 +41,7 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: 'all', diff: o.diff, showSecrets: o.showSecrets, batch: true });
   const selected = stageFilter(o.stages ?? (o.key ? new Set<Stage>(['watch', 'handler']) : undefined));
   const summary = new TraceSummary();
-  const tracer = new Tracer();
+  const tracer = o.tracer ?? new Tracer();
   let open = true;
   tracer.subscribe((r: TraceRecord) => {
     if (!open) return;

@@ -2,6 +2,7 @@
 // wire only) and print what each stage saw.
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { parseDuration } from '../cli/duration.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
@@ -67,6 +68,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     'until-synced': Flags.boolean({ description: 'Stop once the initial list has gone through every stage.', default: false }),
     live: Flags.boolean({ description: 'A full-screen dashboard of the pipeline (stage rates, totals, queue depths, sparklines, connection state, recent activity; Enter on a line follows its key) instead of the trace lines; q quits, ? shows the keys. Falls back to the plain trace without a terminal, under CI or with TERM=dumb.', default: false }),
     key: Flags.string({ description: 'With --live: open the dashboard following this key (namespace/name): every stage\'s record of it, handler old → new RV, workqueue reasons, reconcile runs.' }),
+    ...traceOutFlags,
     'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
   };
 
@@ -89,6 +91,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
 
     const named = splitTypeName(args.resource, args.name);
     const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `events ${args.resource}${args.name ? ` ${args.name}` : ''}`, (fn) => this.onCleanup(fn));
     const conn = await this.connect(flags, { tracer });
     // --for and Ctrl-C bound the whole run, discovery's first-contact retries included.
     const stop = createStopSignal({ forMs });

@@ -1,6 +1,7 @@
 // kwatch list: a paged LIST as a debugging view — one row per page, its continue token decoded.
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { UserError } from '../cli/user-error.js';
 import { objectName, showOrSkipTooDeep } from '../cli/too-deep.js';
 import type { KubeObject } from '../informer/types.js';
@@ -35,6 +36,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
   };
   static override flags = {
     ...discoveryFlags,
+    ...traceOutFlags,
     'page-size': Flags.integer({ description: 'Items per page (the limit parameter); 0 = one unpaged request.', default: 500, min: 0, aliases: ['chunk-size'] }),
     rv: Flags.string({ description: 'resourceVersion of the first request (unset = the most recent state; 0 = any state the server has).' }),
     'rv-match': Flags.string({ description: 'resourceVersionMatch of the first request.', options: ['NotOlderThan', 'Exact'] }),
@@ -50,7 +52,10 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     if (output !== 'table' && !template && !(OBJECT_OUTPUTS as readonly string[]).includes(output)) {
       throw new UserError(`--output ${output} is not available for list: use table (the page view), ${OBJECT_OUTPUTS.join(', ')}, ${TEMPLATE_OUTPUT_HELP}`);
     }
-    const conn = await this.connect(flags);
+    const { Tracer } = await import('../informer/trace.js');
+    const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `list ${args.resource}`, (fn) => this.onCleanup(fn));
+    const conn = await this.connect(flags, { tracer });
     const { resolveResources } = await import('../kube/discovery/resolve-resource.js');
     const resources = await resolveResources(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));
     if (resources.length > 1) throw new UserError(`"${args.resource}" names ${resources.length} resources (${resources.map(displayName).join(', ')}): list takes one`);

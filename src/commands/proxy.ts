@@ -7,6 +7,7 @@ import { createStopSignal } from '../cli/stop-signal.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { UserError } from '../cli/user-error.js';
 import { Tracer } from '../informer/trace.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 
 export default class Proxy extends KwatchCommand {
   static override summary = 'Stand between a controller started elsewhere and the API server: trace what it lists, watches and writes; intercept, fork, dry-run or apply its writes.';
@@ -22,6 +23,7 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
   ];
   static override flags = {
     ...endpointFlags,
+    ...traceOutFlags,
     writes: Flags.string({ description: 'What happens to the controller\'s writes: intercept (dry-run answer, nothing stored), overlay (a local fork of the target), server-dry-run (dryRun=All, the answer traced), apply (sent for real; needs --sim or --yes).', options: ['intercept', 'overlay', 'server-dry-run', 'apply'], default: 'intercept' }),
     yes: Flags.boolean({ description: 'Allow --writes apply against a server that is not --sim.', default: false }),
     'kubeconfig-out': Flags.string({ description: 'Where to write the endpoint\'s kubeconfig (default: a new temporary folder, removed at exit). An existing file is replaced only when kwatch wrote it.' }),
@@ -43,6 +45,7 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
     boundedDuration(flags['stall-after'], '--stall-after', 1);
     const forMs = flags.for ? boundedDuration(flags.for, '--for', 1) : undefined;
     const tracer = new Tracer();
+    await startTraceOut(flags, tracer, 'proxy', (fn) => this.onCleanup(fn));
     const stop = createStopSignal({ forMs });
     try {
       const conn = await this.connect(flags, { tracer });

@@ -2,6 +2,7 @@
 // run happened, what it read, what it would write (dry-run by default), whether it converges.
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { parseDuration } from '../cli/duration.js';
 import { describeError } from '../cli/error-message.js';
 import { createStopSignal } from '../cli/stop-signal.js';
@@ -44,6 +45,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
   };
   static override flags = {
     ...discoveryFlags,
+    ...traceOutFlags,
     with: Flags.string({ description: 'Your controller module: .js/.mjs (ESM), .cjs or .ts; repeat for several controllers (they share informers). Or, for a controller process, --exec -- CMD.', multiple: true }),
     ...execChildFlags,
     listen: endpointFlags.listen,
@@ -121,6 +123,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { loadControllerModules } = await import('../reconcile/module-loader.js');
     const controllers = await loadControllerModules(flags.with, { resource: args.resource });
     const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `reconcile ${args.resource ?? ''} --with ${(flags.with ?? []).join(' ')}`, (fn) => this.onCleanup(fn));
     const reconcileTimeoutMs = flags['reconcile-timeout'] !== undefined ? parseDuration(flags['reconcile-timeout'], '--reconcile-timeout') : undefined;
     if (reconcileTimeoutMs !== undefined && reconcileTimeoutMs <= 0) throw new UserError('--reconcile-timeout must be more than 0 (leave it out for no deadline)');
     // The first Ctrl-C waits for runs in flight; a second one (or SIGTERM) exits at once, report printed.
@@ -199,6 +202,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     ex.boundedDuration(flags['stall-after'], '--stall-after', 1);
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
     const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `reconcile --exec -- ${command.join(' ')}`, (fn) => this.onCleanup(fn));
     const stop = createStopSignal({ forMs: options.forMs });
     try {
       const served = fromRecording ? await this.recordingTarget(fromRecording, speed, flags, tracer) : undefined;

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { parseDuration } from '../cli/duration.js';
 import type { GlobalFlags } from '../cli/flags.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
@@ -61,6 +62,7 @@ The argument is read as a recording when it names an existing file (or with --fi
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default).', default: false }),
     for: Flags.string({ description: 'Stop after this long (real time, e.g. 30s, 5m).' }),
     'max-events': Flags.integer({ description: 'Stop after this many ADDED/MODIFIED/DELETED events (once every stage has handled them).' }),
+    ...traceOutFlags,
   };
 
   async run(): Promise<void> {
@@ -68,7 +70,10 @@ The argument is read as a recording when it names an existing file (or with --fi
     const { output, stages } = await parseTraceViewFlags(flags);
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     const diff = flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined;
-    const view: ViewFlags = { output, stages, diff, key: flags.key, showSecrets: flags['show-secrets'] };
+    const { Tracer } = await import('../informer/trace.js');
+    const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `replay ${flags.file ?? args.target ?? ''}`.trim(), (fn) => this.onCleanup(fn));
+    const view: ViewFlags = { output, stages, diff, key: flags.key, showSecrets: flags['show-secrets'], tracer };
     const pipeline: PipelineFlags = {
       fifo: flags.fifo as 'real' | 'delta',
       resyncPeriodMs: flags.resync ? parseDuration(flags.resync, '--resync') : undefined,

@@ -7,6 +7,7 @@ import { describeError } from '../cli/error-message.js';
 import { isParseError, parseErrorMessage, type OclifParseError } from '../cli/parse-error.js';
 import { MAX_SIM_CHURN, MAX_SIM_NODES, MAX_SIM_PODS, numberInRange, rangedInteger } from '../cli/flags.js';
 import { MAX_TIMER_MS } from '../informer/duration.js';
+import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 
 /** The longest period in seconds a timer takes (Node's range). */
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
@@ -42,12 +43,14 @@ export default class Sim extends Command {
     context: Flags.string({ description: 'With --mirror: the kubeconfig context to fork (default: the current one).', helpGroup: 'MIRROR' }),
     wait: Flags.boolean({ description: 'Start no server: wait (up to 60 s) until the sim writing --kubeconfig-out answers, then exit 0. For scripts: `kwatch sim --kubeconfig-out F &` then `kwatch sim --wait --kubeconfig-out F`, and F is ready to use.', default: false }),
     force: Flags.boolean({ description: 'Replace the file at --kubeconfig-out even when it is not a kubeconfig kwatch sim wrote (by default such a file is left untouched and the sim does not start).', default: false }),
+    ...traceOutFlags,
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Sim);
     if (flags.mirror) return this.runMirror(flags);
+    if (flags['trace-out'] !== undefined) this.fail('--trace-out traces what controllers do on a --mirror fork: add --mirror');
     if (flags['mirror-resources'] !== undefined || flags.context !== undefined || flags.kubeconfig !== undefined) this.fail('--mirror-resources, --kubeconfig and --context name the cluster --mirror forks: add --mirror');
     const churn = numberInRange(flags.churn, '--churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
     if (flags.pods > 0 && flags.nodes === 0) this.fail('--pods needs at least one node to schedule onto: set --nodes');
@@ -129,12 +132,14 @@ export default class Sim extends Command {
   }
 
   /** `sim --mirror`: kwatch's endpoint in overlay mode on the current context, no child, until Ctrl-C. */
-  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean; force: boolean }): Promise<void> {
+  private async runMirror(flags: { 'kubeconfig-out': string; 'mirror-resources'?: string; kubeconfig?: string; context?: string; port: number; tls: boolean; force: boolean; 'trace-out'?: string; 'trace-format'?: string }): Promise<void> {
     const { loadConnection } = await import('../kube/http/connection.js');
     const { Tracer } = await import('../informer/trace.js');
     const { createStopSignal } = await import('../cli/stop-signal.js');
     const { runExec } = await import('../cli/exec-run.js');
     const tracer = new Tracer();
+    const traceOut: (() => Promise<void>)[] = [];
+    await startTraceOut(flags, tracer, 'sim --mirror', (fn) => traceOut.push(fn));
     const upstream = await loadConnection({ kubeconfig: flags.kubeconfig, context: flags.context, tracer });
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
     mkdirSync(dirname(kubeconfigPath), { recursive: true, mode: 0o700 });
@@ -163,6 +168,7 @@ export default class Sim extends Command {
     } finally {
       stop.dispose();
       await upstream.close();
+      for (const write of traceOut) await write();
     }
   }
 

@@ -3,6 +3,7 @@
 // path they ask `tracer.shouldEmit(stage, op)` instead: a record that no listener wants whole (a view that hides it,
 // say) is then not built either, only tallied for the listeners that count what they skip (the exit summary).
 import type { WatchEventType } from './types.js';
+import { CauseLinker } from './trace-causes.js';
 
 export const STAGES = ['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -31,6 +32,9 @@ export const PIPELINE_STAGES: readonly Stage[] = STAGES.filter((s) => s !== 'end
  * - endpoint:  (reconcile --exec, proxy, sim --mirror: what a controller process did on the wire, each record naming its
  *              `client`) http, list, watch (event start | each delivered event with `type` | close with `reason`),
  *              write, relist, stale-write, loop, stall, fault, conflict (an upstream change the fork kept out)
+ *
+ * Every record a listener receives carries `id` (unique in the run) and, when an earlier record caused it, `cause`
+ * (ids) and `echoOf` (the write whose stored result it delivers): see trace-causes.ts.
  */
 export interface TraceRecord {
   time: number;
@@ -91,8 +95,13 @@ export class Tracer {
     return wanted;
   }
 
+  /** Made on the first record a listener receives: with nobody listening, no id is counted and no cause kept. */
+  private causes: CauseLinker | undefined;
+
   emit(record: TraceRecord): void {
     const listeners = this.listeners;
+    if (listeners.length === 0) return;
+    (this.causes ??= new CauseLinker()).link(record);
     for (let i = 0; i < listeners.length; i++) listeners[i](record);
   }
 

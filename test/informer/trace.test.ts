@@ -70,7 +70,7 @@ describe('Tracer.shouldEmit', () => {
     expect(pods.shouldEmit('fifo', 'Added')).toBe(false);
     expect(a.missed).toEqual(['fifo Added']);
     pods.emit({ time: 1, stage: 'watch', op: 'ADDED', key: 'ns/a' });
-    expect(got).toEqual([{ time: 1, stage: 'watch', op: 'ADDED', key: 'ns/a', resource: 'pods' }]);
+    expect(got).toEqual([{ time: 1, stage: 'watch', op: 'ADDED', key: 'ns/a', resource: 'pods', id: expect.any(Number) }]);
   });
 });
 

@@ -1,6 +1,7 @@
 // kwatch index: sync an informer with the `--by` indices and show what they hold (lives in index/index.ts: oclif reads commands/index.ts as the root command).
 import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../../cli/base-command.js';
+import { startTraceOut, traceOutFlags } from '../../cli/trace-out.js';
 import { parseDuration } from '../../cli/duration.js';
 import { createStopSignal, type StopSignal } from '../../cli/stop-signal.js';
 import { UserError } from '../../cli/user-error.js';
@@ -68,6 +69,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
   };
   static override flags = {
     ...discoveryFlags,
+    ...traceOutFlags,
     by: Flags.string({ description: 'Index to build: namespace, nodeName, phase, owner, label:KEY, annotation:KEY, {JSONPATH} or jsonpath=EXPR. Repeat for several indices.', multiple: true, multipleNonGreedy: true }),
     value: Flags.string({ description: 'Show the objects under this index value (ByIndex); needs exactly one --by. <none> selects objects without the field.' }),
     'show-secrets': Flags.boolean({ description: 'Print Secret data and tokens as they are, in index values (--by {.data}, annotation:kubectl.kubernetes.io/last-applied-configuration, …) and in --value objects (masked by default).', default: false }),
@@ -115,6 +117,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     const syncTimeoutMs = parseDuration(flags['sync-timeout'], '--sync-timeout');
 
     const tracer = new Tracer();
+    await startTraceOut(flags, tracer, `index ${args.resource}`, (fn) => this.onCleanup(fn));
     const conn = await this.connect(flags, { tracer });
     const { resolveResource } = await import('../../kube/discovery/resolve-resource.js');
     const resource = await resolveResource(conn, args.resource, discoveryOptionsFromFlags(flags, printWarning));

@@ -1,0 +1,24 @@
+// Writes one picture of a trace to a file: Perfetto JSON (gzipped for .gz), OTLP/JSON lines or the HTML report.
+import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { toHtmlReport } from './html-report.js';
+import { toOtlpLines } from './otlp.js';
+import { toPerfetto } from './perfetto.js';
+import type { TraceFormat } from './trace-format.js';
+import type { TraceRow } from './trace-rows.js';
+
+export function renderTrace(rows: readonly TraceRow[], format: TraceFormat, title: string): string {
+  switch (format) {
+    case 'perfetto':
+      return JSON.stringify(toPerfetto(rows));
+    case 'otlp':
+      return toOtlpLines(rows);
+    case 'html':
+      return toHtmlReport(rows, title);
+  }
+}
+
+export function writeTraceFile(path: string, rows: readonly TraceRow[], format: TraceFormat, title: string): void {
+  const text = renderTrace(rows, format, title);
+  writeFileSync(path, format === 'perfetto' && path.toLowerCase().endsWith('.gz') ? gzipSync(text) : text);
+}

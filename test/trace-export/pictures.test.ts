@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import { toPerfetto } from '../../src/trace-export/perfetto.js';
+import { toOtlpSpans } from '../../src/trace-export/otlp.js';
+import { explainKey } from '../../src/trace-export/causal-chain.js';
+import { findFindings } from '../../src/trace-export/findings.js';
+import { TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { otlpProblems, perfettoProblems } from './format-rules.js';
+
+/**
+ * Two controllers' runs as the pipeline traces them: `a` rewrites its key after each echo of its own write (a loop);
+ * `b`'s reconciles overlap `a`'s in time (two workers), so slices must be spread over threads.
+ */
+function loopTrace(rounds: number): TraceRow[] {
+  const tracer = new Tracer();
+  const collector = new TraceCollector(tracer);
+  let t = 1_700_000_000_000;
+  let rv = 100;
+  const emit = (r: Omit<TraceRecord, 'time'>, dt = 1) => tracer.emit({ time: (t += dt), ...r } as TraceRecord);
+  emit({ stage: 'reflector', op: 'watch-start', name: 'deployments.apps', rv: '100', conn: 1 });
+  emit({ stage: 'watch', op: 'MODIFIED', type: 'MODIFIED', key: 'ns/a', rv: String(++rv), name: 'deployments.apps' });
+  for (let i = 0; i < rounds; i++) {
+    const eventRv = String(rv);
+    emit({ stage: 'fifo', op: 'Updated', key: 'ns/a', rv: eventRv });
+    emit({ stage: 'fifo', op: 'pop', key: 'ns/a', rv: eventRv });
+    emit({ stage: 'handler', op: 'OnUpdate', key: 'ns/a', rv: eventRv });
+    emit({ stage: 'workqueue', op: 'add', key: 'ns/a', rv: eventRv, queue: 'c', controller: 'c', depth: 1, reason: { key: 'ns/a', rv: eventRv } });
+    emit({ stage: 'workqueue', op: 'get', key: 'ns/a', queue: 'c', controller: 'c', depth: 0 });
+    emit({ stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'c' });
+    // Another worker's run, overlapping this one.
+    emit({ stage: 'reconcile', op: 'start', key: 'ns/b', controller: 'c' });
+    emit({ stage: 'reconcile', op: 'write', key: 'ns/a', target: 'ns/a', controller: 'c', verb: 'update-status', rv: String(++rv), changed: ['status.stamp'] }, 2);
+    emit({ stage: 'reconcile', op: 'success', key: 'ns/a', controller: 'c' });
+    emit({ stage: 'reconcile', op: 'success', key: 'ns/b', controller: 'c' }, 3);
+    emit({ stage: 'watch', op: 'MODIFIED', type: 'MODIFIED', key: 'ns/a', rv: String(rv), name: 'deployments.apps' }, 5);
+  }
+  emit({ stage: 'reflector', op: 'watch-close', name: 'deployments.apps', conn: 1, reason: 'eof' });
+  return collector.stop();
+}
+
+describe('the pictures of a trace', () => {
+  it('Perfetto: every event has ph, ts, pid, tid; X slices have dur and never overlap on a thread; every flow_in has its flow_out', () => {
+    const file = toPerfetto(loopTrace(8));
+    expect(perfettoProblems(file)).toEqual([]);
+    const reconciles = file.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'reconcile');
+    // a's and b's runs overlap: they were given different threads of the reconcile process.
+    expect(new Set(reconciles.map((e) => e.tid)).size).toBeGreaterThanOrEqual(2);
+    expect(new Set(reconciles.map((e) => e.pid)).size).toBe(1);
+    // The chain event → reconcile → write → echo → … is one flow.
+    const flows = file.traceEvents.filter((e) => e.flow_in);
+    expect(flows.length).toBeGreaterThanOrEqual(8 * 3 - 1);
+    expect(file.traceEvents.some((e) => e.ph === 'M' && e.name === 'process_name' && (e.args as { name: string }).name === 'reconcile')).toBe(true);
+  });
+
+  it('OTLP: hex ids of the right length, parents that exist, nanoseconds as strings; a reconcile links the event that started it', () => {
+    const rows = loopTrace(3);
+    const spans = toOtlpSpans(rows, 'ab'.repeat(16));
+    expect(otlpProblems(spans)).toEqual([]);
+    const reconcile = spans.find((s) => s.name === 'reconciling object' && s.attributes.some((a) => a.key === 'object.ref' && JSON.stringify(a.value).includes('ns/a')))!;
+    expect(reconcile.links?.length).toBeGreaterThan(0);
+    const linked = spans.find((s) => s.spanId === reconcile.links![0].spanId)!;
+    expect(linked.name).toBe('k8s.watch.event');
+    const write = spans.find((s) => s.name === 'update-status')!;
+    expect(write.parentSpanId).toBe(reconcile.spanId);
+  });
+
+  it('the chain and the findings name a loop of one writer', () => {
+    const rows = loopTrace(6);
+    const lines = explainKey(rows, 'ns/a');
+    expect(lines[0]).toMatch(/^ns\/a: write #\d+ status\.stamp by c ← reconcile #\d+ ← MODIFIED@\d+ #\d+ echo of write #\d+ \(own\) ← write/);
+    expect(lines[0]).toMatch(/… loop since write #\d+ \(5 rounds\) ← write #\d+ status\.stamp by c ← reconcile #\d+ ← MODIFIED@101 #\d+ \(from outside: an upstream change\)$/);
+    expect(lines[1]).toMatch(/^loop: c rewrote ns\/a 5 times/);
+    expect(findFindings(rows).map((f) => f.kind)).toEqual(['loop']);
+    expect(explainKey(rows, 'ns/none')).toEqual(['no record of ns/none in this trace']);
+  });
+});
