@@ -68,7 +68,7 @@ async function start(mode: EndpointWriteMode) {
   tracer.subscribe((r) => records.push(r));
   const endpoint = await startEndpoint({ upstream, mode, tracer, loopThreshold: 5, stallAfterMs: 300_000 });
   const del = (path: string, body: string | Buffer | undefined, contentType = 'application/json') =>
-    fetch(`${endpoint.url}${path}`, { method: 'DELETE', ...(body !== undefined ? { body, headers: { 'Content-Type': contentType } } : {}) });
+    fetch(`${endpoint.url}${path}`, { method: 'DELETE', ...(body !== undefined ? { body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'Content-Type': contentType } } : {}) });
   return { endpoint, records, del };
 }
 
