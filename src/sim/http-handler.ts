@@ -20,6 +20,7 @@ import { tableRequest } from './table/negotiate.js';
 import { handleBinding } from './subresources/binding.js';
 import { handleEviction } from './subresources/eviction.js';
 import { handleTokenRequest } from './subresources/token-request.js';
+import { handlePodLog } from './subresources/pod-log.js';
 import { SimApiError } from './api.js';
 import type { UserInfo } from './auth/authenticate.js';
 import { handleReview } from './auth/review-handlers.js';
@@ -95,6 +96,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   checkRouteSegments(route);
   if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
+  if (subresource === 'log') return handlePodLog(ctx, req, res, type, namespace!, name!, q);
   if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!, ctx.auth!.now);
   if (isReviewType(type)) return handleReview(ctx.auth!, req, res, type, namespace, user);
   switch (verb) {
@@ -131,7 +133,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
 }
 
 /** Subresources with handlers; the others discovery lists answer 405. */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token', 'log']);
 
 const dryRunAll = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
 

@@ -18,6 +18,8 @@ export interface ServerContext {
   /** How long a LIST/watch-list for a future resourceVersion waits before 504 (kube: 3 s). */
   tooLargeWaitMs: number;
   watches: Set<ActiveWatch>;
+  /** How often a running container writes a log line (default 10 s; tests shorten it). */
+  logHeartbeatMs?: number;
   /** Set when the sim runs with users: authentication and RBAC before any handler. */
   access?: Pick<AccessControl, 'check'>;
   /** What answers the review kinds and serviceaccounts/token (unset in the fork: the endpoint forwards those). */

@@ -63,6 +63,8 @@ export interface SimServerOptions {
    * test passes a ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
    */
   clock?: SimClock;
+  /** How often a running container writes a line to its log (default 10 000 ms). */
+  logHeartbeatMs?: number;
 }
 
 export interface SimServer {
@@ -100,7 +102,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);
-  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
+  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set(), logHeartbeatMs: opts.logHeartbeatMs };
   if (credentials?.users) {
     const ns = credentials.users.dev.namespace;
     if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
