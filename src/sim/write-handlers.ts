@@ -18,6 +18,7 @@ import { listItemParts } from './typed-list-items.js';
 import { servedView, type ServedView } from './events/served-view.js';
 import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
+import { parseYamlBody, YamlBodyError } from './yaml-body.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -51,6 +52,21 @@ function parseJson(body: string, what = 'object'): unknown {
   }
 }
 
+/**
+ * An apply configuration: YAML (JSON being YAML too), read as kube's applyPatcher reads it with sigs.k8s.io/yaml and
+ * refused as it refuses it (apiserver pkg/endpoints/handlers/patch.go: 400 "error decoding YAML: …").
+ */
+function parseApplyConfiguration(body: string): unknown {
+  const deep = jsonDepthError(body);
+  if (deep) throw badRequest(`couldn't get version/kind; json parse error: ${deep}`);
+  try {
+    return parseYamlBody(body);
+  } catch (err) {
+    if (err instanceof YamlBodyError) throw badRequest(`error decoding YAML: ${err.message}`);
+    throw err;
+  }
+}
+
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 function mediaType(req: IncomingMessage): string {
@@ -68,7 +84,19 @@ function unsupportedBody(message: string): SimApiError {
 async function readObjectBody(req: IncomingMessage, type: ResourceType): Promise<{ value: unknown; text?: string }> {
   const ct = mediaType(req);
   if (ct === PROTOBUF) return { value: decodeProtobuf(await readBodyBytes(req)) };
-  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) {
+  if (ct === 'application/yaml') {
+    // kube decodes a YAML object body with its YAML serializer (sigs.k8s.io/yaml, JSON being a subset).
+    const text = await readBody(req);
+    const deep = jsonDepthError(text);
+    if (deep) throw badRequest(unrecognizedObject(type, deep, text));
+    try {
+      return { value: parseYamlBody(text) };
+    } catch (err) {
+      if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
+      throw err;
+    }
+  }
+  if (ct === '' || ct === 'application/json' || ct.endsWith('+json')) {
     const text = await readBody(req);
     const deep = jsonDepthError(text);
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
@@ -264,15 +292,15 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
-  const config = parseJson(body, 'apply configuration');
+  const config = parseApplyConfiguration(body);
+  // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
+  const ownConfig = structuredClone(config) as SimObject;
   checkDecodes(type, config);
   const applied = expectObject(config);
   const untyped = applyTypeError(type, namespace, name, applied);
   if (untyped) throw untyped;
   const { stored, view } = storageOf(ctx, type);
-  // What the manager applies, before the identity fields below are filled in (they are never owned anyway); field
-  // ownership is kept on the stored shape.
-  const ownConfig = JSON.parse(body) as SimObject;
+  // Field ownership is kept on the stored shape.
   const fields = applyFields(type, opts.manager, opts.subresource, view ? view.toStorage(ownConfig) : ownConfig, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
   if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
