@@ -26,6 +26,7 @@ import type { UserInfo } from './auth/authenticate.js';
 import { handleReview } from './auth/review-handlers.js';
 import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
+import { warnUnevaluatedRules } from './validation/cel-warning.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
 const OPEN_ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
@@ -99,6 +100,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   if (subresource === 'log') return handlePodLog(ctx, req, res, type, namespace!, name!, q);
   if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!, ctx.auth!.now);
   if (isReviewType(type)) return handleReview(ctx.auth!, req, res, type, namespace, user);
+  if (verb === 'create' || verb === 'update' || verb === 'patch') warnUnevaluatedRules(res, type);
   switch (verb) {
     case 'list':
     case 'watch': {

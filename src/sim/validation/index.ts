@@ -11,6 +11,7 @@ import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 import { moreKindErrors } from '../kinds/validation.js';
+import { validateCustomResource, type StructuralSchema } from './custom-resource.js';
 import { csrConditions, platformKindErrors } from '../kinds/platform-validation.js';
 import { admitPlatformWrite, isCsrType, type AdmissionReads } from '../kinds/platform-admission.js';
 
@@ -39,7 +40,7 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
     case '/secrets':
       return validateSecret(next, prev);
     default:
-      return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : [];
+      return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : validateCustomResource(type.schema as StructuralSchema | undefined, next);
   }
 }
 
