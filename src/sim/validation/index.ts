@@ -11,6 +11,7 @@ import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 import { moreKindErrors } from '../kinds/validation.js';
+import { endpointSliceAddressErrors, endpointsAddressErrors } from './endpoint-addresses.js';
 import { validateCustomResource, type StructuralSchema } from './custom-resource.js';
 import { csrConditions, platformKindErrors } from '../kinds/platform-validation.js';
 import { admitPlatformWrite, isCsrType, type AdmissionReads } from '../kinds/platform-admission.js';
@@ -39,6 +40,10 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
       return validateConfigMap(next, prev);
     case '/secrets':
       return validateSecret(next, prev);
+    case '/endpoints':
+      return [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev), ...endpointsAddressErrors(next)];
+    case 'discovery.k8s.io/endpointslices':
+      return [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev), ...endpointSliceAddressErrors(next)];
     default:
       return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : validateCustomResource(type.schema as StructuralSchema | undefined, next);
   }
