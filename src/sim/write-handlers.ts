@@ -19,6 +19,7 @@ import { servedView, type ServedView } from './events/served-view.js';
 import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 import { parseYamlBody, YamlBodyError } from './yaml-body.js';
+import { omitEmpty } from './omit-empty.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -193,6 +194,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   checkNamespace(type, obj, namespace);
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
+  omitEmpty(type, obj);
   const { stored, view } = storageOf(ctx, type);
   const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type, 'main', ctx.store) });
   sendObject(res, 201, served(view, created));
@@ -208,6 +210,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   checkNamespace(type, obj, namespace);
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
+  omitEmpty(type, obj);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
@@ -265,6 +268,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   // Duplicates are looked for in a merge patch's own text (its paths are the object's); a JSON patch has none to report.
   const problems = checkFields(type, next, contentType === 'application/json-patch+json' ? undefined : body, mode);
   reportFields(res, mode, problems, strictPatchError(problems));
+  omitEmpty(type, next);
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
   if (type.namespaced) next.metadata.namespace = current!.meta.namespace;
@@ -308,6 +312,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const current = ctx.store.getStored(stored, namespace, name);
   if (!current) {
     applied.metadata.name = name;
+    omitEmpty(type, applied);
     sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type, 'main', ctx.store) })));
     return;
   }
@@ -317,6 +322,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
   const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind) : applyMergePatch(live, applied));
   merged.metadata.resourceVersion = String(current.rv);
+  omitEmpty(type, merged);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
