@@ -104,7 +104,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   switch (verb) {
     case 'list':
     case 'watch': {
-      const opts = parseListOptions(q, route.legacyWatch);
+      const opts = parseListOptions(q, route.legacyWatch, ctx.featureGates?.WatchList ?? true);
       const filter = compileFilter(type, opts.labelSelector, opts.fieldSelector, name);
       if (verb === 'watch') return handleWatch(ctx, req, res, type, namespace, opts, filter);
       return handleList(ctx, req, res, type, namespace, opts, filter);
