@@ -135,7 +135,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
 }
 
 /** Subresources with handlers; the others discovery lists answer 405. */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token', 'log']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token', 'log', 'resize']);
 
 const dryRunAll = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
 

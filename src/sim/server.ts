@@ -20,7 +20,7 @@ import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
 import { trackSockets } from './server-sockets.js';
 import { ControllerManager, type ControllerOptions } from './controllers/controller-manager.js';
-import { kindsAddedBy } from './kinds/versioned-kinds.js';
+import { addVersionedSubresources, kindsAddedBy } from './kinds/versioned-kinds.js';
 import { DEFAULT_KUBE_VERSION, defaultFeatureGates, type FeatureGates, type KubeVersion } from './kube-version.js';
 
 export interface SimServerOptions {
@@ -106,6 +106,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const controlToken = randomBytes(24).toString('base64url');
   const kubeVersion = opts.kubeVersion ?? DEFAULT_KUBE_VERSION;
   const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs, ...(opts.clock ? { now: () => opts.clock!.now() } : {}) });
+  addVersionedSubresources(store.registry.all(), kubeVersion);
   store.registry.addBuiltins(kindsAddedBy(kubeVersion));
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);

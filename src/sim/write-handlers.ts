@@ -20,6 +20,7 @@ import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 import { parseYamlBody, YamlBodyError } from './yaml-body.js';
 import { omitEmpty } from './omit-empty.js';
+import { resizeWrite } from './subresources/pod-resize.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -166,8 +167,12 @@ function storageOf(ctx: ServerContext, type: ResourceType): { stored: ResourceTy
   return { stored: view?.storage ?? type, view };
 }
 
-/** A write of a CSR's approval or status subresource: only that subresource's part of the body counts. */
+/** A write of a CSR's approval or status subresource: only that subresource's part of the body counts (likewise a pod's resize). */
 function csrSubresourceBody(ctx: ServerContext, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, body: SimObject): SimObject {
+  if (subresource === 'resize' && type.group === '' && type.resource === 'pods') {
+    const stored = ctx.store.getStored(type, namespace, name);
+    return stored ? resizeWrite(stored.obj, body) : body;
+  }
   if (!isCsrType(type) || (subresource !== 'approval' && subresource !== 'status')) return body;
   const current = ctx.store.getStored(type, namespace, name);
   return current ? csrSubresourceWrite(subresource, current.obj, body) : body;
@@ -180,7 +185,7 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
   const { stored, view } = storageOf(ctx, type);
   const o = ctx.store.getStored(stored, namespace, name);
   if (!o) throw notFound(type.resource, type.group, name);
-  if (subresource && subresource !== 'status' && subresource !== 'approval') throw notFound(type.resource, type.group, name);
+  if (subresource && subresource !== 'status' && subresource !== 'approval' && subresource !== 'resize') throw notFound(type.resource, type.group, name);
   sendJson(res, 200, view ? view.json(o.json) : o.json);
 }
 
@@ -216,7 +221,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
   const { stored, view } = storageOf(ctx, type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 
@@ -276,7 +281,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 

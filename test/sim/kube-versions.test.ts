@@ -112,3 +112,26 @@ describe('served Kubernetes versions', () => {
     expect(out.trim()).toBe('v1.34.0');
   });
 });
+
+describe('pods/resize (1.33+)', () => {
+  it('changes only the containers\' resources; 1.32 has no such subresource', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'r' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } };
+    const old = (await sim('1.32')).sim;
+    await http(old.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: pod });
+    expect((await http(old.url, '/api/v1/namespaces/default/pods/r/resize')).status).toBe(404);
+
+    const s = await sim('1.35');
+    expect((await http(s.sim.url, '/api/v1')).json.resources.some((r: { name: string }) => r.name === 'pods/resize')).toBe(true);
+    await http(s.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: pod });
+    const patch = { spec: { containers: [{ name: 'c', image: 'evil', resources: { requests: { cpu: '200m' }, limits: { cpu: '300m' } } }] } };
+    const r = await http(s.sim.url, '/api/v1/namespaces/default/pods/r/resize', { method: 'PATCH', body: patch, headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(r.status).toBe(200);
+    expect(r.json.spec.containers[0].resources).toEqual({ requests: { cpu: '200m' }, limits: { cpu: '300m' } });
+    // Only resources go through resize: the image stays.
+    expect(r.json.spec.containers[0].image).toBe('nginx');
+    const k = await s.kubectl('patch', 'pod', 'r', '--subresource', 'resize', '-p', '{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"250m"},"limits":{"cpu":"300m"}}}]}}');
+    expect(k.stderr).toBe('');
+    expect(k.stdout.trim()).toBe('pod/r patched');
+    expect((await http(s.sim.url, '/api/v1/namespaces/default/pods/r/resize')).json.spec.containers[0].resources.requests.cpu).toBe('250m');
+  });
+});

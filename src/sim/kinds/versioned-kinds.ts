@@ -17,6 +17,16 @@ function kind(t: { group: string; resource: string; singular: string; kind: stri
   };
 }
 
+/** Subresources `v` adds to 1.32's kinds: pods/resize from 1.33 (in-place pod resize). */
+export function addVersionedSubresources(types: ResourceType[], v: KubeVersion): void {
+  if (minorOf(v) < 33) return;
+  const pods = types.find((t) => t.group === '' && t.resource === 'pods');
+  if (pods && !pods.subresources.some((s) => s.name === 'resize')) {
+    pods.subresources.push({ name: 'resize', kind: 'Pod', verbs: STATUS_VERBS });
+    pods.subresources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+}
+
 /** The kinds `v` serves beyond 1.32's. */
 export function kindsAddedBy(v: KubeVersion): ResourceType[] {
   const out: ResourceType[] = [];

@@ -53,7 +53,7 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
  * The store's validate hook for one client write; throws kube's 422 Invalid Status, then (given the store's reads)
  * the 403 of an admission plugin that refuses it.
  */
-export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' = 'main', reads?: AdmissionReads): WriteValidator {
+export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' | 'resize' = 'main', reads?: AdmissionReads): WriteValidator {
   return (prev, next) => {
     const errs = fieldErrors(type, next as unknown as Json, prev as unknown as Json | undefined, subresource);
     if (errs.length) throw invalid(type.kind, type.group, next.metadata.name ?? '', errs);
