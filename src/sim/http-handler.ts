@@ -27,6 +27,7 @@ import { handleReview } from './auth/review-handlers.js';
 import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
 import { warnUnevaluatedRules } from './validation/cel-warning.js';
+import { negotiateCbor, serveAsCbor } from './cbor-wire.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
 const OPEN_ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
@@ -77,6 +78,8 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
       await drain(req);
       return sendNotFoundText(res);
     }
+    // CBOR only where the gate is on and the client prefers it; a CBOR-only Accept with the gate off is kube's 406.
+    if (negotiateCbor(req.headers.accept, verb === 'watch', ctx.featureGates?.CBORServingAndStorage ?? false) === 'cbor') serveAsCbor(req, res, verb === 'watch');
     await serveResource(ctx, req, res, route, verb, q, user);
   } catch (err) {
     await drain(req).catch(() => undefined);
