@@ -97,3 +97,27 @@ describe('CBOR (CBORServingAndStorage)', () => {
     expect([fallback.status, fallback.type]).toEqual([200, 'application/json']);
   });
 });
+
+describe('CBOR request bodies', () => {
+  it('gate on: a create with a CBOR body is stored; gate off: kube\'s 415', async () => {
+    const { encodeCbor } = await import('../../src/sim/cbor-wire.js');
+    const body = encodeCbor({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-cbor' }, data: { x: 'y' } });
+    const post = (s: SimServer) => new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/cbor', Accept: 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const on = await start(true);
+    const created = await post(on);
+    expect(created.status).toBe(201);
+    expect(JSON.parse(created.body.toString()).data).toEqual({ x: 'y' });
+    const off = await start(false);
+    const refused = await post(off);
+    expect(refused.status).toBe(415);
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415 });
+  });
+});
