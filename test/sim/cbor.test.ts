@@ -121,3 +121,23 @@ describe('CBOR request bodies', () => {
     expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415 });
   });
 });
+
+describe('server-side apply in CBOR', () => {
+  it('application/apply-patch+cbor applies with the gate on, 415 without it', async () => {
+    const { encodeCbor } = await import('../../src/sim/cbor-wire.js');
+    const body = encodeCbor({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { a: 'b' } });
+    const patch = (s: SimServer) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/namespaces/default/configmaps/applied?fieldManager=cbor-client`, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+cbor' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const on = await patch(await start(true));
+    expect([on.status, on.json.data, on.json.metadata.managedFields[0].manager]).toEqual([201, { a: 'b' }, 'cbor-client']);
+    const off = await patch(await start(false));
+    expect([off.status, off.json.reason]).toEqual([415, 'UnsupportedMediaType']);
+  });
+});
