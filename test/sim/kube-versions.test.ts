@@ -30,6 +30,9 @@ describe('served Kubernetes versions', () => {
       const s = await sim(v);
       const info = (await http(s.sim.url, '/version')).json;
       expect(Object.keys(info)).toEqual(['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']);
+      // OpenAPI documents name the same release (their models are the same for every release: see the README).
+      expect((await http(s.sim.url, '/openapi/v2')).json.info.version).toBe(`v${v}.0`);
+      expect((await http(s.sim.url, '/openapi/v3/api/v1')).json.info.version).toBe(`v${v}.0`);
       const k = await s.kubectl('version', '-o', 'json');
       expect(JSON.parse(k.stdout).serverVersion.gitVersion).toBe(`v${v}.0`);
     }
