@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 const nodeOnly = {
   patterns: [
-    { group: ['@kubernetes/*', 'undici', 'ink', 'react', 'ora', 'cli-table3', 'yaml', '@oclif/*'], message: 'src/informer and src/sim use Node built-ins only' },
+    { group: ['@kubernetes/*', 'undici', 'ink', 'react', 'ora', 'cli-table3', 'yaml', 'cborg', '@oclif/*'], message: 'src/informer and src/sim use Node built-ins only' },
   ],
 };
 
@@ -37,6 +37,20 @@ export default tseslint.config(
     files: ['src/wire/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { ...nodeOnly, patterns: [...nodeOnly.patterns, { group: ['**/sim/*', '**/endpoint/*', '**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*', '**/reconcile/*', '**/faults/*'], message: 'src/wire is shared by the sim and the endpoint: it imports from neither, nor from the client' }] }],
+    },
+  },
+  {
+    // kube accepts YAML request bodies; the sim reads them with the yaml package here, and only here.
+    files: ['src/sim/yaml-body.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: nodeOnly.patterns[0].group.filter((g) => g !== 'yaml'), message: nodeOnly.patterns[0].message }, { group: ['**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*'], message: 'the sim shares no code with the client' }] }],
+    },
+  },
+  {
+    // CBOR (KEP-4222, behind the CBORServingAndStorage gate) is encoded with cborg here, and only here.
+    files: ['src/sim/cbor-wire.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: nodeOnly.patterns[0].group.filter((g) => g !== 'cborg'), message: nodeOnly.patterns[0].message }, { group: ['**/informer/*', '**/kube/*', '**/render/*', '**/commands/*', '**/cli/*'], message: 'the sim shares no code with the client' }] }],
     },
   },
   {

@@ -8,6 +8,7 @@ import { isParseError, parseErrorMessage, type OclifParseError } from '../cli/pa
 import { MAX_SIM_CHURN, MAX_SIM_NODES, MAX_SIM_PODS, numberInRange, rangedInteger } from '../cli/flags.js';
 import { MAX_TIMER_MS } from '../informer/duration.js';
 import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
+import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, parseFeatureGates, type KubeVersion } from '../sim/kube-version.js';
 
 /** The longest period in seconds a timer takes (Node's range). */
 const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
@@ -45,6 +46,8 @@ export default class Sim extends Command {
     force: Flags.boolean({ description: 'Replace the file at --kubeconfig-out even when it is not a kubeconfig kwatch sim wrote (by default such a file is left untouched and the sim does not start).', default: false }),
     ...traceOutFlags,
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
+    'kube-version': Flags.string({ description: `The Kubernetes release to serve: /version, the kinds it adds, its feature-gate defaults (WatchList is off by default in 1.33 only). One of ${KUBE_VERSIONS.join(', ')}.`, options: [...KUBE_VERSIONS], default: DEFAULT_KUBE_VERSION }),
+    'feature-gates': Flags.string({ description: 'Feature gates over the release\'s defaults, as kube-apiserver takes them: NAME=true|false,… (WatchList, CBORServingAndStorage).' }),
   };
 
   async run(): Promise<void> {
@@ -57,6 +60,13 @@ export default class Sim extends Command {
     const graceScale = Number(flags['grace-scale']);
     if (!Number.isFinite(graceScale) || graceScale < 0) this.fail(`invalid --grace-scale "${flags['grace-scale']}": use a non-negative number (0.05 makes 30 s of grace take 1.5 s)`);
     if (flags.users && !flags.tls) this.fail('--users needs --tls: the admin user authenticates with a client certificate');
+    const kubeVersion = flags['kube-version'] as KubeVersion;
+    let featureGates;
+    try {
+      featureGates = parseFeatureGates(flags['feature-gates'] ?? '', kubeVersion);
+    } catch (err) {
+      this.fail(`invalid --feature-gates: ${(err as Error).message}`);
+    }
 
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
     if (flags.wait) {
@@ -94,6 +104,8 @@ export default class Sim extends Command {
         maxObjects: flags['max-objects'],
         tls: flags.tls,
         users: flags.users,
+        kubeVersion,
+        featureGates,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -116,6 +128,7 @@ export default class Sim extends Command {
     this.log(`  kubectl get pods -A        kubectl kwatch events pods -A`);
     if (flags.users) this.log(`users: admin (context kwatch-sim, client certificate), dev (context kwatch-sim-dev, token; namespace dev only)`);
     this.log(`control endpoint token (for ${server.url}/_kwatch/…) written to ${controlTokenFile(kubeconfigPath)}`);
+    this.log(`Kubernetes v${kubeVersion} (--kube-version); feature gates: ${Object.entries(featureGates ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}`);
     this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; controllers ${flags.controllers ? `on (grace ×${graceScale})` : 'off'}; Ctrl-C to stop`);
 
     await new Promise<void>((done) => {

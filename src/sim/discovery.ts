@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { groupVersion, type ResourceRegistry, type ResourceType } from './registry.js';
 import { sendJson, sendObject } from './respond.js';
+import { DEFAULT_KUBE_VERSION, versionInfo, type KubeVersion } from './kube-version.js';
 
 export const VERSION_INFO = {
   major: '1', minor: '32', gitVersion: 'v1.32.0', gitCommit: '70d3cc986aa8221cd1dfb1121852688902d3bf53', gitTreeState: 'clean',
@@ -73,7 +74,7 @@ export class Discovery {
   private cache = new Map<string, CachedDoc>();
   private cachedGen = -1;
 
-  constructor(private readonly registry: ResourceRegistry) {}
+  constructor(private readonly registry: ResourceRegistry, private readonly kubeVersion: KubeVersion = DEFAULT_KUBE_VERSION) {}
 
   private doc(key: string, build: () => object): CachedDoc {
     if (this.cachedGen !== this.registry.generation) { this.cache.clear(); this.cachedGen = this.registry.generation; }
@@ -89,7 +90,7 @@ export class Discovery {
   /** Handles /version, /api, /apis, /api/v1, /apis/{g}, /apis/{g}/{v}; returns false if the path is none of them. */
   handle(req: IncomingMessage, res: ServerResponse, path: string): boolean {
     const segs = path.split('/').filter(Boolean);
-    if (path === '/version' || path === '/version/') { sendObject(res, 200, VERSION_INFO); return true; }
+    if (path === '/version' || path === '/version/') { sendObject(res, 200, versionInfo(this.kubeVersion)); return true; }
     if (segs[0] === 'api' && segs.length === 1) return this.root(req, res, 'api');
     if (segs[0] === 'apis' && segs.length === 1) return this.root(req, res, 'apis');
     if (segs[0] === 'api' && segs.length === 2) {

@@ -20,11 +20,15 @@ import { tableRequest } from './table/negotiate.js';
 import { handleBinding } from './subresources/binding.js';
 import { handleEviction } from './subresources/eviction.js';
 import { handleTokenRequest } from './subresources/token-request.js';
+import { handlePodLog } from './subresources/pod-log.js';
 import { SimApiError } from './api.js';
 import type { UserInfo } from './auth/authenticate.js';
 import { handleReview } from './auth/review-handlers.js';
 import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
+import { warnUnevaluatedRules } from './validation/cel-warning.js';
+import { negotiateCbor, serveAsCbor } from './cbor-wire.js';
+import { DEFAULT_KUBE_VERSION, versionInfo } from './kube-version.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
 const OPEN_ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
@@ -65,7 +69,7 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   try {
     if (!route) {
       if (method === 'GET' && discovery.handle(req, res, path)) return;
-      if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry)) return;
+      if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry, versionInfo(ctx.kubeVersion ?? DEFAULT_KUBE_VERSION).gitVersion)) return;
       if (method === 'GET' && ctx.auth && handleOidcDiscovery(req, res, path, ctx.auth.tokens)) return;
       if (method === 'GET' && (path === '/healthz' || path === '/livez' || path === '/readyz')) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -75,6 +79,8 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
       await drain(req);
       return sendNotFoundText(res);
     }
+    // CBOR only where the gate is on and the client prefers it; a CBOR-only Accept with the gate off is kube's 406.
+    if (negotiateCbor(req.headers.accept, verb === 'watch', ctx.featureGates?.CBORServingAndStorage ?? false) === 'cbor') serveAsCbor(req, res, verb === 'watch');
     await serveResource(ctx, req, res, route, verb, q, user);
   } catch (err) {
     await drain(req).catch(() => undefined);
@@ -95,12 +101,14 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
   checkRouteSegments(route);
   if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
+  if (subresource === 'log') return handlePodLog(ctx, req, res, type, namespace!, name!, q);
   if (subresource === 'token') return handleTokenRequest(ctx.store, ctx.auth!.tokens, req, res, type, namespace!, name!, ctx.auth!.now);
   if (isReviewType(type)) return handleReview(ctx.auth!, req, res, type, namespace, user);
+  if (verb === 'create' || verb === 'update' || verb === 'patch') warnUnevaluatedRules(res, type);
   switch (verb) {
     case 'list':
     case 'watch': {
-      const opts = parseListOptions(q, route.legacyWatch);
+      const opts = parseListOptions(q, route.legacyWatch, ctx.featureGates?.WatchList ?? true);
       const filter = compileFilter(type, opts.labelSelector, opts.fieldSelector, name);
       if (verb === 'watch') return handleWatch(ctx, req, res, type, namespace, opts, filter);
       return handleList(ctx, req, res, type, namespace, opts, filter);
@@ -131,7 +139,7 @@ async function serveResource(ctx: ServerContext, req: IncomingMessage, res: Serv
 }
 
 /** Subresources with handlers; the others discovery lists answer 405. */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize', 'eviction', 'binding', 'approval', 'token', 'log', 'resize']);
 
 const dryRunAll = (q: URLSearchParams): boolean => q.getAll('dryRun').includes('All');
 

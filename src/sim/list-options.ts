@@ -37,7 +37,7 @@ function int(q: URLSearchParams, name: string): number | undefined {
 }
 
 /** Reads the options; `forceWatch` is set for the deprecated /watch/ paths. Validates like the real server (422/400). */
-export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOptions {
+export function parseListOptions(q: URLSearchParams, forceWatch = false, watchListEnabled = true): ListOptions {
   const match = q.get('resourceVersionMatch') ?? '';
   const opts: ListOptions = {
     watch: forceWatch || queryBool(q.get('watch')) === true,
@@ -51,16 +51,18 @@ export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOp
     allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')) === true,
     sendInitialEvents: queryBool(q.get('sendInitialEvents')),
   };
-  validate(opts);
+  validate(opts, watchListEnabled);
   return opts;
 }
 
-function validate(o: ListOptions): void {
+function validate(o: ListOptions, watchListEnabled: boolean): void {
   const m = o.resourceVersionMatch;
   if (o.watch) {
     if (o.sendInitialEvents !== undefined) {
       if (m !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
       if (o.continue) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden when continue is provided');
+      // apimachinery internalversion/validation validateWatchOptions: refused before any event, so clients fall back to LIST+WATCH.
+      if (!watchListEnabled) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
     } else if (m !== '') {
       throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
     }

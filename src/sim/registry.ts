@@ -176,6 +176,12 @@ export class ResourceRegistry {
     this.gen++;
   }
 
+  /** Adds built-in types (the kinds a newer release serves; see kinds/versioned-kinds.ts). */
+  addBuiltins(types: ResourceType[]): void {
+    for (const t of types) this.byId.set(resourceId(t), t);
+    this.gen++;
+  }
+
   /** Adds types to those served under `crdName` (kinds kwatch serves schemaless, learnt one group at a time). */
   addCrdTypes(crdName: string, types: ResourceType[]): void {
     this.setCrdTypes(crdName, [...this.all().filter((t) => t.crd === crdName), ...types]);

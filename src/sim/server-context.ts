@@ -5,6 +5,7 @@ import type { DeleteOutcome, DeleteRequest } from './controllers/graceful-delete
 import type { FaultController } from './faults.js';
 import type { ResourceType } from './registry.js';
 import type { SimStore } from './store.js';
+import type { FeatureGates, KubeVersion } from './kube-version.js';
 
 /** An open watch stream that the server (shutdown) or a fault can close. */
 export interface ActiveWatch {
@@ -18,6 +19,11 @@ export interface ServerContext {
   /** How long a LIST/watch-list for a future resourceVersion waits before 504 (kube: 3 s). */
   tooLargeWaitMs: number;
   watches: Set<ActiveWatch>;
+  /** The Kubernetes release served (default the newest) and its feature gates (default: the release's defaults). */
+  kubeVersion?: KubeVersion;
+  featureGates?: FeatureGates;
+  /** How often a running container writes a log line (default 10 s; tests shorten it). */
+  logHeartbeatMs?: number;
   /** Set when the sim runs with users: authentication and RBAC before any handler. */
   access?: Pick<AccessControl, 'check'>;
   /** What answers the review kinds and serviceaccounts/token (unset in the fork: the endpoint forwards those). */

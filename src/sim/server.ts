@@ -20,6 +20,8 @@ import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
 import { trackSockets } from '../wire/server-sockets.js';
 import { ControllerManager, type ControllerOptions } from './controllers/controller-manager.js';
+import { addVersionedSubresources, kindsAddedBy } from './kinds/versioned-kinds.js';
+import { DEFAULT_KUBE_VERSION, defaultFeatureGates, type FeatureGates, type KubeVersion } from './kube-version.js';
 
 export interface SimServerOptions {
   /** 0 (default) picks a free port. */
@@ -63,6 +65,12 @@ export interface SimServerOptions {
    * test passes a ManualClock (src/sim/clock.ts) to run schedules without waiting for them.
    */
   clock?: SimClock;
+  /** How often a running container writes a line to its log (default 10 000 ms). */
+  logHeartbeatMs?: number;
+  /** The Kubernetes release to serve (default the newest, DEFAULT_KUBE_VERSION). */
+  kubeVersion?: KubeVersion;
+  /** Feature gates set over the release's defaults (as kube-apiserver's --feature-gates). */
+  featureGates?: Partial<FeatureGates>;
 }
 
 export interface SimServer {
@@ -96,11 +104,14 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const userOpts = typeof opts.users === 'object' ? opts.users : {};
   const credentials = opts.tls ? createSimCredentials({ hosts: certificateHosts(listenAddress), users: Boolean(opts.users), devNamespace: userOpts.namespace }) : undefined;
   const controlToken = randomBytes(24).toString('base64url');
+  const kubeVersion = opts.kubeVersion ?? DEFAULT_KUBE_VERSION;
   const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs, ...(opts.clock ? { now: () => opts.clock!.now() } : {}) });
+  addVersionedSubresources(store.registry.all(), kubeVersion);
+  store.registry.addBuiltins(kindsAddedBy(kubeVersion));
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);
-  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set() };
+  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set(), logHeartbeatMs: opts.logHeartbeatMs, kubeVersion, featureGates: { ...defaultFeatureGates(kubeVersion), ...opts.featureGates } };
   if (credentials?.users) {
     const ns = credentials.users.dev.namespace;
     if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
@@ -109,7 +120,7 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   ctx.auth = auth.services;
   ctx.access = auth.access;
   const log = new RequestLog();
-  const discovery = new Discovery(store.registry);
+  const discovery = new Discovery(store.registry, kubeVersion);
   const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, clock: opts.clock, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
   if (controllers) ctx.deletes = controllers;
 

@@ -5,7 +5,7 @@ import { goQuote } from './selector-error.js';
 export type StatusBody = SimApiError['status'];
 
 /** field.ErrorType strings of apimachinery. */
-export type FieldErrorType = 'Forbidden' | 'Required value' | 'Invalid value' | 'Unsupported value' | 'Duplicate value' | 'Too long';
+export type FieldErrorType = 'Forbidden' | 'Required value' | 'Invalid value' | 'Unsupported value' | 'Duplicate value' | 'Too long' | 'Too many';
 
 export interface StatusCause { reason?: string; message: string; field?: string }
 
@@ -45,21 +45,25 @@ export function badRequest(message: string): SimApiError {
 }
 
 /** One field.Error: `value` is printed as JSON, `goValue` verbatim (kube's %#v rendering of a Go struct or map). */
-export interface FieldError { field: string; type: FieldErrorType; detail: string; value?: unknown; goValue?: string }
+export interface FieldError {
+  field: string; type: FieldErrorType; detail: string; value?: unknown; goValue?: string;
+  /** The cause's reason when it is not the type's own (field.TypeInvalid prints "Invalid value" with reason FieldValueTypeInvalid). */
+  reason?: string;
+}
 
 /** field.ErrorTypes whose message never shows the bad value (apimachinery's ErrorBody). */
 const VALUELESS: ReadonlySet<FieldErrorType> = new Set(['Required value', 'Forbidden', 'Too long']);
 
 /** 422 Invalid: `<Kind>.<group> "<name>" is invalid: <field>: <Type>: <detail>` with one cause per field error. */
 export function invalid(kind: string, group: string, name: string, errs: FieldError[]): SimApiError {
-  const reasons: Record<FieldErrorType, string> = { Forbidden: 'FieldValueForbidden', 'Required value': 'FieldValueRequired', 'Invalid value': 'FieldValueInvalid', 'Unsupported value': 'FieldValueNotSupported', 'Duplicate value': 'FieldValueDuplicate', 'Too long': 'FieldValueTooLong' };
+  const reasons: Record<FieldErrorType, string> = { Forbidden: 'FieldValueForbidden', 'Required value': 'FieldValueRequired', 'Invalid value': 'FieldValueInvalid', 'Unsupported value': 'FieldValueNotSupported', 'Duplicate value': 'FieldValueDuplicate', 'Too long': 'FieldValueTooLong', 'Too many': 'FieldValueTooMany' };
   const texts = errs.map((e) => {
     let body: string = e.type;
     if (VALUELESS.has(e.type)) { /* no value shown */ } else if (e.goValue !== undefined) body += `: ${e.goValue}`;
     else if (typeof e.value === 'string') body += `: ${goQuote(e.value)}`;
     else if (e.value !== undefined) body += `: ${e.value === null ? 'null' : JSON.stringify(e.value)}`;
     if (e.detail) body += `: ${e.detail}`;
-    return { field: e.field, reason: reasons[e.type], message: body };
+    return { field: e.field, reason: e.reason ?? reasons[e.type], message: body };
   });
   const joined = texts.map((t) => `${t.field}: ${t.message}`);
   const summary = joined.length === 1 ? joined[0] : `[${joined.join(', ')}]`;

@@ -14,6 +14,7 @@ import { tableRequest } from './table/negotiate.js';
 import { printerFor } from './table/printers/index.js';
 import { TableWatchEncoder } from './table/table.js';
 import { servedView } from './events/served-view.js';
+import { DEFAULT_KUBE_VERSION, sendsListBlueprint } from './kube-version.js';
 
 /** A watcher whose socket buffer holds more than this is too slow and is closed (kube's cacher also drops slow watchers). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
@@ -41,9 +42,11 @@ function errorLine(status: object): string {
 export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, opts: ListOptions, filter: ObjectFilter): Promise<void> {
   const store = ctx.store;
   const startRv = parseResourceVersion(opts.resourceVersion, true);
-  // kube 1.32 (WatchList gate on) defaults RV ""/"0" watches to sendInitialEvents=true.
+  // RV ""/"0" watches start with the current state either way; with the WatchList gate on (1.32, 1.34+) kube also
+  // defaults them to sendInitialEvents=true (internalversion SetListOptionsDefaults), so they end it with the bookmark.
+  const watchList = ctx.featureGates?.WatchList ?? true;
   const sendInitial = opts.sendInitialEvents ?? startRv === 0;
-  const endBookmark = sendInitial && opts.allowWatchBookmarks;
+  const endBookmark = sendInitial && opts.allowWatchBookmarks && (opts.sendInitialEvents === true || watchList);
   // kube never transforms a watch-list (sendInitialEvents + bookmarks) into Tables: it falls back to JSON or answers 406.
   const table = tableRequest(req, !endBookmark);
   // A type served from another's storage (events.k8s.io events) watches that storage, converting each object.
@@ -227,7 +230,9 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   if (endBookmark) {
     sendBookmark(snap.rv, {
       'k8s.io/initial-events-end': 'true',
-      'kubernetes.io/initial-events-list-blueprint': Buffer.from(JSON.stringify({ kind: type.listKind, apiVersion: groupVersion(type), metadata: {}, items: null })).toString('base64'),
+      ...(sendsListBlueprint(ctx.kubeVersion ?? DEFAULT_KUBE_VERSION) ? {
+        'kubernetes.io/initial-events-list-blueprint': Buffer.from(JSON.stringify({ kind: type.listKind, apiVersion: groupVersion(type), metadata: {}, items: null })).toString('base64'),
+      } : {}),
     });
   }
   for (const c of queued) deliver(c);

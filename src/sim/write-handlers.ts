@@ -18,6 +18,10 @@ import { listItemParts } from './typed-list-items.js';
 import { servedView, type ServedView } from './events/served-view.js';
 import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
+import { parseYamlBody, YamlBodyError } from './yaml-body.js';
+import { omitEmpty } from './omit-empty.js';
+import { resizeWrite } from './subresources/pod-resize.js';
+import { CBOR, decodeCbor } from './cbor-wire.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -51,6 +55,21 @@ function parseJson(body: string, what = 'object'): unknown {
   }
 }
 
+/**
+ * An apply configuration: YAML (JSON being YAML too), read as kube's applyPatcher reads it with sigs.k8s.io/yaml and
+ * refused as it refuses it (apiserver pkg/endpoints/handlers/patch.go: 400 "error decoding YAML: …").
+ */
+function parseApplyConfiguration(body: string): unknown {
+  const deep = jsonDepthError(body);
+  if (deep) throw badRequest(`couldn't get version/kind; json parse error: ${deep}`);
+  try {
+    return parseYamlBody(body);
+  } catch (err) {
+    if (err instanceof YamlBodyError) throw badRequest(`error decoding YAML: ${err.message}`);
+    throw err;
+  }
+}
+
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 function mediaType(req: IncomingMessage): string {
@@ -65,10 +84,31 @@ function unsupportedBody(message: string): SimApiError {
  * Reads an object body in JSON or, as kubectl's typed clients send built-in kinds, kube protobuf (decoded to the
  * same JSON; a kind or field without a schema is a 415, never silently dropped). Other media types get kube's 415.
  */
-async function readObjectBody(req: IncomingMessage, type: ResourceType): Promise<{ value: unknown; text?: string }> {
+async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = false): Promise<{ value: unknown; text?: string }> {
   const ct = mediaType(req);
   if (ct === PROTOBUF) return { value: decodeProtobuf(await readBodyBytes(req)) };
-  if (ct === '' || ct === 'application/json' || ct === 'application/yaml' || ct.endsWith('+json')) {
+  // CBOR object bodies with the CBORServingAndStorage gate on (KEP-4222); without it they get the 415 below.
+  if (ct === CBOR && cbor) {
+    try {
+      return { value: decodeCbor(await readBodyBytes(req)) };
+    } catch (err) {
+      if (err instanceof SimApiError) throw err;
+      throw badRequest(`the object provided is unrecognized (must be of type ${type.kind}): ${(err as Error).message}`);
+    }
+  }
+  if (ct === 'application/yaml') {
+    // kube decodes a YAML object body with its YAML serializer (sigs.k8s.io/yaml, JSON being a subset).
+    const text = await readBody(req);
+    const deep = jsonDepthError(text);
+    if (deep) throw badRequest(unrecognizedObject(type, deep, text));
+    try {
+      return { value: parseYamlBody(text) };
+    } catch (err) {
+      if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
+      throw err;
+    }
+  }
+  if (ct === '' || ct === 'application/json' || ct.endsWith('+json')) {
     const text = await readBody(req);
     const deep = jsonDepthError(text);
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
@@ -137,8 +177,12 @@ function storageOf(ctx: ServerContext, type: ResourceType): { stored: ResourceTy
   return { stored: view?.storage ?? type, view };
 }
 
-/** A write of a CSR's approval or status subresource: only that subresource's part of the body counts. */
+/** A write of a CSR's approval or status subresource: only that subresource's part of the body counts (likewise a pod's resize). */
 function csrSubresourceBody(ctx: ServerContext, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, body: SimObject): SimObject {
+  if (subresource === 'resize' && type.group === '' && type.resource === 'pods') {
+    const stored = ctx.store.getStored(type, namespace, name);
+    return stored ? resizeWrite(stored.obj, body) : body;
+  }
   if (!isCsrType(type) || (subresource !== 'approval' && subresource !== 'status')) return body;
   const current = ctx.store.getStored(type, namespace, name);
   return current ? csrSubresourceWrite(subresource, current.obj, body) : body;
@@ -151,20 +195,21 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
   const { stored, view } = storageOf(ctx, type);
   const o = ctx.store.getStored(stored, namespace, name);
   if (!o) throw notFound(type.resource, type.group, name);
-  if (subresource && subresource !== 'status' && subresource !== 'approval') throw notFound(type.resource, type.group, name);
+  if (subresource && subresource !== 'status' && subresource !== 'approval' && subresource !== 'resize') throw notFound(type.resource, type.group, name);
   sendJson(res, 200, view ? view.json(o.json) : o.json);
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
   const mode = fieldValidationOf(q, 'CreateOptions');
-  const { value: body, text } = await readObjectBody(req, type);
+  const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
   const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
+  omitEmpty(type, obj);
   const { stored, view } = storageOf(ctx, type);
   const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type, 'main', ctx.store) });
   sendObject(res, 201, served(view, created));
@@ -173,26 +218,34 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
   const mode = fieldValidationOf(q, 'UpdateOptions');
-  const { value: body, text } = await readObjectBody(req, type);
+  const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
   const obj = expectObject(body);
   checkTypeMeta(type, obj);
   checkNamespace(type, obj, namespace);
   const problems = checkFields(type, obj, text, mode);
   reportFields(res, mode, problems, strictBodyError(type, problems));
+  omitEmpty(type, obj);
   if (obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
   const { stored, view } = storageOf(ctx, type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, sub, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 
 export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const body = await readBody(req);
+  const bytes = await readBodyBytes(req);
+  // An apply configuration in CBOR (KEP-4222) is read as the same JSON value, with the gate on; without it kube has no
+  // such patch type (415).
+  let body = bytes.toString('utf8');
+  if (contentType === 'application/apply-patch+cbor') {
+    if (ctx.featureGates?.CBORServingAndStorage !== true) throw unsupportedMediaType(contentType);
+    try { body = JSON.stringify(decodeCbor(bytes)); } catch (err) { throw badRequest(`error decoding CBOR: ${(err as Error).message}`); }
+  }
   const { stored, view } = storageOf(ctx, type);
   const storedCurrent = ctx.store.getStored(stored, namespace, name);
   // Patches apply to the object in the shape of the API they were sent to.
@@ -237,6 +290,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   // Duplicates are looked for in a merge patch's own text (its paths are the object's); a JSON patch has none to report.
   const problems = checkFields(type, next, contentType === 'application/json-patch+json' ? undefined : body, mode);
   reportFields(res, mode, problems, strictPatchError(problems));
+  omitEmpty(type, next);
   // Identity fields come from the URL and the stored object; a resourceVersion in the patch is a precondition.
   next.metadata.name = name;
   if (type.namespaced) next.metadata.namespace = current!.meta.namespace;
@@ -244,7 +298,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, opts.subresource, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }
 
@@ -264,15 +318,15 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
-  const config = parseJson(body, 'apply configuration');
+  const config = parseApplyConfiguration(body);
+  // What the manager applies, before the identity fields below are filled in (they are never owned anyway).
+  const ownConfig = structuredClone(config) as SimObject;
   checkDecodes(type, config);
   const applied = expectObject(config);
   const untyped = applyTypeError(type, namespace, name, applied);
   if (untyped) throw untyped;
   const { stored, view } = storageOf(ctx, type);
-  // What the manager applies, before the identity fields below are filled in (they are never owned anyway); field
-  // ownership is kept on the stored shape.
-  const ownConfig = JSON.parse(body) as SimObject;
+  // Field ownership is kept on the stored shape.
   const fields = applyFields(type, opts.manager, opts.subresource, view ? view.toStorage(ownConfig) : ownConfig, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
   if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
@@ -280,6 +334,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const current = ctx.store.getStored(stored, namespace, name);
   if (!current) {
     applied.metadata.name = name;
+    omitEmpty(type, applied);
     sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type, 'main', ctx.store) })));
     return;
   }
@@ -289,6 +344,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
   const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind) : applyMergePatch(live, applied));
   merged.metadata.resourceVersion = String(current.rv);
+  omitEmpty(type, merged);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource, ctx.store) });
   sendObject(res, 200, served(view, updated));
 }

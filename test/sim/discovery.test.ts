@@ -16,7 +16,8 @@ const widgetCrd = {
 };
 
 let sim: SimServer;
-beforeAll(async () => { sim = await startSimServer(); });
+// The server this file describes is a 1.32 one (the default is the newest release; kube-versions.test.ts covers the others).
+beforeAll(async () => { sim = await startSimServer({ kubeVersion: '1.32' }); });
 afterAll(() => sim.close());
 
 describe('discovery', () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { http, kubectlSim, until } from './sim-helpers.js';
 
-const fx = kubectlSim({ nodes: 0, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-platform-');
+// A 1.32 server (the default is the newest release, which serves more kinds: kube-versions.test.ts).
+const fx = kubectlSim({ kubeVersion: '1.32', nodes: 0, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-platform-');
 const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s{2,}/));

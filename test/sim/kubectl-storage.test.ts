@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { kubectlSim, until } from './sim-helpers.js';
 
-const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } }, 'kwatch-storage-');
+// A 1.32 server (the default is the newest release, which serves more kinds: kube-versions.test.ts).
+const fx = kubectlSim({ kubeVersion: '1.32', nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } }, 'kwatch-storage-');
 const { kubectl, file } = fx;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s{2,}/));

@@ -6,7 +6,7 @@ import { http } from './sim-helpers.js';
 import { request } from 'node:http';
 
 let sim: SimServer;
-beforeAll(async () => { sim = await startSimServer(); });
+beforeAll(async () => { sim = await startSimServer({ kubeVersion: '1.32' }); });
 afterAll(() => sim.close());
 
 function rawGet(path: string, accept: string): Promise<{ status: number; type?: string; etag?: string; body: Buffer }> {

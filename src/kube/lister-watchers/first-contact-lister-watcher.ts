@@ -4,6 +4,7 @@
 import type { ListerWatcher, ListOptions, ListPage, WatchStream } from '../../informer/types.js';
 import { classifyFirstContactError, FirstContact, FirstContactError } from '../http/first-contact.js';
 import { isAbortError } from '../http/network-error.js';
+import { StatusError } from '../../informer/errors.js';
 
 export class FirstContactListerWatcher implements ListerWatcher {
   constructor(
@@ -27,7 +28,10 @@ export class FirstContactListerWatcher implements ListerWatcher {
     try {
       return await this.contact.attempt(what, fn, { signal, resourceVersion: options.resourceVersion });
     } catch (err) {
-      const fatal = err instanceof FirstContactError || classifyFirstContactError(err, options.resourceVersion) === 'fatal';
+      // A watch-list refused with a 4xx (e.g. the 422 of a server whose WatchList gate is off) is not the end: the
+      // reflector falls back to LIST+WATCH, as client-go's does ("making progress is better than deadlocking").
+      const refusedWatchList = options.sendInitialEvents === true && err instanceof StatusError && err.httpCode >= 400 && err.httpCode < 500 && err.httpCode !== 429;
+      const fatal = !refusedWatchList && (err instanceof FirstContactError || classifyFirstContactError(err, options.resourceVersion) === 'fatal');
       if (fatal && !signal?.aborted && !isAbortError(err)) this.onFatal?.(err as Error);
       throw err;
     }

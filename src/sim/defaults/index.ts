@@ -7,6 +7,8 @@ import { admitPod, defaultPod } from './pod.js';
 import { defaultPodTemplateOf } from './pod-template.js';
 import { allocateServiceAddresses, defaultServiceSpec } from './service.js';
 import type { TakenAddresses } from './service-addresses.js';
+import { defaultCustomResource } from './custom-resource.js';
+import type { StructuralSchema } from '../validation/custom-resource.js';
 
 /** What defaulting may need from the store: the allocations of the other services. */
 export interface DefaultsContext {
@@ -15,7 +17,7 @@ export interface DefaultsContext {
 
 /** Defaults of every write of a kind (create and update); `prev` is the stored object on update. */
 export function defaultOnWrite(type: ResourceType, obj: SimObject, prev: SimObject | undefined, ctx: DefaultsContext = {}): void {
-  if (type.crd !== undefined) return;
+  if (type.crd !== undefined) return defaultCustomResource(type.schema as StructuralSchema | undefined, obj as unknown as Record<string, unknown>);
   if (type.group === 'apps' && type.resource === 'deployments') obj.spec = defaultDeploymentSpec(obj.spec);
   defaultPodTemplateOf(type, obj);
   if (type.group !== '') return;

@@ -103,7 +103,7 @@ function toV3(s: Schema, property = false): Schema {
 }
 
 /** The v3 document of one group-version's types. */
-export function v3Document(types: ResourceType[]): object {
+export function v3Document(types: ResourceType[], gitVersion: string = VERSION_INFO.gitVersion): object {
   const paths: Record<string, object> = {};
   for (const t of types) {
     for (const e of entries(t)) {
@@ -131,7 +131,7 @@ export function v3Document(types: ResourceType[]): object {
   const defs = servedDefinitions(types);
   const schemas: Record<string, Schema> = { [`${META}.Patch`]: PATCH_SCHEMA };
   for (const [name, d] of Object.entries(defs)) schemas[name] = toV3(d);
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: VERSION_INFO.gitVersion }, paths, components: { schemas: sortKeys(schemas) } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: gitVersion }, paths, components: { schemas: sortKeys(schemas) } };
 }
 
 const PATCH_SCHEMA: Schema = { description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.', type: 'object' };
@@ -147,7 +147,7 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
 // --- v2 ------------------------------------------------------------------------------------------------------------
 
 /** The server's v2 (swagger 2.0) document: every served type's paths and definitions. */
-export function v2Document(types: ResourceType[]): V2Document {
+export function v2Document(types: ResourceType[], gitVersion: string = VERSION_INFO.gitVersion): V2Document {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const t of types) {
     for (const e of entries(t)) {
@@ -172,7 +172,7 @@ export function v2Document(types: ResourceType[]): V2Document {
     }
   }
   const definitions = { ...servedDefinitions(types), [`${META}.Patch`]: PATCH_SCHEMA };
-  return { swagger: '2.0', info: { title: 'Kubernetes', version: VERSION_INFO.gitVersion }, paths: sortKeys(paths), definitions: sortKeys(definitions) };
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: gitVersion }, paths: sortKeys(paths), definitions: sortKeys(definitions) };
 }
 
 export interface V2Document {

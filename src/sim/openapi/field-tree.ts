@@ -13,7 +13,10 @@ export type FieldNode =
   | { k: 'list'; items: FieldNode };
 
 const ANY: FieldNode = { k: 'any' };
+/** A metav1.Time or MicroTime: anything goes, but its zero value prints as null (a struct, never omitted). */
+export const TIME_NODE: FieldNode = { k: 'any' };
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const TIME_DEFINITIONS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
 
 /** Compiled definitions, shared by every kind (recursive ones, e.g. JSONSchemaProps, are compiled once). */
 const byDefinition = new Map<string, FieldNode>();
@@ -21,6 +24,7 @@ const byDefinition = new Map<string, FieldNode>();
 function definitionNode(name: string): FieldNode {
   const cached = byDefinition.get(name);
   if (cached) return cached;
+  if (TIME_DEFINITIONS.has(name)) return TIME_NODE;
   const def = kubeDefinitions().definitions[name];
   if (!def) return ANY;
   if (!def.properties) {
@@ -39,6 +43,7 @@ function compile(s: Schema): FieldNode {
   if (s.$ref) return definitionNode(s.$ref.slice(REF_PREFIX.length));
   if (s.allOf?.length === 1) return compile(s.allOf[0]);
   if (s['x-kubernetes-int-or-string']) return ANY;
+  if (s.format === 'date-time') return TIME_NODE;
   if (s.type === 'array') return s.items ? listOf(compile(s.items)) : ANY;
   if (s.properties || s['x-kubernetes-embedded-resource']) {
     const fields = new Map<string, FieldNode>();
@@ -56,6 +61,11 @@ function compile(s: Schema): FieldNode {
 const listOf = (items: FieldNode): FieldNode => (items.k === 'any' ? ANY : { k: 'list', items });
 
 const byType = new WeakMap<ResourceType, FieldNode>();
+
+/** The ObjectMeta of every kind (custom resources' metadata is ObjectMeta too). */
+export function objectMetaTree(): FieldNode {
+  return definitionNode(OBJECT_META);
+}
 
 /** The declared fields of a served type's objects (compiled on first use, then cached with the type). */
 export function fieldTree(t: ResourceType): FieldNode {

@@ -11,6 +11,8 @@ import { validateMetadataMaps } from './object-meta.js';
 import { validatePodCreate, validatePodUpdate } from './pod.js';
 import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js';
 import { moreKindErrors } from '../kinds/validation.js';
+import { endpointSliceAddressErrors, endpointsAddressErrors } from './endpoint-addresses.js';
+import { validateCustomResource, type StructuralSchema } from './custom-resource.js';
 import { csrConditions, platformKindErrors } from '../kinds/platform-validation.js';
 import { admitPlatformWrite, isCsrType, type AdmissionReads } from '../kinds/platform-admission.js';
 
@@ -38,8 +40,12 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
       return validateConfigMap(next, prev);
     case '/secrets':
       return validateSecret(next, prev);
+    case '/endpoints':
+      return [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev), ...endpointsAddressErrors(next)];
+    case 'discovery.k8s.io/endpointslices':
+      return [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev), ...endpointSliceAddressErrors(next)];
     default:
-      return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : [];
+      return type.crd === undefined ? [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev)] : validateCustomResource(type.schema as StructuralSchema | undefined, next);
   }
 }
 
@@ -47,7 +53,7 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
  * The store's validate hook for one client write; throws kube's 422 Invalid Status, then (given the store's reads)
  * the 403 of an admission plugin that refuses it.
  */
-export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' = 'main', reads?: AdmissionReads): WriteValidator {
+export function writeValidator(type: ResourceType, subresource: 'main' | 'status' | 'finalize' | 'resize' = 'main', reads?: AdmissionReads): WriteValidator {
   return (prev, next) => {
     const errs = fieldErrors(type, next as unknown as Json, prev as unknown as Json | undefined, subresource);
     if (errs.length) throw invalid(type.kind, type.group, next.metadata.name ?? '', errs);
