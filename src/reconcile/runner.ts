@@ -39,6 +39,9 @@ export interface RunnerOptions {
   concurrency: number;
   debounceMs: number;
   resyncPeriodMs?: number;
+  /** The workqueue (default priority, controller-runtime 0.23's). */
+  queue?: 'priority' | 'fifo';
+  starvedAfterMs?: number;
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
@@ -66,6 +69,8 @@ export class ReconcileRunner {
       tracer: o.tracer,
       rateLimiter: o.rateLimiter,
       maxReasonsPerKey: o.maxReasonsPerKey,
+      queue: o.queue ?? 'priority',
+      starvedAfterMs: o.starvedAfterMs,
       traceController: true,
       // The table shows where; -o ndjson carries the stack too.
       errorDetail: (err) => ({ at: userErrorSite(err), stack: err instanceof Error ? err.stack : undefined }),
@@ -77,7 +82,7 @@ export class ReconcileRunner {
   /** Starts (or reuses) the informers the controller watches and routes their events into the scheduler. */
   async setup(): Promise<void> {
     const { definition: d, factory } = this.o;
-    const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
+    const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes, priorities: (this.o.queue ?? 'priority') === 'priority' };
     const primary = await factory.informerFor(this.o.primary);
     this.primaryIndexer = primary.informer.getIndexer();
     this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs, compilePredicates(d.predicates)));
