@@ -216,16 +216,16 @@ export class Controller {
       const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
       if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), ...this.options.errorDetail?.(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
       this.queue.forget(key);
-      if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after, ...p });
+      if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', kubeRs: 'error policy requested retry', time: this.clock.now(), afterMs: after, ...p });
     } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.stats.requeueAfter++;
       if (this.tracer.shouldEmit('reconcile', 'requeue-after')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs, ...p });
+      this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', kubeRs: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs, ...p });
     } else if (result && result.requeue) {
       this.stats.requeues++;
       if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
-      this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now(), ...p });
+      this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', kubeRs: 'reconciler requested retry', time: this.clock.now(), ...p });
     } else {
       this.stats.successes++;
       if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
@@ -239,7 +239,7 @@ export class Controller {
     const message = errorMessage(err);
     const tracing = this.tracer.enabled;
     const time = tracing ? this.clock.now() : 0;
-    const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message, ...(priority !== undefined ? { priority } : {}) });
+    const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', kubeRs: 'error policy requested retry', time, error: message, ...(priority !== undefined ? { priority } : {}) });
     if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, ...this.options.errorDetail?.(err), requeues: requeues + 1, backoffMs });
   }
 }

@@ -18,6 +18,7 @@ import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
 import { Scheduler } from './scheduler.js';
+import { kubeRsReason } from './kube-rs-reason.js';
 import { triggerMapped, triggerOwners, triggerSelf, type TriggerContext, type TriggerReason } from './trigger.js';
 import type { ControllerDefinition, ReconcileAction, ReconcileRequest } from './types.js';
 import type { RunRef, WriteChannel } from './writes.js';
@@ -241,7 +242,8 @@ const STILL_RUNNING_MS = 10_000;
 
 /** The reason as the user's code sees it: kube-rs's reason text and what caused it, no queue bookkeeping. */
 function publicReason(r: TriggerReason): TriggerReason {
-  return { ...r, reason: r.reason ?? r.op };
+  const reason = r.reason ?? r.op;
+  return { ...r, reason, kubeRs: r.kubeRs ?? kubeRsReason(reason) };
 }
 
 /** kube-rs's Action: nothing (await change), { requeue }, or { requeueAfter: '30s' | ms }. */

@@ -7,6 +7,7 @@ import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
 import type { QueueReason } from '../informer/workqueue/queue.js';
 import { LOW_PRIORITY } from '../informer/workqueue/priority-queue.js';
+import { kubeRsReason } from './kube-rs-reason.js';
 import { groupOf, objectKey, type ResourceInfo } from './catalog.js';
 import { firstRejecting, type CompiledPredicate } from './predicates.js';
 import type { ObjectRef, PredicateEvent, ReconcileReason } from './types.js';
@@ -92,7 +93,8 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
     if (keys.size === 0) return;
     const key = deletionHandlingKey(e.obj);
     const rv = resourceVersionOf(e.obj);
-    const reason: TriggerReason = { op: e.op, reason: reasonOf(e), resource: source.name, key, rv, time: t.clock.now() };
+    const text = reasonOf(e);
+    const reason: TriggerReason = { op: e.op, reason: text, kubeRs: kubeRsReason(text), resource: source.name, key, rv, time: t.clock.now() };
     if (t.priorities && isUnchanged(e, reason.time!)) reason.priority = LOW_PRIORITY;
     if (t.origins.isLocal(source.name, rv)) reason.local = true;
     if (t.origins.isOwn(t.controller, source.name, key, rv)) reason.own = true;
