@@ -63,6 +63,7 @@ export interface ReconcileRunOptions {
   resyncPeriodMs?: number;
   queue?: 'priority' | 'fifo';
   starvedAfterMs?: number;
+  readYourWrites?: boolean;
   fifo: 'real' | 'delta';
   fieldManager?: string;
   /** --expect: checked once --once settles; a mismatch exits 3. */
@@ -166,6 +167,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     resyncPeriodMs: o.resyncPeriodMs,
     queue: o.queue,
     starvedAfterMs: o.starvedAfterMs,
+    readYourWrites: o.readYourWrites,
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
@@ -282,6 +284,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (unused.length) err.write(`Warning: --inject ${unused.join(', ')} never fired\n`);
   for (const f of session.loops.findings) err.write(`${loopLine(f)}\n`);
   for (const line of priorityQueueLines(session)) err.write(`${line}\n`);
+  for (const s of session.writes.ownWrites.staleReads) err.write(`stale-read: ${s.controller} run ${s.key} read ${s.resource} ${s.readKey} at resourceVersion ${s.cachedRv}, older than its own write (${s.writtenRv})${o.readYourWrites ? '' : '; --read-your-writes waits for it'}\n`);
   if (!o.once) return 0;
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);

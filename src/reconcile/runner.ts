@@ -43,6 +43,7 @@ export interface RunnerOptions {
   /** The workqueue (default priority, controller-runtime 0.23's). */
   queue?: 'priority' | 'fifo';
   starvedAfterMs?: number;
+  readYourWrites?: boolean;
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
@@ -196,7 +197,7 @@ export class ReconcileRunner {
     // The run's own signal: kwatch stopping, or the run's deadline (controller-runtime's context with timeout).
     const deadline = new AbortController();
     const signal = o.reconcileTimeoutMs === undefined ? this.signal : AbortSignal.any([this.signal, deadline.signal]);
-    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead });
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead, readYourWrites: o.readYourWrites });
     const { namespace, name } = splitKey(key);
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;

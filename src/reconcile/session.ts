@@ -41,6 +41,8 @@ export interface SessionOptions {
   queue?: 'priority' | 'fifo';
   /** --starved-after in ms: with the priority queue, a ready key passed over this long is `starved`. */
   starvedAfterMs?: number;
+  /** --read-your-writes: a run's cache reads wait until the informer holds the controller's own earlier writes. */
+  readYourWrites?: boolean;
   fifo?: 'real' | 'delta';
   traceObjects?: boolean;
   fieldManager?: string;
@@ -125,6 +127,7 @@ export class ReconcileSession {
         resyncPeriodMs: this.o.resyncPeriodMs,
         queue: this.o.queue ?? 'priority',
         starvedAfterMs: this.o.starvedAfterMs,
+        readYourWrites: this.o.readYourWrites,
         rateLimiter: this.o.rateLimiter?.(),
         maxReasonsPerKey: this.o.maxReasonsPerKey,
         onMaskedRead: this.o.onMaskedRead,
