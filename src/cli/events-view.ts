@@ -38,6 +38,10 @@ export interface WatchEventsOptions {
   fifo: 'real' | 'delta';
   useWatchList: boolean;
   resyncPeriodMs?: number;
+  /** --watch-idle-timeout: a watch silent this long is restarted from its last resourceVersion (the reflector's watchdog). */
+  watchIdleTimeoutMs?: number;
+  /** --stall-after: a watch silent this long is a `stall` record. */
+  stallAfterMs?: number;
   keepManagedFields: boolean;
   record?: { path: string; showSecrets: boolean; kwatchVersion: string };
   /** Print Secret data and credentials in diffs as they are (default: masked). */
@@ -240,7 +244,8 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       firstContact: hooks.firstContact,
       onSynced: hooks.onSynced,
       onFatal: hooks.onFatal,
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
+      stallAfterMs: o.stallAfterMs,
+      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, watchdogMs: o.watchIdleTimeoutMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
     });
   } finally {
     recording?.file.close();

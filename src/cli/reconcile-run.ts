@@ -34,7 +34,8 @@ import { openRecording, type RecordedResource } from './recording-open.js';
 import { loadRecording } from './replay-run.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
-import { formatMs } from '../render/format-units.js';
+import { formatMs, formatSeconds } from '../render/format-units.js';
+import { PriorityQueue } from '../informer/workqueue/priority-queue.js';
 import { describeInject, isWriteFault, type InjectFault } from '../faults/inject-spec.js';
 import { FaultyListerWatcher, type FaultFired } from '../faults/faulty-lister-watcher.js';
 import { WatchFaults } from '../faults/watch-faults.js';
@@ -60,6 +61,9 @@ export interface ReconcileRunOptions {
   debounceMs: number;
   loopThreshold: number;
   resyncPeriodMs?: number;
+  queue?: 'priority' | 'fifo';
+  starvedAfterMs?: number;
+  readYourWrites?: boolean;
   fifo: 'real' | 'delta';
   fieldManager?: string;
   /** --expect: checked once --once settles; a mismatch exits 3. */
@@ -161,6 +165,9 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     debounceMs: o.debounceMs,
     loopThreshold: o.loopThreshold,
     resyncPeriodMs: o.resyncPeriodMs,
+    queue: o.queue,
+    starvedAfterMs: o.starvedAfterMs,
+    readYourWrites: o.readYourWrites,
     fifo: o.fifo,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
@@ -276,6 +283,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const unused = [...backend.unusedFaults(), ...writeFaults.unused()];
   if (unused.length) err.write(`Warning: --inject ${unused.join(', ')} never fired\n`);
   for (const f of session.loops.findings) err.write(`${loopLine(f)}\n`);
+  for (const line of priorityQueueLines(session)) err.write(`${line}\n`);
+  for (const s of session.writes.ownWrites.staleReads) err.write(`stale-read: ${s.controller} run ${s.key} read ${s.resource} ${s.readKey} at resourceVersion ${s.cachedRv}, older than its own write (${s.writtenRv})${o.readYourWrites ? '' : '; --read-your-writes waits for it'}\n`);
   if (!o.once) return 0;
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
@@ -287,6 +296,22 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (missed > 0) return EXIT.expectations;
   // A reported loop, or a run cut short, never passes: the same result in every write mode.
   return session.report.pending().length > 0 || loops > 0 || unsettled !== undefined ? EXIT.notConverged : EXIT.converged;
+}
+
+/**
+ * Each controller's priority queue: ready keys per priority now and at their peak (controller-runtime's depth
+ * metric has a priority label since 0.22), then one line per `starved` finding.
+ */
+function priorityQueueLines(session: ReconcileSession): string[] {
+  const lines: string[] = [];
+  const levels = (d: [number, number][]) => (d.length ? d.map(([p, n]) => `${p}:${n}`).join(' ') : 'none');
+  for (const r of session.runners) {
+    const q = r.controller.queue;
+    if (!(q instanceof PriorityQueue)) continue;
+    lines.push(`queue ${r.name} (priority): ready by priority now ${levels(q.depthByPriority())}, at peak ${levels(q.peakDepthByPriority())}`);
+    for (const s of q.starved) lines.push(`starved: ${r.name} ${s.item} (priority ${s.priority}) ready ${formatSeconds(s.waitedMs)} while keys of priority ${s.overtakenByPriority} went first`);
+  }
+  return lines;
 }
 
 /** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */

@@ -59,6 +59,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     'watch-list': Flags.boolean({ description: 'Sync with a watch-list (sendInitialEvents=true) instead of a LIST.', default: false }),
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
+    'stall-after': Flags.string({ description: 'A watch that receives no event and no bookmark for this long is a `stall` reflector record saying when its last event came (default 2m; 0 = off).', default: '2m' }),
+    'watch-idle-timeout': Flags.string({ description: "Restart a watch that receives no event and no bookmark for this long, from its last resourceVersion (a `watchdog` reflector record), as kube-rs's client read timeout does (295s there). Off by default, as in client-go." }),
     record: Flags.string({ description: 'Write everything the server sent (list pages, events, errors, connection boundaries, timings) to this NDJSON file for kwatch replay.' }),
     force: Flags.boolean({ description: 'Replace the --record file even when it is not a kwatch recording (by default such a file is left untouched and nothing runs).', default: false }),
     'show-secrets': Flags.boolean({ description: 'Print and record Secret data and tokens as sent (masked by default, also in --raw and --diff output).', default: false }),
@@ -120,6 +122,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           fifo: flags.fifo as 'real' | 'delta',
           useWatchList: flags['watch-list'],
           resyncPeriodMs: resyncMs,
+          stallAfterMs: parseDuration(flags['stall-after'], '--stall-after') || undefined,
+          watchIdleTimeoutMs: flags['watch-idle-timeout'] !== undefined ? positiveDuration(flags['watch-idle-timeout'], '--watch-idle-timeout') : undefined,
           keepManagedFields: flags['keep-managed-fields'],
           record: flags.record ? { path: flags.record, showSecrets: flags['show-secrets'], kwatchVersion: this.config.version } : undefined,
           showSecrets: flags['show-secrets'],
@@ -203,4 +207,11 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
 
 function pad(s: string, width: number): string {
   return s.length >= width ? `${s} ` : s.padEnd(width);
+}
+
+/** A duration that must be more than 0 (a restart after 0 s would restart every watch at once). */
+function positiveDuration(text: string, flag: string): number {
+  const ms = parseDuration(text, flag);
+  if (ms <= 0) throw new UserError(`${flag} must be more than 0 (leave it out for no restart)`);
+  return ms;
 }

@@ -11,6 +11,7 @@ import type { KubeObject } from './types.js';
 import type { QueueReason } from './workqueue/queue.js';
 import type { RateLimiter } from './workqueue/rate-limiters.js';
 import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
+import { PriorityQueue } from './workqueue/priority-queue.js';
 
 export interface ReconcileRequest {
   key: string;
@@ -55,6 +56,13 @@ export interface ControllerOptions {
   traceController?: boolean;
   /** More fields for a run's `error` record (where in the user's code it was thrown, its stack). */
   errorDetail?: (err: unknown) => Record<string, unknown> | undefined;
+  /**
+   * The workqueue: 'fifo' (client-go's, the default here) or 'priority' (controller-runtime 0.23's default:
+   * highest priority first; a requeue keeps the priority its run was handed out with, as its reconcileHandler does).
+   */
+  queue?: 'priority' | 'fifo';
+  /** With the priority queue: how long a ready key may be passed over before it is `starved`. */
+  starvedAfterMs?: number;
 }
 
 export interface ControllerStats {
@@ -91,7 +99,8 @@ export class Controller {
     this.clock = options.clock ?? realClock;
     this.tracer = options.tracer ?? noTracer;
     this.cache = options.cache;
-    this.queue = new RateLimitingQueue<string>({ name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter, maxReasonsPerItem: options.maxReasonsPerKey, controller: options.traceController ? this.name : undefined });
+    const queueOptions = { name: this.name, clock: this.clock, tracer: this.tracer, rateLimiter: options.rateLimiter, maxReasonsPerItem: options.maxReasonsPerKey, controller: options.traceController ? this.name : undefined };
+    this.queue = options.queue === 'priority' ? new PriorityQueue<string>({ ...queueOptions, starvedAfterMs: options.starvedAfterMs }) : new RateLimitingQueue<string>(queueOptions);
   }
 
   /**
@@ -170,14 +179,16 @@ export class Controller {
       const key = next.item;
       // Durations only go into trace records: skip the clock when nobody traces.
       const start = this.tracer.enabled ? this.clock.now() : NOT_TIMED;
-      const requeues = this.startRun(key, next.reasons, start);
+      // The priority the key was handed out with (priority queue only): its requeues keep it.
+      const priority = this.queue instanceof PriorityQueue ? this.queue.priorityOf(key) : undefined;
+      const requeues = this.startRun(key, next.reasons, start, priority);
       // The reconcile's own promise is the one awaited per key, here rather than in an async function around
       // it (which cost a promise more and two more turns of the microtask queue for every key).
       try {
         const result = await this.options.reconcile({ key, reasons: next.reasons, reasonsDropped: next.reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
-        this.finishRun(key, start, result);
+        this.finishRun(key, start, result, priority);
       } catch (err) {
-        this.failRun(key, start, requeues, err);
+        this.failRun(key, start, requeues, err, priority);
       } finally {
         this.stats.active--;
         this.queue.done(key);
@@ -186,17 +197,18 @@ export class Controller {
   }
 
   /** Counts a run starting and traces it; returns the key's requeues so far. */
-  private startRun(key: string, reasons: QueueReason[], start: number): number {
+  private startRun(key: string, reasons: QueueReason[], start: number, priority: number | undefined): number {
     const requeues = this.queue.numRequeues(key);
     this.stats.reconciles++;
     this.stats.active++;
     if (this.stats.active > this.stats.maxActive) this.stats.maxActive = this.stats.active;
-    if (this.tracer.shouldEmit('reconcile', 'start')) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues });
+    if (this.tracer.shouldEmit('reconcile', 'start')) this.tracer.emit({ time: start, stage: 'reconcile', op: 'start', key, controller: this.name, reasons, requeues, ...(priority !== undefined ? { priority } : {}) });
     return requeues;
   }
 
   /** What follows a run that returned: forget, requeue after a delay, or rate-limited requeue. */
-  private finishRun(key: string, start: number, result: ReconcileResult): void {
+  private finishRun(key: string, start: number, result: ReconcileResult, priority: number | undefined): void {
+    const p = priority !== undefined ? { priority } : {};
     const durationMs = start !== NOT_TIMED ? this.clock.now() - start : 0;
     if (result && result.error !== undefined) {
       // The error policy decided: requeue after its delay, or wait for the next change.
@@ -204,16 +216,16 @@ export class Controller {
       const after = result.requeueAfterMs !== undefined && result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
       if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'error', key, controller: this.name, durationMs, error: errorMessage(result.error), ...this.options.errorDetail?.(result.error), policy: after !== undefined ? 'requeue-after' : 'await-change', requeueAfterMs: after });
       this.queue.forget(key);
-      if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', time: this.clock.now(), afterMs: after });
+      if (after !== undefined) this.queue.addAfter(key, after, { op: 'error-policy', reason: 'error policy requested retry', kubeRs: 'error policy requested retry', time: this.clock.now(), afterMs: after, ...p });
     } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.stats.requeueAfter++;
       if (this.tracer.shouldEmit('reconcile', 'requeue-after')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'requeue-after', key, controller: this.name, durationMs, requeueAfterMs: result.requeueAfterMs });
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs });
+      this.queue.addAfter(key, result.requeueAfterMs, { op: 'requeue-after', reason: 'reconciler requested retry', kubeRs: 'reconciler requested retry', time: this.clock.now(), afterMs: result.requeueAfterMs, ...p });
     } else if (result && result.requeue) {
       this.stats.requeues++;
       if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs, requeue: true });
-      this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', time: this.clock.now() });
+      this.queue.addRateLimited(key, { op: 'requeue', reason: 'reconciler requested retry', kubeRs: 'reconciler requested retry', time: this.clock.now(), ...p });
     } else {
       this.stats.successes++;
       if (this.tracer.shouldEmit('reconcile', 'success')) this.tracer.emit({ time: this.clock.now(), stage: 'reconcile', op: 'success', key, controller: this.name, durationMs });
@@ -222,12 +234,12 @@ export class Controller {
   }
 
   /** A run that threw: rate-limited requeue (the workqueue's per-key backoff). */
-  private failRun(key: string, start: number, requeues: number, err: unknown): void {
+  private failRun(key: string, start: number, requeues: number, err: unknown, priority: number | undefined): void {
     this.stats.errors++;
     const message = errorMessage(err);
     const tracing = this.tracer.enabled;
     const time = tracing ? this.clock.now() : 0;
-    const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', time, error: message });
+    const backoffMs = this.queue.addRateLimited(key, { op: 'error', reason: 'error backoff', kubeRs: 'error policy requested retry', time, error: message, ...(priority !== undefined ? { priority } : {}) });
     if (this.tracer.shouldEmit('reconcile', 'error')) this.tracer.emit({ time, stage: 'reconcile', op: 'error', key, controller: this.name, durationMs: start !== NOT_TIMED ? time - start : 0, error: message, ...this.options.errorDetail?.(err), requeues: requeues + 1, backoffMs });
   }
 }

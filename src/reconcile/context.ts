@@ -6,6 +6,7 @@ import type { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey, type KubeObject } from '../informer/types.js';
 import { reportMaskedReads } from './masked-reads.js';
 import { getCached, listCached } from './cache-reader.js';
+import { objectKey } from './catalog.js';
 import type { SharedInformerFactory } from './informer-factory.js';
 import type { ListQuery, ObjectRef, PatchOptions, ReconcileContext } from './types.js';
 import type { RunRef, WriteChannel } from './writes.js';
@@ -18,7 +19,13 @@ export interface ContextDeps {
   signal: AbortSignal;
   /** Replaying a masked recording: told when the reconciler reads a value the recording masked. */
   onMaskedRead?: (resource: string, key: string, path: string) => void;
+  /** --read-your-writes: a read of a key this controller wrote waits until the cache holds that write. */
+  readYourWrites?: boolean;
 }
+
+/** --read-your-writes polls the cache this often, and gives up (reading what it has, a stale-read) after this long. */
+const READ_YOUR_WRITES_POLL_MS = 10;
+export const READ_YOUR_WRITES_TIMEOUT_MS = 10_000;
 
 export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext {
   const informer = async (resource: string) => {
@@ -36,18 +43,46 @@ export function createContext(run: RunRef, deps: ContextDeps): ReconcileContext 
     return (await write('patch', obj, { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } })) ?? obj;
   };
   const write = (verb: Parameters<WriteChannel['write']>[1]['verb'], obj: KubeObject, patch?: unknown, options?: PatchOptions) => deps.writes.write(run, { verb, obj, patch, options });
+  const own = deps.writes.ownWrites;
+  const emit = (op: string, detail: Record<string, unknown>) => {
+    if (deps.tracer.enabled) deps.tracer.emit({ time: deps.clock.now(), stage: 'reconcile', op, key: run.key, controller: run.controller, ...detail });
+  };
+  /**
+   * Before a read of `key`: with --read-your-writes, wait (bounded) until the cache holds this controller's last
+   * write of it, as a `read-your-writes` record with the wait; a read still older than that write is `stale-read`.
+   */
+  const checkFresh = async (resource: string, indexer: { getByKey(k: string): KubeObject | undefined }, key: string): Promise<void> => {
+    let stale = own.staleBy(run.controller, resource, key, indexer.getByKey(key));
+    if (stale === undefined) return;
+    if (deps.readYourWrites) {
+      const started = deps.clock.now();
+      while (stale !== undefined && deps.clock.now() - started < READ_YOUR_WRITES_TIMEOUT_MS) {
+        await deps.clock.sleep(READ_YOUR_WRITES_POLL_MS, deps.signal);
+        stale = own.staleBy(run.controller, resource, key, indexer.getByKey(key));
+      }
+      emit('read-your-writes', { resource, readKey: key, writtenRv: own.lastRv(run.controller, resource, key), waitedMs: deps.clock.now() - started, caughtUp: stale === undefined });
+      if (stale === undefined) return;
+    }
+    own.staleReads.push({ controller: run.controller, key: run.key, resource, readKey: key, ...stale });
+    emit('stale-read', { resource, readKey: key, cachedRv: stale.cachedRv, writtenRv: stale.writtenRv, message: `read ${key} at resourceVersion ${stale.cachedRv}, older than this controller's own write of it (${stale.writtenRv})` });
+  };
   return {
     controller: run.controller,
     signal: deps.signal,
     async get<T extends KubeObject = KubeObject>(resource: string, ref: ObjectRef): Promise<T | undefined> {
       if (!ref || typeof ref.name !== 'string') throw new TypeError(`ctx.get(${JSON.stringify(resource)}, ref): ref needs a name`);
       const { info, informer: inf } = await informer(resource);
+      await checkFresh(info.name, inf.getIndexer(), objectKey(info.namespaced ? ref.namespace : undefined, ref.name));
       const obj = getCached(info, inf.getIndexer(), ref);
       return (obj && deps.onMaskedRead ? guard(info.name, obj) : obj) as T | undefined;
     },
     async list<T extends KubeObject = KubeObject>(resource: string, query: ListQuery = {}): Promise<T[]> {
       const { info, informer: inf } = await informer(resource);
-      const items = listCached(info, inf.getIndexer(), query);
+      let items = listCached(info, inf.getIndexer(), query);
+      const written = items.map((o) => metaNamespaceKey(o)).filter((k) => own.lastRv(run.controller, info.name, k) !== undefined);
+      for (const key of written) await checkFresh(info.name, inf.getIndexer(), key);
+      // Read again after --read-your-writes waited: the list holds the writes it waited for.
+      if (deps.readYourWrites && written.length > 0) items = listCached(info, inf.getIndexer(), query);
       return (deps.onMaskedRead ? items.map((o) => guard(info.name, o)) : items) as T[];
     },
     create: (obj) => write('create', obj),

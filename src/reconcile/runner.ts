@@ -18,6 +18,7 @@ import type { SharedInformerFactory } from './informer-factory.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { RunReport, RunResult } from './report.js';
 import { Scheduler } from './scheduler.js';
+import { kubeRsReason } from './kube-rs-reason.js';
 import { triggerMapped, triggerOwners, triggerSelf, type TriggerContext, type TriggerReason } from './trigger.js';
 import type { ControllerDefinition, ReconcileAction, ReconcileRequest } from './types.js';
 import type { RunRef, WriteChannel } from './writes.js';
@@ -39,6 +40,10 @@ export interface RunnerOptions {
   concurrency: number;
   debounceMs: number;
   resyncPeriodMs?: number;
+  /** The workqueue (default priority, controller-runtime 0.23's). */
+  queue?: 'priority' | 'fifo';
+  starvedAfterMs?: number;
+  readYourWrites?: boolean;
   rateLimiter?: RateLimiter<string>;
   /** Reasons kept per key between two runs (the oldest are counted as dropped beyond it). */
   maxReasonsPerKey?: number;
@@ -66,6 +71,8 @@ export class ReconcileRunner {
       tracer: o.tracer,
       rateLimiter: o.rateLimiter,
       maxReasonsPerKey: o.maxReasonsPerKey,
+      queue: o.queue ?? 'priority',
+      starvedAfterMs: o.starvedAfterMs,
       traceController: true,
       // The table shows where; -o ndjson carries the stack too.
       errorDetail: (err) => ({ at: userErrorSite(err), stack: err instanceof Error ? err.stack : undefined }),
@@ -77,7 +84,7 @@ export class ReconcileRunner {
   /** Starts (or reuses) the informers the controller watches and routes their events into the scheduler. */
   async setup(): Promise<void> {
     const { definition: d, factory } = this.o;
-    const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes };
+    const t: TriggerContext = { controller: this.o.name, primary: this.o.primary, sink: this.scheduler, clock: this.o.clock, tracer: this.o.tracer, origins: this.o.writes, priorities: (this.o.queue ?? 'priority') === 'priority' };
     const primary = await factory.informerFor(this.o.primary);
     this.primaryIndexer = primary.informer.getIndexer();
     this.controller.track(primary.informer, triggerSelf(primary.informer, primary.info, t, this.o.resyncPeriodMs, compilePredicates(d.predicates)));
@@ -190,7 +197,7 @@ export class ReconcileRunner {
     // The run's own signal: kwatch stopping, or the run's deadline (controller-runtime's context with timeout).
     const deadline = new AbortController();
     const signal = o.reconcileTimeoutMs === undefined ? this.signal : AbortSignal.any([this.signal, deadline.signal]);
-    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead });
+    const ctx = createContext(run, { factory: o.factory, writes: o.writes, tracer: o.tracer, clock: o.clock, signal, onMaskedRead, readYourWrites: o.readYourWrites });
     const { namespace, name } = splitKey(key);
     const req: ReconcileRequest = { namespace, name, reasons: reasons.map(publicReason) };
     if (dropped > 0) (req as { reasonsDropped?: number }).reasonsDropped = dropped;
@@ -236,7 +243,8 @@ const STILL_RUNNING_MS = 10_000;
 
 /** The reason as the user's code sees it: kube-rs's reason text and what caused it, no queue bookkeeping. */
 function publicReason(r: TriggerReason): TriggerReason {
-  return { ...r, reason: r.reason ?? r.op };
+  const reason = r.reason ?? r.op;
+  return { ...r, reason, kubeRs: r.kubeRs ?? kubeRsReason(reason) };
 }
 
 /** kube-rs's Action: nothing (await change), { requeue }, or { requeueAfter: '30s' | ms }. */

@@ -37,6 +37,12 @@ export interface SessionOptions {
   debounceMs?: number;
   loopThreshold?: number;
   resyncPeriodMs?: number;
+  /** --queue: controller-runtime 0.23's priority queue (default) or client-go's FIFO workqueue. */
+  queue?: 'priority' | 'fifo';
+  /** --starved-after in ms: with the priority queue, a ready key passed over this long is `starved`. */
+  starvedAfterMs?: number;
+  /** --read-your-writes: a run's cache reads wait until the informer holds the controller's own earlier writes. */
+  readYourWrites?: boolean;
   fifo?: 'real' | 'delta';
   traceObjects?: boolean;
   fieldManager?: string;
@@ -119,6 +125,9 @@ export class ReconcileSession {
         concurrency: Math.max(1, this.o.concurrency ?? 1),
         debounceMs: this.o.debounceMs ?? 0,
         resyncPeriodMs: this.o.resyncPeriodMs,
+        queue: this.o.queue ?? 'priority',
+        starvedAfterMs: this.o.starvedAfterMs,
+        readYourWrites: this.o.readYourWrites,
         rateLimiter: this.o.rateLimiter?.(),
         maxReasonsPerKey: this.o.maxReasonsPerKey,
         onMaskedRead: this.o.onMaskedRead,

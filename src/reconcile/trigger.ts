@@ -6,6 +6,8 @@ import type { HandlerRegistration, SharedIndexInformer } from '../informer/share
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject } from '../informer/types.js';
 import type { QueueReason } from '../informer/workqueue/queue.js';
+import { LOW_PRIORITY } from '../informer/workqueue/priority-queue.js';
+import { kubeRsReason } from './kube-rs-reason.js';
 import { groupOf, objectKey, type ResourceInfo } from './catalog.js';
 import { firstRejecting, type CompiledPredicate } from './predicates.js';
 import type { ObjectRef, PredicateEvent, ReconcileReason } from './types.js';
@@ -35,6 +37,13 @@ export interface TriggerContext {
   clock: Clock;
   tracer: Tracer;
   origins: WriteOrigins;
+  /**
+   * The controller runs the priority queue: events of the initial list (an add of an object created more than a
+   * minute ago, controller-runtime's heuristic in handler.WithLowPriorityWhenUnchanged) and resyncs (an update
+   * with an unchanged resourceVersion) carry priority -100 (handler.LowPriority), as controller-runtime 0.23's
+   * For/Owns/Watches handlers do; the rest the default 0.
+   */
+  priorities?: boolean;
 }
 
 type Event = { op: 'OnAdd' | 'OnUpdate' | 'OnDelete'; obj: ObjectOrTombstone; old?: KubeObject; sync?: boolean };
@@ -84,7 +93,9 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
     if (keys.size === 0) return;
     const key = deletionHandlingKey(e.obj);
     const rv = resourceVersionOf(e.obj);
-    const reason: TriggerReason = { op: e.op, reason: reasonOf(e), resource: source.name, key, rv, time: t.clock.now() };
+    const text = reasonOf(e);
+    const reason: TriggerReason = { op: e.op, reason: text, kubeRs: kubeRsReason(text), resource: source.name, key, rv, time: t.clock.now() };
+    if (t.priorities && isUnchanged(e, reason.time!)) reason.priority = LOW_PRIORITY;
     if (t.origins.isLocal(source.name, rv)) reason.local = true;
     if (t.origins.isOwn(t.controller, source.name, key, rv)) reason.own = true;
     else t.origins.claimLater(t.controller, source.name, objectOf(e.obj)?.metadata?.uid, rv, reason);
@@ -116,6 +127,14 @@ function register(informer: SharedIndexInformer, source: ResourceInfo, t: Trigge
     },
     { name: t.controller, controller: t.controller, resyncPeriodMs },
   );
+}
+
+/** controller-runtime's test for "nothing changed": a resync, or an add of an object older than a minute. */
+function isUnchanged(e: Event, now: number): boolean {
+  if (e.op === 'OnUpdate') return e.sync === true;
+  if (e.op !== 'OnAdd') return false;
+  const created = Date.parse(objectOf(e.obj)?.metadata?.creationTimestamp ?? '');
+  return Number.isFinite(created) && created < now - 60_000;
 }
 
 function objectOf(obj: ObjectOrTombstone): KubeObject | undefined {

@@ -8,6 +8,11 @@ export type { KubeObject } from '../informer/types.js';
 export interface ReconcileReason {
   /** 'object updated' | 'object deleted' | 'related object updated' | 'related object deleted' | 'reconciler requested retry' | 'error policy requested retry' | 'error backoff' | 'resync' | 'initial' */
   reason: string;
+  /**
+   * The same reason in kube-rs's words (its ReconcileReason as logged): object updated, related object updated,
+   * reconciler requested retry, error policy requested retry, bulk reconcile requested, unknown.
+   */
+  kubeRs?: string;
   /** The informer event behind it (OnAdd, OnUpdate, OnDelete) when there was one. */
   op?: string;
   /** The resource of the object that triggered (kubectl's spelling: pods, replicasets.apps). */

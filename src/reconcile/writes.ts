@@ -5,6 +5,7 @@
 import type { Clock } from '../informer/clock.js';
 import { StatusError } from '../informer/errors.js';
 import { compareResourceVersions } from '../informer/resource-version.js';
+import { OwnWrites } from './stale-reads.js';
 import type { Tracer } from '../informer/trace.js';
 import type { KubeObject, Status } from '../informer/types.js';
 import { objectKey, splitKey, type ResourceCatalog, type ResourceInfo } from './catalog.js';
@@ -76,6 +77,8 @@ export interface WriteChannelOptions {
 export class WriteChannel implements WriteOrigins {
   /** controller → "resource|key|rv" of events its writes produced. */
   private readonly own = new Map<string, Set<string>>();
+  /** Each controller's last write per key, for stale-read findings and --read-your-writes. */
+  readonly ownWrites = new OwnWrites();
   /** Sent writes whose watch event has not reached the cache yet (--writes apply), by "resource|key". */
   private readonly echoes = new Map<string, { info: ResourceInfo; key: string; rv?: string; deleted: boolean; until: number }>();
 
@@ -152,6 +155,7 @@ export class WriteChannel implements WriteOrigins {
           const rv = this.o.overlay?.apply(info, key, result, overlayEdit(call, cached, result), cached);
           if (rv !== undefined) {
             this.remember(run.controller, info.name, key, rv);
+            if (call.verb !== 'delete') this.ownWrites.wrote(run.controller, info.name, key, rv);
             if (answer) answer = { ...answer, metadata: { ...answer.metadata, resourceVersion: rv } };
           }
         }
@@ -171,6 +175,8 @@ export class WriteChannel implements WriteOrigins {
         if (this.o.mode === 'apply') {
           const answered = answer?.metadata?.name ? objectKey(answer.metadata.namespace, answer.metadata.name) : key;
           this.remember(run.controller, info.name, answered, answer?.metadata?.resourceVersion, answer?.metadata?.uid);
+          const rv = answer?.metadata?.resourceVersion;
+          if (call.verb !== 'delete' && call.verb !== 'event' && rv) this.ownWrites.wrote(run.controller, info.name, answered, rv);
           if (this.inFlight === 0) this.early.clear();
           if (changed.length > 0) this.expectEcho(info, key, answer, call.verb === 'delete');
         }

@@ -52,7 +52,8 @@ describe('kwatch __complete: commands and flags', () => {
   });
 
   it("completes a command's long flags, and short ones after a single dash", async () => {
-    expect(await values('events', '--st')).toEqual(['--stages']);
+    expect(await values('events', '--st')).toEqual(['--stages', '--stall-after']);
+    expect(await values('events', '--stag')).toEqual(['--stages']);
     expect(await values('events', '--no-c')).toEqual([]);
     expect(await values('sim', '--no-c')).toEqual(['--no-controllers']);
     const dash = await values('events', '-');

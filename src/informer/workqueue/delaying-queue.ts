@@ -25,7 +25,7 @@ export class DelayingQueue<T = string> extends Queue<T> {
   private timer?: TimerHandle;
   private timerAt = Infinity;
 
-  constructor(options: QueueOptions = {}) {
+  constructor(options: QueueOptions<T> = {}) {
     super(options);
   }
 
@@ -52,6 +52,31 @@ export class DelayingQueue<T = string> extends Queue<T> {
       this.up(w.index);
     }
     this.arm();
+  }
+
+  /** An item whose time came; the priority queue keeps when that was. */
+  protected becameReady(item: T, _readyAt: number, reasons: QueueReason[]): void {
+    this.add(item, ...reasons);
+  }
+
+  /** Whether item waits for its time. */
+  isWaiting(item: T): boolean {
+    return this.byItem.has(item);
+  }
+
+  /** Takes item out of the waiting heap (it is being added now instead); its reasons, or undefined if it was not waiting. */
+  protected takeWaiting(item: T): QueueReason[] | undefined {
+    const w = this.byItem.get(item);
+    if (w === undefined) return undefined;
+    this.byItem.delete(item);
+    const last = this.heap.pop()!;
+    if (last !== w) {
+      this.heap[w.index] = last;
+      last.index = w.index;
+      this.down(w.index);
+      this.up(last.index);
+    }
+    return w.reasons;
   }
 
   /** Items waiting for their time. */
@@ -83,7 +108,7 @@ export class DelayingQueue<T = string> extends Queue<T> {
     while (this.heap.length > 0 && this.heap[0].readyAt <= now) {
       const w = this.popMin();
       this.byItem.delete(w.item);
-      this.add(w.item, ...w.reasons);
+      this.becameReady(w.item, w.readyAt, w.reasons);
     }
     this.arm();
   }

@@ -21,7 +21,7 @@ export type GetResult<T> =
   | { shutdown: false; item: T; reasons: QueueReason[]; /** reasons beyond maxReasonsPerItem that were dropped (oldest first) */ reasonsDropped: number }
   | { shutdown: true; item: undefined; reasons: QueueReason[]; reasonsDropped: 0 };
 
-export interface QueueOptions {
+export interface QueueOptions<T = string> {
   /** Shown in trace records. */
   name?: string;
   clock?: Clock;
@@ -30,6 +30,15 @@ export interface QueueOptions {
   maxReasonsPerItem?: number;
   /** The controller this queue feeds, put on every workqueue record as `controller`. */
   controller?: string;
+  /** The order ready items are handed out in; default first in, first out (client-go's). */
+  readyList?: ReadyList<T>;
+}
+
+/** Where ready items wait: the queue pushes an item once (never twice) and shifts the next one to hand out. */
+export interface ReadyList<T> {
+  push(item: T): void;
+  shift(): T | undefined;
+  readonly length: number;
 }
 
 interface Pending {
@@ -44,7 +53,7 @@ interface Pending {
  * workers at once. `pending` holds the reasons of dirty items, so it has exactly the keys of `dirty`.
  */
 export class Queue<T = string> {
-  private readonly queue = new ArrayQueue<T>();
+  private readonly queue: ReadyList<T>;
   private readonly dirty = new Map<T, Pending>();
   private readonly processing = new Set<T>();
   private readonly getters = new AbortableWaiters<GetResult<T>>();
@@ -55,9 +64,10 @@ export class Queue<T = string> {
   protected readonly tracer: Tracer;
   readonly name: string;
   private readonly maxReasons: number;
-  private readonly controller?: string;
+  protected readonly controller?: string;
 
-  constructor(options: QueueOptions = {}) {
+  constructor(options: QueueOptions<T> = {}) {
+    this.queue = options.readyList ?? new ArrayQueue<T>();
     this.clock = options.clock ?? realClock;
     this.tracer = options.tracer ?? noTracer;
     this.name = options.name ?? 'workqueue';

@@ -4,7 +4,7 @@ import { DelayingQueue } from './delaying-queue.js';
 import type { RateLimiter } from './rate-limiters.js';
 import { defaultControllerRateLimiter } from './rate-limiters.js';
 
-export interface RateLimitingQueueOptions<T> extends QueueOptions {
+export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {
   /** Default: defaultControllerRateLimiter(clock). */
   rateLimiter?: RateLimiter<T>;
 }

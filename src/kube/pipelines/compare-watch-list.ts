@@ -1,10 +1,10 @@
 // Fetches one collection twice — by paged LIST and by watch-list (sendInitialEvents) — and measures
 // time, bytes, requests and peak heap of each, the trade-off KEP-3157 (watch-list) is about.
 import { performance } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import type { KubeObject, ListerWatcher } from '../../informer/types.js';
 import { pagedList } from '../lister-watchers/paged-list.js';
+import { collectGarbage } from './retained-heap.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
@@ -72,19 +72,4 @@ async function measure(method: FetchMeasurement['method'], fetch: () => Promise<
   } finally {
     clearInterval(timer);
   }
-}
-
-let gc: (() => void) | undefined | null;
-
-/** A full GC so both measurements start from the same floor (V8's gc(), exposed at run time). */
-function collectGarbage(): void {
-  if (gc === undefined) {
-    try {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
-    } catch {
-      gc = null;
-    }
-  }
-  gc?.();
 }

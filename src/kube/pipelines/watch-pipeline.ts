@@ -6,6 +6,8 @@ import { buildPipeline, type Pipeline, type PipelineOptions } from '../../inform
 import { ResourceTracer, type Tracer } from '../../informer/trace.js';
 import { untilIdle } from './until-idle.js';
 import type { ListerWatcher } from '../../informer/types.js';
+import { realClock } from '../../informer/clock.js';
+import { StallReportingListerWatcher } from '../../informer/stall-watch.js';
 import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
 import { FirstContactListerWatcher } from '../lister-watchers/first-contact-lister-watcher.js';
 import { EventGate, GatedListerWatcher } from '../lister-watchers/gated-lister-watcher.js';
@@ -35,6 +37,8 @@ export interface WatchPipelineOptions {
   onFatal?(err: Error): void;
   /** Called once every informer has synced. */
   onSynced?(): void;
+  /** A watch with no event and no bookmark for this long is a `stall` reflector record (off when unset). */
+  stallAfterMs?: number;
   /** The deadline and retry notices of the first contact (default: 30s, silent). */
   firstContact?: FirstContactOptions;
 }
@@ -61,7 +65,9 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
   const pipelines: Pipeline[] = o.sources.map((s, i) => {
     // One tracer per source so that, with several resources, every record says which one it is about.
     const tracer = several ? new ResourceTracer(o.tracer, s.name) : o.tracer;
-    const lw = new GatedListerWatcher(new FirstContactListerWatcher(s.listerWatcher, contacts[i], s.name, onFatal), gate);
+    const contacted = new FirstContactListerWatcher(s.listerWatcher, contacts[i], s.name, onFatal);
+    const watched = o.stallAfterMs ? new StallReportingListerWatcher(contacted, { clock: realClock, tracer, stallAfterMs: o.stallAfterMs, resource: s.name }) : contacted;
+    const lw = new GatedListerWatcher(watched, gate);
     return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
   });
 

@@ -1,0 +1,52 @@
+// End to end through the built CLI (run `npm run build` first): a stand-in API server whose watch sends one event and
+// then goes silent, keeping the connection open — what an idle-dropping load balancer leaves a client with.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kwatch } from './events-helpers.js';
+import { json } from '../kube/stub-server.js';
+import { podList, startMisbehavingServer, type MisbehavingServer } from '../kube/misbehaving-server.js';
+
+const pod = (name: string, rv: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `u-${name}`, resourceVersion: rv } });
+const open: ServerResponse[] = [];
+let server: MisbehavingServer;
+
+afterAll(async () => {
+  for (const res of open) res.destroy();
+  await server?.close();
+});
+
+/** Lists one pod at rv 10; every watch sends one MODIFIED (rv 11) and then nothing, the connection left open. */
+function silentAfterOneEvent(_req: IncomingMessage, res: ServerResponse, watch: boolean): void {
+  if (!watch) return json(res, 200, podList('10', [pod('a', '10')]));
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.write(`${JSON.stringify({ type: 'MODIFIED', object: pod('a', '11') })}\n`);
+  open.push(res);
+}
+
+describe('stalled watches (built CLI, a server that goes silent mid-watch)', () => {
+  it('--stall-after: a stall record saying when the last event came; --watch-idle-timeout restarts the watch from its last resourceVersion', async () => {
+    server = await startMisbehavingServer(silentAfterOneEvent);
+    const res = await kwatch(['events', 'pods', '-n', 'default', '--stall-after', '1s', '--watch-idle-timeout', '3s', '--for', '5s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
+    const records = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const stall = records.find((r) => r.op === 'stall');
+    expect(stall).toMatchObject({ stage: 'reflector', rv: '11', resource: 'pods' });
+    expect(stall.silentMs).toBeGreaterThanOrEqual(1000);
+    const lastEventAt = Date.parse(stall.lastEventAt);
+    expect(Date.parse(stall.time) - lastEventAt).toBe(stall.silentMs);
+    expect(records.some((r) => r.op === 'watchdog')).toBe(true);
+    // The restarted watch resumes from the last event's resourceVersion, with no relist.
+    const watches = server.stub.requests.filter((r) => r.url.includes('watch=true'));
+    expect(watches.length).toBeGreaterThanOrEqual(2);
+    expect(watches[1].url).toContain('resourceVersion=11');
+    expect(server.lists()).toBe(1);
+  });
+
+  it('without --watch-idle-timeout the silent watch is kept (client-go\'s behaviour), and reported', async () => {
+    const before = server.watches();
+    const res = await kwatch(['events', 'pods', '-n', 'default', '--stall-after', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
+    const records = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(records.filter((r) => r.op === 'stall')).toHaveLength(1);
+    expect(records.some((r) => r.op === 'watchdog')).toBe(false);
+    expect(server.watches() - before).toBe(1);
+  });
+});
