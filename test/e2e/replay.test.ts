@@ -129,7 +129,8 @@ describe('kwatch replay FILE (offline, built CLI)', () => {
     const res = await kwatch(['replay', rec, '--key', keyOf(ev), '--diff']);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
-    expect(lines.slice(1).every((l) => l.startsWith('    ') || l.includes(keyOf(ev)))).toBe(true);
+    // The key's records, and the reflector records that explain them (the list that filled the cache, relists, 410s).
+    expect(lines.slice(1).every((l) => l.startsWith('    ') || l.includes(keyOf(ev)) || /^\S+\s+reflector\s+(listed|seeded|relist|expired|fault)\b/.test(l))).toBe(true);
     expect(lines.some((l) => /^ {4}\S.*→/.test(l))).toBe(true);
   });
 
