@@ -132,7 +132,7 @@ export class KeyHistory {
 }
 
 /** Fields the history line says in its own words (or that repeat the dashboard's context). */
-const SKIP = new Set(['changes', 'controller', 'queue', 'fifo', 'listener', 'oldRv', 'tombstone', 'type', 'sync', 'isInInitialList', 'name']);
+const SKIP = new Set(['changes', 'controller', 'queue', 'fifo', 'listener', 'oldRv', 'tombstone', 'tombstoneType', 'tombstoneExplanation', 'type', 'sync', 'isInInitialList', 'name']);
 
 /**
  * One key's history as lines: `TIME  STAGE  OP  RV  what happened`, each diff change on a line of its own
@@ -144,7 +144,7 @@ export function historyLines(records: readonly HistoryRecord[]): string[] {
     const what: string[] = [];
     if (r.stage === 'handler' && r.op === 'OnUpdate') what.push(`rv ${String(r.oldRv ?? '?')} → ${r.rv ?? '?'}${r.sync ? ' (resync)' : ''}`);
     if (r.stage === 'handler' && r.op === 'OnAdd' && r.isInInitialList) what.push('(initial list)');
-    if (r.tombstone === true) what.push('tombstone: DeletedFinalStateUnknown (deleted while the watch was down; last state known)');
+    if (r.tombstone === true) what.push(`tombstone: DeletedFinalStateUnknown (${typeof r.tombstoneExplanation === 'string' ? r.tombstoneExplanation : 'deleted while the watch was down; last state known'})`);
     if (r.stage === 'workqueue' && r.op === 'dedup') what.push('already queued: reasons merged');
     const detail = formatDetail(r, SKIP);
     if (detail) what.push(detail);
