@@ -102,6 +102,9 @@ export async function runRecordingReplay(o: {
   }
   if (!stdoutFailed()) err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
+  for (const s of result.staleAfterHiddenDelete) {
+    err(`kwatch: the cache still holds ${s.resource} ${s.key}, which the stream deleted${s.deletedRv ? ` at resourceVersion ${s.deletedRv}` : ''} (--inject hide-delete hid it and no relist found it gone): a controller reading this cache acts on an object that no longer exists`);
+  }
   if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
     err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
   }

@@ -49,7 +49,7 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
       if (explainsKeys(r)) printer.write(r);
       return;
     }
-    if (r.op === 'gap' || selected(r)) printer.write(r);
+    if (r.op === 'gap' || selected(r) || (o.key !== undefined && explainsKeys(r))) printer.write(r);
   });
   return {
     tracer,

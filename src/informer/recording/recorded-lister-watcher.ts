@@ -20,6 +20,18 @@ export interface RecordedListerWatcherOptions {
    * shows at `resourceVersion`), then the recording continues at `position`.
    */
   start?: { position: TimelinePosition; seed: ObjectState; resourceVersion: string };
+  /** Told of each event an injected fault changed, where it happened (for a trace line there). */
+  onFault?: (fault: InjectedFault) => void;
+}
+
+/** An injected fault at work: which fault, on which event. */
+export interface InjectedFault {
+  /** As given to --inject, e.g. `hide-delete:default/web-0`, `expire@105`. */
+  fault: string;
+  /** The event it acted on: its type, key and resourceVersion. */
+  event: string;
+  key?: string;
+  rv?: string;
 }
 
 /** Counters for the replay summary. */
@@ -59,8 +71,10 @@ export class RecordedListerWatcher implements ListerWatcher {
   /** An injected expiry owes the reflector a relist even past the end of the recording. */
   private owedRelist = false;
   private idleAtEnd = false;
+  private readonly onFault?: (fault: InjectedFault) => void;
 
   constructor(o: RecordedListerWatcherOptions) {
+    this.onFault = o.onFault;
     this.timeline = o.timeline;
     this.clock = o.clock;
     this.startEpoch = o.startEpoch;
@@ -170,9 +184,16 @@ export class RecordedListerWatcher implements ListerWatcher {
         continue;
       }
       const rv = ev.object.metadata?.resourceVersion;
-      const f = this.faults.forEvent(ev.type, ev.type === 'BOOKMARK' ? '' : metaNamespaceKey(ev.object), rv);
-      if (!f.hide) yield ev;
-      if (f.duplicate) yield ev;
+      const key = ev.type === 'BOOKMARK' ? '' : metaNamespaceKey(ev.object);
+      const f = this.faults.forEvent(ev.type, key, rv);
+      const told = (fault: string) => this.onFault?.({ fault, event: ev.type, key: key || undefined, rv });
+      if (f.hide) told(`hide-delete:${key}`);
+      else yield ev;
+      if (f.duplicate) {
+        told(`duplicate@${rv}`);
+        yield ev;
+      }
+      if (f.then) told(`${f.then}@${rv}`);
       if (f.then === 'drop-connection') {
         this.resume = { op: opIndex, event: i + 1 };
         throw new ConnectionError(`connection reset after resourceVersion ${rv} [kwatch replay --inject drop-connection@${rv}]`, 'ECONNRESET');

@@ -113,6 +113,14 @@ describe('replayRecording', () => {
     expect(h.slice(5, 9)).toEqual(['OnUpdate default/a@105', 'OnDelete default/b@95 tombstone', 'OnUpdate default/a@105 sync', 'OnUpdate default/c@108']);
   });
 
+  it('hide-delete:KEY leaves a trace line where the delete was hidden, and says when the cache still holds the deleted object at the end', async () => {
+    const { records, result } = await replay({ inject: ['hide-delete:default/b'], untilRv: '104' });
+    expect(records.find((r) => r.stage === 'reflector' && r.op === 'fault')).toMatchObject({ key: 'default/b', rv: '103', fault: 'hide-delete:default/b', event: 'DELETED', explanation: expect.stringContaining('hidden') });
+    expect(result.staleAfterHiddenDelete).toEqual([{ resource: 'pods', key: 'default/b', deletedRv: '103' }]);
+    // Replayed to the end, the relist after the 410 finds b gone (a tombstone): nothing stale.
+    expect((await replay({ inject: ['hide-delete:default/b'] })).result.staleAfterHiddenDelete).toEqual([]);
+  });
+
   it('duplicate@RV: the event arrives twice; the second is a no-change update', async () => {
     const { records } = await replay({ inject: ['duplicate@102'] });
     expect(of(records, 'watch').filter((l) => l.endsWith('@102'))).toEqual(['ADDED default/c@102', 'ADDED default/c@102']);
