@@ -20,6 +20,15 @@ beforeAll(async () => {
       if (watches === 1) res.end();
     },
   });
+  let quiet = 0;
+  stub.routes.set('/api/v1/namespaces/quiet/pods', (_req, res) => {
+    quiet++;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    // 1: one event, then the end; 2: nothing at all, then the end; 3: 410 for the RV that did not move; then left open.
+    if (quiet === 1) res.end(`${JSON.stringify({ type: 'ADDED', object: pod('q', '11') })}\n`);
+    else if (quiet === 2) res.end();
+    else if (quiet === 3) res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 11 (40)', reason: 'Expired', code: 410 } })}\n`);
+  });
   conn = connectionFromUrl(stub.url);
 });
 afterAll(async () => {
@@ -51,5 +60,25 @@ describe('runRawWatch (events --raw)', () => {
     expect(waits[1]).toBe(6000);
     expect(notices[1]).toContain('please try again later; the server asked to wait 6.0s (Retry-After); re-watching from resourceVersion 11');
     expect(notices.join('\n')).not.toMatch(/\.;/);
+  });
+
+  it('explains a 410 in words, and links it to the bookmarks a watch that closed with events=0 did not ask for', async () => {
+    const stop = new AbortController();
+    const notices: string[] = [];
+    await runRawWatch(conn, [{ group: '', version: 'v1', resource: 'pods', namespaced: true, namespace: 'quiet' }], {
+      signal: stop.signal,
+      random: () => 0,
+      sleep: async () => {},
+      onNotice: (n) => {
+        notices.push(n.message);
+        if (n.message.includes('too old')) stop.abort();
+      },
+      onEvent: () => {},
+    });
+    const expired = notices.find((n) => n.includes('410') || n.includes('too old'))!;
+    expect(expired).toContain('resourceVersion 11 is too old: the server no longer has the changes after it; the oldest it can still resume from is 40');
+    expect(expired).toContain('etcd compacts old revisions');
+    expect(expired).toContain('kwatch watches again from the current state');
+    expect(expired).toMatch(/The watch before it closed after \d+\.\ds with events=0: nothing moved its resourceVersion 11 .*did not ask for bookmarks/);
   });
 });

@@ -6,6 +6,7 @@ import { isExpired, StatusError } from '../../informer/errors.js';
 import { MAX_RETRY_AFTER_RETRIES, retryAfterMs } from '../../informer/retry-after.js';
 import type { Status, WatchEvent } from '../../informer/types.js';
 import type { Connection } from '../http/connection.js';
+import { explainWatchExpiry, type PreviousWatch } from '../recording/expired-resource-version.js';
 import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
 import { HttpListerWatcher, resourcePath, type ListWatchTarget } from './http-lister-watcher.js';
 
@@ -75,6 +76,8 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
   // 429/5xx with a Retry-After after exactly that wait, up to MAX_RETRY_AFTER_RETRIES times in a row, before the
   // reflector's backoff takes over.
   let retryAfterRetries = 0;
+  /** The last watch that ended, for a 410 to say whether a quiet watch's resourceVersion had fallen behind. */
+  let previous: PreviousWatch | undefined;
   const retryAfter = async (why: string, ms: number) => {
     retryAfterRetries++;
     opts.onNotice?.({ target: index, message: `${sentence(why)}; the server asked to wait ${(ms / 1000).toFixed(1)}s (Retry-After); re-watching from ${from()} then` });
@@ -104,9 +107,12 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
     opts.onOpen?.(index);
     let expired: Status | undefined;
     let broke: unknown;
+    const startedAt = rv;
+    let events = 0;
     try {
       for await (const item of stream) {
         opts.onEvent({ target: index, line: item.line, event: item.event });
+        if (item.event.type !== 'ERROR') events++;
         const eventRv = item.event.object?.metadata?.resourceVersion;
         if (item.event.type === 'ERROR') {
           const status = item.event.object as unknown as Status;
@@ -122,12 +128,18 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
     }
     if (opts.signal.aborted) return;
     const ms = Date.now() - started;
+    const ended = previous;
+    previous = { events, ms, resourceVersion: startedAt };
     if (broke !== undefined) {
       await backOff(`watch broke: ${(broke as Error).message}`);
     } else if (expired) {
-      const gone = rv ? `the server no longer has resourceVersion ${rv}` : 'the server answered a watch from the current state with 410 Expired';
+      const why = rv
+        ? explainWatchExpiry({ requested: rv, serverMessage: expired.message ?? '', next: 'With --raw there is no cache to relist: kwatch watches again from the current state.', previous: ended, askedBookmarks: opts.allowWatchBookmarks === true })
+        : `the server answered a watch from the current state with 410 Expired (${expired.message})`;
       rv = undefined;
-      await backOff(`${gone} (${expired.message})`);
+      previous = undefined;
+      await backOff(why);
+      continue;
     } else if (ms < HEALTHY_WATCH_MS) {
       await backOff(`the server closed the watch after ${(ms / 1000).toFixed(1)}s`);
     } else {
