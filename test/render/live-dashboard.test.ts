@@ -51,6 +51,25 @@ describe('ActivityLog', () => {
     expect(log.lines(100, `${key} stage=handler`).lines.every((l) => /handler\s+OnAdd/.test(l))).toBe(true);
   });
 
+  it('keeps a memory per stage: two relists of 3,000 pods leave the reflector records findable, in arrival order', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    let t = 0;
+    for (let relist = 0; relist < 2; relist++) {
+      log.add({ time: t++, stage: 'reflector', op: 'relist', rv: String(100 + relist), reason: 'watch expired' });
+      log.add({ time: t++, stage: 'reflector', op: 'listed', rv: String(100 + relist), items: 3000 });
+      for (let i = 0; i < 3000; i++) {
+        log.add({ time: t, stage: 'fifo', op: 'Replaced', key: `ns/p${i}`, rv: String(i) });
+        log.add({ time: t, stage: 'handler', op: 'OnUpdate', key: `ns/p${i}`, rv: String(i) });
+      }
+    }
+    expect(log.lines(100, 'op=relist').lines).toHaveLength(2);
+    expect(log.lines(100, 'stage=reflector').records.map((r) => `${r.op}@${r.rv}`)).toEqual(['relist@100', 'listed@100', 'relist@101', 'listed@101']);
+    // Each stage keeps its newest 2,000, merged back in the order they came.
+    expect(log.records().filter((r) => r.stage === 'handler')).toHaveLength(2000);
+    const last = log.lines(4).records;
+    expect(last.map((r) => `${r.stage} ${r.key}`)).toEqual(['fifo ns/p2998', 'handler ns/p2998', 'fifo ns/p2999', 'handler ns/p2999']);
+  });
+
   it('escapes control characters a key may carry', () => {
     const log = new ActivityLog({ stages: 'all' });
     log.add({ time: 0, stage: 'watch', op: 'ADDED', key: 'ns/evil\u001b]0;owned\u0007', rv: '1' });
