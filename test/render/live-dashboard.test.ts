@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
 import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
 import { countOf, PipelineStats } from '../../src/render/live/pipeline-stats.js';
+import { TraceSummary } from '../../src/render/summary.js';
 import { liveUnavailable } from '../../src/cli/live-available.js';
 import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
@@ -28,6 +29,22 @@ describe('the dashboard text from a recorded sim run', () => {
     const [what, state] = headerLines({ context: 'sim', server: 'http://127.0.0.1:1234', resources: 'pods', namespace: 'default', selector: 'app=web' }, snap);
     expect(what).toBe('context sim  server http://127.0.0.1:1234  resource pods  namespace default  selector app=web');
     expect(state).toMatch(/^watching since \d\d:\d\d:\d\d {2}rv \d+ {2}up [\d.]+s {2}reconnects 0 {2}relists 0 {2}expired 0$/);
+  });
+});
+
+describe('one definition of a stage total', () => {
+  it("the dashboard's `total` per stage and the exit summary's TOTAL count the same thing", () => {
+    const stats = new PipelineStats({ now: () => 0 });
+    const summary = new TraceSummary();
+    for (const r of recordedLiveTrace()) {
+      stats.add(r);
+      summary.add(r);
+    }
+    const dashboard = Object.fromEntries(stats.snapshot().stages.filter((s) => s.total > 0).map((s) => [s.stage, s.total]));
+    const totals = Object.fromEntries(Object.entries(summary.toJSON().totals).filter(([, n]) => n! > 0));
+    expect(Object.keys(dashboard).length).toBeGreaterThan(3);
+    expect(totals).toEqual(dashboard);
+    expect(summary.format()).toMatch(/│ STAGE\s+│ TOTAL │ RECORDS │ OPS/);
   });
 });
 
