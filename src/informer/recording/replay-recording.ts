@@ -2,7 +2,7 @@
 // workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
 import { EventLimit } from '../event-limit.js';
 import { buildPipeline } from '../pipeline.js';
-import { RecordedListerWatcher, type InjectedFault, type RecordedStats } from './recorded-lister-watcher.js';
+import { RecordedListerWatcher, type ClockDivergence, type InjectedFault, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
 import { buildTimeline, startAfter, type ObjectState, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
@@ -47,6 +47,8 @@ export interface ReplayResult {
    * gone): the informer believes in an object the stream deleted.
    */
   staleAfterHiddenDelete: { resource: string; key: string; deletedRv?: string }[];
+  /** The first point where the replay ran behind the recording's clock (the replayed reflector waited longer than the live one). */
+  lateFrom?: ClockDivergence & { resource: string };
 }
 
 /** How much virtual time may pass after the last recorded entry before the replay gives up waiting. */
@@ -122,7 +124,11 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   const staleAfterHiddenDelete = hidden
     .filter((h) => pipeline.informers[h.resource].getIndexer().getByKey(h.key) !== undefined)
     .map((h) => ({ resource: names[h.resource], key: h.key, deletedRv: h.rv }));
-  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now(), staleAfterHiddenDelete };
+  let lateFrom: ReplayResult['lateFrom'];
+  lws.forEach((lw, i) => {
+    if (lw.late && (!lateFrom || lw.late.recordedAt < lateFrom.recordedAt)) lateFrom = { ...lw.late, resource: names[i] };
+  });
+  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now(), staleAfterHiddenDelete, lateFrom };
 }
 
 type Start = { position: TimelinePosition; seed: ObjectState; resourceVersion: string; t: number };
