@@ -65,7 +65,7 @@ describe('kwatch events (built CLI)', () => {
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     }
     for (const r of ev.records) expect(Object.keys(r).slice(0, 5)).toEqual(['time', 'stage', 'op', 'key', 'rv']);
-    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
+    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
     expect(ev.stderr).toMatch(/reconnects=0 relists=0 expired=0/);
   });
 
@@ -166,7 +166,7 @@ describe('kwatch events (built CLI)', () => {
     // The summary's rows, but http's (the discovery cache may be cold for one of the runs) and the elapsed time.
     const rows = (err: string) => err.split('\n').filter((l) => /^│ (?!http|STAGE)/.test(l));
     expect(rows(shown.stderr)).toEqual(rows(all.stderr));
-    expect(rows(shown.stderr).join('\n')).toMatch(/│ indexer +│ +2 │ add=2 +│[\s\S]*│ reconcile +│ +4 │ start=2 success=2 +│/);
+    expect(rows(shown.stderr).join('\n')).toMatch(/│ indexer +│ +2 │ +2 │ add=2 +│[\s\S]*│ reconcile +│ +2 │ +4 │ start=2 success=2 +│/);
   });
 
   it('--diff shows the changed field paths of an update', async () => {
