@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
+import { ActivityLog, formatTableLine, parseActivityFilter } from '../../src/render/live/activity-log.js';
 import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
 import { countOf, PipelineStats } from '../../src/render/live/pipeline-stats.js';
 import { TraceSummary } from '../../src/render/summary.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { liveUnavailable } from '../../src/cli/live-available.js';
 import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
@@ -85,6 +86,13 @@ describe('ActivityLog', () => {
     expect(log.records().filter((r) => r.stage === 'handler')).toHaveLength(2000);
     const last = log.lines(4).records;
     expect(last.map((r) => `${r.stage} ${r.key}`)).toEqual(['fifo ns/p2998', 'handler ns/p2998', 'fifo ns/p2999', 'handler ns/p2999']);
+  });
+
+  it('shows the field that explains a failure within 160 columns, ahead of a long url', () => {
+    const url = `https://10.0.0.1:6443/api/v1/namespaces/payments-production/pods?labelSelector=${'app%3Dcheckout%2Ctier%3Dbackend'.repeat(3)}&watch=true`;
+    const r: TraceRecord = { time: 0, stage: 'http', op: 'response', method: 'GET', url, ms: 30012, error: 'read ECONNRESET', conn: 4 };
+    const line = formatTableLine(r).slice(0, 160);
+    expect(line).toContain('error="read ECONNRESET"');
   });
 
   it('escapes control characters a key may carry', () => {

@@ -167,11 +167,27 @@ export class ActivityLog {
   }
 }
 
-/** One record as one line of the trace table (control characters escaped by the printer; diffs left out). */
+/**
+ * Detail fields that say why something failed or happened, in the order the pane shows them first: the pane cuts
+ * its lines at the terminal's width, and a long url or name before them would push them off the screen.
+ */
+const EXPLAINING_FIELDS = ['error', 'status', 'tombstone', 'tombstoneType', 'tombstoneExplanation', 'reason', 'explanation', 'fault'];
+
+/** The record with its explaining fields first among the details (the core fields keep their own columns). */
+function explainingFirst(r: TraceRecord): TraceRecord {
+  if (!EXPLAINING_FIELDS.some((k) => r[k] !== undefined)) return r;
+  const out: Record<string, unknown> = { time: r.time, stage: r.stage, op: r.op };
+  for (const k of ['key', 'rv', 'type']) if (r[k] !== undefined) out[k] = r[k];
+  for (const k of EXPLAINING_FIELDS) if (r[k] !== undefined) out[k] = r[k];
+  for (const k in r) if (!(k in out)) out[k] = r[k];
+  return out as TraceRecord;
+}
+
+/** One record as one line of the trace table (control characters escaped by the printer; diffs left out), what explains it first. */
 export function formatTableLine(r: TraceRecord): string {
   let text = '';
   const printer = createTracePrinter({ output: 'table', stages: 'all', stream: { write: (s: string) => (text += s) } });
-  printer.write(r);
+  printer.write(explainingFirst(r));
   return text.split('\n')[1] ?? '';
 }
 
