@@ -50,6 +50,8 @@ export interface TracePrinterOptions {
   diff?: 'changed' | 'all';
   /** Print Secret data and credentials in diffs and objects as they are (default: masked). */
   showSecrets?: boolean;
+  /** Table output: the KEY and RV columns' starting widths (they grow to longer cells), e.g. to align a pane's lines. */
+  columnWidths?: { key?: number; rv?: number };
   /** Time for records that carry none (epoch ms). Default Date.now. */
   now?: () => number;
   /**
@@ -264,7 +266,7 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
   const iso = opts.timeFormat === 'iso';
   // KEY and RV grow to the longest key and resourceVersion printed so far, so that a long key moves RV and DETAIL
   // once, for every line from it on, rather than pushing them out of line on its own line only.
-  const widths = columns.map((c) => c.width);
+  const widths = columns.map((c) => (c.header === 'KEY' ? Math.max(c.width, opts.columnWidths?.key ?? 0) : c.header === 'RV' ? Math.max(c.width, opts.columnWidths?.rv ?? 0) : c.width));
   const elastic = [columns.findIndex((c) => c.header === 'KEY'), columns.findIndex((c) => c.header === 'RV')];
   let headerDone = false;
   return {

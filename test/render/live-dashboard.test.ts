@@ -95,6 +95,14 @@ describe('ActivityLog', () => {
     expect(line).toContain('error="read ECONNRESET"');
   });
 
+  it('aligns RV and DETAIL on every line of the pane when one key is longer than the KEY column', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    for (const key of ['ns/a', 'payments-production/checkout-api-7d9f8c6b5d-x2k4q-canary', 'ns/b']) log.add({ time: 0, stage: 'watch', op: 'MODIFIED', key, rv: '4321', type: 'MODIFIED', conn: 1 });
+    const { header, lines } = log.lines(10);
+    expect(new Set(lines.map((l) => l.indexOf('4321')))).toEqual(new Set([header.indexOf('RV')]));
+    expect(new Set(lines.map((l) => l.indexOf('conn=1'))).size).toBe(1);
+  });
+
   it('escapes control characters a key may carry', () => {
     const log = new ActivityLog({ stages: 'all' });
     log.add({ time: 0, stage: 'watch', op: 'ADDED', key: 'ns/evil\u001b]0;owned\u0007', rv: '1' });

@@ -152,18 +152,21 @@ export class ActivityLog {
       }
     }
     picked.reverse();
-    return { header: formatTableHeader(), lines: picked.map((r) => this.formatted(r)), records: picked };
+    // The lines on screen share their KEY and RV widths: a long key widens the column for all of them.
+    const widths = { key: Math.max(0, ...picked.map((r) => (r.key ?? '').length)), rv: Math.max(0, ...picked.map((r) => (r.rv ?? '').length)) };
+    return { header: formatTableHeader(widths), lines: picked.map((r) => this.formatted(r, widths)), records: picked };
   }
 
-  /** Lines stay on screen for many frames: each record is formatted once. */
-  private readonly cache = new WeakMap<TraceRecord, string>();
-  private formatted(r: TraceRecord): string {
-    let line = this.cache.get(r);
-    if (line === undefined) {
-      line = formatTableLine(r);
-      this.cache.set(r, line);
+  /** Lines stay on screen for many frames: each record is formatted once per column widths. */
+  private readonly cache = new WeakMap<TraceRecord, { widths: string; line: string }>();
+  private formatted(r: TraceRecord, widths: { key: number; rv: number }): string {
+    const w = `${widths.key}/${widths.rv}`;
+    let kept = this.cache.get(r);
+    if (kept === undefined || kept.widths !== w) {
+      kept = { widths: w, line: formatTableLine(r, widths) };
+      this.cache.set(r, kept);
     }
-    return line;
+    return kept.line;
   }
 }
 
@@ -184,20 +187,24 @@ function explainingFirst(r: TraceRecord): TraceRecord {
 }
 
 /** One record as one line of the trace table (control characters escaped by the printer; diffs left out), what explains it first. */
-export function formatTableLine(r: TraceRecord): string {
+export function formatTableLine(r: TraceRecord, columnWidths?: { key?: number; rv?: number }): string {
   let text = '';
-  const printer = createTracePrinter({ output: 'table', stages: 'all', stream: { write: (s: string) => (text += s) } });
+  const printer = createTracePrinter({ output: 'table', stages: 'all', columnWidths, stream: { write: (s: string) => (text += s) } });
   printer.write(explainingFirst(r));
   return text.split('\n')[1] ?? '';
 }
 
-let header: string | undefined;
-/** The trace table's header line (TIME STAGE OP KEY RV DETAIL). */
-export function formatTableHeader(): string {
+const headers = new Map<string, string>();
+/** The trace table's header line (TIME STAGE OP KEY RV DETAIL), for the given KEY and RV widths. */
+export function formatTableHeader(columnWidths?: { key?: number; rv?: number }): string {
+  const w = `${columnWidths?.key ?? 0}/${columnWidths?.rv ?? 0}`;
+  let header = headers.get(w);
   if (header === undefined) {
     let text = '';
-    createTracePrinter({ output: 'table', stages: 'all', stream: { write: (s: string) => (text += s) } }).write({ time: 0, stage: 'watch', op: 'x' });
+    createTracePrinter({ output: 'table', stages: 'all', columnWidths, stream: { write: (s: string) => (text += s) } }).write({ time: 0, stage: 'watch', op: 'x' });
     header = text.split('\n')[0];
+    if (headers.size > 64) headers.clear();
+    headers.set(w, header);
   }
   return header;
 }
