@@ -107,6 +107,9 @@ describe('kwatch events (built CLI)', () => {
     const tomb = await ev.waitFor((r) => r.stage === 'handler' && r.op === 'OnDelete' && r.key === `${ns}/gone`, 'the tombstone delete');
     await ev.stop();
     expect(tomb.tombstone).toBe(true);
+    // The tombstone says what it is, and the 410 is explained on stderr as replay --from-rv explains one.
+    expect(tomb).toMatchObject({ tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: expect.stringMatching(/^deleted while the watch was down .*last state known at RV \d+$/) });
+    expect(ev.stderr).toMatch(/^kwatch: pods: resourceVersion \d+ is too old: the server no longer has the changes after it.*etcd compacts old revisions.*The reflector lists the current state again/m);
     const reflector = ev.records.filter((r) => r.stage === 'reflector').map((r) => r.op);
     expect(reflector).toContain('expired');
     expect(reflector.indexOf('relist')).toBeGreaterThan(reflector.indexOf('expired'));
