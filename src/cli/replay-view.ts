@@ -2,7 +2,7 @@
 // printer (as `kwatch events` prints them), counted for the exit summary on stderr.
 import { Tracer, type Stage, type TraceRecord } from '../informer/trace.js';
 import { shouldColor } from '../render/color.js';
-import { explainsKeys, stageFilter, type StageSelection } from '../render/stage-filter.js';
+import { explainsKeys, KEY_CAUSE_REFLECTOR_OPS, stageFilter, type StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
@@ -49,7 +49,8 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
       if (explainsKeys(r)) printer.write(r);
       return;
     }
-    if (r.op === 'gap' || selected(r) || (o.key !== undefined && explainsKeys(r))) printer.write(r);
+    // A followed key's own reflector records (a fault on it, its gap) show whatever the stages.
+    if (r.op === 'gap' || selected(r) || (o.key !== undefined && r.stage === 'reflector' && KEY_CAUSE_REFLECTOR_OPS.has(r.op))) printer.write(r);
   });
   return {
     tracer,

@@ -39,8 +39,10 @@ export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
  */
 export const KEY_CAUSE_REFLECTOR_OPS: ReadonlySet<string> = new Set(['expired', 'relist', 'listed', 'seeded', 'fault']);
 
-/** Whether a record with no key of its own explains what happens to a followed key (see KEY_CAUSE_REFLECTOR_OPS). */
-export function explainsKeys(r: { stage: string; op: string }): boolean {
+/** Whether a record of another key, or of none, explains what happens to a followed key (see KEY_CAUSE_REFLECTOR_OPS). */
+export function explainsKeys(r: { stage: string; op: string; fault?: unknown }): boolean {
+  // A hidden delete concerns its own key only (that key's view shows it as one of its records).
+  if (r.op === 'fault' && typeof r.fault === 'string' && r.fault.startsWith('hide-delete:')) return false;
   return r.stage === 'reflector' && KEY_CAUSE_REFLECTOR_OPS.has(r.op);
 }
 

@@ -17,9 +17,11 @@ describe('replay view with --key', () => {
     view.tracer.emit({ time: t, stage: 'reflector', op: 'listed', rv: '10', items: 2 });
     view.tracer.emit({ time: t, stage: 'handler', op: 'OnAdd', key: 'default/web-0', rv: '9' });
     view.tracer.emit({ time: t, stage: 'handler', op: 'OnAdd', key: 'default/web-1', rv: '8' });
+    view.tracer.emit({ time: t + 1, stage: 'reflector', op: 'fault', key: 'default/web-1', rv: '11', fault: 'hide-delete:default/web-1' });
     view.tracer.emit({ time: t + 1, stage: 'reflector', op: 'expired', rv: '10' });
     view.tracer.emit({ time: t + 2, stage: 'reflector', op: 'relist', reason: 'watch expired' });
     view.tracer.emit({ time: t + 3, stage: 'reflector', op: 'watch-start', rv: '12' });
+    view.tracer.emit({ time: t + 3, stage: 'reflector', op: 'fault', key: 'default/web-0', rv: '13', fault: 'hide-delete:default/web-0' });
     view.tracer.emit({ time: t + 3, stage: 'handler', op: 'OnDelete', key: 'default/web-0', rv: '9', tombstone: true });
     view.close();
     return { view, lines: out.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
@@ -40,6 +42,7 @@ describe('replay view with --key', () => {
       'handler OnAdd default/web-0',
       'reflector expired',
       'reflector relist',
+      'reflector fault default/web-0',
       'handler OnDelete default/web-0',
     ]);
   });
