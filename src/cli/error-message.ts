@@ -64,5 +64,6 @@ function describe(err: unknown, context: ErrorContext): ErrorReport {
 /** The one stderr line announcing a retry of the first contact: what failed, and when it is tried again. */
 export function retryLine(what: string, error: unknown, delayMs: number): string {
   const text = error instanceof ConnectionError ? `Unable to connect to the server: ${error.message}` : describeError(error).message;
-  return `kwatch: ${what}: ${text}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
+  // A server's message may end with a full stop ("…try again later."): not before the semicolon.
+  return `kwatch: ${what}: ${text.replace(/[.\s]+$/, '')}; retrying in ${(delayMs / 1000).toFixed(1)}s`;
 }

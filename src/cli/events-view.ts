@@ -23,6 +23,8 @@ import type { ObjectTemplate } from '../render/object-template.js';
 import { maskSecrets } from '../render/secrets.js';
 import { objectName, showOrSkipTooDeep } from './too-deep.js';
 import { canDrawLive } from './live-available.js';
+import { ExpiryExplainer } from './expiry-explainer.js';
+import { escapeForTerminal } from '../render/terminal-escape.js';
 
 export interface WatchEventsOptions {
   conn: Connection;
@@ -94,11 +96,19 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   let muted = false;
   // Records nobody prints (with a template: all but the handler's) are not even built, only counted for the summary.
   const interest = summary.interest((stage, op) => (o.template ? stage === 'handler' : printer.shows(stage, op)));
+  // A 410 is explained on stderr, in words, after its trace line.
+  const expiries = new ExpiryExplainer();
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     if (muted) return;
     summary.add(r);
     if (o.template) printTemplate(r);
     else printer.write(r);
+    const why = r.stage === 'reflector' ? expiries.explain(r) : undefined;
+    if (why) {
+      stopSpinner();
+      printer.flush();
+      err.write(`${escapeForTerminal(why)}\n`);
+    }
     if (r.stage === 'reflector' && r.op === 'synced' && r.items === 0) emptyHint(r);
     if (spinning && progress.add(r)) spinner.update(progress.text());
   }, interest);

@@ -11,6 +11,8 @@ export const MAX_SIM_PODS = 100_000;
 export const MAX_SIM_NODES = 5_000;
 /** The most changes per second the sim's generator makes and still answers requests in milliseconds (measured: at 20k/s a GET took 5 s). */
 export const MAX_SIM_CHURN = 5_000;
+/** Changes per second of a sim's workload when not given: one default for `kwatch sim --churn` and `--sim-churn`. */
+export const DEFAULT_SIM_CHURN = 2;
 
 /**
  * An integer flag checked at parse time against its range: a value outside is one line naming the flag and the range
@@ -58,7 +60,7 @@ export const globalFlags = {
   sim: Flags.boolean({ description: 'Run against an embedded simulated cluster started in-process on a random loopback port (no kubeconfig needed).', default: false, helpGroup: 'GLOBAL' }),
   'sim-pods': rangedInteger(0, MAX_SIM_PODS, { description: `With --sim: number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30, helpGroup: 'SIM' }),
   'sim-nodes': rangedInteger(0, MAX_SIM_NODES, { description: `With --sim: number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3, helpGroup: 'SIM' }),
-  'sim-churn': Flags.string({ description: `With --sim: changes per second (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: '2', helpGroup: 'SIM' }),
+  'sim-churn': Flags.string({ description: `With --sim: changes per second (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: String(DEFAULT_SIM_CHURN), helpGroup: 'SIM' }),
   'sim-seed': Flags.integer({ description: 'With --sim: seed for the deterministic workload.', default: 1, helpGroup: 'SIM' }),
 };
 

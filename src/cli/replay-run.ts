@@ -13,6 +13,7 @@ import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watche
 import { resumeWatch } from '../kube/recording/resume-watch.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { shouldColor } from '../render/color.js';
+import { formatClock } from '../render/format-units.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
@@ -105,6 +106,13 @@ export async function runRecordingReplay(o: {
   }
   if (!stdoutFailed()) err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
+  for (const s of result.staleAfterHiddenDelete) {
+    err(`kwatch: the cache still holds ${s.resource} ${s.key}, which the stream deleted${s.deletedRv ? ` at resourceVersion ${s.deletedRv}` : ''} (--inject hide-delete hid it and no relist found it gone): a controller reading this cache acts on an object that no longer exists`);
+  }
+  if (result.lateFrom) {
+    const l = result.lateFrom;
+    err(`kwatch: the replay left the recording's clock at ${formatClock(l.recordedAt)} (the ${l.resource} ${l.what} recorded then came at ${formatClock(l.replayedAt)}, ${((l.replayedAt - l.recordedAt) / 1000).toFixed(1)}s late): the replayed reflector waited longer than the live one did (its own backoff${o.faults.length ? ', or an injected fault' : ''}); later records keep their order but not their recorded times`);
+  }
   if (result.stats.synthesizedLists || result.stats.synthesizedExpiries) {
     err(`kwatch: the replayed reflector left the recorded path: ${result.stats.synthesizedLists} relists answered from the recording's state, ${result.stats.synthesizedExpiries} watches answered 410 where the recording relisted`);
   }

@@ -2,7 +2,7 @@
 // printer (as `kwatch events` prints them), counted for the exit summary on stderr.
 import { Tracer, type Stage, type TraceRecord } from '../informer/trace.js';
 import { shouldColor } from '../render/color.js';
-import { stageFilter, type StageSelection } from '../render/stage-filter.js';
+import { explainsKeys, KEY_CAUSE_REFLECTOR_OPS, stageFilter, type StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
@@ -14,7 +14,7 @@ export interface ReplayViewOptions {
   diff?: 'changed' | 'all';
   /** Print Secret data and credentials in diffs as they are (default: masked). */
   showSecrets?: boolean;
-  /** Follow one object (namespace/name): only its records are printed. */
+  /** Follow one object (namespace/name): only its records are printed, with the reflector records that explain them (explainsKeys). */
   key?: string;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   /** The tracer to print from, when others (--trace-out) subscribe to it too (default: a new one). */
@@ -45,9 +45,14 @@ export function openReplayView(o: ReplayViewOptions): ReplayView {
   let open = true;
   tracer.subscribe((r: TraceRecord) => {
     if (!open) return;
-    if (o.key !== undefined && r.key !== o.key) return;
+    // The summary counts the run, whatever is shown: a followed key's tombstone came from a relist the key's records do not hold.
     summary.add(r);
-    if (r.op === 'gap' || selected(r)) printer.write(r);
+    if (o.key !== undefined && r.key !== o.key) {
+      if (explainsKeys(r)) printer.write(r);
+      return;
+    }
+    // A followed key's own reflector records (a fault on it, its gap) show whatever the stages.
+    if (r.op === 'gap' || selected(r) || (o.key !== undefined && r.stage === 'reflector' && KEY_CAUSE_REFLECTOR_OPS.has(r.op))) printer.write(r);
   });
   return {
     tracer,

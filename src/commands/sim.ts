@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describeError } from '../cli/error-message.js';
 import { isParseError, parseErrorMessage, type OclifParseError } from '../cli/parse-error.js';
-import { MAX_SIM_CHURN, MAX_SIM_NODES, MAX_SIM_PODS, numberInRange, rangedInteger } from '../cli/flags.js';
+import { DEFAULT_SIM_CHURN, MAX_SIM_CHURN, MAX_SIM_NODES, MAX_SIM_PODS, numberInRange, rangedInteger } from '../cli/flags.js';
 import { MAX_TIMER_MS } from '../informer/duration.js';
 import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { DEFAULT_KUBE_VERSION, KUBE_VERSIONS, parseFeatureGates, type KubeVersion } from '../sim/kube-version.js';
@@ -29,7 +29,7 @@ export default class Sim extends Command {
     seed: Flags.integer({ description: 'Seed for the deterministic workload.', default: 1 }),
     nodes: rangedInteger(0, MAX_SIM_NODES, { description: `Number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3 }),
     pods: rangedInteger(0, MAX_SIM_PODS, { description: `Number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30 }),
-    churn: Flags.string({ description: `Creates, updates and deletes per second (0 = a static cluster; up to ${MAX_SIM_CHURN}, what the sim generates and still answers in milliseconds).`, default: '1' }),
+    churn: Flags.string({ description: `Creates, updates and deletes per second (0 = a static cluster; up to ${MAX_SIM_CHURN}, what the sim generates and still answers in milliseconds; the same default as --sim-churn).`, default: String(DEFAULT_SIM_CHURN) }),
     'history-events': rangedInteger(1, 1_000_000, { description: 'Events kept in the watch history (older resourceVersions answer 410 Expired; 1 to 1000000).', default: 10_000 }),
     'history-age': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds of watch history kept (1 or more).', default: 300 }),
     'bookmark-interval': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds between BOOKMARK events on watches that allow them (1 or more).', default: 60 }),

@@ -2,7 +2,7 @@
 import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
 import type { Delta, DeltaType, Deltas, InformerQueue, KnownObjects, ObjectOrTombstone, PopProcessFunc, TransformFunc } from './deltas.js';
-import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, RequeueError, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, RequeueError, deletionHandlingKey, resourceVersionOf, tombstoneTraceFields } from './deltas.js';
 import { ArrayQueue } from './array-queue.js';
 import type { ReflectorStore } from './reflector-store.js';
 import type { Tracer } from './trace.js';
@@ -272,6 +272,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
         key,
         rv: resourceVersionOf(obj),
         tombstone: obj instanceof DeletedFinalStateUnknown || undefined,
+        ...tombstoneTraceFields(obj),
         deltas: deltas.length,
         depth: this.length,
         fifo: 'delta',

@@ -19,6 +19,19 @@ export class DeletedFinalStateUnknown {
   ) {}
 }
 
+/**
+ * The trace fields that say what a tombstone is, in words (after `tombstone: true`), for every stage that emits one:
+ * `tombstoneType` (client-go's type name) and `tombstoneExplanation`. Empty for an object.
+ */
+export function tombstoneTraceFields(obj: unknown): { tombstoneType?: string; tombstoneExplanation?: string } {
+  if (!(obj instanceof DeletedFinalStateUnknown)) return {};
+  const rv = obj.obj?.metadata?.resourceVersion;
+  return {
+    tombstoneType: 'DeletedFinalStateUnknown',
+    tombstoneExplanation: `deleted while the watch was down (a relist no longer had it); ${rv ? `last state known at RV ${rv}` : 'no last state known'}`,
+  };
+}
+
 /** An object, or a tombstone for an object whose final state is unknown. */
 export type ObjectOrTombstone = KubeObject | DeletedFinalStateUnknown;
 

@@ -2,7 +2,7 @@
 import { ArrayQueue } from './array-queue.js';
 import type { Clock } from './clock.js';
 import type { ObjectOrTombstone } from './deltas.js';
-import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf, tombstoneTraceFields } from './deltas.js';
 import type { Tracer, TraceRecord } from './trace.js';
 import type { KubeObject } from './types.js';
 
@@ -227,7 +227,10 @@ export class ProcessorListener {
       rec.oldRv = n.old.metadata?.resourceVersion;
       rec.sync = n.sync;
     }
-    if (n.kind === 'delete') rec.tombstone = n.obj instanceof DeletedFinalStateUnknown;
+    if (n.kind === 'delete') {
+      rec.tombstone = n.obj instanceof DeletedFinalStateUnknown;
+      if (rec.tombstone) Object.assign(rec, tombstoneTraceFields(n.obj));
+    }
     if (this.traceObjects) {
       if (n.kind === 'update') rec.old = n.old;
       rec.new = n.obj instanceof DeletedFinalStateUnknown ? n.obj.obj : n.obj;

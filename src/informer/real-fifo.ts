@@ -2,7 +2,7 @@
 import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
 import type { Delta, DeltaType, Deltas, InformerQueue, KnownObjects, ObjectOrTombstone, PopProcessFunc, TransformFunc } from './deltas.js';
-import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, deletionHandlingKey, resourceVersionOf } from './deltas.js';
+import { DeletedFinalStateUnknown, FifoClosedError, FifoWaiters, deletionHandlingKey, resourceVersionOf, tombstoneTraceFields } from './deltas.js';
 import { ArrayQueue } from './array-queue.js';
 import type { ReflectorStore } from './reflector-store.js';
 import type { Tracer } from './trace.js';
@@ -190,6 +190,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
         key: key ?? deletionHandlingKey(obj),
         rv: resourceVersionOf(obj),
         tombstone: obj instanceof DeletedFinalStateUnknown || undefined,
+        ...tombstoneTraceFields(obj),
         depth: this.length,
         fifo: 'real',
       });

@@ -219,7 +219,8 @@ export function step(state: ReflectorState, input: ReflectorInput, ctx: StepCont
           b.trace('reflector', 'seeded', { rv: resourceVersion, items: items.length });
           b.effect({ kind: 'replace', items, resourceVersion });
         }
-        b.memory({ lastSyncResourceVersion: resourceVersion, startAtPending: true });
+        // The watch resumes a state held before (seeded, or the caller's): a list after it replaces that state, a relist.
+        b.memory({ lastSyncResourceVersion: resourceVersion, startAtPending: true, listed: true });
         b.effect({ kind: 'startResync' });
         b.startWatch();
       } else b.listAndWatch('initial');

@@ -233,7 +233,8 @@ export class Reflector {
 
   private list(options: ListOptions, pageSize: number): void {
     this.stats.lists++;
-    if (this.stats.lists > 1) this.stats.relists++;
+    // As the step's `relist` record says: a list after a startAt watch replaces the state that watch resumed.
+    if (this.stats.lists > 1 || this.config.startAt !== undefined) this.stats.relists++;
     const started = this.clock.now();
     listPages(this.lw, options, { pageSize, signal: this.ops?.signal, tracer: this.tracer, clock: this.clock, name: this.config.name, transformItem: this.transformItem }).then(
       (res) => {

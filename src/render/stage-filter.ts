@@ -33,6 +33,20 @@ export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Reflector records that explain what happens to every key (a 410, a relist, the list that filled the cache, an
+ * injected fault): a view following one key keeps them beside the key's records, so that a tombstone or an OnAdd
+ * after a gap shows its cause.
+ */
+export const KEY_CAUSE_REFLECTOR_OPS: ReadonlySet<string> = new Set(['expired', 'relist', 'listed', 'seeded', 'fault']);
+
+/** Whether a record of another key, or of none, explains what happens to a followed key (see KEY_CAUSE_REFLECTOR_OPS). */
+export function explainsKeys(r: { stage: string; op: string; fault?: unknown }): boolean {
+  // A hidden delete concerns its own key only (that key's view shows it as one of its records).
+  if (r.op === 'fault' && typeof r.fault === 'string' && r.fault.startsWith('hide-delete:')) return false;
+  return r.stage === 'reflector' && KEY_CAUSE_REFLECTOR_OPS.has(r.op);
+}
+
+/**
  * Workqueue ops hidden by default: per-key bookkeeping (`done`, `forget`) that follows every `get`.
  * Asking for the stage explicitly (`--stages workqueue`) shows them.
  */

@@ -2,6 +2,7 @@
 import { STAGES, type Stage, type TraceInterest, type TraceRecord } from '../informer/trace.js';
 import { formatBytes, formatSeconds } from './format-units.js';
 import { reportTable } from './report-table.js';
+import { stageTotal } from './stage-totals.js';
 
 /** Op order per stage for the summary line (the vocabulary of trace.ts); unknown ops follow in arrival order. */
 const OP_ORDER: Record<Stage, string[]> = {
@@ -19,6 +20,8 @@ const OP_ORDER: Record<Stage, string[]> = {
 export interface TraceSummaryJSON {
   /** Records per stage and op: {watch: {ADDED: 120, …}, …}; stages without records are absent. */
   stages: Partial<Record<Stage, Record<string, number>>>;
+  /** Items that entered each stage (stageTotal: what the --live dashboard calls `total`); stages without records are absent. */
+  totals: Partial<Record<Stage, number>>;
   records: number;
   /** watch-start records after the first one of each informer (named by the record's `name`). */
   reconnects: number;
@@ -41,6 +44,7 @@ export interface TraceSummaryOptions {
 export class TraceSummary {
   /** Stage → op → its count, in a cell so that counting is one lookup (a record or two per stage of every event). */
   private counts = new Map<Stage, Map<string, { n: number }>>();
+  private readonly totals = new Map<Stage, number>();
   private records = 0;
   private watchStarts = 0;
   /** Informers (reflector names) that opened a watch: each one's first is a start, not a reconnect. */
@@ -63,7 +67,7 @@ export class TraceSummary {
   add(r: TraceRecord): void {
     this.first ??= r.time;
     this.last = r.time;
-    this.count(r.stage, r.op);
+    this.count(r.stage, r.op, stageTotal(r));
     const bytes = typeof r.bytes === 'number' ? r.bytes : 0;
     switch (r.stage) {
       case 'reflector':
@@ -92,8 +96,9 @@ export class TraceSummary {
   }
 
   /** Counts a record under its stage and op (add() does, and `interest` for the records producers did not build). */
-  count(stage: Stage, op: string): void {
+  count(stage: Stage, op: string, total = stageTotal({ stage, op })): void {
     this.records++;
+    if (total !== 0) this.totals.set(stage, (this.totals.get(stage) ?? 0) + total);
     let ops = this.counts.get(stage);
     if (!ops) this.counts.set(stage, (ops = new Map()));
     const cell = ops.get(op);
@@ -114,14 +119,19 @@ export class TraceSummary {
 
   toJSON(): TraceSummaryJSON {
     const stages: TraceSummaryJSON['stages'] = {};
+    const totals: TraceSummaryJSON['totals'] = {};
     for (const stage of STAGES) {
       const ops = this.counts.get(stage);
-      if (ops) stages[stage] = Object.fromEntries(sortOps(stage, ops));
+      if (ops) {
+        stages[stage] = Object.fromEntries(sortOps(stage, ops));
+        totals[stage] = this.totals.get(stage) ?? 0;
+      }
     }
     const start = this.opts.startedAt ?? this.first;
     const end = this.opts.now?.() ?? this.last;
     return {
       stages,
+      totals,
       records: this.records,
       reconnects: this.watchStarts,
       relists: this.relists,
@@ -133,18 +143,19 @@ export class TraceSummary {
     };
   }
 
-  /** A STAGE | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line. */
+  /** A STAGE | TOTAL | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line. TOTAL is the dashboard's `total`. */
   format(opts: { color?: boolean } = {}): string {
     const j = this.toJSON();
     const rows = Object.entries(j.stages).map(([stage, ops]) => [
       stage,
+      String(j.totals[stage as Stage] ?? 0),
       String(Object.values(ops).reduce((a, n) => a + n, 0)),
       Object.entries(ops)
         .map(([op, n]) => `${op}=${n}`)
         .join(' '),
     ]);
     const totals = `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
-    return rows.length === 0 ? totals : `${reportTable(['STAGE', 'RECORDS', 'OPS'], rows, { color: opts.color, alignRight: [1] })}${totals}`;
+    return rows.length === 0 ? totals : `${reportTable(['STAGE', 'TOTAL', 'RECORDS', 'OPS'], rows, { color: opts.color, alignRight: [1, 2] })}${totals}`;
   }
 }
 

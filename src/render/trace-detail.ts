@@ -20,6 +20,12 @@ export function formatDetail(record: TraceRecord, skip?: ReadonlySet<string>): s
     if (CORE_FIELDS.has(k) || OBJECT_FIELDS.has(k) || skip?.has(k)) continue;
     const v = record[k];
     if (v === undefined || v === null) continue;
+    // A tombstone says what it is: `tombstone=DeletedFinalStateUnknown (deleted while the watch was down; …)`.
+    if (k === 'tombstoneType' || k === 'tombstoneExplanation') continue;
+    if (k === 'tombstone' && v === true && typeof record.tombstoneType === 'string') {
+      parts.push(`tombstone=${record.tombstoneType}${typeof record.tombstoneExplanation === 'string' ? ` (${record.tombstoneExplanation})` : ''}`);
+      continue;
+    }
     if (k.endsWith('Seconds') && typeof v === 'number') {
       parts.push(`${k.slice(0, -'Seconds'.length)}=${v}s`);
     } else if ((k === 'reason' || k === 'reasons') && isQueueReasonLike(v)) {

@@ -50,6 +50,8 @@ export interface TracePrinterOptions {
   diff?: 'changed' | 'all';
   /** Print Secret data and credentials in diffs and objects as they are (default: masked). */
   showSecrets?: boolean;
+  /** Table output: the KEY and RV columns' starting widths (they grow to longer cells), e.g. to align a pane's lines. */
+  columnWidths?: { key?: number; rv?: number };
   /** Time for records that carry none (epoch ms). Default Date.now. */
   now?: () => number;
   /**
@@ -262,14 +264,14 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
   const skip = new Set([...columns.flatMap((c) => c.fields), 'stack']);
   const color = opts.color === true;
   const iso = opts.timeFormat === 'iso';
+  // KEY and RV grow to the longest key and resourceVersion printed so far, so that a long key moves RV and DETAIL
+  // once, for every line from it on, rather than pushing them out of line on its own line only.
+  const widths = columns.map((c) => (c.header === 'KEY' ? Math.max(c.width, opts.columnWidths?.key ?? 0) : c.header === 'RV' ? Math.max(c.width, opts.columnWidths?.rv ?? 0) : c.width));
+  const elastic = [columns.findIndex((c) => c.header === 'KEY'), columns.findIndex((c) => c.header === 'RV')];
   let headerDone = false;
   return {
     record(r) {
       let line = '';
-      if (!headerDone) {
-        headerDone = true;
-        line += joinCells([...columns.map((c) => c.header), 'DETAIL'], columns, () => undefined) + '\n';
-      }
       const cells = [
         iso ? new Date(r.time).toISOString() : formatClock(r.time),
         r.stage,
@@ -279,7 +281,12 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
         ...(wide ? WIDE_COLUMNS.map((c) => cellOf(r, c.fields)) : []),
         formatDetail(r, isWrite(r) ? WRITE_TABLE_SKIP : skip),
       ];
-      line += joinCells(cells, columns, color ? (i) => styleOf(i, r) : () => undefined) + '\n';
+      for (const i of elastic) widths[i] = Math.max(widths[i], escapeForTerminal(cells[i]).length);
+      if (!headerDone) {
+        headerDone = true;
+        line += joinCells([...columns.map((c) => c.header), 'DETAIL'], widths, () => undefined) + '\n';
+      }
+      line += joinCells(cells, widths, color ? (i) => styleOf(i, r) : () => undefined) + '\n';
       const d = changes(r);
       if (d && d.length > 0) line += formatDiff(d).replace(/^/gm, '    ') + '\n';
       else if (isCreate(r)) line += escapeForTerminal(createdEssentials(r.new as KubeObject), { multiline: true }).replace(/^/gm, '    ') + '\n';
@@ -296,7 +303,7 @@ function tableWriter(opts: TracePrinterOptions, changes: (r: TraceRecord) => Ret
  * none does the line run on, with a GAP between cells. Control characters in a cell are escaped first
  * (keys, values and messages come from servers).
  */
-function joinCells(cells: string[], columns: Column[], style: (i: number) => SgrName | undefined): string {
+function joinCells(cells: string[], widths: readonly number[], style: (i: number) => SgrName | undefined): string {
   let out = '';
   let pos = 0;
   let start = 0;
@@ -305,8 +312,8 @@ function joinCells(cells: string[], columns: Column[], style: (i: number) => Sgr
     const s = style(i);
     out += s && text ? paint(s, text) : text;
     pos += text.length;
-    if (i < columns.length) {
-      start += columns[i].width + GAP.length;
+    if (i < widths.length) {
+      start += widths[i] + GAP.length;
       const pad = pos + GAP.length > start ? GAP.length : start - pos;
       out += ' '.repeat(pad);
       pos += pad;

@@ -249,6 +249,8 @@ export interface PodParams {
   replicaSet: { name: string; uid: string };
   /** Unset: not scheduled yet. */
   node?: { name: string; ip: string };
+  /** Nodes in the cluster: an unscheduled pod's PodScheduled message counts them (`0/20 nodes are available`). */
+  nodeCount: number;
   podIP?: string;
   phase: 'Pending' | 'Running';
   time: string;
@@ -269,11 +271,17 @@ export interface PodFieldsCache {
   status: Map<string, FieldsTree>;
 }
 
+/** The scheduler's words for a pod no node has room for, counting the cluster's real nodes (as kube-scheduler's FitError does). */
+function unschedulableMessage(nodes: number): string {
+  if (nodes === 0) return 'no nodes available to schedule pods';
+  return `0/${nodes} nodes are available: ${nodes} Insufficient cpu. preemption: 0/${nodes} nodes are available: ${nodes} No preemption victims found for incoming pod.`;
+}
+
 function podConditions(p: PodParams): Record<string, unknown>[] {
   const c = (type: string, status: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
     type, status, lastProbeTime: null, lastTransitionTime: p.time, ...extra,
   });
-  if (!p.node) return [c('PodScheduled', 'False', { reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.' })];
+  if (!p.node) return [c('PodScheduled', 'False', { reason: 'Unschedulable', message: unschedulableMessage(p.nodeCount) })];
   if (p.phase === 'Pending') {
     const notReady = { reason: 'ContainersNotReady', message: `containers with unready status: [${p.template.app}]` };
     return [c('PodReadyToStartContainers', 'False'), c('Initialized', 'True'), c('Ready', 'False', notReady), c('ContainersReady', 'False', notReady), c('PodScheduled', 'True')];

@@ -234,7 +234,7 @@ export class WorkloadGenerator {
     }
     return podObject({
       namespace: app.namespace, name: pod.name, template: app.template, hash: app.hash, replicaSet: app.replicaSet,
-      node: pod.node ? { name: pod.node.name, ip: pod.node.ip } : undefined, podIP, phase: pod.running ? 'Running' : 'Pending', time,
+      node: pod.node ? { name: pod.node.name, ip: pod.node.ip } : undefined, nodeCount: this.nodes.length, podIP, phase: pod.running ? 'Running' : 'Pending', time,
       containerID: this.rand.hex(64), tokenVolumeSuffix: app.tokenSuffix, restartCount, managedFields: this.opts.managedFields,
       fieldsCache: app.fieldsCache,
     });

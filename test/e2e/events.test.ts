@@ -65,7 +65,7 @@ describe('kwatch events (built CLI)', () => {
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     }
     for (const r of ev.records) expect(Object.keys(r).slice(0, 5)).toEqual(['time', 'stage', 'op', 'key', 'rv']);
-    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
+    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
     expect(ev.stderr).toMatch(/reconnects=0 relists=0 expired=0/);
   });
 
@@ -107,6 +107,9 @@ describe('kwatch events (built CLI)', () => {
     const tomb = await ev.waitFor((r) => r.stage === 'handler' && r.op === 'OnDelete' && r.key === `${ns}/gone`, 'the tombstone delete');
     await ev.stop();
     expect(tomb.tombstone).toBe(true);
+    // The tombstone says what it is, and the 410 is explained on stderr as replay --from-rv explains one.
+    expect(tomb).toMatchObject({ tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: expect.stringMatching(/^deleted while the watch was down .*last state known at RV \d+$/) });
+    expect(ev.stderr).toMatch(/^kwatch: pods: resourceVersion \d+ is too old: the server no longer has the changes after it.*etcd compacts old revisions.*The reflector lists the current state again/m);
     const reflector = ev.records.filter((r) => r.stage === 'reflector').map((r) => r.op);
     expect(reflector).toContain('expired');
     expect(reflector.indexOf('relist')).toBeGreaterThan(reflector.indexOf('expired'));
@@ -166,7 +169,7 @@ describe('kwatch events (built CLI)', () => {
     // The summary's rows, but http's (the discovery cache may be cold for one of the runs) and the elapsed time.
     const rows = (err: string) => err.split('\n').filter((l) => /^│ (?!http|STAGE)/.test(l));
     expect(rows(shown.stderr)).toEqual(rows(all.stderr));
-    expect(rows(shown.stderr).join('\n')).toMatch(/│ indexer +│ +2 │ add=2 +│[\s\S]*│ reconcile +│ +4 │ start=2 success=2 +│/);
+    expect(rows(shown.stderr).join('\n')).toMatch(/│ indexer +│ +2 │ +2 │ add=2 +│[\s\S]*│ reconcile +│ +2 │ +4 │ start=2 success=2 +│/);
   });
 
   it('--diff shows the changed field paths of an update', async () => {

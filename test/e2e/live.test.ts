@@ -129,7 +129,7 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toContain('EXIT=0');
     // the dashboard is gone (alternate screen left), the exit summary is on the restored screen
     expect(s).not.toContain('resource pods');
-    expect(s).toMatch(/^│ watch +│ +\d+ │ .*MODIFIED=\d+/m);
+    expect(s).toMatch(/^│ watch +│ +\d+ │ +\d+ │ .*MODIFIED=\d+/m);
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 60_000);
 
@@ -195,7 +195,7 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     s = at();
     expect(s).toContain('EXIT=0');
     expect(s).not.toContain('following default/cart-api');
-    expect(s).toMatch(/^│ reconcile\s+│\s+\d+ │ start=\d+ success=\d+ write=\d+ loop=1/m);
+    expect(s).toMatch(/^│ reconcile\s+│\s+\d+ │\s+\d+ │ start=\d+ success=\d+ write=\d+ loop=1/m);
   }, 60_000);
 
   it('in a terminal with TERM=dumb or CI set, says so in one line and prints the plain trace', async () => {

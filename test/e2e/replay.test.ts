@@ -86,7 +86,9 @@ describe('kwatch replay FILE (offline, built CLI)', () => {
     expect(res.code).toBe(0);
     const out = ndjson(res.stdout);
     const at = out.findIndex((r) => r.stage === 'watch' && r.rv === rv);
-    const after = out.slice(at + 1).filter((r) => r.stage === 'reflector');
+    // The fault says where it acted, then the reflector sees the connection break.
+    expect(out[at + 1]).toMatchObject({ stage: 'reflector', op: 'fault', fault: `drop-connection@${rv}`, rv });
+    const after = out.slice(at + 2).filter((r) => r.stage === 'reflector');
     expect(after[0]).toMatchObject({ op: 'watch-close', reason: 'connection' });
     expect(after[1]).toMatchObject({ op: 'watch-start', rv });
     expect(handlerLines(out)).toEqual(handlerLines(live.records));
@@ -129,7 +131,8 @@ describe('kwatch replay FILE (offline, built CLI)', () => {
     const res = await kwatch(['replay', rec, '--key', keyOf(ev), '--diff']);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
-    expect(lines.slice(1).every((l) => l.startsWith('    ') || l.includes(keyOf(ev)))).toBe(true);
+    // The key's records, and the reflector records that explain them (the list that filled the cache, relists, 410s).
+    expect(lines.slice(1).every((l) => l.startsWith('    ') || l.includes(keyOf(ev)) || /^\S+\s+reflector\s+(listed|seeded|relist|expired|fault)\b/.test(l))).toBe(true);
     expect(lines.some((l) => /^ {4}\S.*→/.test(l))).toBe(true);
   });
 

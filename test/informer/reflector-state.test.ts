@@ -340,6 +340,13 @@ describe('reflector step: startAt, watchdog, abort', () => {
     expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '500' }, pageSize: 0 }]);
   });
 
+  it('the list after a startAt watch expired is a relist (replay --from-rv --on-expired relist counts it)', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'relist' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.expired() });
+    expect(traces(m.send({ kind: 'slept' }), 'relist')).toEqual([expect.objectContaining({ rv: '500' })]);
+  });
+
   it('a later expiry after startAt events is an ordinary 410, even with onExpired "stop"', () => {
     const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
     m.send({ kind: 'start' });

@@ -11,6 +11,7 @@ import { SharedIndexInformer } from '../../src/informer/shared-informer.js';
 import { Tracer } from '../../src/informer/trace.js';
 import type { TraceRecord } from '../../src/informer/trace.js';
 import type { KubeObject } from '../../src/informer/types.js';
+import { formatDetail } from '../../src/render/trace-detail.js';
 
 const pod = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({ metadata: { name, namespace: 'ns' }, spec: { nodeName: 'n1' }, ...extra });
 
@@ -86,6 +87,31 @@ for (const fifo of ['real', 'delta'] as const) {
       await eventually(() => h.log.length === 5, 'tombstone', clock);
       expect(h.log[4]).toBe('delete-tombstone ns/b@1002');
       expect(informer.getIndexer().size).toBe(0);
+    });
+
+    it('says what a tombstone is in its fifo and handler records (ndjson fields, and the table DETAIL)', async () => {
+      const tracer = new Tracer();
+      const records: TraceRecord[] = [];
+      tracer.subscribe((r) => records.push(r));
+      const lw = new FakeListerWatcher();
+      lw.seed([pod('a'), pod('b')]);
+      const h = recorder();
+      const { informer, clock } = start(lw, { fifo, tracer }, [h]);
+      await informer.whenSynced();
+      await lw.waitForWatch(1);
+      lw.apply(pod('a', { spec: { nodeName: 'n2' } }));
+      lw.remove('ns/a');
+      await eventually(() => h.log.length === 4);
+      lw.closeWatches();
+      lw.remove('ns/b');
+      lw.compact();
+      await eventually(() => h.log.length === 5, 'tombstone', clock);
+      const told = records.filter((r) => r.tombstone === true);
+      expect(told.map((r) => `${r.stage} ${r.op}`).sort()).toEqual(['fifo Deleted', 'handler OnDelete']);
+      for (const r of told) {
+        expect(r).toMatchObject({ key: 'ns/b', tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: 'deleted while the watch was down (a relist no longer had it); last state known at RV 1002' });
+        expect(formatDetail(r)).toContain('tombstone=DeletedFinalStateUnknown (deleted while the watch was down (a relist no longer had it); last state known at RV 1002)');
+      }
     });
   });
 }

@@ -1,8 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ActivityLog, parseActivityFilter } from '../../src/render/live/activity-log.js';
+import { ActivityLog, formatTableLine, parseActivityFilter } from '../../src/render/live/activity-log.js';
 import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js';
 import { countOf, PipelineStats } from '../../src/render/live/pipeline-stats.js';
+import { TraceSummary } from '../../src/render/summary.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { liveUnavailable } from '../../src/cli/live-available.js';
 import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
@@ -31,6 +33,22 @@ describe('the dashboard text from a recorded sim run', () => {
   });
 });
 
+describe('one definition of a stage total', () => {
+  it("the dashboard's `total` per stage and the exit summary's TOTAL count the same thing", () => {
+    const stats = new PipelineStats({ now: () => 0 });
+    const summary = new TraceSummary();
+    for (const r of recordedLiveTrace()) {
+      stats.add(r);
+      summary.add(r);
+    }
+    const dashboard = Object.fromEntries(stats.snapshot().stages.filter((s) => s.total > 0).map((s) => [s.stage, s.total]));
+    const totals = Object.fromEntries(Object.entries(summary.toJSON().totals).filter(([, n]) => n! > 0));
+    expect(Object.keys(dashboard).length).toBeGreaterThan(3);
+    expect(totals).toEqual(dashboard);
+    expect(summary.format()).toMatch(/│ STAGE\s+│ TOTAL │ RECORDS │ OPS/);
+  });
+});
+
 describe('ActivityLog', () => {
   it('keeps the newest records and prints them with the trace table columns, filtered by key, stage= and op=', () => {
     const log = new ActivityLog({ capacity: 200 });
@@ -49,6 +67,40 @@ describe('ActivityLog', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((l) => l.includes(key))).toBe(true);
     expect(log.lines(100, `${key} stage=handler`).lines.every((l) => /handler\s+OnAdd/.test(l))).toBe(true);
+  });
+
+  it('keeps a memory per stage: two relists of 3,000 pods leave the reflector records findable, in arrival order', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    let t = 0;
+    for (let relist = 0; relist < 2; relist++) {
+      log.add({ time: t++, stage: 'reflector', op: 'relist', rv: String(100 + relist), reason: 'watch expired' });
+      log.add({ time: t++, stage: 'reflector', op: 'listed', rv: String(100 + relist), items: 3000 });
+      for (let i = 0; i < 3000; i++) {
+        log.add({ time: t, stage: 'fifo', op: 'Replaced', key: `ns/p${i}`, rv: String(i) });
+        log.add({ time: t, stage: 'handler', op: 'OnUpdate', key: `ns/p${i}`, rv: String(i) });
+      }
+    }
+    expect(log.lines(100, 'op=relist').lines).toHaveLength(2);
+    expect(log.lines(100, 'stage=reflector').records.map((r) => `${r.op}@${r.rv}`)).toEqual(['relist@100', 'listed@100', 'relist@101', 'listed@101']);
+    // Each stage keeps its newest 2,000, merged back in the order they came.
+    expect(log.records().filter((r) => r.stage === 'handler')).toHaveLength(2000);
+    const last = log.lines(4).records;
+    expect(last.map((r) => `${r.stage} ${r.key}`)).toEqual(['fifo ns/p2998', 'handler ns/p2998', 'fifo ns/p2999', 'handler ns/p2999']);
+  });
+
+  it('shows the field that explains a failure within 160 columns, ahead of a long url', () => {
+    const url = `https://10.0.0.1:6443/api/v1/namespaces/payments-production/pods?labelSelector=${'app%3Dcheckout%2Ctier%3Dbackend'.repeat(3)}&watch=true`;
+    const r: TraceRecord = { time: 0, stage: 'http', op: 'response', method: 'GET', url, ms: 30012, error: 'read ECONNRESET', conn: 4 };
+    const line = formatTableLine(r).slice(0, 160);
+    expect(line).toContain('error="read ECONNRESET"');
+  });
+
+  it('aligns RV and DETAIL on every line of the pane when one key is longer than the KEY column', () => {
+    const log = new ActivityLog({ stages: 'all' });
+    for (const key of ['ns/a', 'payments-production/checkout-api-7d9f8c6b5d-x2k4q-canary', 'ns/b']) log.add({ time: 0, stage: 'watch', op: 'MODIFIED', key, rv: '4321', type: 'MODIFIED', conn: 1 });
+    const { header, lines } = log.lines(10);
+    expect(new Set(lines.map((l) => l.indexOf('4321')))).toEqual(new Set([header.indexOf('RV')]));
+    expect(new Set(lines.map((l) => l.indexOf('conn=1'))).size).toBe(1);
   });
 
   it('escapes control characters a key may carry', () => {

@@ -188,6 +188,17 @@ describe('KeyHistory', () => {
     expect(h.records('d')).toHaveLength(5);
   });
 
+  it("keeps the reflector records that explain the followed key's tombstone (expired, relist, listed), not other keyless records", () => {
+    const h = new KeyHistory();
+    h.follow('ns/a', [{ time: 0, stage: 'reflector', op: 'listed', rv: '5', items: 2 }, { time: 0, stage: 'handler', op: 'OnAdd', key: 'ns/a', rv: '4' }]);
+    h.add({ time: 1, stage: 'reflector', op: 'watch-close', rv: '6' });
+    h.add({ time: 2, stage: 'reflector', op: 'expired', rv: '6' });
+    h.add({ time: 3, stage: 'reflector', op: 'relist', reason: 'watch expired' });
+    h.add({ time: 4, stage: 'handler', op: 'OnDelete', key: 'ns/b', rv: '3', tombstone: true });
+    h.add({ time: 4, stage: 'handler', op: 'OnDelete', key: 'ns/a', rv: '4', tombstone: true });
+    expect(h.records('ns/a').map((r) => `${r.stage} ${r.op}`)).toEqual(['reflector listed', 'handler OnAdd', 'reflector expired', 'reflector relist', 'handler OnDelete']);
+  });
+
   it('keeps a diff instead of the objects of an update', () => {
     const h = new KeyHistory({ recentKeys: 8 });
     const old = { kind: 'Pod', metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' }, status: { phase: 'Pending' } };

@@ -35,6 +35,20 @@ const RECORDS: TraceRecord[] = [
 
 const ROW = (out: string, i: number) => out.split('\n')[i].split(/\s+/);
 
+describe('table output: long keys', () => {
+  it('a key longer than the KEY column moves RV and DETAIL once, for every line from it on, instead of pushing its own line out of line', () => {
+    const long = 'default/orders-sync-gnfnlwrsd4-w4wx8-with-a-long-suffix';
+    const recs: TraceRecord[] = [long, 'default/web-0', long, 'kube-system/coredns-x'].map((key, i) => ({ time: 1_700_000_000_000 + i, stage: 'watch', op: 'MODIFIED', key, rv: '1234', type: 'MODIFIED', conn: 1 }));
+    const lines = capture({ output: 'table' }, recs).trimEnd().split('\n');
+    const rvAt = lines.slice(1).map((l) => l.indexOf('1234'));
+    const detailAt = lines.slice(1).map((l) => l.indexOf('conn=1'));
+    expect(new Set(rvAt).size).toBe(1);
+    expect(new Set(detailAt).size).toBe(1);
+    expect(lines[0].indexOf('RV')).toBe(rvAt[0]);
+    expect(rvAt[0]).toBeGreaterThan(lines[1].indexOf(long) + long.length);
+  });
+});
+
 describe('table output', () => {
   const out = capture({ output: 'table' }, RECORDS);
   const lines = out.trimEnd().split('\n');

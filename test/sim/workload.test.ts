@@ -258,3 +258,15 @@ describe('workload churn', () => {
     gen.stop();
   });
 });
+
+describe('WorkloadGenerator: unscheduled pods', () => {
+  it("say how many nodes the cluster really has (0/20 nodes are available on a 20-node sim, not 0/3)", () => {
+    const { api } = populated({ nodes: 20, pods: 1500 });
+    const pending = [...(api.objects.get('/pods')?.values() ?? [])].map((e) => e.obj).filter((p) => !(p.spec as { nodeName?: string }).nodeName);
+    expect(pending.length).toBeGreaterThan(0);
+    for (const p of pending) {
+      const scheduled = ((p.status as { conditions: { type: string; message?: string }[] }).conditions).find((c) => c.type === 'PodScheduled')!;
+      expect(scheduled.message).toMatch(/^0\/20 nodes are available: 20 Insufficient cpu\. preemption: 0\/20 nodes are available: 20 /);
+    }
+  });
+});

@@ -20,6 +20,18 @@ export interface RecordedListerWatcherOptions {
    * shows at `resourceVersion`), then the recording continues at `position`.
    */
   start?: { position: TimelinePosition; seed: ObjectState; resourceVersion: string };
+  /** Told of each event an injected fault changed, where it happened (for a trace line there). */
+  onFault?: (fault: InjectedFault) => void;
+}
+
+/** An injected fault at work: which fault, on which event. */
+export interface InjectedFault {
+  /** As given to --inject, e.g. `hide-delete:default/web-0`, `expire@105`. */
+  fault: string;
+  /** The event it acted on: its type, key and resourceVersion. */
+  event: string;
+  key?: string;
+  rv?: string;
 }
 
 /** Counters for the replay summary. */
@@ -30,6 +42,16 @@ export interface RecordedStats {
   synthesizedLists: number;
   /** Watches answered with a 410 because the recording relisted where the replayed reflector wanted to watch. */
   synthesizedExpiries: number;
+}
+
+/** How late, on the recording's clock, a replayed request or event may come before the replay has left the recorded clock. */
+export const LATE_MS = 500;
+
+/** The first point where the replay came later than the recording: what, when it was recorded, when it was replayed. */
+export interface ClockDivergence {
+  what: 'list' | 'watch' | 'event' | 'watch end';
+  recordedAt: number;
+  replayedAt: number;
 }
 
 /**
@@ -59,8 +81,12 @@ export class RecordedListerWatcher implements ListerWatcher {
   /** An injected expiry owes the reflector a relist even past the end of the recording. */
   private owedRelist = false;
   private idleAtEnd = false;
+  /** Set the first time something is served later than recorded (the replayed reflector waited longer than the live one). */
+  late?: ClockDivergence;
+  private readonly onFault?: (fault: InjectedFault) => void;
 
   constructor(o: RecordedListerWatcherOptions) {
+    this.onFault = o.onFault;
     this.timeline = o.timeline;
     this.clock = o.clock;
     this.startEpoch = o.startEpoch;
@@ -96,7 +122,7 @@ export class RecordedListerWatcher implements ListerWatcher {
       this.currentList = op;
       this.releasePassed();
       if (op.pages.length === 0) {
-        await this.waitUntil(op.error!.t, signal);
+        await this.waitUntil(op.error!.t, signal, 'list');
         throw errorFromEntry(op.error!);
       }
       return this.servePage(op, 0, signal);
@@ -128,7 +154,7 @@ export class RecordedListerWatcher implements ListerWatcher {
     }
     this.next++;
     this.releasePassed();
-    await this.waitUntil(op.t, signal);
+    await this.waitUntil(op.t, signal, 'watch');
     if (op.kind === 'watch-error') throw errorFromEntry(op.error);
     this.stats.recorded++;
     return this.stream(this.next - 1, 0);
@@ -137,7 +163,7 @@ export class RecordedListerWatcher implements ListerWatcher {
   private async continueList(token: string, signal?: AbortSignal): Promise<ListPage> {
     const op = this.currentList;
     if (op?.error?.options.continue === token) {
-      await this.waitUntil(op.error.t, signal);
+      await this.waitUntil(op.error.t, signal, 'list');
       throw errorFromEntry(op.error);
     }
     const index = op ? op.pages.findIndex((p) => p.options.continue === token) : -1;
@@ -147,7 +173,7 @@ export class RecordedListerWatcher implements ListerWatcher {
 
   private async servePage(op: RecordedList, index: number, signal?: AbortSignal): Promise<ListPage> {
     const entry = op.pages[index];
-    await this.waitUntil(entry.t, signal);
+    await this.waitUntil(entry.t, signal, 'list');
     this.stats.recorded++;
     if (index === op.pages.length - 1) applyList(this.state, op);
     return entry.bytes === undefined ? entry.page : { ...entry.page, bytes: entry.bytes };
@@ -162,7 +188,7 @@ export class RecordedListerWatcher implements ListerWatcher {
     const op = this.timeline.op(opIndex) as RecordedWatch;
     for (let i = from, entry = this.timeline.event(op, i); entry; entry = this.timeline.event(op, ++i)) {
       this.timeline.releaseEvents(op, i);
-      await this.waitUntil(entry.t, signal);
+      await this.waitUntil(entry.t, signal, 'event');
       const ev = entry.event;
       this.state.apply(ev);
       if (ev.type === 'ERROR') {
@@ -170,9 +196,16 @@ export class RecordedListerWatcher implements ListerWatcher {
         continue;
       }
       const rv = ev.object.metadata?.resourceVersion;
-      const f = this.faults.forEvent(ev.type, ev.type === 'BOOKMARK' ? '' : metaNamespaceKey(ev.object), rv);
-      if (!f.hide) yield ev;
-      if (f.duplicate) yield ev;
+      const key = ev.type === 'BOOKMARK' ? '' : metaNamespaceKey(ev.object);
+      const f = this.faults.forEvent(ev.type, key, rv);
+      const told = (fault: string) => this.onFault?.({ fault, event: ev.type, key: key || undefined, rv });
+      if (f.hide) told(`hide-delete:${key}`);
+      else yield ev;
+      if (f.duplicate) {
+        told(`duplicate@${rv}`);
+        yield ev;
+      }
+      if (f.then) told(`${f.then}@${rv}`);
       if (f.then === 'drop-connection') {
         this.resume = { op: opIndex, event: i + 1 };
         throw new ConnectionError(`connection reset after resourceVersion ${rv} [kwatch replay --inject drop-connection@${rv}]`, 'ECONNRESET');
@@ -186,13 +219,13 @@ export class RecordedListerWatcher implements ListerWatcher {
     }
     const end = op.end;
     if (end?.reason === 'eof' || end?.reason === 'error') {
-      await this.waitUntil(end.t, signal);
+      await this.waitUntil(end.t, signal, 'watch end');
       if (end.reason === 'error') throw streamError(end.error ?? 'the watch stream failed');
       return;
     }
     // The client closed it, or the recording stopped: it stays open until the recording moves on.
     const later = this.timeline.op(this.next);
-    if (later) return void (await this.waitUntil(later.t, signal));
+    if (later) return void (await this.waitUntil(later.t, signal, 'watch end'));
     this.idleAtEnd = true;
     await never(signal);
   }
@@ -202,8 +235,9 @@ export class RecordedListerWatcher implements ListerWatcher {
     this.timeline.releaseOps(Math.min(this.next - 1, this.resume?.op ?? Infinity));
   }
 
-  private waitUntil(t: number, signal?: AbortSignal): Promise<void> {
+  private waitUntil(t: number, signal: AbortSignal | undefined, what: ClockDivergence['what']): Promise<void> {
     const ms = this.startEpoch + t - this.clock.now();
+    if (ms < -LATE_MS) this.late ??= { what, recordedAt: this.startEpoch + t, replayedAt: this.clock.now() };
     return ms > 0 ? this.clock.sleep(ms, signal) : Promise.resolve();
   }
 
@@ -225,7 +259,9 @@ function expiredEvent(message: string): WatchEvent {
 
 /** The error a recorded failed request threw (a Status when the server sent one). */
 function errorFromEntry(e: Extract<RecordingEntry, { rec: 'error' }>): Error {
-  if (e.status) return new StatusError(e.status);
+  // The Retry-After the live reflector honoured (the header is kept as details.retryAfterSeconds): without it the
+  // replayed reflector would back off instead, and leave the recorded path and clock.
+  if (e.status) return new StatusError(e.status, e.status.details?.retryAfterSeconds);
   return new ConnectionError(e.message, /\b(E[A-Z]{3,})\b/.exec(e.message)?.[1]);
 }
 

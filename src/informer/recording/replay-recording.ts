@@ -2,7 +2,7 @@
 // workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
 import { EventLimit } from '../event-limit.js';
 import { buildPipeline } from '../pipeline.js';
-import { RecordedListerWatcher, type RecordedStats } from './recorded-lister-watcher.js';
+import { RecordedListerWatcher, type ClockDivergence, type InjectedFault, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
 import { buildTimeline, startAfter, type ObjectState, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
@@ -42,6 +42,13 @@ export interface ReplayResult {
   stats: RecordedStats;
   /** Virtual time (epoch ms) the replay ended at. */
   endTime: number;
+  /**
+   * Objects whose DELETED event hide-delete hid and that the cache still held at the end (no relist found them
+   * gone): the informer believes in an object the stream deleted.
+   */
+  staleAfterHiddenDelete: { resource: string; key: string; deletedRv?: string }[];
+  /** The first point where the replay ran behind the recording's clock (the replayed reflector waited longer than the live one). */
+  lateFrom?: ClockDivergence & { resource: string };
 }
 
 /** How much virtual time may pass after the last recorded entry before the replay gives up waiting. */
@@ -68,11 +75,18 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
     if (!muted) o.tracer.emit(r);
   });
 
+  const names = recording.header.resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource));
+  // Each fault at work leaves a trace line where it acted; hidden deletes are checked against the cache at the end.
+  const hidden: { resource: number; key: string; rv?: string }[] = [];
+  const onFault = (i: number) => (f: InjectedFault) => {
+    if (f.fault.startsWith('hide-delete:') && f.key) hidden.push({ resource: i, key: f.key, rv: f.rv });
+    inner.emit({ time: clock.now(), stage: 'reflector', op: 'fault', name: names[i], key: f.key, rv: f.rv, fault: f.fault, event: f.event, ...(f.fault.startsWith('hide-delete:') ? { explanation: 'the DELETED event was hidden from the reflector' } : {}) });
+  };
   const lws = timelines.map(
-    (timeline, i) => new RecordedListerWatcher({ timeline, clock, startEpoch: recording.startEpoch, faults, start: starts?.[i] }),
+    (timeline, i) => new RecordedListerWatcher({ timeline, clock, startEpoch: recording.startEpoch, faults, start: starts?.[i], onFault: onFault(i) }),
   );
   const pipeline = buildPipeline({
-    sources: recording.header.resources.map((r, i) => ({ name: r.group ? `${r.resource}.${r.group}` : r.resource, listerWatcher: limit.wrap(lws[i]), expectedKind: r.kind })),
+    sources: recording.header.resources.map((r, i) => ({ name: names[i], listerWatcher: limit.wrap(lws[i]), expectedKind: r.kind })),
     tracer: inner,
     clock,
     fifo: o.fifo,
@@ -107,7 +121,14 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   if (failure) throw failure.err;
   const stats: RecordedStats = { recorded: 0, synthesizedLists: 0, synthesizedExpiries: 0 };
   for (const lw of lws) for (const k of Object.keys(stats) as (keyof RecordedStats)[]) stats[k] += lw.stats[k];
-  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now() };
+  const staleAfterHiddenDelete = hidden
+    .filter((h) => pipeline.informers[h.resource].getIndexer().getByKey(h.key) !== undefined)
+    .map((h) => ({ resource: names[h.resource], key: h.key, deletedRv: h.rv }));
+  let lateFrom: ReplayResult['lateFrom'];
+  lws.forEach((lw, i) => {
+    if (lw.late && (!lateFrom || lw.late.recordedAt < lateFrom.recordedAt)) lateFrom = { ...lw.late, resource: names[i] };
+  });
+  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now(), staleAfterHiddenDelete, lateFrom };
 }
 
 type Start = { position: TimelinePosition; seed: ObjectState; resourceVersion: string; t: number };

@@ -3,8 +3,10 @@
 // reflector's backoff whenever the watch failed or ended early, so a misbehaving server is never hammered.
 import { ExponentialBackoffManager, REFLECTOR_BACKOFF } from '../../informer/backoff.js';
 import { isExpired, StatusError } from '../../informer/errors.js';
+import { MAX_RETRY_AFTER_RETRIES, retryAfterMs } from '../../informer/retry-after.js';
 import type { Status, WatchEvent } from '../../informer/types.js';
 import type { Connection } from '../http/connection.js';
+import { explainWatchExpiry, type PreviousWatch } from '../recording/expired-resource-version.js';
 import { DEFAULT_FIRST_CONTACT_MS, FirstContact, FirstContactError, type FirstContactOptions } from '../http/first-contact.js';
 import { HttpListerWatcher, resourcePath, type ListWatchTarget } from './http-lister-watcher.js';
 
@@ -34,6 +36,8 @@ export interface RawWatchOptions {
   firstContact?: FirstContactOptions;
   /** [0, 1) draws for backoff jitter and watch timeouts (tests). Default Math.random. */
   random?: () => number;
+  /** Waits between watches (tests see the waits asked for). Default: a timer the signal cuts short. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** Runs until the signal aborts. Rejects when a watch cannot be started (e.g. unknown namespace, forbidden). */
@@ -61,11 +65,23 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
   const what = `watch ${resourcePath(target)}`;
   let rv = opts.resourceVersion;
   const from = () => (rv ? `resourceVersion ${rv}` : 'the current state');
+  const wait = opts.sleep ?? sleep;
   /** Waits the next backoff, telling the user why and for how long. */
   const backOff = async (why: string) => {
     const ms = backoff.next();
-    opts.onNotice?.({ target: index, message: `${why}; re-watching from ${from()} in ${(ms / 1000).toFixed(1)}s` });
-    await sleep(ms, opts.signal);
+    opts.onNotice?.({ target: index, message: `${sentence(why)}; re-watching from ${from()} in ${(ms / 1000).toFixed(1)}s` });
+    await wait(ms, opts.signal);
+  };
+  // As the informer path does (reflector-state's onWatchFailed): client-go's REST layer repeats a request answered
+  // 429/5xx with a Retry-After after exactly that wait, up to MAX_RETRY_AFTER_RETRIES times in a row, before the
+  // reflector's backoff takes over.
+  let retryAfterRetries = 0;
+  /** The last watch that ended, for a 410 to say whether a quiet watch's resourceVersion had fallen behind. */
+  let previous: PreviousWatch | undefined;
+  const retryAfter = async (why: string, ms: number) => {
+    retryAfterRetries++;
+    opts.onNotice?.({ target: index, message: `${sentence(why)}; the server asked to wait ${(ms / 1000).toFixed(1)}s (Retry-After); re-watching from ${from()} then` });
+    await wait(ms, opts.signal);
   };
   while (!opts.signal.aborted) {
     const started = Date.now();
@@ -79,15 +95,24 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
       if (opts.signal.aborted) return;
       // The first watch failing for good is the user's problem to see; later failures are reported and retried.
       if (!contact.succeeded) throw err;
-      await backOff(`re-watch failed: ${(err as Error).message}`);
+      const asked = retryAfterMs(err);
+      if (asked !== undefined && retryAfterRetries < MAX_RETRY_AFTER_RETRIES) await retryAfter(`re-watch failed: ${(err as Error).message}`, asked);
+      else {
+        retryAfterRetries = 0;
+        await backOff(`re-watch failed: ${(err as Error).message}`);
+      }
       continue;
     }
+    retryAfterRetries = 0;
     opts.onOpen?.(index);
     let expired: Status | undefined;
     let broke: unknown;
+    const startedAt = rv;
+    let events = 0;
     try {
       for await (const item of stream) {
         opts.onEvent({ target: index, line: item.line, event: item.event });
+        if (item.event.type !== 'ERROR') events++;
         const eventRv = item.event.object?.metadata?.resourceVersion;
         if (item.event.type === 'ERROR') {
           const status = item.event.object as unknown as Status;
@@ -103,18 +128,29 @@ async function watchOne(conn: Connection, target: ListWatchTarget, index: number
     }
     if (opts.signal.aborted) return;
     const ms = Date.now() - started;
+    const ended = previous;
+    previous = { events, ms, resourceVersion: startedAt };
     if (broke !== undefined) {
       await backOff(`watch broke: ${(broke as Error).message}`);
     } else if (expired) {
-      const gone = rv ? `the server no longer has resourceVersion ${rv}` : 'the server answered a watch from the current state with 410 Expired';
+      const why = rv
+        ? explainWatchExpiry({ requested: rv, serverMessage: expired.message ?? '', next: 'With --raw there is no cache to relist: kwatch watches again from the current state.', previous: ended, askedBookmarks: opts.allowWatchBookmarks === true })
+        : `the server answered a watch from the current state with 410 Expired (${expired.message})`;
       rv = undefined;
-      await backOff(`${gone} (${expired.message})`);
+      previous = undefined;
+      await backOff(why);
+      continue;
     } else if (ms < HEALTHY_WATCH_MS) {
       await backOff(`the server closed the watch after ${(ms / 1000).toFixed(1)}s`);
     } else {
       opts.onNotice?.({ target: index, message: `the server closed the watch after ${(ms / 1000).toFixed(1)}s; re-watching from ${from()}` });
     }
   }
+}
+
+/** A message as the first clause of a notice: without the full stop a server's message may end with ("…later.; re-watching"). */
+function sentence(text: string): string {
+  return text.replace(/[.\s]+$/, '');
 }
 
 /** client-go's reflector: timeoutSeconds uniformly in [300, 600). */

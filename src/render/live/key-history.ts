@@ -8,6 +8,7 @@ import type { TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
 import { diffObjects, formatDiff, type FieldChange } from '../object-diff.js';
 import { maskSecretChanges } from '../secrets.js';
+import { explainsKeys } from '../stage-filter.js';
 import { escapeForTerminal } from '../terminal-escape.js';
 import { formatDetail, OBJECT_FIELDS } from '../trace-detail.js';
 
@@ -44,10 +45,13 @@ export class KeyHistory {
   /** A TraceListener. */
   readonly add = (r: TraceRecord): void => {
     const key = r.key;
-    if (!key) return;
+    if (!key) {
+      // A relist or a 410 explains what happens next to the followed key (its tombstone, an OnAdd after a gap).
+      if (this.followedKey !== undefined && explainsKeys(r)) this.keepFollowed(r);
+      return;
+    }
     if (key === this.followedKey) {
-      this.followedRecords.push(this.slim(r));
-      if (this.followedRecords.length > this.followedMax) this.followedRecords.shift();
+      this.keepFollowed(r);
       return;
     }
     if (this.recentKeys === 0) return;
@@ -73,6 +77,11 @@ export class KeyHistory {
   private lastKey?: string;
   private lastList?: HistoryRecord[];
 
+  private keepFollowed(r: TraceRecord): void {
+    this.followedRecords.push(this.slim(r));
+    if (this.followedRecords.length > this.followedMax) this.followedRecords.shift();
+  }
+
   /**
    * From now on every record of `key` is kept (up to `followed`), starting from what is remembered of it,
    * or else from its records among `seed` (oldest first: the activity pane's ring).
@@ -82,7 +91,7 @@ export class KeyHistory {
     this.lastKey = this.lastList = undefined;
     this.unfollow();
     this.followedKey = key;
-    this.followedRecords = this.recent.get(key) ?? seed.filter((r) => r.key === key).map((r) => this.slim(r));
+    this.followedRecords = this.recent.get(key) ?? seed.filter((r) => r.key === key || (!r.key && explainsKeys(r))).map((r) => this.slim(r));
     this.recent.delete(key);
   }
 
@@ -123,7 +132,7 @@ export class KeyHistory {
 }
 
 /** Fields the history line says in its own words (or that repeat the dashboard's context). */
-const SKIP = new Set(['changes', 'controller', 'queue', 'fifo', 'listener', 'oldRv', 'tombstone', 'type', 'sync', 'isInInitialList', 'name']);
+const SKIP = new Set(['changes', 'controller', 'queue', 'fifo', 'listener', 'oldRv', 'tombstone', 'tombstoneType', 'tombstoneExplanation', 'type', 'sync', 'isInInitialList', 'name']);
 
 /**
  * One key's history as lines: `TIME  STAGE  OP  RV  what happened`, each diff change on a line of its own
@@ -135,7 +144,7 @@ export function historyLines(records: readonly HistoryRecord[]): string[] {
     const what: string[] = [];
     if (r.stage === 'handler' && r.op === 'OnUpdate') what.push(`rv ${String(r.oldRv ?? '?')} → ${r.rv ?? '?'}${r.sync ? ' (resync)' : ''}`);
     if (r.stage === 'handler' && r.op === 'OnAdd' && r.isInInitialList) what.push('(initial list)');
-    if (r.tombstone === true) what.push('tombstone: DeletedFinalStateUnknown (deleted while the watch was down; last state known)');
+    if (r.tombstone === true) what.push(`tombstone: DeletedFinalStateUnknown (${typeof r.tombstoneExplanation === 'string' ? r.tombstoneExplanation : 'deleted while the watch was down; last state known'})`);
     if (r.stage === 'workqueue' && r.op === 'dedup') what.push('already queued: reasons merged');
     const detail = formatDetail(r, SKIP);
     if (detail) what.push(detail);

@@ -4,6 +4,7 @@
 import { PIPELINE_STAGES, STAGES, type Stage, type TraceRecord } from '../../informer/trace.js';
 import { formatClock } from '../format-units.js';
 import { SecondSeries } from './sparkline.js';
+import { stageTotal } from '../stage-totals.js';
 
 export interface PipelineStatsOptions {
   /** Epoch ms; default Date.now. Rates and "reconnecting in" are measured on this clock. */
@@ -14,7 +15,7 @@ export interface PipelineStatsOptions {
 
 export interface StageStats {
   stage: Stage;
-  /** Items that entered the stage so far (see countOf). */
+  /** Items that entered the stage so far (stageTotal, as the exit summary's TOTAL). */
   total: number;
   /** Items per second over the rate window. */
   rate: number;
@@ -42,26 +43,8 @@ export interface PipelineSnapshot {
 
 const BUCKET_MS = 1000;
 
-/** How many items a record brings into its stage: the stage's entry op, not its bookkeeping ops. */
-export function countOf(r: TraceRecord): number {
-  switch (r.stage) {
-    case 'http':
-      return r.op === 'request' ? 1 : 0;
-    case 'reflector':
-      // Objects a list page brought (watch events count in the watch stage).
-      return r.op === 'list-page' && typeof r.items === 'number' ? r.items : 0;
-    case 'fifo':
-      return r.op === 'pop' || r.op === 'requeue' ? 0 : 1;
-    case 'workqueue':
-      return r.op === 'add' || r.op === 'dedup' || r.op === 'add-after' || r.op === 'add-rate-limited' ? 1 : 0;
-    case 'reconcile':
-      return r.op === 'start' ? 1 : 0;
-    case 'handler':
-      return r.op === 'overflow' ? 0 : 1;
-    default:
-      return 1;
-  }
-}
+/** The dashboard's per-stage total: the one definition the exit summary's TOTAL column uses too. */
+export { stageTotal as countOf } from '../stage-totals.js';
 
 type Connection =
   | { kind: 'listing'; page: number; pages?: number }
@@ -115,7 +98,7 @@ export class PipelineStats {
     const bucket = Math.floor(now / BUCKET_MS);
     const c = this.counters.get(r.stage);
     if (c) {
-      const n = countOf(r);
+      const n = stageTotal(r);
       if (n > 0) {
         c.total += n;
         if (bucket !== c.curBucket) {

@@ -51,19 +51,22 @@ export function podStatusFor(pod: SimObject, stage: PodStage, node: { ip: string
   const conditions = stage === 'running'
     ? [cond('PodReadyToStartContainers', 'True'), cond('Initialized', 'True'), cond('Ready', 'True'), cond('ContainersReady', 'True'), cond('PodScheduled', 'True')]
     : [cond('PodReadyToStartContainers', 'False'), cond('Initialized', 'True'), cond('Ready', 'False', unready), cond('ContainersReady', 'False', unready), cond('PodScheduled', 'True')];
-  const startedAt = (name: string): string => {
-    const cs = (Array.isArray(prev.containerStatuses) ? prev.containerStatuses : []).find((c: Json) => c.name === name);
-    return cs?.state?.running?.startedAt ?? time;
+  const previousStatus = (name: string): Json | undefined => (Array.isArray(prev.containerStatuses) ? prev.containerStatuses : []).find((c: Json) => c.name === name);
+  const startedAt = (name: string): string => previousStatus(name)?.state?.running?.startedAt ?? time;
+  // The image a container runs does not change when it stops: keep the digest its running status showed.
+  const digest = (c: Json): string => {
+    const was = previousStatus(String(c.name))?.imageID;
+    return typeof was === 'string' && was !== '' ? was : imageID(String(c.image ?? ''));
   };
   // The kubelet lists container statuses sorted by name.
   const statuses = [...containers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((c) => {
     const containerID = `containerd://${sha256(`${pod.metadata.uid}/${c.name}`)}`;
     const image = qualifiedImage(String(c.image ?? ''));
     if (stage === 'creating') return { name: c.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image, imageID: '', started: false };
-    if (stage === 'running') return { name: c.name, state: { running: { startedAt: time } }, lastState: {}, ready: true, restartCount: 0, image, imageID: imageID(String(c.image ?? '')), containerID, started: true };
+    if (stage === 'running') return { name: c.name, state: { running: { startedAt: time } }, lastState: {}, ready: true, restartCount: 0, image, imageID: digest(c), containerID, started: true };
     return {
       name: c.name, state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: startedAt(c.name), finishedAt: time, containerID } },
-      lastState: {}, ready: false, restartCount: 0, image, imageID: imageID(String(c.image ?? '')), containerID, started: false,
+      lastState: {}, ready: false, restartCount: 0, image, imageID: digest(c), containerID, started: false,
     };
   });
   const ips = podIP ?? prev.podIP;

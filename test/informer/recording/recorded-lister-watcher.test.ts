@@ -113,6 +113,14 @@ describe('replayRecording', () => {
     expect(h.slice(5, 9)).toEqual(['OnUpdate default/a@105', 'OnDelete default/b@95 tombstone', 'OnUpdate default/a@105 sync', 'OnUpdate default/c@108']);
   });
 
+  it('hide-delete:KEY leaves a trace line where the delete was hidden, and says when the cache still holds the deleted object at the end', async () => {
+    const { records, result } = await replay({ inject: ['hide-delete:default/b'], untilRv: '104' });
+    expect(records.find((r) => r.stage === 'reflector' && r.op === 'fault')).toMatchObject({ key: 'default/b', rv: '103', fault: 'hide-delete:default/b', event: 'DELETED', explanation: expect.stringContaining('hidden') });
+    expect(result.staleAfterHiddenDelete).toEqual([{ resource: 'pods', key: 'default/b', deletedRv: '103' }]);
+    // Replayed to the end, the relist after the 410 finds b gone (a tombstone): nothing stale.
+    expect((await replay({ inject: ['hide-delete:default/b'] })).result.staleAfterHiddenDelete).toEqual([]);
+  });
+
   it('duplicate@RV: the event arrives twice; the second is a no-change update', async () => {
     const { records } = await replay({ inject: ['duplicate@102'] });
     expect(of(records, 'watch').filter((l) => l.endsWith('@102'))).toEqual(['ADDED default/c@102', 'ADDED default/c@102']);
@@ -200,5 +208,55 @@ describe('RecordedListerWatcher', () => {
     const pending = it.next();
     stream.close();
     expect(await pending).toEqual({ value: undefined, done: true });
+  });
+});
+
+describe('replay follows the recorded path and clock', () => {
+  const tooMany = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Too many requests, please try again later.', reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 2 } };
+  const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+  const run = async (entries: object[]) => {
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const result = await replayRecording({ recording: parseRecording(recordingText(undefined, entries)), tracer, signal: new AbortController().signal });
+    return { records, result };
+  };
+
+  it("waits a recorded error's Retry-After, as the live reflector did: no backoff, events at their recorded times", async () => {
+    // Live: the re-watch got 429 with Retry-After 2s four times in a row; each retry came 2s later.
+    const entries: object[] = [
+      { rec: 'list', t: 10, res: 0, conn: 1, options: { resourceVersion: '0', limit: 500 }, page: { metadata: { resourceVersion: '100' }, items: [pod('a', 90)] } },
+      { rec: 'watch-start', t: 12, res: 0, conn: 2, options: { resourceVersion: '100', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+      { rec: 'event', t: 1000, res: 0, conn: 2, event: { type: 'MODIFIED', object: pod('a', 101) } },
+      { rec: 'watch-end', t: 1500, res: 0, conn: 2, reason: 'eof' },
+    ];
+    for (let i = 0; i < 4; i++) entries.push({ rec: 'error', t: 1502 + i * 2003, res: 0, conn: 3 + i, op: 'watch', options: { resourceVersion: '101' }, status: tooMany, message: tooMany.message });
+    entries.push(
+      { rec: 'watch-start', t: 9520, res: 0, conn: 7, options: { resourceVersion: '101', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+      { rec: 'event', t: 9744, res: 0, conn: 7, event: { type: 'MODIFIED', object: pod('a', 102) } },
+      { rec: 'watch-end', t: 9800, res: 0, conn: 7, reason: 'aborted' },
+    );
+    const { records, result } = await run(entries);
+    const ops = records.filter((r) => r.stage === 'reflector').map((r) => r.op);
+    expect(ops.filter((op) => op === 'retry-after')).toHaveLength(4);
+    expect(ops).not.toContain('backoff');
+    expect(records.find((r) => r.stage === 'watch' && r.rv === '102')!.time).toBe(t0 + 9744);
+    expect(result.lateFrom).toBeUndefined();
+  });
+
+  it('says where the replay fell behind the recorded clock when its reflector waited longer than the live one', async () => {
+    // A client that re-watched 20 ms after a refused watch: the replayed reflector backs off for longer.
+    const boom = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: leader changed', reason: 'InternalError', code: 500 };
+    const { result } = await run([
+      { rec: 'list', t: 10, res: 0, conn: 1, options: { resourceVersion: '0', limit: 500 }, page: { metadata: { resourceVersion: '100' }, items: [pod('a', 90)] } },
+      { rec: 'watch-start', t: 12, res: 0, conn: 2, options: { resourceVersion: '100', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+      { rec: 'watch-end', t: 1500, res: 0, conn: 2, reason: 'eof' },
+      { rec: 'error', t: 1502, res: 0, conn: 3, op: 'watch', options: { resourceVersion: '100' }, status: boom, message: boom.message },
+      { rec: 'watch-start', t: 1522, res: 0, conn: 4, options: { resourceVersion: '100', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+      { rec: 'event', t: 1600, res: 0, conn: 4, event: { type: 'MODIFIED', object: pod('a', 101) } },
+      { rec: 'watch-end', t: 1700, res: 0, conn: 4, reason: 'aborted' },
+    ]);
+    expect(result.lateFrom).toMatchObject({ resource: 'pods', what: 'watch', recordedAt: t0 + 1522 });
+    expect(result.lateFrom!.replayedAt - result.lateFrom!.recordedAt).toBeGreaterThan(500);
   });
 });
