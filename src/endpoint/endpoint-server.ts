@@ -93,7 +93,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     const write = isWrite(info);
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
     if (body instanceof SimApiError) return sendError(res, body);
-    const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0);
+    const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0, method);
     if (unspoken) return sendError(res, unspoken);
 
     const base = write ? trace.baseOf(session, info) : undefined;
