@@ -14,7 +14,7 @@ import { WireRecorder } from '../endpoint/wire-recorder.js';
 import { upstreamResourceTypes } from '../endpoint/upstream-kinds.js';
 import type { ResourceType } from '../sim/registry.js';
 import { openRecording } from './recording-open.js';
-import { startEndpoint, type Endpoint, type EndpointWriteMode } from '../endpoint/endpoint-server.js';
+import { startEndpoint, type Endpoint, type EndpointWriteMode, type RefusedWrite } from '../endpoint/endpoint-server.js';
 import { Fork } from '../endpoint/fork.js';
 import { shouldColor } from '../render/color.js';
 import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
@@ -132,20 +132,45 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const childFailed = exit !== undefined && !exit.stopped && exit.code !== 0;
   if (exit?.error) notice(`error: ${exit.error}`);
   else if (childFailed) {
-    notice(`the controller exited with code ${exit!.code}${exit!.signal ? ` (${exit!.signal})` : ''}; its last lines:`);
+    notice(`${childFailure(exit!)}; its last lines:`);
     for (const l of child!.lastLines().slice(-10)) notice(`  ${l}`);
   }
   if (o.once && table && rows.length) out.write(`\n${execReportTable(rows, { color: shouldColor(out, process.env) })}`);
   const failedRequests = endpoint.failures.length + endpoint.clients().reduce((n, c) => n + c.failedRequests, 0);
   if (failedRequests) notice(`requests failed: ${failedRequests}${endpoint.failures.length ? ` (${endpoint.failures.slice(0, 3).join('; ')})` : ''}`);
+  for (const r of endpoint.refusedWrites.slice(0, 5)) notice(`refused: kwatch answered ${r.client}'s ${r.method} ${r.path} itself: ${r.code} ${r.reason}: ${r.message}`);
   const pending = rows.filter((r) => r.result === 'pending').length;
   const loops = rows.filter((r) => r.result === 'loop').length;
   if ((o.mode === 'intercept' || o.mode === 'server-dry-run') && rows.length) notice(`note: under --writes ${o.mode} nothing is stored, so the controller's own watches never saw its writes: one it repeats may be one that would land once (--writes overlay shows whether it converges)`);
-  if (o.once || child) notice(verdictLine(rows, o.mode, settled, pending, loops));
+  // What makes the run fail whatever the writes look like: named on the last line, exit 2.
+  const failures: string[] = [];
+  if (childFailed && !exit!.error) failures.push(childFailure(exit!));
+  if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
   if (exit?.error) return exit.code;
-  if (childFailed) return o.once ? 2 : exit!.code;
-  if (o.once && (failedRequests || rows.some((r) => r.result === 'failed'))) return 2;
-  return pending || loops ? 1 : 0;
+  if (failures.length) {
+    notice(`failed: ${failures.join('; ')}`);
+    return EXEC_EXIT.errors;
+  }
+  if (o.once) notice(verdictLine(rows, o.mode, settled, pending, loops));
+  if (!o.once) return EXEC_EXIT.converged;
+  if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
+  return pending || loops ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+}
+
+/**
+ * The exit codes of `reconcile --exec`, the same table as `--with`'s (README: "exit codes"). Without --once a run is
+ * watched, not judged: 0 unless it failed.
+ */
+export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 } as const;
+
+function childFailure(exit: ChildExit): string {
+  return `the controller exited with code ${exit.code}${exit.signal ? ` (${exit.signal})` : ''}`;
+}
+
+function refusedWritesLine(refused: readonly RefusedWrite[]): string {
+  const first = refused[0];
+  const n = refused.length;
+  return `kwatch refused ${n} of the controller's writes (${first.method} ${first.path}: ${first.code} ${first.reason}${n > 1 ? ', …' : ''}): the target never saw ${n === 1 ? 'it' : 'them'}`;
 }
 
 /** --live on a terminal: the dashboard with the per-client panel; undefined (said in one line) without one. */

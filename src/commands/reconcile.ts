@@ -181,6 +181,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (fromRecording && (flags.sim || flags.context || flags.kubeconfig)) throw new UserError('--from-recording is the controller\'s cluster: leave out --sim, --kubeconfig and --context');
     const speed = parseSpeed(flags.speed);
     if (!fromRecording && flags.speed !== '1') throw new UserError('--speed paces a recording: add --from-recording FILE');
+    // A command that cannot start is one line, before any banner (exit 127 not found, 126 not runnable).
+    const { commandProblem } = await import('../endpoint/child-process.js');
+    const unstartable = process.platform === 'win32' ? undefined : commandProblem(command[0], process.env.PATH);
+    if (unstartable) throw new UserError(unstartable.message, unstartable.code);
     const ex = await import('../cli/exec-flags.js');
     const mode = flags.writes as WriteMode;
     if (mode === 'apply' && !flags.sim && !fromRecording && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');

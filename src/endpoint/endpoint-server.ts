@@ -14,7 +14,7 @@ import { SimApiError } from '../sim/api.js';
 import { createSimCredentials } from '../sim/auth/sim-credentials.js';
 import { sendError } from '../sim/respond.js';
 import { decodeBody } from './body-decode.js';
-import { ClientRegistry, type ClientSession } from './client-session.js';
+import { ClientRegistry, clientName, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
@@ -61,9 +61,21 @@ export interface Endpoint {
   readonly writeFaults: WriteFaults;
   /** Requests that failed on kwatch's side of the wire (target unreachable, an unexpected answer), not injected ones. */
   readonly failures: string[];
+  /** Writes kwatch answered itself instead of passing them on (415, 413, 401, the fork's 507, …): the run cannot pass. */
+  readonly refusedWrites: readonly RefusedWrite[];
   /** Every key a client wrote, and how (the --once report). */
   readonly written: ReadonlyMap<string, WrittenKey>;
   close(): Promise<void>;
+}
+
+/** A write kwatch itself refused. */
+export interface RefusedWrite {
+  client: string;
+  method: string;
+  path: string;
+  code: number;
+  reason: string;
+  message: string;
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -80,21 +92,36 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const writeFaults = new WriteFaults(o.faults ?? []);
   const trace = new WireTrace(o.tracer);
   const failures: string[] = [];
+  const refusedWrites: RefusedWrite[] = [];
   const watches = new Set<{ session: ClientSession; resource: string; lastActivity: number; stalled: boolean; res: ServerResponse }>();
 
+  /** An answer kwatch makes itself, not the target: traced as an `http` record with `refused`, and kept when a write. */
+  const refuse = (res: ServerResponse, client: string, method: string, info: RequestInfo, err: SimApiError, started: number): void => {
+    sendError(res, err);
+    const { code, reason, message } = err.status;
+    trace.refused(client, info, method, code, reason, message, Date.now() - started);
+    if (isWrite(info)) refusedWrites.push({ client, method, path: info.path, code, reason, message });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
     const refused = guard(req, token);
-    if (refused) { req.resume(); return sendError(res, refused); }
+    if (refused) {
+      req.resume();
+      // The path as asked, its secret prefix (right or wrong) left out of the trace.
+      return refuse(res, clientName(header(req.headers['user-agent'])), method, requestInfo(method, withoutSecretPrefix(req.url ?? '/')), refused, started);
+    }
     const session = clients.for(header(req.headers['user-agent']));
     session.requests++;
-    const method = req.method ?? 'GET';
     const info = requestInfo(method, req.url ?? '/');
-    const started = Date.now();
     const write = isWrite(info);
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
-    if (body instanceof SimApiError) return sendError(res, body);
+    if (body instanceof SimApiError) return refuse(res, session.name, method, info, body, started);
     const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0, method);
-    if (unspoken) return sendError(res, unspoken);
+    if (unspoken) return refuse(res, session.name, method, info, unspoken, started);
+    /** Set when kwatch answers in the target's place below (the fork's bound, the target unreachable). */
+    let refusal: SimApiError | undefined;
 
     const base = write ? trace.baseOf(session, info) : undefined;
     const listing = info.verb === 'list';
@@ -106,7 +133,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         else if (write) o.recorder.write(info, session.name, o.mode, c);
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
-      trace.http(session, info, method, c, Date.now() - started);
+      trace.http(session, info, method, c, Date.now() - started, refusal?.status);
+      if (refusal && write) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
       if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
       else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
     });
@@ -137,7 +165,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       await forwardRequest(o.upstream, req, res, target, body);
     } catch (err) {
       if (!(err instanceof SimApiError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
-      if (!res.headersSent) sendError(res, err instanceof SimApiError ? err : upstreamFailure(err));
+      if (!res.headersSent) sendError(res, (refusal = err instanceof SimApiError ? err : upstreamFailure(err)));
       else res.destroy();
     }
   };
@@ -217,6 +245,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     watchFaults,
     writeFaults,
     failures,
+    refusedWrites,
     written: trace.written,
     close: () => {
       closing ??= (async () => {
@@ -259,6 +288,12 @@ function guard(req: IncomingMessage, token: string): SimApiError | undefined {
 
 /** The endpoint's URL path begins with this and the run's token. */
 const PATH_PREFIX = 'kwatch-';
+
+/** A request target without a leading /kwatch-… segment: what a refused request's trace shows (never a token). */
+function withoutSecretPrefix(target: string): string {
+  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  return origin.replace(new RegExp(`^/${PATH_PREFIX}[^/?#]*`), '') || '/';
+}
 
 function hostOf(h: string | undefined): string | undefined {
   if (!h) return undefined;

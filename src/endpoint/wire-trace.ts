@@ -47,15 +47,23 @@ export class WireTrace {
     return `${this.resourceOf(info)} ${info.namespace ?? '*'} ${info.query.get('labelSelector') ?? ''} ${info.query.get('fieldSelector') ?? ''}`;
   }
 
-  http(s: ClientSession, info: RequestInfo, method: string, c: CapturedResponse, ms: number): void {
+  /** `refusal`: kwatch answered in the target's place (its Status): the record says `refused` and why. */
+  http(s: { name: string }, info: RequestInfo, method: string, c: CapturedResponse, ms: number, refusal?: { reason: string; message: string }): void {
     if (!this.tracer.shouldEmit('endpoint', 'http')) return;
-    const q = new URLSearchParams();
-    for (const k of TELLING_QUERY) for (const v of info.query.getAll(k)) q.append(k, v);
-    const query = q.toString();
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
-      client: s.name, method, path: info.path, ...(query ? { query: decodeURIComponent(query) } : {}), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
+      client: s.name, method, path: info.path, ...tellingQuery(info), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
       ...(c.aborted ? { aborted: true } : {}),
+      ...(refusal ? { refused: refusal.reason, error: refusal.message } : {}),
+    });
+  }
+
+  /** A request kwatch answered itself before it reached the target or the fork (401, 403, 406, 413, 415, …). */
+  refused(client: string, info: RequestInfo, method: string, status: number, reason: string, message: string, ms: number): void {
+    // Emitted whatever the stage selection: a refusal is what the run's verdict turns on.
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
+      client, method, path: info.path, ...tellingQuery(info), status, ms, refused: reason, error: message,
     });
   }
 
@@ -191,6 +199,13 @@ export class WireTrace {
   fault(s: ClientSession, text: string, info: RequestInfo, e?: ScannedEvent): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
+}
+
+function tellingQuery(info: RequestInfo): { query?: string } {
+  const q = new URLSearchParams();
+  for (const k of TELLING_QUERY) for (const v of info.query.getAll(k)) q.append(k, v);
+  const query = q.toString();
+  return query ? { query: decodeURIComponent(query) } : {};
 }
 
 /** What a create made, in a line: its kind, controller owner and labels (the object itself is in -o json with --diff all). */

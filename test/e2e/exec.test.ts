@@ -12,6 +12,10 @@ const exec = (...args: string[]) => kwatch(['reconcile', '--exec', ...args], env
 /** A controller written as a shell script on kubectl (the kubeconfig kwatch wrote comes in through KUBECONFIG). */
 const sh = (script: string) => ['--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)];
 
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
 function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
@@ -82,7 +86,27 @@ describe('kwatch reconcile --exec', () => {
     expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-conflict\s+client=kubectl verb=create resource=configmaps mode=intercept code=409/);
     expect(r.stderr).toMatch(/^sh \| error: failed to create configmap: Operation cannot be fulfilled on configmaps "exec-conflict": .*\(injected by kwatch: conflict@1\)$/m);
     expect(r.stderr).toMatch(/^the controller exited with code 1; its last lines:$/m);
-    expect(r.code).toBe(1);
+    // One exit-code table for --with and --exec: a failed run is 2, the controller's own code is named on the last line.
+    expect(lastLine(r.stderr)).toBe('failed: the controller exited with code 1');
+    expect(r.code).toBe(2);
+  });
+
+  it('never converged after the controller failed: --once names its exit code on the last line, exit 2', async () => {
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', ...sh('kubectl create configmap exec-fails --from-literal=a=b && sleep 1 && exit 3'));
+    expect(r.stderr).not.toMatch(/^converged/m);
+    expect(lastLine(r.stderr)).toBe('failed: the controller exited with code 3');
+    expect(r.code).toBe(2);
+  });
+
+  it('a write kwatch refuses itself is an http record with refused= and fails the run (exit 2), even when the controller exits 0', async () => {
+    const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
+    expect(r.stderr).toMatch(/^sh \| status=415$/m);
+    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', path: '/api/v1/namespaces/default/configmaps', status: 415, refused: 'UnsupportedMediaType', client: 'curl' }));
+    expect(r.stderr).toMatch(/^refused: kwatch answered curl's POST \/api\/v1\/namespaces\/default\/configmaps itself: 415 UnsupportedMediaType: /m);
+    expect(r.stderr).not.toMatch(/^converged/m);
+    expect(lastLine(r.stderr)).toMatch(/^failed: kwatch refused 1 of the controller's writes \(POST \/api\/v1\/namespaces\/default\/configmaps: 415 UnsupportedMediaType\)/);
+    expect(r.code).toBe(2);
   });
 
   it('a stale write (an update from an older resourceVersion than the client was sent) is named before its 409', async () => {
@@ -109,7 +133,8 @@ describe('kwatch reconcile --exec', () => {
 
   it('bad input: a command that does not exist exits 127 in one line; no command after -- is a usage error', async () => {
     const missing = await exec('--', 'no-such-controller-binary');
-    expect(missing.stderr).toMatch(/^error: no-such-controller-binary: command not found$/m);
+    // One line: no banner, no endpoint started for a command that cannot run.
+    expect(missing.stderr).toBe('error: no-such-controller-binary: command not found\n');
     expect(missing.code).toBe(127);
     const none = await exec();
     expect(none.stderr).toMatch(/^error: --exec needs the controller's command after --/m);
@@ -123,6 +148,10 @@ describe('the endpoint refuses other local processes', () => {
     const r = await exec('--', 'sh', '-c', script, 'controller', '{kubeconfig}');
     expect(r.stderr).toMatch(/^sh \| bare=401$/m);
     expect(r.stderr).toMatch(/^sh \| secret=200$/m);
+    // The refusal is on the wire trace too, without the secret.
+    expect(r.stdout).toMatch(/endpoint\s+http\s+client=curl method=GET path=\/api\/v1\/namespaces status=401 ms=\d+ refused=Unauthorized error=/);
+    const token = /token: (\S+)/.exec(r.stdout);
+    expect(token).toBeNull();
   });
 });
 
