@@ -150,6 +150,25 @@ describe('a client that sends no Content-Type (as Patroni\'s Kubernetes DCS does
   });
 });
 
+describe('the client\'s identity reaches the target', () => {
+  it('a write without fieldManager is stored with the manager its User-Agent names, not kwatch (apply), and answered so (intercept)', async () => {
+    const ua = 'patroni/4.0.4 (linux; python 3.11)';
+    for (const mode of ['apply', 'intercept'] as const) {
+      const { endpoint } = await start({ mode });
+      try {
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `managed-${mode}`, namespace: 'default' }, data: { leader: 'pg-0' } });
+        const r = await bareRequest(`${endpoint.url}/api/v1/namespaces/default/configmaps`, 'POST', body, { 'Content-Type': 'application/json', 'User-Agent': ua });
+        expect(r.status).toBe(201);
+        const answered = JSON.parse(r.body) as { metadata: { managedFields?: { manager: string }[] } };
+        expect(answered.metadata.managedFields?.map((f) => f.manager)).toEqual(['patroni']);
+      } finally {
+        await endpoint.close();
+      }
+    }
+    expect(sim.api.get(CM, 'default', 'managed-apply')?.metadata.managedFields?.map((f) => f.manager)).toEqual(['patroni']);
+  });
+});
+
 /** A request with only the headers given (fetch adds a text/plain Content-Type to a string body; Patroni sends none). */
 async function bareRequest(url: string, method: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const { request } = await import('node:http');
