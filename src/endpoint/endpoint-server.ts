@@ -264,8 +264,10 @@ export class ListenError extends Error {}
 
 /**
  * Only this run's clients: the endpoint forwards with the user's own credentials, so another local process must not
- * borrow them. A request proves it read the kubeconfig kwatch wrote (0600) by the secret path prefix of its server URL
- * (client-go sends no bearer token over plain HTTP) or by its bearer token; the prefix is then taken off the path. A
+ * borrow them. A request proves it read the kubeconfig kwatch wrote (0600) by its bearer token (over HTTPS, the default,
+ * every client sends it) or by the secret path prefix of its server URL (over plain HTTP client-go sends no token:
+ * clientcmd's DirectClientConfig.ClientConfig reads credentials only when IsConfigTransportTLS); the prefix is then
+ * taken off the path. A
  * Host that names the endpoint by a DNS name other than localhost is refused too (DNS rebinding).
  */
 function guard(req: IncomingMessage, token: string): SimApiError | undefined {

@@ -99,7 +99,7 @@ describe('kwatch reconcile --exec', () => {
   });
 
   it('a write kwatch refuses itself is an http record with refused= and fails the run (exit 2), even when the controller exits 0', async () => {
-    const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
+    const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s --cacert "$1.ca.crt" -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
     expect(r.stderr).toMatch(/^sh \| status=415$/m);
     expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', path: '/api/v1/namespaces/default/configmaps', status: 415, refused: 'UnsupportedMediaType', client: 'curl' }));
@@ -145,13 +145,24 @@ describe('kwatch reconcile --exec', () => {
 describe('the endpoint refuses other local processes', () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
-    const r = await exec('--', 'sh', '-c', script, 'controller', '{kubeconfig}');
+    const r = await exec('--no-tls', '--', 'sh', '-c', script, 'controller', '{kubeconfig}');
     expect(r.stderr).toMatch(/^sh \| bare=401$/m);
     expect(r.stderr).toMatch(/^sh \| secret=200$/m);
     // The refusal is on the wire trace too, without the secret.
     expect(r.stdout).toMatch(/endpoint\s+http\s+client=curl method=GET path=\/api\/v1\/namespaces status=401 ms=\d+ refused=Unauthorized error=/);
     const token = /token: (\S+)/.exec(r.stdout);
     expect(token).toBeNull();
+  });
+});
+
+describe('the bearer token alone is enough (HTTPS, the default)', () => {
+  it('kubectl get --raw /apis, which drops the server URL\'s path, is answered; a wrong token is 401', async () => {
+    const script = `kubectl get --raw /apis | head -c 40; echo; kubectl --token wrong-token get --raw /apis 2>&1 | tail -1`;
+    const r = await exec('--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL));
+    expect(r.stderr).toMatch(/^kwatch: endpoint https:\/\/127\.0\.0\.1:\d+ → /m);
+    expect(r.stderr).toMatch(/^sh \| \{"kind":"APIGroupList"/m);
+    expect(r.stderr).toMatch(/^sh \| error: You must be logged in to the server \(kwatch endpoint: /m);
+    expect(r.code).toBe(0);
   });
 });
 

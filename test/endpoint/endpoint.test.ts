@@ -165,7 +165,7 @@ describe('the client\'s identity reaches the target', () => {
         await endpoint.close();
       }
     }
-    expect(sim.api.get(CM, 'default', 'managed-apply')?.metadata.managedFields?.map((f) => f.manager)).toEqual(['patroni']);
+    expect((sim.api.get(CM, 'default', 'managed-apply')?.metadata.managedFields as { manager: string }[] | undefined)?.map((f) => f.manager)).toEqual(['patroni']);
   });
 });
 
