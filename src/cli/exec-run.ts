@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
+import type { WriteLimits } from '../reconcile/write-limiter.js';
 import { childEnvironment, startChild, type ChildExit, type ChildOutput, type RunningChild } from '../endpoint/child-process.js';
 import { isEndpointKubeconfig, writeEndpointKubeconfig } from '../endpoint/endpoint-kubeconfig.js';
 import { WireRecorder } from '../endpoint/wire-recorder.js';
@@ -16,6 +17,8 @@ import type { ResourceType } from '../sim/registry.js';
 import { openRecording } from './recording-open.js';
 import { startEndpoint, type Endpoint, type EndpointWriteMode, type RefusedWrite } from '../endpoint/endpoint-server.js';
 import { Fork } from '../endpoint/fork.js';
+import { readExpectedObject } from '../endpoint/expected-state.js';
+import { checkExpectation, expectationKey, type Expectation, type ExpectationResult } from '../reconcile/expectations.js';
 import { shouldColor } from '../render/color.js';
 import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
 import type { StageSelection } from '../render/stage-filter.js';
@@ -54,6 +57,10 @@ export interface ExecRunOptions {
   force: boolean;
   /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
   once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
+  /** --qps/--burst/--max-writes: enforced on the wire under apply and server-dry-run (the writes that reach the target). */
+  writeLimits?: WriteLimits;
+  /** --expect (with --once): checked against the fork under overlay, the target otherwise, once the run ends. */
+  expectations?: Expectation[];
   /** --record: what the controller was sent and what it wrote, to this recording (Secret data masked). */
   record?: { path: string; kwatchVersion: string };
   /** --live: the dashboard with a per-client panel instead of the trace lines (where the terminal allows). */
@@ -85,8 +92,13 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
   let settled: 'quiet' | 'max-wait' | 'loop' | undefined;
+  let maxWritesReached: number | undefined;
+  let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
   try {
-    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder });
+    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
+      writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
+      onMaxWrites: (max) => { maxWritesReached = max; o.stop.stop('max-writes'); },
+    });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
     if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
     notice(`kwatch: ${o.child ? 'endpoint' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
@@ -104,16 +116,19 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (o.once) waits.push(settle(endpoint, o.once, started, o.stop.signal, child).then((s) => { settled = s; }));
     await Promise.race(waits);
     if (child) exit = await child.stop(o.child!.graceMs);
+    if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
   } finally {
     unsubscribe();
     live?.stop();
     if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'endpoint', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as unknown as TraceRecord);
     printer.end();
     await endpoint?.close();
     await recording?.recorder.flushed();
     recording?.file.close();
     if (kubeconfig.temporary) rmSync(dirname(kubeconfig.path), { recursive: true, force: true });
   }
+  if (!endpoint) throw new Error('the endpoint did not start');
   if (recording?.file.failure) throw new UserError(recording.file.failure.message);
   if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
@@ -145,15 +160,18 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   // What makes the run fail whatever the writes look like: named on the last line, exit 2.
   const failures: string[] = [];
   if (childFailed && !exit!.error) failures.push(childFailure(exit!));
-  if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
+  if (maxWritesReached !== undefined) failures.push(`--max-writes ${maxWritesReached} reached: the controller sent ${maxWritesReached} writes and kwatch refused the next and stopped the run (raise --max-writes if that is expected)`);
+  else if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
   if (exit?.error) return exit.code;
   if (failures.length) {
     notice(`failed: ${failures.join('; ')}`);
     return EXEC_EXIT.errors;
   }
   if (o.once) notice(verdictLine(rows, o.mode, settled, pending, loops));
+  const missed = expected ? reportExpectations(expected, notice) : 0;
   if (!o.once) return EXEC_EXIT.converged;
   if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
+  if (missed) return EXEC_EXIT.expectations;
   return pending || loops ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
 }
 
@@ -162,6 +180,32 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
  * watched, not judged: 0 unless it failed.
  */
 export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 } as const;
+
+/** Each expectation against where the writes landed (the fork under overlay, else the target). */
+async function checkEndState(list: readonly Expectation[], upstream: Connection, fork: Fork | undefined) {
+  const out = [];
+  for (const e of list) {
+    try {
+      const { resource, found } = await readExpectedObject(e, upstream, fork);
+      out.push({ key: expectationKey(e), resource, result: checkExpectation(e, found) });
+    } catch (err) {
+      throw new UserError(err instanceof Error ? err.message : String(err), EXEC_EXIT.errors);
+    }
+  }
+  return out;
+}
+
+/** A block per expectation not met and a count line, as module mode prints them; answers how many failed. */
+function reportExpectations(results: readonly { key: string; resource: string; result: ExpectationResult }[], notice: (line: string) => void): number {
+  const failed = results.filter((x) => !x.result.met);
+  for (const x of failed) {
+    const e = x.result.expectation;
+    notice(`expectation not met: ${x.resource} ${x.key}${e.absent ? ' (absent)' : ''} (${e.where})`);
+    for (const d of x.result.diff) notice(`  ${d}`);
+  }
+  notice(failed.length === 0 ? `expectations: ${results.length} of ${results.length} met` : `expectations: ${failed.length} of ${results.length} not met`);
+  return failed.length;
+}
 
 function childFailure(exit: ChildExit): string {
   return `the controller exited with code ${exit.code}${exit.signal ? ` (${exit.signal})` : ''}`;

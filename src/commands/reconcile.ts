@@ -101,10 +101,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
     if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
     if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (local), server-dry-run or apply');
-    const qps = Number(flags.qps);
-    if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
-    if (flags.burst < 1) throw new UserError('--burst must be at least 1');
-    if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
+    const { qps } = parseWriteLimits(flags);
     const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
     const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
@@ -174,6 +171,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
   /** `--exec -- CMD`: the controller process behind kwatch's endpoint (src/endpoint), on the target the flags name. */
   private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
+    const dash = this.argv.indexOf('--');
+    const ownArgs = dash >= 0 ? this.argv.slice(0, dash) : this.argv;
+    const moduleOnly = MODULE_ONLY_FLAGS.find((f) => ownArgs.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+    if (moduleOnly) throw new UserError(`--${moduleOnly} acts on the reconcile loop of a --with module; a controller process runs its own (leave it out with --exec)`);
     if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
     const fromRecording = flags['from-recording'];
     if (flags.record && fromRecording) throw new UserError('--record writes what a cluster sent: it cannot be combined with --from-recording');
@@ -202,6 +203,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     ex.parseInjectFlags(flags.inject);
     ex.boundedDuration(flags['stall-after'], '--stall-after', 1);
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
+    if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
+    if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (the fork), server-dry-run or apply');
+    const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
+    const writeLimits = parseWriteLimits(flags);
     const tracer = new Tracer();
     const stop = createStopSignal({ forMs: options.forMs });
     try {
@@ -219,6 +224,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
         once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs, played: served?.played } : undefined,
+        expectations,
+        writeLimits,
         live: flags.live ? { snapshotDir: flags['snapshot-dir'] } : undefined,
         stop,
       });
@@ -267,6 +274,18 @@ Several --with modules share one informer per resource, as kube-controller-manag
       record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
     } as const;
   }
+}
+
+/** Flags of the module runner (its scheduler, workqueue and informers) that mean nothing to a controller process. */
+const MODULE_ONLY_FLAGS = ['max-reconciles', 'settle-timeout', 'concurrency', 'max-concurrent-reconciles', 'debounce', 'resync', 'fifo', 'reconcile-timeout', 'max-events', 'field-manager', 'diff', 'key'];
+
+/** --qps, --burst and --max-writes, checked. */
+function parseWriteLimits(flags: { qps: string; burst: number; 'max-writes': number }) {
+  const qps = Number(flags.qps);
+  if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
+  if (flags.burst < 1) throw new UserError('--burst must be at least 1');
+  if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
+  return { qps, burst: flags.burst, maxWrites: flags['max-writes'] };
 }
 
 /** The --expect file's documents (YAML, several separated by ---, or JSON), as one-line usage errors. */

@@ -25,6 +25,8 @@ import { tapWatch } from './watch-tap.js';
 import { WireTrace, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
+import type { WriteLimits } from '../reconcile/write-limiter.js';
+import { WriteGate } from './write-gate.js';
 import { trackSockets } from '../sim/server-sockets.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
@@ -48,6 +50,9 @@ export interface EndpointOptions {
   stallAfterMs: number;
   /** --record: what the clients were sent and what they wrote. */
   recorder?: WireRecorder;
+  /** --qps/--burst (429 past the rate) and --max-writes (refused past it; `onMaxWrites` is told once). */
+  writeLimits?: WriteLimits;
+  onMaxWrites?: (max: number) => void;
 }
 
 export interface Endpoint {
@@ -93,6 +98,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const trace = new WireTrace(o.tracer);
   const failures: string[] = [];
   const refusedWrites: RefusedWrite[] = [];
+  const gate = o.writeLimits ? new WriteGate(o.writeLimits, Date.now()) : undefined;
+  let maxWritesTold = false;
   const watches = new Set<{ session: ClientSession; resource: string; lastActivity: number; stalled: boolean; res: ServerResponse }>();
 
   /** An answer kwatch makes itself, not the target: traced as an `http` record with `refused`, and kept when a write. */
@@ -134,7 +141,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
       trace.http(session, info, method, c, Date.now() - started, refusal?.status);
-      if (refusal && write) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
+      if (refusal && write && refusal.status.details?.retryAfterSeconds === undefined) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
       if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
       else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
     });
@@ -153,6 +160,17 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         trace.fault(session, fault.text, info);
         const named = (decodeBody(body, header(req.headers['content-type']))?.metadata as { name?: string } | undefined)?.name;
         return sendError(res, new SimApiError(fault.status({ group: info.group, resource: info.resource, name: named ?? info.name ?? '' }) as SimApiError['status']));
+      }
+      const gated = gate?.admit(Date.now());
+      if (gated?.kind === 'throttled') {
+        // As API Priority and Fairness answers: client-go waits Retry-After and sends the write again.
+        refusal = new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 429, reason: 'TooManyRequests', message: `kwatch endpoint: past --qps ${o.writeLimits!.qps} --burst ${o.writeLimits!.burst}: too many requests, please try again later`, details: { retryAfterSeconds: gated.retryAfterSeconds } });
+        return sendError(res, refusal);
+      }
+      if (gated?.kind === 'over') {
+        refusal = status(429, 'TooManyRequests', `kwatch endpoint: --max-writes ${gated.max} reached: no further write is passed on in this run`);
+        if (!maxWritesTold) { maxWritesTold = true; o.onMaxWrites?.(gated.max); }
+        return sendError(res, refusal);
       }
     }
 

@@ -142,6 +142,47 @@ describe('kwatch reconcile --exec', () => {
   });
 });
 
+describe('reconcile flags on the wire', () => {
+  it('--expect checks the fork under overlay: exit 3 with the per-field diff; met, exit 0', async () => {
+    const expectFile = `${k.dir}/exec-expect.yaml`;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect, namespace: default}\ndata: {a: c}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-never, namespace: default}\nabsent: true\n');
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b'));
+    expect(r.stderr).toMatch(/^expectation not met: configmaps default\/exec-expect \(.*exec-expect\.yaml document 1\)\n {2}data\.a: want "c", got "b"$/m);
+    expect(r.stderr).toMatch(/^expectations: 1 of 2 not met$/m);
+    expect(r.code).toBe(3);
+    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
+    const ok = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b'));
+    expect(ok.stderr).toMatch(/^expectations: 1 of 1 met$/m);
+    expect(ok.code).toBe(0);
+  });
+
+  it('--max-writes refuses the writes past it on the wire and fails the run (exit 2); --qps answers 429 with Retry-After, which kubectl waits out', async () => {
+    const many = 'for i in 1 2 3 4 5 6; do kubectl create configmap exec-many-$i --from-literal=a=b || exit 0; done; sleep 30';
+    const r = await exec('-n', 'default', '--writes', 'apply', '--yes', '--max-writes', '3', '-o', 'ndjson', ...sh(many));
+    const writes = records(r.stdout).filter((x) => x.op === 'write');
+    expect(writes.filter((w) => w.code === 201)).toHaveLength(3);
+    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
+    expect(lastLine(r.stderr)).toMatch(/^failed: --max-writes 3 reached: the controller sent 3 writes and kwatch refused the next and stopped the run/);
+    expect(r.code).toBe(2);
+    expect((await k.kubectl('get', 'configmap', 'exec-many-4')).code).not.toBe(0);
+
+    const paced = await exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
+    const recs = records(paced.stdout);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
+    expect(recs.filter((x) => x.op === 'write' && x.code === 201)).toHaveLength(2);
+    expect(paced.code).toBe(0);
+  });
+
+  it('a flag of the module runner given with --exec is one line, exit 1', async () => {
+    for (const flag of [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']]) {
+      const r = await exec('--once', ...flag, '--', 'true');
+      expect(r.stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
+      expect(r.code).toBe(1);
+    }
+  });
+});
+
 describe('the endpoint refuses other local processes', () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
