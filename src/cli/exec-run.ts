@@ -91,7 +91,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let endpoint: Endpoint | undefined;
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
-  let settled: 'quiet' | 'max-wait' | 'loop' | undefined;
+  let settled: Settled | undefined;
   let maxWritesReached: number | undefined;
   let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
   try {
@@ -120,7 +120,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   } finally {
     unsubscribe();
     live?.stop();
-    if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled, o.once.quietMs)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
     if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'endpoint', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as unknown as TraceRecord);
     printer.end();
     await endpoint?.close();
@@ -141,7 +141,10 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     notice(diverged.length ? `fork: ${diverged.length} ${diverged.length === 1 ? 'object differs' : 'objects differ'} from the target (written locally):` : 'fork: nothing differs from the target');
     for (const d of diverged) notice(`  ${d.change} ${d.resource} ${d.key}${d.conflicts ? ` (${d.conflicts} upstream ${d.conflicts === 1 ? 'change' : 'changes'} kept out)` : ''}`);
   }
-  const rows = reportRows(endpoint, o.mode, settled);
+  const rows = reportRows(endpoint, o.mode, settled, o.once?.quietMs ?? 0);
+  for (const r of rows) if (r.periodic) notice(`periodic: ${r.client} ${r.resource} ${r.key} written every ~${seconds(r.periodic.everyMs)} with no event triggering it (a lease renewal or a heartbeat): neither a loop nor waited for`);
+  for (const f of endpoint.fights) notice(`fight: ${f.clients.join(' and ')} keep rewriting ${f.field} of ${f.resource} ${f.key}, each undoing the other (${f.switches} changes of hands)`);
+  for (const x of endpoint.rewatchedExpired.slice(0, 5)) notice(`rewatch-expired: ${x.client} watched ${x.resource} again from resourceVersion ${x.rv}, though it was sent 410 Gone at ${x.expiredAt}: a reflector must list anew`);
   for (const c of endpoint.clients()) for (const l of c.loops) notice(`loop: ${l.client} ${l.resource} ${l.key} rewrote itself ${l.rounds} times in a row after the echo of its own write; changing every round: ${l.fields.join(', ')}`);
 
   const childFailed = exit !== undefined && !exit.stopped && exit.code !== 0;
@@ -167,19 +170,44 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     notice(`failed: ${failures.join('; ')}`);
     return EXEC_EXIT.errors;
   }
-  if (o.once) notice(verdictLine(rows, o.mode, settled, pending, loops));
   const missed = expected ? reportExpectations(expected, notice) : 0;
   if (!o.once) return EXEC_EXIT.converged;
+  notice(settledLine(settled, o.once));
+  const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
+  if (idle) {
+    notice(`idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`);
+    return EXEC_EXIT.idle;
+  }
+  notice(verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length }));
   if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
   if (missed) return EXEC_EXIT.expectations;
-  return pending || loops ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+  return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+}
+
+/** What ended a --once run. */
+type Settled = 'quiet' | 'max-wait' | 'loop' | 'exited' | 'stopped';
+
+/** The rule that ended a --once run, in one line. */
+function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>): string {
+  switch (settled) {
+    case 'quiet': return `settled: ${seconds(once.quietMs)} without writes`;
+    case 'max-wait': return `stopped: --max-wait ${seconds(once.maxWaitMs)} reached`;
+    case 'loop': return 'stopped: a loop was reported';
+    case 'exited': return 'stopped: the controller exited';
+    default: return 'stopped: interrupted before it settled';
+  }
+}
+
+/** 5000 → "5 s", 1500 → "1.5 s", 120000 → "120 s". */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /**
  * The exit codes of `reconcile --exec`, the same table as `--with`'s (README: "exit codes"). Without --once a run is
  * watched, not judged: 0 unless it failed.
  */
-export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 } as const;
+export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3, idle: 4 } as const;
 
 /** Each expectation against where the writes landed (the fork under overlay, else the target). */
 async function checkEndState(list: readonly Expectation[], upstream: Connection, fork: Fork | undefined) {
@@ -245,45 +273,57 @@ const MODE_NOTES: Record<EndpointWriteMode, string> = {
 };
 
 /** The rows of the report; a key is pending when the cluster does not hold what the controller wrote. */
-function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: 'quiet' | 'max-wait' | 'loop' | undefined): ExecReportRow[] {
+function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: Settled | undefined, quietMs: number): ExecReportRow[] {
   const now = Date.now();
+  const fought = new Set(endpoint.fights.map((f) => `${f.resource} ${f.key}`));
   return [...endpoint.written.values()]
     .map((w): ExecReportRow => {
       const failed = w.lastCode >= 400;
       const stored = mode === 'overlay' || mode === 'apply';
       const pending = stored ? settled === 'max-wait' && now - w.lastAt < 10_000 && w.changing > 0 : w.changing > 0;
-      return { ...w, result: w.loop ? 'loop' : failed ? 'failed' : pending ? 'pending' : 'converged' };
+      // --once stopped on another key's loop while this one was still being written: nothing is known of it.
+      const cutShort = settled === 'loop' && stored && w.changing > 0 && now - w.lastAt < Math.max(quietMs, 1000);
+      const result = w.loop ? 'loop' : fought.has(`${w.resource} ${w.key}`) ? 'fight' : failed ? 'failed' : w.periodic ? 'periodic' : cutShort ? 'stopped-while-writing' : pending ? 'pending' : 'converged';
+      return { ...w, result };
     })
     .sort((a, b) => a.client.localeCompare(b.client) || a.resource.localeCompare(b.resource) || a.key.localeCompare(b.key));
 }
 
-function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, pending: number, loops: number): string {
-  const keys = `${rows.length} ${rows.length === 1 ? 'key' : 'keys'} written`;
+function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
+  const judged = rows.filter((r) => !r.periodic);
+  const keys = `${judged.length} ${judged.length === 1 ? 'key' : 'keys'} written`;
   const how = settled === 'max-wait' ? ' (stopped at --max-wait, still writing)' : '';
-  if (loops) return `not converged: ${loops} looping, ${keys}${how}`;
+  const cut = rows.filter((r) => r.result === 'stopped-while-writing').length;
+  const cutNote = cut ? `, ${cut} stopped while writing` : '';
+  if (n.loops) return `not converged: ${n.loops} looping${cutNote}, ${keys}${how}`;
+  if (n.fights) return `not converged: ${n.fights} ${n.fights === 1 ? 'fight' : 'fights'} between clients over one field, ${keys}${how}`;
+  if (n.rewatches) return `not converged: ${n.rewatches} ${n.rewatches === 1 ? 'watch' : 'watches'} from a resourceVersion already expired (rewatch-expired), ${keys}${how}`;
   const failed = rows.filter((r) => r.result === 'failed').length;
-  if (failed) return `errors: ${failed} of ${keys} refused by the server${pending ? `, ${pending} pending` : ''}${how}`;
-  if (pending) return mode === 'intercept' || mode === 'server-dry-run'
-    ? `not converged: ${pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
-    : `not converged: ${pending} of ${keys} still being written${how}`;
+  if (failed) return `errors: ${failed} of ${keys} refused by the server${n.pending ? `, ${n.pending} pending` : ''}${how}`;
+  if (n.pending) return mode === 'intercept' || mode === 'server-dry-run'
+    ? `not converged: ${n.pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
+    : `not converged: ${n.pending} of ${keys} still being written${how}`;
   return `converged: ${keys}, no write pending${how}`;
 }
 
 /**
- * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`),
- * or `maxWaitMs` passed since it started. Polls: the conditions are the endpoint's, not a timer's.
+ * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`,
+ * periodic writes such as lease renewals aside), or `maxWaitMs` passed since it started. Polls: the conditions are
+ * the endpoint's, not a timer's.
  */
-async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<'quiet' | 'max-wait' | 'loop'> {
+async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<Settled> {
   let syncedAt: number | undefined;
   for (;;) {
-    if (signal.aborted || (child && !child.running)) return 'quiet';
+    if (signal.aborted) return 'stopped';
+    if (child && !child.running) return 'exited';
     const now = Date.now();
     const clients = endpoint.clients();
     // A loop never settles: the verdict is known.
     if (clients.some((c) => c.loops.length > 0)) return 'loop';
     const synced = clients.some((c) => c.watchesOpen > 0) && clients.every((c) => c.listsInFlight === 0) && (o.played?.() ?? true);
     if (synced) syncedAt ??= now;
-    const lastWrite = Math.max(0, ...clients.map((c) => c.lastWriteAt ?? 0));
+    let lastWrite = 0;
+    for (const w of endpoint.written.values()) if (!w.periodic && w.lastAt > lastWrite) lastWrite = w.lastAt;
     if (syncedAt !== undefined && now - Math.max(syncedAt, lastWrite) >= o.quietMs) return 'quiet';
     if (now - started >= o.maxWaitMs) return 'max-wait';
     await new Promise((r) => setTimeout(r, 100));

@@ -22,7 +22,7 @@ import { isQuestion, isWrite, queryTrue, requestInfo, type RequestInfo } from '.
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
-import { WireTrace, type WrittenKey } from './wire-trace.js';
+import { WireTrace, type FightFinding, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
 import type { WriteLimits } from '../reconcile/write-limiter.js';
@@ -70,7 +70,19 @@ export interface Endpoint {
   readonly refusedWrites: readonly RefusedWrite[];
   /** Every key a client wrote, and how (the --once report). */
   readonly written: ReadonlyMap<string, WrittenKey>;
+  /** Fields two clients kept taking from each other. */
+  readonly fights: readonly FightFinding[];
+  /** Clients that watched again from a resourceVersion they had been told is expired (410). */
+  readonly rewatchedExpired: readonly RewatchExpired[];
   close(): Promise<void>;
+}
+
+/** A watch from a resourceVersion at or below one the collection was expired at: kube answers 410 again. */
+export interface RewatchExpired {
+  client: string;
+  resource: string;
+  rv: string;
+  expiredAt: string;
 }
 
 /** A write kwatch itself refused. */
@@ -98,6 +110,9 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const trace = new WireTrace(o.tracer);
   const failures: string[] = [];
   const refusedWrites: RefusedWrite[] = [];
+  const rewatchedExpired: RewatchExpired[] = [];
+  /** Per collection, the highest resourceVersion a watch of it was expired at (410): older ones stay expired. */
+  const expiredUpTo = new Map<string, bigint>();
   const gate = o.writeLimits ? new WriteGate(o.writeLimits, Date.now()) : undefined;
   let maxWritesTold = false;
   const watches = new Set<{ session: ClientSession; resource: string; lastActivity: number; stalled: boolean; res: ServerResponse }>();
@@ -142,7 +157,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
       trace.http(session, info, method, c, Date.now() - started, refusal?.status);
       if (refusal && write && refusal.status.details?.retryAfterSeconds === undefined) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
-      if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
+      const listedRv = info.verb === 'list' || info.verb === 'get' ? trace.read(session, info, c) : undefined;
+      // A list hands out a current resourceVersion: watching from it is never "expired", whatever came before.
+      const collection = listedRv !== undefined && /^\d+$/.test(listedRv) ? trace.collectionOf(info) : undefined;
+      if (collection !== undefined && (expiredUpTo.get(collection) ?? -1n) >= BigInt(listedRv!)) expiredUpTo.set(collection, BigInt(listedRv!) - 1n);
       else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
     });
 
@@ -174,6 +192,20 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       }
     }
 
+    if (info.verb === 'watch') {
+      const rv = info.query.get('resourceVersion') ?? '';
+      const expired = /^\d+$/.test(rv) && rv !== '0' ? expiredUpTo.get(trace.collectionOf(info)) : undefined;
+      if (expired !== undefined && BigInt(rv) <= expired) {
+        // Faults persist as kube's compaction does: an RV the client was told is gone stays gone for this collection.
+        const found: RewatchExpired = { client: session.name, resource: trace.resourceOf(info), rv, expiredAt: String(expired) };
+        rewatchedExpired.push(found);
+        trace.rewatchExpired(session, info, found.rv, found.expiredAt);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${String(expired)}): expired earlier in this run (kwatch)`, reason: 'Expired', code: 410 } })}\n`);
+        return;
+      }
+    }
+
     try {
       if (o.mode === 'overlay' && info.isResource && !isQuestion(info)) {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
@@ -197,6 +229,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
     const w = { session, resource: trace.resourceOf(info), lastActivity: Date.now(), stalled: false, res };
     let opened = false;
+    let lastRv = info.query.get('resourceVersion') ?? undefined;
     let recorded: number | undefined;
     tapWatch(req, res, watchFaults.empty ? undefined : watchFaults, {
       started: (status) => {
@@ -208,6 +241,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         trace.watchStart(session, info);
       },
       event: (e) => {
+        if (e.type !== 'ERROR' && e.rv !== undefined) lastRv = e.rv;
         w.lastActivity = Date.now();
         w.stalled = false;
         trace.watchEvent(session, info, e);
@@ -218,6 +252,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         watches.delete(w);
         if (!opened) return;
         session.watchClosed(collection, reason);
+        if (reason === '410' && lastRv !== undefined && /^\d+$/.test(lastRv)) {
+          const at = BigInt(lastRv);
+          if ((expiredUpTo.get(collection) ?? -1n) < at) expiredUpTo.set(collection, at);
+        }
         trace.watchClose(session, info, reason);
         if (recorded !== undefined) o.recorder!.watchEnd(info, recorded, reason);
       },
@@ -265,6 +303,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     failures,
     refusedWrites,
     written: trace.written,
+    fights: trace.fights,
+    rewatchedExpired,
     close: () => {
       closing ??= (async () => {
         clearInterval(stallTimer);

@@ -183,6 +183,50 @@ describe('reconcile flags on the wire', () => {
   });
 });
 
+describe('the --once verdict', () => {
+  /** A client named by its User-Agent that reads the object, then sets data.x (a field two such clients fight over). */
+  const curlSet = (agent: string, value: string) => `curl -s --cacert "$1.ca.crt" -A ${agent} -o /dev/null "$url/api/v1/namespaces/default/configmaps/exec-fight" && curl -s --cacert "$1.ca.crt" -A ${agent} -o /dev/null -X PATCH -H 'Content-Type: application/merge-patch+json' --data '{"data":{"x":"${value}"}}' "$url/api/v1/namespaces/default/configmaps/exec-fight"`;
+
+  it('says the rule it settled on; a heartbeat (a key rewritten at a steady pace, no event behind it) is periodic: it neither blocks settling nor counts as a loop', async () => {
+    const script = 'kubectl get configmaps -w >/dev/null & kubectl create configmap exec-work --from-literal=a=b && kubectl create configmap exec-beat && while true; do kubectl annotate --overwrite configmap exec-beat renewTime=$(date +%s%N) >/dev/null; sleep 2; done';
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '40s', '--loop-threshold', '2', ...sh(script));
+    expect(r.stderr).toMatch(/^periodic: kubectl configmaps default\/exec-beat written every ~[\d.]+ s with no event triggering it \(a lease renewal or a heartbeat\): neither a loop nor waited for$/m);
+    expect(r.stderr).not.toMatch(/^loop:/m);
+    expect(r.stderr).toMatch(/^settled: 3 s without writes\nconverged: 1 key written, no write pending$/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a run that saw no write says it was idle, with its own exit code (4)', async () => {
+    const r = await exec('-n', 'default', '--once', '--quiet', '1s', ...sh('kubectl get configmaps -w'));
+    expect(lastLine(r.stderr)).toBe('idle: no write in 1 s — the controller may not have started its work; raise --quiet');
+    expect(r.code).toBe(4);
+  });
+
+  it('two clients alternating on one field are a fight naming both and the field (exit 1); a refused write is failed, not a no-op', async () => {
+    const script = `url=$(sed -n 's/^ *server: //p' "$1"); kubectl get configmaps -w >/dev/null & kubectl create configmap exec-fight --from-literal=x=0 && for i in 1 2 3; do ${curlSet('alpha', 'a')} && ${curlSet('beta', 'b')}; done; sleep 1`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
+    expect(r.stderr).toMatch(/^fight: alpha and beta keep rewriting data\.x of configmaps default\/exec-fight, each undoing the other \(\d+ changes of hands\)$/m);
+    expect(lastLine(r.stderr)).toMatch(/^not converged: 1 fight between clients over one field/);
+    expect(r.stdout).toMatch(/configmaps\s+│\s+default\/exec-fight\s+│\s+\d+\s+│\s+data\.x\s+│\s+fight/);
+    expect(r.code).toBe(1);
+
+    const refused = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--inject', 'conflict@1', ...sh('kubectl get configmaps -w >/dev/null & kubectl create configmap exec-refused; sleep 1'));
+    expect(refused.stdout).toMatch(/default\/exec-refused\s+│\s+1 \(1 failed\)\s+│\s+-\s+│\s+failed: 409 \(injected\)/);
+    expect(refused.code).toBe(2);
+  }, 60_000);
+
+  it('after an injected expire, a watch from the expired resourceVersion gets 410 again: rewatch-expired, never converged', async () => {
+    const watchFrom = 'kubectl get --raw "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$rv"';
+    const script = `kubectl create configmap exec-rewatch && rv=$(kubectl get --raw /api/v1/namespaces/default/configmaps | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9) && ${watchFrom}; ${watchFrom}; kubectl get configmaps -w >/dev/null`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--inject', 'expire@2s', '-o', 'ndjson', ...sh(script));
+    const recs = records(r.stdout);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'rewatch-expired', client: 'kubectl', resource: 'configmaps' }));
+    expect(r.stderr).toMatch(/^rewatch-expired: kubectl watched configmaps again from resourceVersion \d+, though it was sent 410 Gone at \d+: a reflector must list anew$/m);
+    expect(lastLine(r.stderr)).toMatch(/^not converged: 1 watch from a resourceVersion already expired \(rewatch-expired\)/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
+
 describe('the endpoint refuses other local processes', () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
