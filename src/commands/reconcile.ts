@@ -51,6 +51,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     inject: Flags.string({ description: 'A fault on the watches or writes (modules and --exec): drop-connection@AT, expire@AT (410), duplicate@AT, delay:D[@AT], hide-delete:NS/NAME, conflict@N, error@N, throttle@N; AT: an RV or a time since the start (5s).', multiple: true }),
     'stall-after': endpointFlags['stall-after'],
     'max-objects': endpointFlags['max-objects'],
+    'sim-objects': Flags.string({ description: 'With --sim: objects created in the embedded server before the controller starts (a YAML or JSON file, several documents or a List, or a folder of them); repeatable. They are not the controller\'s writes.', multiple: true, helpGroup: 'SIM' }),
     writes: Flags.string({ description: 'What happens to the reconciler\'s writes: intercept (shown, nothing sent), overlay (applied locally and fed back to the informers), server-dry-run (sent with dryRun=All), apply (sent for real; needs --sim or --yes).', options: [...WRITE_MODES], default: 'intercept' }),
     yes: Flags.boolean({ description: 'Allow --writes apply against a server that is not --sim.', default: false }),
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
@@ -85,6 +86,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { args, argv, flags } = await this.parse(Reconcile);
     const { output, stages } = await parseTraceViewFlags(flags);
     const dash = this.argv.indexOf('--');
+    if (flags['sim-objects']?.length && !flags.sim) throw new UserError('--sim-objects seeds the embedded server: add --sim');
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');

@@ -227,6 +227,27 @@ describe('the --once verdict', () => {
   }, 60_000);
 });
 
+describe('--sim-objects', () => {
+  it('seeds --sim before the controller starts (exec and module mode); seeded objects are not the controller\'s writes', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${k.dir}/seed.yaml`;
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: seeded-cm, namespace: shop}\ndata: {x: "1"}\n---\napiVersion: v1\nkind: ConfigMapList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: seeded-two, namespace: shop}}\n');
+    const r = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {});
+    expect(r.stderr).toMatch(/^sh \| configmap\/seeded-cm$/m);
+    expect(r.stderr).toMatch(/^sh \| configmap\/seeded-two$/m);
+    expect(records(r.stdout).filter((x) => x.op === 'write').map((x) => `${x.verb} ${x.key}`)).toEqual(['patch shop/seeded-cm']);
+    expect(r.code).toBe(0);
+
+    const module = `${k.dir}/seed-module.mjs`;
+    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
+    const m = await kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {});
+    expect(records(m.stdout).filter((x) => x.stage === 'reconcile' && x.op === 'converged').map((x) => x.key).sort()).toEqual(expect.arrayContaining(['shop/seeded-cm', 'shop/seeded-two']));
+
+    const missing = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {});
+    expect(missing.stderr).toBe(`error: --sim-objects ${k.dir}/none.yaml: no such file or directory\n`);
+  });
+});
+
 describe('the endpoint refuses other local processes', () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
