@@ -49,6 +49,8 @@ export interface ExecRunOptions {
   maxObjects: number;
   /** reconcile --exec: the controller process; proxy: none. */
   child?: { command: string; args: string[]; output: ChildOutput; graceMs: number };
+  /** kwatch sim --mirror: the banner says mirror. */
+  mirrorServer?: boolean;
   /** sim --mirror-resources: the kinds the fork mirrors (default: every kind asked for). */
   mirrorResources?: ReadonlySet<string>;
   /** Where to write the kubeconfig (proxy --kubeconfig-out); default a new temporary folder, removed at the end. */
@@ -101,7 +103,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
     if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
-    notice(`kwatch: ${o.child ? 'endpoint' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
+    notice(`kwatch: ${o.child ? 'endpoint' : o.mirrorServer ? 'mirror' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
     notice(`kwatch: kubeconfig ${kubeconfig.path}${o.child ? '' : ` (export KUBECONFIG=${kubeconfig.path})`}`);
 
     endpoint.watchFaults.start();

@@ -166,6 +166,7 @@ export default class Sim extends Command {
         loopThreshold: 5,
         stallAfterMs: 300_000,
         maxObjects: 200_000,
+        mirrorServer: true,
         mirrorResources: flags['mirror-resources'] ? new Set(flags['mirror-resources'].split(',').map((r) => r.trim()).filter(Boolean)) : undefined,
         kubeconfigOut: kubeconfigPath,
         force: flags.force,

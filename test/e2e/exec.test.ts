@@ -297,6 +297,10 @@ describe('kwatch sim --mirror', () => {
     const out = `${k.dir}/mirror.kubeconfig`;
     const mirror = new Running(['sim', '--mirror', '--kubeconfig', k.kubeconfig, '--kubeconfig-out', out, '--mirror-resources', 'configmaps,namespaces'], env());
     try {
+      // kwatch sim --wait accepts a mirror's kubeconfig (its endpoint's token, no control endpoint).
+      const waited = await kwatch(['sim', '--wait', '--kubeconfig-out', out], env());
+      expect(waited.stdout).toMatch(/^kwatch sim at https?:\/\/127\.0\.0\.1:\d+\/kwatch-\S+ is ready/m);
+      expect(waited.code).toBe(0);
       expect(await pollKubectl(out, ['get', 'namespaces', '-o', 'name'])).toMatch(/namespace\/default/);
       const mirrored = await pollKubectl(out, ['get', 'configmaps', '-n', 'default', '-o', 'name']);
       expect(mirrored).toBe((await k.kubectl('get', 'configmaps', '-n', 'default', '-o', 'name')).stdout);
@@ -311,6 +315,7 @@ describe('kwatch sim --mirror', () => {
     }
     expect(mirror.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n {2}created configmaps default\/mirror-local$/m);
     expect(mirror.stderr).toMatch(/kwatch: secrets is not mirrored \(--mirror-resources\)/);
+    expect(mirror.stderr).toMatch(/^kwatch: mirror http:\/\/127\.0\.0\.1:\d+ → context/m);
   }, 30_000);
 });
 
