@@ -23,6 +23,7 @@ import { shouldColor } from '../render/color.js';
 import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
+import { formatBytes } from '../render/format-units.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
@@ -82,10 +83,12 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, only: o.mirrorResources, notice }) : undefined;
 
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
-  const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const startedAt = Date.now();
+  const summary = new TraceSummary({ startedAt, now: Date.now });
   const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
-    summary.add(r);
+    // The summary describes the controller on the wire, not the fork's own mirror informers.
+    if (r.stage === 'endpoint') summary.add(r);
     if (!live) printer.write(r);
   });
 
@@ -134,7 +137,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (recording?.file.failure) throw new UserError(recording.file.failure.message);
   if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
-  err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+  err.write(`${summary.format({ color: shouldColor(err, process.env), totals: controllerTotals(endpoint, Date.now() - startedAt) })}\n`);
   for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
   const unused = [...endpoint.watchFaults.unused(), ...endpoint.writeFaults.unused()];
   if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
@@ -184,6 +187,13 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
   if (missed) return EXEC_EXIT.expectations;
   return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+}
+
+/** The controller's side of the wire in one line: what it asked, what it was sent, its relists. */
+function controllerTotals(endpoint: Endpoint, elapsedMs: number): string {
+  const clients = endpoint.clients();
+  const sum = (f: (c: (typeof clients)[number]) => number) => clients.reduce((n, c) => n + f(c), 0);
+  return `requests=${sum((c) => c.requests)} events=${sum((c) => c.events)} relists=${sum((c) => c.relists)} expired=${sum((c) => c.expired)} writes=${sum((c) => c.writes)} bytes=${formatBytes(sum((c) => c.bytes))} elapsed=${Math.round(elapsedMs / 100) / 10}s`;
 }
 
 /** What ended a --once run. */

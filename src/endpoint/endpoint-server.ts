@@ -155,6 +155,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         else if (write) o.recorder.write(info, session.name, o.mode, c);
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
+      session.bytes += c.bytes;
       trace.http(session, info, method, c, Date.now() - started, refusal?.status);
       if (refusal && write && refusal.status.details?.retryAfterSeconds === undefined) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
       const listedRv = info.verb === 'list' || info.verb === 'get' ? trace.read(session, info, c) : undefined;
@@ -242,6 +243,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       },
       event: (e) => {
         if (e.type !== 'ERROR' && e.rv !== undefined) lastRv = e.rv;
+        session.events++;
         w.lastActivity = Date.now();
         w.stalled = false;
         trace.watchEvent(session, info, e);

@@ -134,7 +134,7 @@ export class TraceSummary {
   }
 
   /** A STAGE | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line. */
-  format(opts: { color?: boolean } = {}): string {
+  format(opts: { color?: boolean; totals?: string } = {}): string {
     const j = this.toJSON();
     const rows = Object.entries(j.stages).map(([stage, ops]) => [
       stage,
@@ -143,7 +143,7 @@ export class TraceSummary {
         .map(([op, n]) => `${op}=${n}`)
         .join(' '),
     ]);
-    const totals = `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
+    const totals = opts.totals ?? `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
     return rows.length === 0 ? totals : `${reportTable(['STAGE', 'RECORDS', 'OPS'], rows, { color: opts.color, alignRight: [1] })}${totals}`;
   }
 }

@@ -78,6 +78,8 @@ describe('kwatch reconcile --exec', () => {
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', type: 'ERROR', code: 410 }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', event: 'close', reason: '410' }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'relist', resource: 'configmaps', reason: expect.stringMatching(/^it was sent 410 Gone/) }));
+    // The summary line describes the controller (its requests, events, relists, bytes), not kwatch's own informers.
+    expect(r.stderr).toMatch(/^requests=\d+ events=[1-9]\d* relists=1 expired=1 writes=0 bytes=[\d.]+k?B elapsed=[\d.]+s$/m);
   });
 
   it('write faults: the Nth write is answered 409 Conflict; a failing controller fails the run with its own exit code', async () => {
