@@ -162,7 +162,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       // A list hands out a current resourceVersion: watching from it is never "expired", whatever came before.
       const collection = listedRv !== undefined && /^\d+$/.test(listedRv) ? trace.collectionOf(info) : undefined;
       if (collection !== undefined && (expiredUpTo.get(collection) ?? -1n) >= BigInt(listedRv!)) expiredUpTo.set(collection, BigInt(listedRv!) - 1n);
-      else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold });
+      else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold, sentAt: started });
     });
 
     if (info.verb === 'list' && !info.query.get('continue')) {

@@ -63,6 +63,8 @@ export class WireTrace {
   /** Per resource, key and field: who changed it last, and how often it changed hands. */
   private readonly fieldHands = new Map<string, { last: string; clients: Set<string>; switches: number }>();
   private readonly fought = new Set<string>();
+  /** When each client's latest write of a key was sent (its echo can come back before its answer). */
+  private readonly lastSent = new Map<string, number>();
 
   constructor(private readonly tracer: Tracer) {}
 
@@ -125,7 +127,7 @@ export class WireTrace {
     return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object() : undefined;
   }
 
-  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number }): void {
+  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number; sentAt?: number }): void {
     const now = Date.now();
     const resource = this.resourceOf(info);
     const answer = decodeBody(c.body, c.contentType) as Record<string, unknown> | undefined;
@@ -141,7 +143,10 @@ export class WireTrace {
     const after = !isStatus && answer?.metadata ? answer : undefined;
     const changed = !ok ? [] : info.verb === 'create' ? ['(created)'] : info.verb === 'delete' || info.verb === 'deletecollection' ? ['(deleted)'] : old && after ? diffObjects(old, after).map((d) => d.path) : [];
     // The write's own echo may have arrived already: it is no trigger of the write.
-    const triggers = s.likelyTriggers(resource, key, after ?? sentObject, now, TRIGGER_WINDOW_MS).filter((t) => !(t.resource === resource && t.key === key && t.rv !== undefined && t.rv === answerMeta.resourceVersion));
+    // Only events since this client's previous write of the key: what came before that one triggered that one.
+    const previousAt = this.lastSent.get(`${s.name} ${resource} ${key}`) ?? 0;
+    this.lastSent.set(`${s.name} ${resource} ${key}`, o.sentAt ?? now);
+    const triggers = s.likelyTriggers(resource, key, after ?? sentObject, now, TRIGGER_WINDOW_MS).filter((t) => t.time > previousAt && !(t.resource === resource && t.key === key && t.rv !== undefined && t.rv === answerMeta.resourceVersion));
     // Only writes that are stored echo back on the client's watches.
     const stored = ok && (o.mode === 'overlay' || o.mode === 'apply');
     s.wrote(now);

@@ -121,6 +121,16 @@ describe('kwatch reconcile --exec', () => {
     expect(recs).toContainEqual(expect.objectContaining({ op: 'write', verb: 'update', key: 'default/exec-stale', code: 409 }));
   });
 
+  it('after= on a write lists the events since that key\'s previous write, not older ones', async () => {
+    const script = 'kubectl get configmaps -w -o name >/dev/null & w=$!; sleep 1; kubectl create configmap exec-after && sleep 0.5 && kubectl annotate configmap exec-after a=1 && sleep 0.5 && kubectl annotate configmap exec-after b=2; sleep 0.5; kill $w';
+    const r = await exec('-n', 'default', '--writes', 'overlay', '-o', 'ndjson', ...sh(script));
+    const writes = records(r.stdout).filter((x) => x.op === 'write' && x.key === 'default/exec-after');
+    expect(writes.map((w) => w.verb)).toEqual(['create', 'patch', 'patch']);
+    const last = writes[2].after as string[];
+    expect(last.length).toBeGreaterThan(0);
+    expect(last.every((t) => t.startsWith('MODIFIED '))).toBe(true);
+  });
+
   it('a controller that rewrites its key after every echo of its own write is reported as a loop (exit 1)', async () => {
     // Each event for the ConfigMap (its own write's echo included) makes the script write a new value.
     const script = 'kubectl create configmap exec-loop --from-literal=n=0 && kubectl get configmap exec-loop -w -o name --output-watch-events | while read -r line; do kubectl annotate --overwrite configmap exec-loop tick=$(date +%s%N) >/dev/null; done';
