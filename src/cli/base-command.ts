@@ -97,11 +97,16 @@ export abstract class KwatchCommand extends Command {
   }
 
   /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
-  protected async startSim(flags: GlobalFlags): Promise<RunningSim> {
+  protected async startSim(flags: GlobalFlags & { 'sim-objects'?: string[] }): Promise<RunningSim> {
     const { startSimServer } = await import('../sim/server.js');
     const churn = numberInRange(flags['sim-churn'], '--sim-churn', 0, MAX_SIM_CHURN, 'changes per second; 0 = static');
+    // --sim-objects (the commands that take it): read before the server starts, so a bad file is one line.
+    const seedFiles = flags['sim-objects'] ?? [];
+    const seeds = seedFiles.length ? await import('./seed-objects.js') : undefined;
+    const objects = seeds?.readSeedObjects(seedFiles, '--sim-objects');
     const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
     this.onCleanup(() => sim.close());
+    if (seeds && objects) seeds.seedSim(sim, objects, '--sim-objects');
     if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
     return sim;
   }

@@ -11,7 +11,7 @@ import { UserError } from './user-error.js';
 /** Flags the endpoint takes in both commands. */
 export const endpointFlags = {
   listen: Flags.string({ description: 'Where the endpoint listens: PORT, HOST:PORT or [IPv6]:PORT (default 127.0.0.1 and a free port).', helpGroup: 'ENDPOINT' }),
-  tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run (the kubeconfig carries the CA; it is also written beside it as <kubeconfig>.ca.crt).', default: false, helpGroup: 'ENDPOINT' }),
+  tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run (the default: the kubeconfig carries the CA, also written beside it as <kubeconfig>.ca.crt, and clients send its token). --no-tls serves plain HTTP, over which client-go sends no token: the server URL\'s secret path is then the only proof, and a client that drops that path (kubectl get --raw) is refused.', default: true, allowNo: true, helpGroup: 'ENDPOINT' }),
   inject: Flags.string({ description: 'A fault on the controller\'s watches or writes: drop-connection@AT, expire@AT (410 Gone), duplicate@AT, delay:DURATION[@AT], hide-delete:NAMESPACE/NAME, conflict@N, error@N, throttle@N (AT: a resourceVersion or a time since the start such as 5s; N: the Nth write). Repeatable.', multiple: true, helpGroup: 'ENDPOINT' }),
   'stall-after': Flags.string({ description: 'Report a watch that received no event and no bookmark for this long.', default: '5m', helpGroup: 'ENDPOINT' }),
   'max-objects': Flags.integer({ description: 'With --writes overlay: the most objects the local fork mirrors from the target; past it, the kind that crossed it stops mirroring (one line, never an out-of-memory).', default: 200_000, min: 1, helpGroup: 'ENDPOINT' }),

@@ -8,18 +8,22 @@ import { writeFile } from 'node:fs/promises';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
+import type { WriteLimits } from '../reconcile/write-limiter.js';
 import { childEnvironment, startChild, type ChildExit, type ChildOutput, type RunningChild } from '../endpoint/child-process.js';
 import { isEndpointKubeconfig, writeEndpointKubeconfig } from '../endpoint/endpoint-kubeconfig.js';
 import { WireRecorder } from '../endpoint/wire-recorder.js';
 import { upstreamResourceTypes } from '../endpoint/upstream-kinds.js';
 import type { ResourceType } from '../sim/registry.js';
 import { openRecording } from './recording-open.js';
-import { startEndpoint, type Endpoint, type EndpointWriteMode } from '../endpoint/endpoint-server.js';
+import { startEndpoint, type Endpoint, type EndpointWriteMode, type RefusedWrite } from '../endpoint/endpoint-server.js';
 import { Fork } from '../endpoint/fork.js';
+import { readExpectedObject } from '../endpoint/expected-state.js';
+import { checkExpectation, expectationKey, type Expectation, type ExpectationResult } from '../reconcile/expectations.js';
 import { shouldColor } from '../render/color.js';
 import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
+import { formatBytes } from '../render/format-units.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
@@ -46,6 +50,8 @@ export interface ExecRunOptions {
   maxObjects: number;
   /** reconcile --exec: the controller process; proxy: none. */
   child?: { command: string; args: string[]; output: ChildOutput; graceMs: number };
+  /** kwatch sim --mirror: the banner says mirror. */
+  mirrorServer?: boolean;
   /** sim --mirror-resources: the kinds the fork mirrors (default: every kind asked for). */
   mirrorResources?: ReadonlySet<string>;
   /** Where to write the kubeconfig (proxy --kubeconfig-out); default a new temporary folder, removed at the end. */
@@ -54,6 +60,10 @@ export interface ExecRunOptions {
   force: boolean;
   /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
   once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
+  /** --qps/--burst/--max-writes: enforced on the wire under apply and server-dry-run (the writes that reach the target). */
+  writeLimits?: WriteLimits;
+  /** --expect (with --once): checked against the fork under overlay, the target otherwise, once the run ends. */
+  expectations?: Expectation[];
   /** --record: what the controller was sent and what it wrote, to this recording (Secret data masked). */
   record?: { path: string; kwatchVersion: string };
   /** --live: the dashboard with a per-client panel instead of the trace lines (where the terminal allows). */
@@ -73,10 +83,12 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, only: o.mirrorResources, notice }) : undefined;
 
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
-  const summary = new TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const startedAt = Date.now();
+  const summary = new TraceSummary({ startedAt, now: Date.now });
   const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
-    summary.add(r);
+    // The summary describes the controller on the wire, not the fork's own mirror informers.
+    if (r.stage === 'endpoint') summary.add(r);
     if (!live) printer.write(r);
   });
 
@@ -84,12 +96,17 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let endpoint: Endpoint | undefined;
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
-  let settled: 'quiet' | 'max-wait' | 'loop' | undefined;
+  let settled: Settled | undefined;
+  let maxWritesReached: number | undefined;
+  let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
   try {
-    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder });
+    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
+      writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
+      onMaxWrites: (max) => { maxWritesReached = max; o.stop.stop('max-writes'); },
+    });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
     if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
-    notice(`kwatch: ${o.child ? 'endpoint' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
+    notice(`kwatch: ${o.child ? 'endpoint' : o.mirrorServer ? 'mirror' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
     notice(`kwatch: kubeconfig ${kubeconfig.path}${o.child ? '' : ` (export KUBECONFIG=${kubeconfig.path})`}`);
 
     endpoint.watchFaults.start();
@@ -104,20 +121,23 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (o.once) waits.push(settle(endpoint, o.once, started, o.stop.signal, child).then((s) => { settled = s; }));
     await Promise.race(waits);
     if (child) exit = await child.stop(o.child!.graceMs);
+    if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
   } finally {
     unsubscribe();
     live?.stop();
-    if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled, o.once.quietMs)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
+    if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'endpoint', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as unknown as TraceRecord);
     printer.end();
     await endpoint?.close();
     await recording?.recorder.flushed();
     recording?.file.close();
     if (kubeconfig.temporary) rmSync(dirname(kubeconfig.path), { recursive: true, force: true });
   }
+  if (!endpoint) throw new Error('the endpoint did not start');
   if (recording?.file.failure) throw new UserError(recording.file.failure.message);
   if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
-  err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+  err.write(`${summary.format({ color: shouldColor(err, process.env), totals: controllerTotals(endpoint, Date.now() - startedAt) })}\n`);
   for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
   const unused = [...endpoint.watchFaults.unused(), ...endpoint.writeFaults.unused()];
   if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
@@ -126,26 +146,115 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     notice(diverged.length ? `fork: ${diverged.length} ${diverged.length === 1 ? 'object differs' : 'objects differ'} from the target (written locally):` : 'fork: nothing differs from the target');
     for (const d of diverged) notice(`  ${d.change} ${d.resource} ${d.key}${d.conflicts ? ` (${d.conflicts} upstream ${d.conflicts === 1 ? 'change' : 'changes'} kept out)` : ''}`);
   }
-  const rows = reportRows(endpoint, o.mode, settled);
+  const rows = reportRows(endpoint, o.mode, settled, o.once?.quietMs ?? 0);
+  for (const r of rows) if (r.periodic) notice(`periodic: ${r.client} ${r.resource} ${r.key} written every ~${seconds(r.periodic.everyMs)} with no event triggering it (a lease renewal or a heartbeat): neither a loop nor waited for`);
+  for (const f of endpoint.fights) notice(`fight: ${f.clients.join(' and ')} keep rewriting ${f.field} of ${f.resource} ${f.key}, each undoing the other (${f.switches} changes of hands)`);
+  for (const x of endpoint.rewatchedExpired.slice(0, 5)) notice(`rewatch-expired: ${x.client} watched ${x.resource} again from resourceVersion ${x.rv}, though it was sent 410 Gone at ${x.expiredAt}: a reflector must list anew`);
   for (const c of endpoint.clients()) for (const l of c.loops) notice(`loop: ${l.client} ${l.resource} ${l.key} rewrote itself ${l.rounds} times in a row after the echo of its own write; changing every round: ${l.fields.join(', ')}`);
 
   const childFailed = exit !== undefined && !exit.stopped && exit.code !== 0;
   if (exit?.error) notice(`error: ${exit.error}`);
   else if (childFailed) {
-    notice(`the controller exited with code ${exit!.code}${exit!.signal ? ` (${exit!.signal})` : ''}; its last lines:`);
+    notice(`${childFailure(exit!)}; its last lines:`);
     for (const l of child!.lastLines().slice(-10)) notice(`  ${l}`);
   }
   if (o.once && table && rows.length) out.write(`\n${execReportTable(rows, { color: shouldColor(out, process.env) })}`);
   const failedRequests = endpoint.failures.length + endpoint.clients().reduce((n, c) => n + c.failedRequests, 0);
   if (failedRequests) notice(`requests failed: ${failedRequests}${endpoint.failures.length ? ` (${endpoint.failures.slice(0, 3).join('; ')})` : ''}`);
+  for (const r of endpoint.refusedWrites.slice(0, 5)) notice(`refused: kwatch answered ${r.client}'s ${r.method} ${r.path} itself: ${r.code} ${r.reason}: ${r.message}`);
   const pending = rows.filter((r) => r.result === 'pending').length;
   const loops = rows.filter((r) => r.result === 'loop').length;
   if ((o.mode === 'intercept' || o.mode === 'server-dry-run') && rows.length) notice(`note: under --writes ${o.mode} nothing is stored, so the controller's own watches never saw its writes: one it repeats may be one that would land once (--writes overlay shows whether it converges)`);
-  if (o.once || child) notice(verdictLine(rows, o.mode, settled, pending, loops));
+  // What makes the run fail whatever the writes look like: named on the last line, exit 2.
+  const failures: string[] = [];
+  if (childFailed && !exit!.error) failures.push(childFailure(exit!));
+  if (maxWritesReached !== undefined) failures.push(`--max-writes ${maxWritesReached} reached: the controller sent ${maxWritesReached} writes and kwatch refused the next and stopped the run (raise --max-writes if that is expected)`);
+  else if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
   if (exit?.error) return exit.code;
-  if (childFailed) return o.once ? 2 : exit!.code;
-  if (o.once && (failedRequests || rows.some((r) => r.result === 'failed'))) return 2;
-  return pending || loops ? 1 : 0;
+  if (failures.length) {
+    notice(`failed: ${failures.join('; ')}`);
+    return EXEC_EXIT.errors;
+  }
+  const missed = expected ? reportExpectations(expected, notice) : 0;
+  if (!o.once) return EXEC_EXIT.converged;
+  notice(settledLine(settled, o.once));
+  const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
+  if (idle) {
+    notice(`idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`);
+    return EXEC_EXIT.idle;
+  }
+  notice(verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length }));
+  if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
+  if (missed) return EXEC_EXIT.expectations;
+  return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+}
+
+/** The controller's side of the wire in one line: what it asked, what it was sent, its relists. */
+function controllerTotals(endpoint: Endpoint, elapsedMs: number): string {
+  const clients = endpoint.clients();
+  const sum = (f: (c: (typeof clients)[number]) => number) => clients.reduce((n, c) => n + f(c), 0);
+  return `requests=${sum((c) => c.requests)} events=${sum((c) => c.events)} relists=${sum((c) => c.relists)} expired=${sum((c) => c.expired)} writes=${sum((c) => c.writes)} bytes=${formatBytes(sum((c) => c.bytes))} elapsed=${Math.round(elapsedMs / 100) / 10}s`;
+}
+
+/** What ended a --once run. */
+type Settled = 'quiet' | 'max-wait' | 'loop' | 'exited' | 'stopped';
+
+/** The rule that ended a --once run, in one line. */
+function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>): string {
+  switch (settled) {
+    case 'quiet': return `settled: ${seconds(once.quietMs)} without writes`;
+    case 'max-wait': return `stopped: --max-wait ${seconds(once.maxWaitMs)} reached`;
+    case 'loop': return 'stopped: a loop was reported';
+    case 'exited': return 'stopped: the controller exited';
+    default: return 'stopped: interrupted before it settled';
+  }
+}
+
+/** 5000 → "5 s", 1500 → "1.5 s", 120000 → "120 s". */
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * The exit codes of `reconcile --exec`, the same table as `--with`'s (README: "exit codes"). Without --once a run is
+ * watched, not judged: 0 unless it failed.
+ */
+export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3, idle: 4 } as const;
+
+/** Each expectation against where the writes landed (the fork under overlay, else the target). */
+async function checkEndState(list: readonly Expectation[], upstream: Connection, fork: Fork | undefined) {
+  const out = [];
+  for (const e of list) {
+    try {
+      const { resource, found } = await readExpectedObject(e, upstream, fork);
+      out.push({ key: expectationKey(e), resource, result: checkExpectation(e, found) });
+    } catch (err) {
+      throw new UserError(err instanceof Error ? err.message : String(err), EXEC_EXIT.errors);
+    }
+  }
+  return out;
+}
+
+/** A block per expectation not met and a count line, as module mode prints them; answers how many failed. */
+function reportExpectations(results: readonly { key: string; resource: string; result: ExpectationResult }[], notice: (line: string) => void): number {
+  const failed = results.filter((x) => !x.result.met);
+  for (const x of failed) {
+    const e = x.result.expectation;
+    notice(`expectation not met: ${x.resource} ${x.key}${e.absent ? ' (absent)' : ''} (${e.where})`);
+    for (const d of x.result.diff) notice(`  ${d}`);
+  }
+  notice(failed.length === 0 ? `expectations: ${results.length} of ${results.length} met` : `expectations: ${failed.length} of ${results.length} not met`);
+  return failed.length;
+}
+
+function childFailure(exit: ChildExit): string {
+  return `the controller exited with code ${exit.code}${exit.signal ? ` (${exit.signal})` : ''}`;
+}
+
+function refusedWritesLine(refused: readonly RefusedWrite[]): string {
+  const first = refused[0];
+  const n = refused.length;
+  return `kwatch refused ${n} of the controller's writes (${first.method} ${first.path}: ${first.code} ${first.reason}${n > 1 ? ', …' : ''}): the target never saw ${n === 1 ? 'it' : 'them'}`;
 }
 
 /** --live on a terminal: the dashboard with the per-client panel; undefined (said in one line) without one. */
@@ -176,45 +285,57 @@ const MODE_NOTES: Record<EndpointWriteMode, string> = {
 };
 
 /** The rows of the report; a key is pending when the cluster does not hold what the controller wrote. */
-function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: 'quiet' | 'max-wait' | 'loop' | undefined): ExecReportRow[] {
+function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: Settled | undefined, quietMs: number): ExecReportRow[] {
   const now = Date.now();
+  const fought = new Set(endpoint.fights.map((f) => `${f.resource} ${f.key}`));
   return [...endpoint.written.values()]
     .map((w): ExecReportRow => {
       const failed = w.lastCode >= 400;
       const stored = mode === 'overlay' || mode === 'apply';
       const pending = stored ? settled === 'max-wait' && now - w.lastAt < 10_000 && w.changing > 0 : w.changing > 0;
-      return { ...w, result: w.loop ? 'loop' : failed ? 'failed' : pending ? 'pending' : 'converged' };
+      // --once stopped on another key's loop while this one was still being written: nothing is known of it.
+      const cutShort = settled === 'loop' && stored && w.changing > 0 && now - w.lastAt < Math.max(quietMs, 1000);
+      const result = w.loop ? 'loop' : fought.has(`${w.resource} ${w.key}`) ? 'fight' : failed ? 'failed' : w.periodic ? 'periodic' : cutShort ? 'stopped-while-writing' : pending ? 'pending' : 'converged';
+      return { ...w, result };
     })
     .sort((a, b) => a.client.localeCompare(b.client) || a.resource.localeCompare(b.resource) || a.key.localeCompare(b.key));
 }
 
-function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, pending: number, loops: number): string {
-  const keys = `${rows.length} ${rows.length === 1 ? 'key' : 'keys'} written`;
+function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
+  const judged = rows.filter((r) => !r.periodic);
+  const keys = `${judged.length} ${judged.length === 1 ? 'key' : 'keys'} written`;
   const how = settled === 'max-wait' ? ' (stopped at --max-wait, still writing)' : '';
-  if (loops) return `not converged: ${loops} looping, ${keys}${how}`;
+  const cut = rows.filter((r) => r.result === 'stopped-while-writing').length;
+  const cutNote = cut ? `, ${cut} stopped while writing` : '';
+  if (n.loops) return `not converged: ${n.loops} looping${cutNote}, ${keys}${how}`;
+  if (n.fights) return `not converged: ${n.fights} ${n.fights === 1 ? 'fight' : 'fights'} between clients over one field, ${keys}${how}`;
+  if (n.rewatches) return `not converged: ${n.rewatches} ${n.rewatches === 1 ? 'watch' : 'watches'} from a resourceVersion already expired (rewatch-expired), ${keys}${how}`;
   const failed = rows.filter((r) => r.result === 'failed').length;
-  if (failed) return `errors: ${failed} of ${keys} refused by the server${pending ? `, ${pending} pending` : ''}${how}`;
-  if (pending) return mode === 'intercept' || mode === 'server-dry-run'
-    ? `not converged: ${pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
-    : `not converged: ${pending} of ${keys} still being written${how}`;
+  if (failed) return `errors: ${failed} of ${keys} refused by the server${n.pending ? `, ${n.pending} pending` : ''}${how}`;
+  if (n.pending) return mode === 'intercept' || mode === 'server-dry-run'
+    ? `not converged: ${n.pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
+    : `not converged: ${n.pending} of ${keys} still being written${how}`;
   return `converged: ${keys}, no write pending${how}`;
 }
 
 /**
- * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`),
- * or `maxWaitMs` passed since it started. Polls: the conditions are the endpoint's, not a timer's.
+ * --once: the controller has synced (a watch open, no list under way) and then been quiet (no write for `quietMs`,
+ * periodic writes such as lease renewals aside), or `maxWaitMs` passed since it started. Polls: the conditions are
+ * the endpoint's, not a timer's.
  */
-async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<'quiet' | 'max-wait' | 'loop'> {
+async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>, started: number, signal: AbortSignal, child: RunningChild | undefined): Promise<Settled> {
   let syncedAt: number | undefined;
   for (;;) {
-    if (signal.aborted || (child && !child.running)) return 'quiet';
+    if (signal.aborted) return 'stopped';
+    if (child && !child.running) return 'exited';
     const now = Date.now();
     const clients = endpoint.clients();
     // A loop never settles: the verdict is known.
     if (clients.some((c) => c.loops.length > 0)) return 'loop';
     const synced = clients.some((c) => c.watchesOpen > 0) && clients.every((c) => c.listsInFlight === 0) && (o.played?.() ?? true);
     if (synced) syncedAt ??= now;
-    const lastWrite = Math.max(0, ...clients.map((c) => c.lastWriteAt ?? 0));
+    let lastWrite = 0;
+    for (const w of endpoint.written.values()) if (!w.periodic && w.lastAt > lastWrite) lastWrite = w.lastAt;
     if (syncedAt !== undefined && now - Math.max(syncedAt, lastWrite) >= o.quietMs) return 'quiet';
     if (now - started >= o.maxWaitMs) return 'max-wait';
     await new Promise((r) => setTimeout(r, 100));

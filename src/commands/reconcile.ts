@@ -53,6 +53,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     inject: Flags.string({ description: 'A fault on the watches or writes (modules and --exec): drop-connection@AT, expire@AT (410), duplicate@AT, delay:D[@AT], hide-delete:NS/NAME, conflict@N, error@N, throttle@N; AT: an RV or a time since the start (5s).', multiple: true }),
     'stall-after': endpointFlags['stall-after'],
     'max-objects': endpointFlags['max-objects'],
+    'sim-objects': Flags.string({ description: 'With --sim: objects created in the embedded server before the controller starts (a YAML or JSON file, several documents or a List, or a folder of them); repeatable. They are not the controller\'s writes.', multiple: true, helpGroup: 'SIM' }),
     writes: Flags.string({ description: 'What happens to the reconciler\'s writes: intercept (shown, nothing sent), overlay (applied locally and fed back to the informers), server-dry-run (sent with dryRun=All), apply (sent for real; needs --sim or --yes).', options: [...WRITE_MODES], default: 'intercept' }),
     yes: Flags.boolean({ description: 'Allow --writes apply against a server that is not --sim.', default: false }),
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
@@ -90,6 +91,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { args, argv, flags } = await this.parse(Reconcile);
     const { output, stages } = await parseTraceViewFlags(flags);
     const dash = this.argv.indexOf('--');
+    if (flags['sim-objects']?.length && !flags.sim) throw new UserError('--sim-objects seeds the embedded server: add --sim');
     if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
@@ -106,10 +108,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (flags['settle-timeout'] !== undefined && !flags.once) throw new UserError('--settle-timeout goes with --once');
     if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
     if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (local), server-dry-run or apply');
-    const qps = Number(flags.qps);
-    if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
-    if (flags.burst < 1) throw new UserError('--burst must be at least 1');
-    if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
+    const { qps } = parseWriteLimits(flags);
     const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
     const settleTimeoutMs = flags['settle-timeout'] !== undefined ? parseDuration(flags['settle-timeout'], '--settle-timeout') : undefined;
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
@@ -183,6 +182,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
   /** `--exec -- CMD`: the controller process behind kwatch's endpoint (src/endpoint), on the target the flags name. */
   private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
+    const dash = this.argv.indexOf('--');
+    const ownArgs = dash >= 0 ? this.argv.slice(0, dash) : this.argv;
+    const moduleOnly = MODULE_ONLY_FLAGS.find((f) => ownArgs.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+    if (moduleOnly) throw new UserError(`--${moduleOnly} acts on the reconcile loop of a --with module; a controller process runs its own (leave it out with --exec)`);
     if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
     const fromRecording = flags['from-recording'];
     if (flags.record && fromRecording) throw new UserError('--record writes what a cluster sent: it cannot be combined with --from-recording');
@@ -190,6 +193,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (fromRecording && (flags.sim || flags.context || flags.kubeconfig)) throw new UserError('--from-recording is the controller\'s cluster: leave out --sim, --kubeconfig and --context');
     const speed = parseSpeed(flags.speed);
     if (!fromRecording && flags.speed !== '1') throw new UserError('--speed paces a recording: add --from-recording FILE');
+    // A command that cannot start is one line, before any banner (exit 127 not found, 126 not runnable).
+    const { commandProblem } = await import('../endpoint/child-process.js');
+    const unstartable = process.platform === 'win32' ? undefined : commandProblem(command[0], process.env.PATH);
+    if (unstartable) throw new UserError(unstartable.message, unstartable.code);
     const ex = await import('../cli/exec-flags.js');
     const mode = flags.writes as WriteMode;
     if (mode === 'apply' && !flags.sim && !fromRecording && !flags.yes) throw new UserError('--writes apply sends the controller\'s writes to the cluster for real: add --yes to confirm, or use --writes server-dry-run to see what the server would answer');
@@ -207,6 +214,10 @@ Several --with modules share one informer per resource, as kube-controller-manag
     ex.parseInjectFlags(flags.inject);
     ex.boundedDuration(flags['stall-after'], '--stall-after', 1);
     if (flags['loop-threshold'] < 1) throw new UserError('--loop-threshold must be at least 1');
+    if (flags.expect !== undefined && !flags.once) throw new UserError('--expect checks the end state of a --once run: add --once');
+    if (flags.expect !== undefined && flags.writes === 'intercept') throw new UserError('--expect checks the end state, which --writes intercept never changes: use --writes overlay (the fork), server-dry-run or apply');
+    const expectations = flags.expect !== undefined ? await readExpectations(flags.expect) : undefined;
+    const writeLimits = parseWriteLimits(flags);
     const tracer = new Tracer();
     await startTraceOut(flags, tracer, `reconcile --exec -- ${command.join(' ')}`, (fn) => this.onCleanup(fn));
     const stop = createStopSignal({ forMs: options.forMs });
@@ -225,6 +236,8 @@ Several --with modules share one informer per resource, as kube-controller-manag
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
         once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs, played: served?.played } : undefined,
+        expectations,
+        writeLimits,
         live: flags.live ? { snapshotDir: flags['snapshot-dir'] } : undefined,
         stop,
       });
@@ -273,6 +286,18 @@ Several --with modules share one informer per resource, as kube-controller-manag
       record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
     } as const;
   }
+}
+
+/** Flags of the module runner (its scheduler, workqueue and informers) that mean nothing to a controller process. */
+const MODULE_ONLY_FLAGS = ['max-reconciles', 'settle-timeout', 'concurrency', 'max-concurrent-reconciles', 'debounce', 'resync', 'fifo', 'reconcile-timeout', 'max-events', 'field-manager', 'diff', 'key'];
+
+/** --qps, --burst and --max-writes, checked. */
+function parseWriteLimits(flags: { qps: string; burst: number; 'max-writes': number }) {
+  const qps = Number(flags.qps);
+  if (!Number.isFinite(qps) || qps <= 0) throw new UserError(`--qps must be a number above 0, got "${flags.qps}"`);
+  if (flags.burst < 1) throw new UserError('--burst must be at least 1');
+  if (flags['max-writes'] < 1) throw new UserError('--max-writes must be at least 1');
+  return { qps, burst: flags.burst, maxWrites: flags['max-writes'] };
 }
 
 /** The --expect file's documents (YAML, several separated by ---, or JSON), as one-line usage errors. */

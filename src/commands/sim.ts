@@ -38,6 +38,7 @@ export default class Sim extends Command {
     tls: Flags.boolean({ description: 'Serve HTTPS with a certificate from a CA made for this run; the kubeconfig carries the CA (no insecure-skip-tls-verify).', default: false }),
     users: Flags.boolean({ description: 'Authenticate and authorize (needs --tls): context kwatch-sim is an admin with a client certificate, context kwatch-sim-dev a user "dev" with a bearer token allowed only in namespace dev (403 elsewhere, 401 for a bad token).', default: false }),
     'max-objects': rangedInteger(0, 1_000_000, { description: 'Objects each controller (deployment, replicaset, job) may create over the sim\'s lifetime; past it, it logs one line and creates no more, so a mistake cannot flood the machine.', default: 10_000 }),
+    objects: Flags.string({ description: 'Objects created in the server before it serves (a YAML or JSON file, several documents or a List, or a folder of them); repeatable.', multiple: true }),
     mirror: Flags.boolean({ description: 'Serve a local copy-on-write fork of a real cluster (the current context, or --kubeconfig/--context) instead of a generated one: each kind is mirrored from the cluster at its first request and kept current; writes land only in the fork; an upstream change to an object written locally is reported as a conflict and never applied over it. At exit it lists the objects that diverged.', default: false, helpGroup: 'MIRROR' }),
     'mirror-resources': Flags.string({ description: 'With --mirror: mirror only these kinds, comma-separated as kubectl spells them (pods,deployments.apps); others are served empty, holding only what is written locally.', helpGroup: 'MIRROR' }),
     kubeconfig: Flags.string({ description: 'With --mirror: the kubeconfig of the cluster to fork (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'MIRROR' }),
@@ -52,6 +53,7 @@ export default class Sim extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Sim);
+    if (flags.mirror && flags.objects?.length) this.fail('--objects seeds a generated sim; --mirror serves a copy of a real cluster: give one of them');
     if (flags.mirror) return this.runMirror(flags);
     if (flags['trace-out'] !== undefined) this.fail('--trace-out traces what controllers do on a --mirror fork: add --mirror');
     if (flags['mirror-resources'] !== undefined || flags.context !== undefined || flags.kubeconfig !== undefined) this.fail('--mirror-resources, --kubeconfig and --context name the cluster --mirror forks: add --mirror');
@@ -87,6 +89,8 @@ export default class Sim extends Command {
       refuseForeignFile(controlTokenFile(kubeconfigPath), isControlTokenFile, 'control token file');
     }
 
+    const seeds = flags.objects?.length ? await import('../cli/seed-objects.js') : undefined;
+    const objects = seeds?.readSeedObjects(flags.objects!, '--objects');
     const { startSimServer } = await import('../sim/server.js');
     let server;
     try {
@@ -111,6 +115,14 @@ export default class Sim extends Command {
       const code = (err as { code?: string }).code;
       if (code === 'EADDRINUSE') this.fail(`port ${flags.port} is already in use: pick another --port or use --port 0`);
       throw err;
+    }
+    if (seeds && objects) {
+      try {
+        seeds.seedSim(server, objects, '--objects');
+      } catch (err) {
+        await server.close();
+        throw err;
+      }
     }
     const { PrivateFileError } = await import('../wire/private-file.js');
     try {
@@ -172,6 +184,7 @@ export default class Sim extends Command {
         loopThreshold: 5,
         stallAfterMs: 300_000,
         maxObjects: 200_000,
+        mirrorServer: true,
         mirrorResources: flags['mirror-resources'] ? new Set(flags['mirror-resources'].split(',').map((r) => r.trim()).filter(Boolean)) : undefined,
         kubeconfigOut: kubeconfigPath,
         force: flags.force,

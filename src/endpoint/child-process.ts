@@ -2,8 +2,8 @@
 // KUBECONFIG on the endpoint and no in-cluster configuration, its output passed on (prefixed, to a file, or not at all),
 // stopped with SIGTERM then SIGKILL after the grace period, and its last lines kept for the report when it fails.
 import { spawn } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { basename } from 'node:path';
+import { accessSync, constants, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 
 export type ChildOutput = { kind: 'passthrough' } | { kind: 'prefix' } | { kind: 'file'; path: string } | { kind: 'none' };
 
@@ -49,6 +49,24 @@ export function childEnvironment(base: NodeJS.ProcessEnv, kubeconfig: string): N
   delete env.KUBERNETES_SERVICE_PORT;
   delete env.KUBERNETES_SERVICE_PORT_HTTPS;
   return env;
+}
+
+/**
+ * Why `command` cannot be started (`command not found`, `permission denied`), or undefined when it can: asked before
+ * anything starts, so that a typo is one line and exit 127 (126), as a shell says it.
+ */
+export function commandProblem(command: string, path: string | undefined): { code: number; message: string } | undefined {
+  const candidates = command.includes('/') ? [command] : (path ?? '').split(delimiter).filter(Boolean).map((d) => join(d, command));
+  let found = false;
+  for (const c of candidates) {
+    try {
+      if (!statSync(c).isFile()) continue;
+      found = true;
+      accessSync(c, constants.X_OK);
+      return undefined;
+    } catch { /* not here, or not runnable: the next one */ }
+  }
+  return found ? { code: 126, message: `${command}: permission denied` } : { code: 127, message: `${command}: command not found` };
 }
 
 export function startChild(o: ChildOptions): RunningChild {

@@ -65,6 +65,10 @@ export class ClientSession {
   watchesOpen = 0;
   watchesStarted = 0;
   listsInFlight = 0;
+  /** Watch events delivered to it (bookmarks and errors included), 410s among them, and the bytes it was answered. */
+  events = 0;
+  expired = 0;
+  bytes = 0;
   lastWriteAt?: number;
   private readonly delivered = new Map<string, Map<string, SentObject>>();
   private recent: RecentEvent[] = [];
@@ -156,7 +160,7 @@ export class ClientSession {
     const c = this.collection(collection);
     c.watchesOpen = Math.max(0, c.watchesOpen - 1);
     this.watchesOpen = Math.max(0, this.watchesOpen - 1);
-    if (reason === '410') c.sent410 = true;
+    if (reason === '410') { c.sent410 = true; this.expired++; }
     c.lastClose = reason;
   }
 

@@ -15,7 +15,7 @@ import { createServingCredentials } from '../wire/serving-credentials.js';
 import { sendError } from '../wire/send-status.js';
 import { decodeBody } from './body-decode.js';
 import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
-import { ClientRegistry, type ClientSession } from './client-session.js';
+import { ClientRegistry, clientName, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
@@ -24,9 +24,11 @@ import { captureResponse } from './response-capture.js';
 import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
 import { isWorkloadAccess, WORKLOAD_ACCESS_REFUSED, workloadAccessRefusal } from './workload-access.js';
-import { WireTrace, type WrittenKey } from './wire-trace.js';
+import { WireTrace, type FightFinding, type WrittenKey } from './wire-trace.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import type { WireRecorder } from './wire-recorder.js';
+import type { WriteLimits } from '../reconcile/write-limiter.js';
+import { WriteGate } from './write-gate.js';
 import { trackSockets } from '../wire/server-sockets.js';
 
 export type EndpointWriteMode = 'intercept' | 'overlay' | 'server-dry-run' | 'apply';
@@ -50,6 +52,9 @@ export interface EndpointOptions {
   stallAfterMs: number;
   /** --record: what the clients were sent and what they wrote. */
   recorder?: WireRecorder;
+  /** --qps/--burst (429 past the rate) and --max-writes (refused past it; `onMaxWrites` is told once). */
+  writeLimits?: WriteLimits;
+  onMaxWrites?: (max: number) => void;
 }
 
 export interface Endpoint {
@@ -63,9 +68,33 @@ export interface Endpoint {
   readonly writeFaults: WriteFaults;
   /** Requests that failed on kwatch's side of the wire (target unreachable, an unexpected answer), not injected ones. */
   readonly failures: string[];
+  /** Writes kwatch answered itself instead of passing them on (415, 413, 401, the fork's 507, …): the run cannot pass. */
+  readonly refusedWrites: readonly RefusedWrite[];
   /** Every key a client wrote, and how (the --once report). */
   readonly written: ReadonlyMap<string, WrittenKey>;
+  /** Fields two clients kept taking from each other. */
+  readonly fights: readonly FightFinding[];
+  /** Clients that watched again from a resourceVersion they had been told is expired (410). */
+  readonly rewatchedExpired: readonly RewatchExpired[];
   close(): Promise<void>;
+}
+
+/** A watch from a resourceVersion at or below one the collection was expired at: kube answers 410 again. */
+export interface RewatchExpired {
+  client: string;
+  resource: string;
+  rv: string;
+  expiredAt: string;
+}
+
+/** A write kwatch itself refused. */
+export interface RefusedWrite {
+  client: string;
+  method: string;
+  path: string;
+  code: number;
+  reason: string;
+  message: string;
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -82,16 +111,34 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const writeFaults = new WriteFaults(o.faults ?? []);
   const trace = new WireTrace(o.tracer);
   const failures: string[] = [];
+  const refusedWrites: RefusedWrite[] = [];
+  const rewatchedExpired: RewatchExpired[] = [];
+  /** Per collection, the highest resourceVersion a watch of it was expired at (410): older ones stay expired. */
+  const expiredUpTo = new Map<string, bigint>();
+  const gate = o.writeLimits ? new WriteGate(o.writeLimits, Date.now()) : undefined;
+  let maxWritesTold = false;
   const watches = new Set<{ session: ClientSession; resource: string; lastActivity: number; stalled: boolean; res: ServerResponse }>();
 
+  /** An answer kwatch makes itself, not the target: traced as an `http` record with `refused`, and kept when a write. */
+  const refuse = (res: ServerResponse, client: string, method: string, info: RequestInfo, err: ApiStatusError, started: number): void => {
+    sendError(res, err);
+    const { code, reason, message } = err.status;
+    trace.refused(client, info, method, code, reason, message, Date.now() - started);
+    if (isWrite(info)) refusedWrites.push({ client, method, path: info.path, code, reason, message });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
     const refused = guard(req, token);
-    if (refused) { req.resume(); return sendError(res, refused); }
+    if (refused) {
+      req.resume();
+      // The path as asked, its secret prefix (right or wrong) left out of the trace.
+      return refuse(res, clientName(header(req.headers['user-agent'])), method, requestInfo(method, withoutSecretPrefix(req.url ?? '/')), refused, started);
+    }
     const session = clients.for(header(req.headers['user-agent']));
     session.requests++;
-    const method = req.method ?? 'GET';
     const info = requestInfo(method, req.url ?? '/');
-    const started = Date.now();
     const workloadRefusal = workloadAccessRefusal(info, method, o.mode);
     // A refused request is traced as the write it would be (exec and attach upgrade a GET too).
     const write = isWrite(info) || workloadRefusal !== undefined;
@@ -101,9 +148,11 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     /** The query sent to the target, when kwatch changed it. */
     let sentQuery: URLSearchParams | undefined;
     const body = write || method === 'POST' || method === 'PUT' || method === 'PATCH' ? await requestBody(req, MAX_BODY_BYTES) : undefined;
-    if (body instanceof ApiStatusError) return sendError(res, body);
-    const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0);
-    if (unspoken) return sendError(res, unspoken);
+    if (body instanceof ApiStatusError) return refuse(res, session.name, method, info, body, started);
+    const unspoken = refusedMediaType(header(req.headers.accept), header(req.headers['content-type']), body !== undefined && body.length > 0, method);
+    if (unspoken) return refuse(res, session.name, method, info, unspoken, started);
+    /** Set when kwatch answers in the target's place below (a workload-access or dry-run refusal, the fork's bound, the target unreachable). */
+    let refusal: ApiStatusError | undefined;
 
     const base = write ? trace.baseOf(session, info) : undefined;
     const listing = info.verb === 'list';
@@ -115,15 +164,20 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         else if (write) o.recorder.write(info, session.name, o.mode, c, decodeBody(body, header(req.headers['content-type'])));
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
-      trace.http(session, info, method, c, Date.now() - started, sentQuery);
-      if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold, refused: refusedWrite });
+      session.bytes += c.bytes;
+      trace.http(session, info, method, c, Date.now() - started, { sent: sentQuery, refusal: refusal?.status });
+      if (refusal && write && refusal.status.details?.retryAfterSeconds === undefined) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
+      const listedRv = info.verb === 'list' || info.verb === 'get' ? trace.read(session, info, c) : undefined;
+      // A list hands out a current resourceVersion: watching from it is never "expired", whatever came before.
+      const collection = listedRv !== undefined && /^\d+$/.test(listedRv) ? trace.collectionOf(info) : undefined;
+      if (collection !== undefined && (expiredUpTo.get(collection) ?? -1n) >= BigInt(listedRv!)) expiredUpTo.set(collection, BigInt(listedRv!) - 1n);
+      else if (write) trace.write(session, info, c, { mode: o.mode, body, contentType: header(req.headers['content-type']), base, loopThreshold: o.loopThreshold, refused: refusedWrite, sentAt: started });
       else if (question) trace.question(session, info, c, o.mode);
-      else if (info.verb === 'list' || info.verb === 'get') trace.read(session, info, c);
     });
 
     if (workloadRefusal) {
       refusedWrite = WORKLOAD_ACCESS_REFUSED;
-      return sendError(res, workloadRefusal);
+      return sendError(res, (refusal = workloadRefusal));
     }
 
     if (info.verb === 'list' && !info.query.get('continue')) {
@@ -141,6 +195,31 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         const named = (decodeBody(body, header(req.headers['content-type']))?.metadata as { name?: string } | undefined)?.name;
         return sendError(res, new ApiStatusError(fault.status({ group: info.group, resource: info.resource, name: named ?? info.name ?? '' }) as ApiStatusError['status']));
       }
+      const gated = gate?.admit(Date.now());
+      if (gated?.kind === 'throttled') {
+        // As API Priority and Fairness answers: client-go waits Retry-After and sends the write again.
+        refusal = new ApiStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 429, reason: 'TooManyRequests', message: `kwatch endpoint: past --qps ${o.writeLimits!.qps} --burst ${o.writeLimits!.burst}: too many requests, please try again later`, details: { retryAfterSeconds: gated.retryAfterSeconds } });
+        return sendError(res, refusal);
+      }
+      if (gated?.kind === 'over') {
+        refusal = status(429, 'TooManyRequests', `kwatch endpoint: --max-writes ${gated.max} reached: no further write is passed on in this run`);
+        if (!maxWritesTold) { maxWritesTold = true; o.onMaxWrites?.(gated.max); }
+        return sendError(res, refusal);
+      }
+    }
+
+    if (info.verb === 'watch') {
+      const rv = info.query.get('resourceVersion') ?? '';
+      const expired = /^\d+$/.test(rv) && rv !== '0' ? expiredUpTo.get(trace.collectionOf(info)) : undefined;
+      if (expired !== undefined && BigInt(rv) <= expired) {
+        // Faults persist as kube's compaction does: an RV the client was told is gone stays gone for this collection.
+        const found: RewatchExpired = { client: session.name, resource: trace.resourceOf(info), rv, expiredAt: String(expired) };
+        rewatchedExpired.push(found);
+        trace.rewatchExpired(session, info, found.rv, found.expiredAt);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv} (${String(expired)}): expired earlier in this run (kwatch)`, reason: 'Expired', code: 410 } })}\n`);
+        return;
+      }
     }
 
     try {
@@ -155,7 +234,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         const dry = dryRunWrite(info, target, body, header(req.headers['content-type']));
         if (dry instanceof ApiStatusError) {
           refusedWrite = DRY_RUN_IMPOSSIBLE;
-          return sendError(res, dry);
+          return sendError(res, (refusal = dry));
         }
         ({ target, body: sent } = dry);
         sentQuery = requestInfo(method, target).query;
@@ -168,7 +247,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       await forwardRequest(o.upstream, req, res, target, sent);
     } catch (err) {
       if (!(err instanceof ApiStatusError)) failures.push(`${method} ${info.path}: ${(err as Error).message}`);
-      if (!res.headersSent) sendError(res, err instanceof ApiStatusError ? err : upstreamFailure(err));
+      if (!res.headersSent) sendError(res, (refusal = err instanceof ApiStatusError ? err : upstreamFailure(err)));
       else res.destroy();
     }
   };
@@ -182,6 +261,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
     const w = { session, resource: trace.resourceOf(info), lastActivity: Date.now(), stalled: false, res };
     let opened = false;
+    let lastRv = info.query.get('resourceVersion') ?? undefined;
     let recorded: number | undefined;
     tapWatch(req, res, watchFaults.empty ? undefined : watchFaults, {
       started: (status) => {
@@ -193,6 +273,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         trace.watchStart(session, info);
       },
       event: (e) => {
+        if (e.type !== 'ERROR' && e.rv !== undefined) lastRv = e.rv;
+        session.events++;
         w.lastActivity = Date.now();
         w.stalled = false;
         trace.watchEvent(session, info, e);
@@ -203,6 +285,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         watches.delete(w);
         if (!opened) return;
         session.watchClosed(collection, reason);
+        if (reason === '410' && lastRv !== undefined && /^\d+$/.test(lastRv)) {
+          const at = BigInt(lastRv);
+          if ((expiredUpTo.get(collection) ?? -1n) < at) expiredUpTo.set(collection, at);
+        }
         trace.watchClose(session, info, reason);
         if (recorded !== undefined) o.recorder!.watchEnd(info, recorded, reason);
       },
@@ -248,7 +334,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     watchFaults,
     writeFaults,
     failures,
+    refusedWrites,
     written: trace.written,
+    fights: trace.fights,
+    rewatchedExpired,
     close: () => {
       closing ??= (async () => {
         clearInterval(stallTimer);
@@ -266,8 +355,10 @@ export class ListenError extends Error {}
 
 /**
  * Only this run's clients: the endpoint forwards with the user's own credentials, so another local process must not
- * borrow them. A request proves it read the kubeconfig kwatch wrote (0600) by the secret path prefix of its server URL
- * (client-go sends no bearer token over plain HTTP) or by its bearer token; the prefix is then taken off the path. A
+ * borrow them. A request proves it read the kubeconfig kwatch wrote (0600) by its bearer token (over HTTPS, the default,
+ * every client sends it) or by the secret path prefix of its server URL (over plain HTTP client-go sends no token:
+ * clientcmd's DirectClientConfig.ClientConfig reads credentials only when IsConfigTransportTLS); the prefix is then
+ * taken off the path. A
  * Host that names the endpoint by a DNS name other than localhost is refused too (DNS rebinding).
  */
 function guard(req: IncomingMessage, token: string): ApiStatusError | undefined {
@@ -290,6 +381,12 @@ function guard(req: IncomingMessage, token: string): ApiStatusError | undefined 
 
 /** The endpoint's URL path begins with this and the run's token. */
 const PATH_PREFIX = 'kwatch-';
+
+/** A request target without a leading /kwatch-… segment: what a refused request's trace shows (never a token). */
+function withoutSecretPrefix(target: string): string {
+  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  return origin.replace(new RegExp(`^/${PATH_PREFIX}[^/?#]*`), '') || '/';
+}
 
 function hostOf(h: string | undefined): string | undefined {
   if (!h) return undefined;

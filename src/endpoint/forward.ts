@@ -4,17 +4,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connection } from '../kube/http/connection.js';
 import { ApiStatusError } from '../wire/api-status.js';
 
-/** Request headers that mean something to the target; the rest (the endpoint's token, hop-by-hop headers) stay here. */
-const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'user-agent', 'if-none-match', 'if-modified-since', 'impersonate-user', 'impersonate-group', 'impersonate-uid', 'x-request-id'];
+/**
+ * Request headers that stay here: the credentials kwatch replaces with the user's own (the endpoint's token), the
+ * connection's own (hop-by-hop, framing), and Accept-Encoding (kwatch reads the answer to trace it). Every other one —
+ * the User-Agent first: kube names a write's field manager after it when no fieldManager is given — reaches the target.
+ */
+const KEPT_REQUEST_HEADERS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
+  'content-length', 'expect', 'accept-encoding',
+]);
 /** Answer headers passed back; hop-by-hop ones and the body's framing are the endpoint's own. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
 
 export async function forwardRequest(upstream: Connection, req: IncomingMessage, res: ServerResponse, target: string, body: Buffer | undefined): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_REQUEST_HEADERS) {
-    const v = req.headers[name];
-    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
+  const headers = forwardedHeaders(req);
   const ac = new AbortController();
   const onGone = () => { if (!res.writableFinished) ac.abort(); };
   res.on('close', onGone);
@@ -36,6 +39,17 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   } finally {
     res.off('close', onGone);
   }
+}
+
+/** The client's request headers the target gets (the names a Connection header lists stay here too, as hop-by-hop). */
+export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const hopByHop = new Set(String(req.headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+  const headers: Record<string, string> = {};
+  for (const [name, v] of Object.entries(req.headers)) {
+    if (v === undefined || KEPT_REQUEST_HEADERS.has(name) || hopByHop.has(name)) continue;
+    headers[name] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return headers;
 }
 
 /** Resolves when the response can take more, or is gone; leaves no listener behind (a watch may wait thousands of times). */

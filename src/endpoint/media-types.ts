@@ -12,13 +12,17 @@ const BODY_TYPES = new Set([
 ]);
 
 /** undefined when the request's media types are ones an API server speaks, else the Status to answer with. */
-export function refusedMediaType(accept: string | undefined, contentType: string | undefined, hasBody: boolean): ApiStatusError | undefined {
+export function refusedMediaType(accept: string | undefined, contentType: string | undefined, hasBody: boolean, method = 'POST'): ApiStatusError | undefined {
   if (accept && accept.trim() !== '') {
     const ok = parseAccept(accept).some((c) => c.q > 0 && (c.type === '*' || (c.type === 'application' && ANSWER_SUBTYPES.has(c.subtype))));
     if (!ok) return status(406, 'NotAcceptable', `kwatch endpoint: Accept ${JSON.stringify(accept)}: only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   }
   if (hasBody) {
     const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+    // No Content-Type is JSON for a create or an update: kube-apiserver's NegotiateInputSerializerForMediaType takes
+    // its first serializer, JSON, for an empty media type (apiserver/pkg/endpoints/handlers/negotiation/negotiate.go;
+    // Patroni posts that way). A PATCH names its patch type or the target answers 415 itself.
+    if (type === '' && method.toUpperCase() !== 'PATCH') return undefined;
     if (!BODY_TYPES.has(type)) return status(415, 'UnsupportedMediaType', `kwatch endpoint: the body's Content-Type ${JSON.stringify(contentType ?? '')} is not one an API server decodes (application/json, application/yaml, application/vnd.kubernetes.protobuf, or a patch type)`);
   }
   return undefined;

@@ -25,8 +25,30 @@ export interface WrittenKey {
   lastAt: number;
   /** The last write was refused by an injected fault. */
   lastInjected: boolean;
+  /** Writes the server (or a fault) refused: they changed nothing, but they are no no-ops. */
+  failedWrites: number;
   loop?: { rounds: number; fields: string[] };
+  /** Written again and again at a steady pace, each time with no event to trigger it: a lease renewal, a heartbeat. */
+  periodic?: { everyMs: number };
 }
+
+/** Two clients alternating on one field of one object, each undoing the other. */
+export interface FightFinding {
+  resource: string;
+  key: string;
+  field: string;
+  clients: string[];
+  switches: number;
+}
+
+/** Writes of one key with no event behind them, this many in a row at a steady pace, are periodic. */
+const PERIODIC_WRITES = 4;
+/** The shortest period taken for a heartbeat: a loop re-triggered by its own echo comes back faster than this. */
+const PERIODIC_MIN_MS = 1000;
+/** How far the intervals of a periodic key may differ (longest / shortest). */
+const PERIODIC_SPREAD = 1.5;
+/** Changes of hands on one field that make a fight (A, B, A, B). */
+const FIGHT_SWITCHES = 3;
 
 /** Query parameters that say what a request asked for (the rest is noise in a trace line). */
 const TELLING_QUERY = ['resourceVersion', 'resourceVersionMatch', 'limit', 'continue', 'watch', 'allowWatchBookmarks', 'sendInitialEvents', 'labelSelector', 'fieldSelector', 'timeoutSeconds', 'dryRun', 'fieldManager', 'propagationPolicy'];
@@ -36,6 +58,14 @@ const TRIGGER_WINDOW_MS = 5000;
 
 export class WireTrace {
   readonly written = new Map<string, WrittenKey>();
+  readonly fights: FightFinding[] = [];
+  /** The times of each key's latest writes that no outside event triggered (periodic detection). */
+  private readonly untriggered = new Map<string, number[]>();
+  /** Per resource, key and field: who changed it last, and how often it changed hands. */
+  private readonly fieldHands = new Map<string, { last: string; clients: Set<string>; switches: number }>();
+  private readonly fought = new Set<string>();
+  /** When each client's latest write of a key was sent (its echo can come back before its answer). */
+  private readonly lastSent = new Map<string, number>();
 
   constructor(private readonly tracer: Tracer) {}
 
@@ -48,32 +78,44 @@ export class WireTrace {
     return `${this.resourceOf(info)} ${info.namespace ?? '*'} ${info.query.get('labelSelector') ?? ''} ${info.query.get('fieldSelector') ?? ''}`;
   }
 
-  /** `sent`: the query as it went to the target when kwatch changed it (dryRun=All), else the client's. */
-  http(s: ClientSession, info: RequestInfo, method: string, c: CapturedResponse, ms: number, sent?: URLSearchParams): void {
+  /**
+   * `o.sent`: the query as it went to the target when kwatch changed it (dryRun=All), else the client's.
+   * `o.refusal`: kwatch answered in the target's place (its Status): the record says `refused` and why.
+   */
+  http(s: { name: string }, info: RequestInfo, method: string, c: CapturedResponse, ms: number, o: { sent?: URLSearchParams; refusal?: { reason: string; message: string } } = {}): void {
     if (!this.tracer.shouldEmit('endpoint', 'http')) return;
-    const q = new URLSearchParams();
-    for (const k of TELLING_QUERY) for (const v of (sent ?? info.query).getAll(k)) q.append(k, v);
-    const query = q.toString();
+    const refusal = o.refusal;
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
-      client: s.name, method, path: info.path, ...(query ? { query: decodeURIComponent(query) } : {}), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
+      client: s.name, method, path: info.path, ...tellingQuery(o.sent ?? info.query), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
       ...(c.aborted ? { aborted: true } : {}),
+      ...(refusal ? { refused: refusal.reason, error: refusal.message } : {}),
+    });
+  }
+
+  /** A request kwatch answered itself before it reached the target or the fork (401, 403, 406, 413, 415, …). */
+  refused(client: string, info: RequestInfo, method: string, status: number, reason: string, message: string, ms: number): void {
+    // Emitted whatever the stage selection: a refusal is what the run's verdict turns on.
+    this.tracer.emit({
+      time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
+      client, method, path: info.path, ...tellingQuery(info.query), status, ms, refused: reason, error: message,
     });
   }
 
   /** A list page or a get answered: what the client now holds, and for lists a `list` record. */
-  read(s: ClientSession, info: RequestInfo, c: CapturedResponse): void {
-    if (c.status !== 200) return;
+  /** Answers a list page's resourceVersion. */
+  read(s: ClientSession, info: RequestInfo, c: CapturedResponse): string | undefined {
+    if (c.status !== 200) return undefined;
     const resource = this.resourceOf(info);
     // Scanned, not parsed: a list body runs to hundreds of MB, and only the items' identities are needed now.
     const body = readBody(c.chunks, c.contentType);
     if (info.verb === 'get') {
       if (body?.object && body.kind !== 'Table' && body.kind !== 'Status') s.sent(resource, body.object);
-      return;
+      return undefined;
     }
     const items = body?.items;
     if (items && body?.kind !== 'Table') for (const it of items) s.sent(resource, it);
-    if (!this.tracer.shouldEmit('endpoint', 'list')) return;
+    if (!this.tracer.shouldEmit('endpoint', 'list')) return body?.resourceVersion;
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: body?.resourceVersion, client: s.name, resource,
       items: items?.length ?? body?.rows,
@@ -82,6 +124,7 @@ export class WireTrace {
       ...(body?.remainingItemCount !== undefined ? { remaining: body.remainingItemCount } : {}),
       ...(body === undefined ? { bytes: c.bytes, traced: c.body === undefined ? 'size only (too large to decode)' : 'size only (not JSON)' } : {}),
     });
+    return body?.resourceVersion;
   }
 
   /** The newest version of the object a write names that the client had been sent when it wrote (the diff's base). */
@@ -103,7 +146,7 @@ export class WireTrace {
     });
   }
 
-  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number; refused?: string }): void {
+  write(s: ClientSession, info: RequestInfo, c: CapturedResponse, o: { mode: string; body: Buffer | undefined; contentType: string | undefined; base: Record<string, unknown> | undefined; loopThreshold: number; refused?: string; sentAt?: number }): void {
     const now = Date.now();
     const resource = this.resourceOf(info);
     const answer = decodeBody(c.body, c.contentType) as Record<string, unknown> | undefined;
@@ -119,7 +162,10 @@ export class WireTrace {
     const after = !isStatus && answer?.metadata ? answer : undefined;
     const changed = !ok ? [] : info.verb === 'create' ? ['(created)'] : info.verb === 'delete' || info.verb === 'deletecollection' ? ['(deleted)'] : old && after ? diffObjects(old, after).map((d) => d.path) : [];
     // The write's own echo may have arrived already: it is no trigger of the write.
-    const triggers = s.likelyTriggers(resource, key, after ?? sentObject, now, TRIGGER_WINDOW_MS).filter((t) => !(t.resource === resource && t.key === key && t.rv !== undefined && t.rv === answerMeta.resourceVersion));
+    // Only events since this client's previous write of the key: what came before that one triggered that one.
+    const previousAt = this.lastSent.get(`${s.name} ${resource} ${key}`) ?? 0;
+    this.lastSent.set(`${s.name} ${resource} ${key}`, o.sentAt ?? now);
+    const triggers = s.likelyTriggers(resource, key, after ?? sentObject, now, TRIGGER_WINDOW_MS).filter((t) => t.time > previousAt && !(t.resource === resource && t.key === key && t.rv !== undefined && t.rv === answerMeta.resourceVersion));
     // Only writes that are stored echo back on the client's watches.
     const stored = ok && (o.mode === 'overlay' || o.mode === 'apply');
     s.wrote(now);
@@ -128,8 +174,9 @@ export class WireTrace {
 
     const id = `${s.name} ${resource} ${key}`;
     let w = this.written.get(id);
-    if (!w) this.written.set(id, (w = { client: s.name, resource, key, writes: 0, changing: 0, fields: new Set(), lastCode: 0, lastAt: 0, lastInjected: false }));
+    if (!w) this.written.set(id, (w = { client: s.name, resource, key, writes: 0, changing: 0, fields: new Set(), lastCode: 0, lastAt: 0, lastInjected: false, failedWrites: 0 }));
     w.writes++;
+    if (!ok) w.failedWrites++;
     if (changed.length) w.changing++;
     for (const f of changed) w.fields.add(f);
     w.lastCode = c.status;
@@ -149,10 +196,57 @@ export class WireTrace {
       });
     }
     if (!ok) return;
+    this.observeFight(s.name, resource, key, changed, now);
+    if (this.observePeriodic(id, w, triggers, now)) {
+      // A heartbeat renews its own key after the echo of its last renewal: that is its pace, not a loop.
+      s.observeWrite(resource, key, [], [], o.loopThreshold);
+      return;
+    }
     const loop = s.observeWrite(resource, key, changed, triggers, o.loopThreshold);
     if (loop) {
       w.loop = { rounds: loop.rounds, fields: loop.fields };
       this.tracer.emit({ time: now, stage: 'endpoint', op: 'loop', key, client: s.name, resource, rounds: loop.rounds, fields: loop.fields, note: `${s.name} rewrote ${key} ${loop.rounds} times in a row, each time after the echo of its own write` });
+    }
+  }
+
+  /** Whether the key is now written periodically (a steady pace, no outside event behind its writes); said once. */
+  private observePeriodic(id: string, w: WrittenKey, triggers: readonly RecentEvent[], now: number): boolean {
+    if (triggers.some((t) => !t.own)) {
+      this.untriggered.delete(id);
+      w.periodic = undefined;
+      return false;
+    }
+    const times = this.untriggered.get(id) ?? [];
+    times.push(now);
+    if (times.length > PERIODIC_WRITES) times.shift();
+    this.untriggered.set(id, times);
+    if (w.periodic) return true;
+    if (times.length < PERIODIC_WRITES) return false;
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    const shortest = Math.min(...gaps);
+    if (shortest < PERIODIC_MIN_MS || Math.max(...gaps) > shortest * PERIODIC_SPREAD) return false;
+    const everyMs = Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length);
+    w.periodic = { everyMs };
+    this.tracer.emit({ time: now, stage: 'endpoint', op: 'periodic', key: w.key, client: w.client, resource: w.resource, everyMs, note: `${w.client} writes ${w.key} every ~${Math.round(everyMs / 100) / 10} s with no event triggering it (a lease renewal or a heartbeat): neither a loop nor a write to wait for` });
+    return true;
+  }
+
+  /** A field that keeps changing hands between clients (A, B, A, B): a `fight` record, once per object. */
+  private observeFight(client: string, resource: string, key: string, changed: readonly string[], now: number): void {
+    for (const field of changed) {
+      if (field.startsWith('(')) continue;
+      const id = `${resource} ${key} ${field}`;
+      const hands = this.fieldHands.get(id);
+      if (!hands) { this.fieldHands.set(id, { last: client, clients: new Set([client]), switches: 0 }); continue; }
+      if (hands.last === client) continue;
+      hands.last = client;
+      hands.clients.add(client);
+      hands.switches++;
+      if (hands.switches < FIGHT_SWITCHES || this.fought.has(`${resource} ${key}`)) continue;
+      this.fought.add(`${resource} ${key}`);
+      const f: FightFinding = { resource, key, field, clients: [...hands.clients], switches: hands.switches };
+      this.fights.push(f);
+      this.tracer.emit({ time: now, stage: 'endpoint', op: 'fight', key, client, resource, field, clients: f.clients, switches: f.switches, note: `${f.clients.join(' and ')} keep rewriting ${field} of ${key}, each undoing the other (${f.switches} changes of hands)` });
     }
   }
 
@@ -166,6 +260,11 @@ export class WireTrace {
     const newest = s.newest(resource, key);
     if (newest?.rv === undefined || newest.rv === sentRv || !isOlder(sentRv, newest.rv)) return;
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stale-write', key, rv: sentRv, client: s.name, resource, newest: newest.rv, note: `${s.name} writes from resourceVersion ${sentRv} though it was sent ${newest.rv}: a 409 Conflict follows` });
+  }
+
+  /** A watch from a resourceVersion the client was told is expired: answered 410 again. */
+  rewatchExpired(s: ClientSession, info: RequestInfo, rv: string, expiredAt: string): void {
+    this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'rewatch-expired', key: info.namespace, rv, client: s.name, resource: this.resourceOf(info), expiredAt, note: `${s.name} watches again from resourceVersion ${rv}, though it was sent 410 Gone at ${expiredAt}: it gets 410 again; a reflector lists anew instead` });
   }
 
   relist(s: ClientSession, info: RequestInfo, why: string): void {
@@ -208,6 +307,13 @@ export class WireTrace {
   fault(s: ClientSession, text: string, info: RequestInfo, e?: ScannedEvent): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
+}
+
+function tellingQuery(given: URLSearchParams): { query?: string } {
+  const q = new URLSearchParams();
+  for (const k of TELLING_QUERY) for (const v of given.getAll(k)) q.append(k, v);
+  const query = q.toString();
+  return query ? { query: decodeURIComponent(query) } : {};
 }
 
 /** What a create made, in a line: its kind, controller owner and labels (the object itself is in -o json with --diff all). */

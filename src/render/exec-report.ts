@@ -3,7 +3,7 @@
 import type { WrittenKey } from '../endpoint/wire-trace.js';
 import { reportTable } from './report-table.js';
 
-export type KeyResult = 'converged' | 'pending' | 'loop' | 'failed';
+export type KeyResult = 'converged' | 'pending' | 'loop' | 'failed' | 'stopped-while-writing' | 'fight' | 'periodic';
 
 export interface ExecReportRow extends WrittenKey {
   result: KeyResult;
@@ -16,16 +16,34 @@ export function execReportTable(rows: readonly ExecReportRow[], opts: { color?: 
     ...(several ? [r.client] : []),
     r.resource,
     r.key,
-    r.changing < r.writes ? `${r.writes} (${r.writes - r.changing} no-op)` : String(r.writes),
+    writeCount(r),
     fieldList([...r.fields]),
-    r.result === 'failed' ? `failed: ${r.lastCode}${r.lastInjected ? ' (injected)' : ''}` : r.result === 'loop' && r.loop ? `loop (${r.loop.rounds} rounds)` : r.result,
+    resultText(r),
   ]);
   return reportTable(headers, cells, { color: opts.color, alignRight: [several ? 3 : 2] });
 }
 
-/** One JSON record per key (stage endpoint, op converged | pending | loop | failed). */
+/** One JSON record per key (stage endpoint, op converged | pending | loop | failed | stopped-while-writing | fight | periodic). */
 export function execReportRecord(r: ExecReportRow, time: number): Record<string, unknown> {
-  return { time, stage: 'endpoint', op: r.result, key: r.key, client: r.client, resource: r.resource, writes: r.writes, changingWrites: r.changing, fields: [...r.fields], lastCode: r.lastCode, ...(r.loop ? { loop: r.loop } : {}) };
+  return {
+    time, stage: 'endpoint', op: r.result, key: r.key, client: r.client, resource: r.resource, writes: r.writes, changingWrites: r.changing, fields: [...r.fields], lastCode: r.lastCode,
+    ...(r.failedWrites ? { failedWrites: r.failedWrites } : {}), ...(r.loop ? { loop: r.loop } : {}), ...(r.periodic ? { everyMs: r.periodic.everyMs } : {}),
+  };
+}
+
+/** "3", "3 (1 no-op)", "3 (1 failed)": a refused write changed nothing, but it is no no-op. */
+function writeCount(r: ExecReportRow): string {
+  const noop = r.writes - r.changing - r.failedWrites;
+  const parts = [...(r.failedWrites ? [`${r.failedWrites} failed`] : []), ...(noop > 0 ? [`${noop} no-op`] : [])];
+  return parts.length ? `${r.writes} (${parts.join(', ')})` : String(r.writes);
+}
+
+function resultText(r: ExecReportRow): string {
+  if (r.result === 'failed') return `failed: ${r.lastCode}${r.lastInjected ? ' (injected)' : ''}`;
+  if (r.result === 'loop' && r.loop) return `loop (${r.loop.rounds} rounds)`;
+  if (r.result === 'periodic' && r.periodic) return `periodic (every ~${Math.round(r.periodic.everyMs / 100) / 10} s)`;
+  if (r.result === 'stopped-while-writing') return 'stopped while writing';
+  return r.result;
 }
 
 function fieldList(fields: string[]): string {

@@ -143,8 +143,8 @@ export class TraceSummary {
     };
   }
 
-  /** A STAGE | TOTAL | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line. TOTAL is the dashboard's `total`. */
-  format(opts: { color?: boolean } = {}): string {
+  /** A STAGE | TOTAL | RECORDS | OPS table (`ADDED=120 MODIFIED=30`), one row per stage, then a totals line (the caller's, or the informer's). TOTAL is the dashboard's `total`. */
+  format(opts: { color?: boolean; totals?: string } = {}): string {
     const j = this.toJSON();
     const rows = Object.entries(j.stages).map(([stage, ops]) => [
       stage,
@@ -154,7 +154,7 @@ export class TraceSummary {
         .map(([op, n]) => `${op}=${n}`)
         .join(' '),
     ]);
-    const totals = `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
+    const totals = opts.totals ?? `reconnects=${j.reconnects} relists=${j.relists} expired=${j.expired} backoffs=${j.backoffs} bytes=${formatBytes(j.bytes)} elapsed=${formatSeconds(j.elapsedMs)}`;
     return rows.length === 0 ? totals : `${reportTable(['STAGE', 'TOTAL', 'RECORDS', 'OPS'], rows, { color: opts.color, alignRight: [1, 2] })}${totals}`;
   }
 }

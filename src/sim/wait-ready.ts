@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { ENDPOINT_KUBECONFIG_MARKER } from '../endpoint/endpoint-kubeconfig.js';
 import { controlTokenFile, isSimKubeconfig } from './kubeconfig.js';
 
 export class SimWaitError extends Error {}
@@ -29,6 +30,8 @@ export async function waitForSim(kubeconfigFile: string, timeoutMs: number): Pro
 
 interface Target {
   server: string;
+  /** The URL that answers 200 once it serves (default: the sim's control endpoint). */
+  probe?: string;
   caPem?: string;
   token: string;
 }
@@ -39,6 +42,12 @@ function readTarget(file: string): Target | string {
   let token: string;
   try {
     text = readFileSync(file, 'utf8');
+  } catch {
+    return 'no kubeconfig and control token there yet';
+  }
+  // A `kwatch sim --mirror` writes its endpoint's kubeconfig: its own token opens its API (no control endpoint).
+  if (text.includes(`name: ${ENDPOINT_KUBECONFIG_MARKER}`)) return mirrorTarget(text);
+  try {
     token = readFileSync(controlTokenFile(file), 'utf8').trim();
   } catch {
     return 'no kubeconfig and control token there yet';
@@ -50,9 +59,17 @@ function readTarget(file: string): Target | string {
   return { server, token, ...(ca ? { caPem: Buffer.from(ca, 'base64').toString('utf8') } : {}) };
 }
 
+function mirrorTarget(text: string): Target | string {
+  const server = /^ {4}server: (\S+)$/m.exec(text)?.[1];
+  const token = /^ {4}token: (\S+)$/m.exec(text)?.[1];
+  if (!server || !token) return 'the kubeconfig names no server';
+  const ca = /^ {4}certificate-authority-data: (\S+)$/m.exec(text)?.[1];
+  return { server, token, probe: `${server.replace(/\/$/, '')}/version`, ...(ca ? { caPem: Buffer.from(ca, 'base64').toString('utf8') } : {}) };
+}
+
 function answers(t: Target): Promise<boolean> {
   return new Promise((resolve) => {
-    const url = new URL('/_kwatch/state', t.server);
+    const url = new URL(t.probe ?? '/_kwatch/state', t.server);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, { headers: { Authorization: `Bearer ${t.token}` }, timeout: PROBE_TIMEOUT_MS, agent: false, ...(t.caPem ? { ca: t.caPem } : {}) }, (res) => {
       res.resume();

@@ -12,6 +12,10 @@ const exec = (...args: string[]) => kwatch(['reconcile', '--exec', ...args], env
 /** A controller written as a shell script on kubectl (the kubeconfig kwatch wrote comes in through KUBECONFIG). */
 const sh = (script: string) => ['--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)];
 
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
 function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
@@ -74,6 +78,8 @@ describe('kwatch reconcile --exec', () => {
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', type: 'ERROR', code: 410 }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', event: 'close', reason: '410' }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'relist', resource: 'configmaps', reason: expect.stringMatching(/^it was sent 410 Gone/) }));
+    // The summary line describes the controller (its requests, events, relists, bytes), not kwatch's own informers.
+    expect(r.stderr).toMatch(/^requests=\d+ events=[1-9]\d* relists=1 expired=1 writes=0 bytes=[\d.]+k?B elapsed=[\d.]+s$/m);
   });
 
   it('write faults: the Nth write is answered 409 Conflict; a failing controller fails the run with its own exit code', async () => {
@@ -82,7 +88,27 @@ describe('kwatch reconcile --exec', () => {
     expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-conflict\s+client=kubectl verb=create resource=configmaps mode=intercept code=409/);
     expect(r.stderr).toMatch(/^sh \| error: failed to create configmap: Operation cannot be fulfilled on configmaps "exec-conflict": .*\(injected by kwatch: conflict@1\)$/m);
     expect(r.stderr).toMatch(/^the controller exited with code 1; its last lines:$/m);
-    expect(r.code).toBe(1);
+    // One exit-code table for --with and --exec: a failed run is 2, the controller's own code is named on the last line.
+    expect(lastLine(r.stderr)).toBe('failed: the controller exited with code 1');
+    expect(r.code).toBe(2);
+  });
+
+  it('never converged after the controller failed: --once names its exit code on the last line, exit 2', async () => {
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', ...sh('kubectl create configmap exec-fails --from-literal=a=b && sleep 1 && exit 3'));
+    expect(r.stderr).not.toMatch(/^converged/m);
+    expect(lastLine(r.stderr)).toBe('failed: the controller exited with code 3');
+    expect(r.code).toBe(2);
+  });
+
+  it('a write kwatch refuses itself is an http record with refused= and fails the run (exit 2), even when the controller exits 0', async () => {
+    const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s --cacert "$1.ca.crt" -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
+    expect(r.stderr).toMatch(/^sh \| status=415$/m);
+    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', path: '/api/v1/namespaces/default/configmaps', status: 415, refused: 'UnsupportedMediaType', client: 'curl' }));
+    expect(r.stderr).toMatch(/^refused: kwatch answered curl's POST \/api\/v1\/namespaces\/default\/configmaps itself: 415 UnsupportedMediaType: /m);
+    expect(r.stderr).not.toMatch(/^converged/m);
+    expect(lastLine(r.stderr)).toMatch(/^failed: kwatch refused 1 of the controller's writes \(POST \/api\/v1\/namespaces\/default\/configmaps: 415 UnsupportedMediaType\)/);
+    expect(r.code).toBe(2);
   });
 
   it('a stale write (an update from an older resourceVersion than the client was sent) is named before its 409', async () => {
@@ -93,6 +119,16 @@ describe('kwatch reconcile --exec', () => {
     const stale = recs.find((x) => x.op === 'stale-write');
     expect(stale).toMatchObject({ key: 'default/exec-stale', client: 'kubectl', note: expect.stringMatching(/a 409 Conflict follows$/) });
     expect(recs).toContainEqual(expect.objectContaining({ op: 'write', verb: 'update', key: 'default/exec-stale', code: 409 }));
+  });
+
+  it('after= on a write lists the events since that key\'s previous write, not older ones', async () => {
+    const script = 'kubectl get configmaps -w -o name >/dev/null & w=$!; sleep 1; kubectl create configmap exec-after && sleep 0.5 && kubectl annotate configmap exec-after a=1 && sleep 0.5 && kubectl annotate configmap exec-after b=2; sleep 0.5; kill $w';
+    const r = await exec('-n', 'default', '--writes', 'overlay', '-o', 'ndjson', ...sh(script));
+    const writes = records(r.stdout).filter((x) => x.op === 'write' && x.key === 'default/exec-after');
+    expect(writes.map((w) => w.verb)).toEqual(['create', 'patch', 'patch']);
+    const last = writes[2].after as string[];
+    expect(last.length).toBeGreaterThan(0);
+    expect(last.every((t) => t.startsWith('MODIFIED '))).toBe(true);
   });
 
   it('a controller that rewrites its key after every echo of its own write is reported as a loop (exit 1)', async () => {
@@ -109,7 +145,8 @@ describe('kwatch reconcile --exec', () => {
 
   it('bad input: a command that does not exist exits 127 in one line; no command after -- is a usage error', async () => {
     const missing = await exec('--', 'no-such-controller-binary');
-    expect(missing.stderr).toMatch(/^error: no-such-controller-binary: command not found$/m);
+    // One line: no banner, no endpoint started for a command that cannot run.
+    expect(missing.stderr).toBe('error: no-such-controller-binary: command not found\n');
     expect(missing.code).toBe(127);
     const none = await exec();
     expect(none.stderr).toMatch(/^error: --exec needs the controller's command after --/m);
@@ -117,12 +154,133 @@ describe('kwatch reconcile --exec', () => {
   });
 });
 
+describe('reconcile flags on the wire', () => {
+  it('--expect checks the fork under overlay: exit 3 with the per-field diff; met, exit 0', async () => {
+    const expectFile = `${k.dir}/exec-expect.yaml`;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect, namespace: default}\ndata: {a: c}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-never, namespace: default}\nabsent: true\n');
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b'));
+    expect(r.stderr).toMatch(/^expectation not met: configmaps default\/exec-expect \(.*exec-expect\.yaml document 1\)\n {2}data\.a: want "c", got "b"$/m);
+    expect(r.stderr).toMatch(/^expectations: 1 of 2 not met$/m);
+    expect(r.code).toBe(3);
+    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
+    const ok = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b'));
+    expect(ok.stderr).toMatch(/^expectations: 1 of 1 met$/m);
+    expect(ok.code).toBe(0);
+  });
+
+  it('--max-writes refuses the writes past it on the wire and fails the run (exit 2); --qps answers 429 with Retry-After, which kubectl waits out', async () => {
+    const many = 'for i in 1 2 3 4 5 6; do kubectl create configmap exec-many-$i --from-literal=a=b || exit 0; done; sleep 30';
+    const r = await exec('-n', 'default', '--writes', 'apply', '--yes', '--max-writes', '3', '-o', 'ndjson', ...sh(many));
+    const writes = records(r.stdout).filter((x) => x.op === 'write');
+    expect(writes.filter((w) => w.code === 201)).toHaveLength(3);
+    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
+    expect(lastLine(r.stderr)).toMatch(/^failed: --max-writes 3 reached: the controller sent 3 writes and kwatch refused the next and stopped the run/);
+    expect(r.code).toBe(2);
+    expect((await k.kubectl('get', 'configmap', 'exec-many-4')).code).not.toBe(0);
+
+    const paced = await exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
+    const recs = records(paced.stdout);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
+    expect(recs.filter((x) => x.op === 'write' && x.code === 201)).toHaveLength(2);
+    expect(paced.code).toBe(0);
+  });
+
+  it('a flag of the module runner given with --exec is one line, exit 1', async () => {
+    for (const flag of [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']]) {
+      const r = await exec('--once', ...flag, '--', 'true');
+      expect(r.stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
+      expect(r.code).toBe(1);
+    }
+  });
+});
+
+describe('the --once verdict', () => {
+  /** A client named by its User-Agent that reads the object, then sets data.x (a field two such clients fight over). */
+  const curlSet = (agent: string, value: string) => `curl -s --cacert "$1.ca.crt" -A ${agent} -o /dev/null "$url/api/v1/namespaces/default/configmaps/exec-fight" && curl -s --cacert "$1.ca.crt" -A ${agent} -o /dev/null -X PATCH -H 'Content-Type: application/merge-patch+json' --data '{"data":{"x":"${value}"}}' "$url/api/v1/namespaces/default/configmaps/exec-fight"`;
+
+  it('says the rule it settled on; a heartbeat (a key rewritten at a steady pace, no event behind it) is periodic: it neither blocks settling nor counts as a loop', async () => {
+    const script = 'kubectl get configmaps -w >/dev/null & kubectl create configmap exec-work --from-literal=a=b && kubectl create configmap exec-beat && while true; do kubectl annotate --overwrite configmap exec-beat renewTime=$(date +%s%N) >/dev/null; sleep 2; done';
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '40s', '--loop-threshold', '2', ...sh(script));
+    expect(r.stderr).toMatch(/^periodic: kubectl configmaps default\/exec-beat written every ~[\d.]+ s with no event triggering it \(a lease renewal or a heartbeat\): neither a loop nor waited for$/m);
+    expect(r.stderr).not.toMatch(/^loop:/m);
+    expect(r.stderr).toMatch(/^settled: 3 s without writes\nconverged: 1 key written, no write pending$/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a run that saw no write says it was idle, with its own exit code (4)', async () => {
+    const r = await exec('-n', 'default', '--once', '--quiet', '1s', ...sh('kubectl get configmaps -w'));
+    expect(lastLine(r.stderr)).toBe('idle: no write in 1 s — the controller may not have started its work; raise --quiet');
+    expect(r.code).toBe(4);
+  });
+
+  it('two clients alternating on one field are a fight naming both and the field (exit 1); a refused write is failed, not a no-op', async () => {
+    const script = `url=$(sed -n 's/^ *server: //p' "$1"); kubectl get configmaps -w >/dev/null & kubectl create configmap exec-fight --from-literal=x=0 && for i in 1 2 3; do ${curlSet('alpha', 'a')} && ${curlSet('beta', 'b')}; done; sleep 1`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
+    expect(r.stderr).toMatch(/^fight: alpha and beta keep rewriting data\.x of configmaps default\/exec-fight, each undoing the other \(\d+ changes of hands\)$/m);
+    expect(lastLine(r.stderr)).toMatch(/^not converged: 1 fight between clients over one field/);
+    expect(r.stdout).toMatch(/configmaps\s+│\s+default\/exec-fight\s+│\s+\d+\s+│\s+data\.x\s+│\s+fight/);
+    expect(r.code).toBe(1);
+
+    const refused = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--inject', 'conflict@1', ...sh('kubectl get configmaps -w >/dev/null & kubectl create configmap exec-refused; sleep 1'));
+    expect(refused.stdout).toMatch(/default\/exec-refused\s+│\s+1 \(1 failed\)\s+│\s+-\s+│\s+failed: 409 \(injected\)/);
+    expect(refused.code).toBe(2);
+  }, 60_000);
+
+  it('after an injected expire, a watch from the expired resourceVersion gets 410 again: rewatch-expired, never converged', async () => {
+    const watchFrom = 'kubectl get --raw "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$rv"';
+    const script = `kubectl create configmap exec-rewatch && rv=$(kubectl get --raw /api/v1/namespaces/default/configmaps | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9) && ${watchFrom}; ${watchFrom}; kubectl get configmaps -w >/dev/null`;
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--inject', 'expire@2s', '-o', 'ndjson', ...sh(script));
+    const recs = records(r.stdout);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'rewatch-expired', client: 'kubectl', resource: 'configmaps' }));
+    expect(r.stderr).toMatch(/^rewatch-expired: kubectl watched configmaps again from resourceVersion \d+, though it was sent 410 Gone at \d+: a reflector must list anew$/m);
+    expect(lastLine(r.stderr)).toMatch(/^not converged: 1 watch from a resourceVersion already expired \(rewatch-expired\)/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
+
+describe('--sim-objects', () => {
+  it('seeds --sim before the controller starts (exec and module mode); seeded objects are not the controller\'s writes', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${k.dir}/seed.yaml`;
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: seeded-cm, namespace: shop}\ndata: {x: "1"}\n---\napiVersion: v1\nkind: ConfigMapList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: seeded-two, namespace: shop}}\n');
+    const r = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {});
+    expect(r.stderr).toMatch(/^sh \| configmap\/seeded-cm$/m);
+    expect(r.stderr).toMatch(/^sh \| configmap\/seeded-two$/m);
+    expect(records(r.stdout).filter((x) => x.op === 'write').map((x) => `${x.verb} ${x.key}`)).toEqual(['patch shop/seeded-cm']);
+    expect(r.code).toBe(0);
+
+    const module = `${k.dir}/seed-module.mjs`;
+    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
+    const m = await kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {});
+    expect(records(m.stdout).filter((x) => x.stage === 'reconcile' && x.op === 'converged').map((x) => x.key).sort()).toEqual(expect.arrayContaining(['shop/seeded-cm', 'shop/seeded-two']));
+
+    const missing = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {});
+    expect(missing.stderr).toBe(`error: --sim-objects ${k.dir}/none.yaml: no such file or directory\n`);
+  });
+});
+
 describe('the endpoint refuses other local processes', () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
-    const r = await exec('--', 'sh', '-c', script, 'controller', '{kubeconfig}');
+    const r = await exec('--no-tls', '--', 'sh', '-c', script, 'controller', '{kubeconfig}');
     expect(r.stderr).toMatch(/^sh \| bare=401$/m);
     expect(r.stderr).toMatch(/^sh \| secret=200$/m);
+    // The refusal is on the wire trace too, without the secret.
+    expect(r.stdout).toMatch(/endpoint\s+http\s+client=curl method=GET path=\/api\/v1\/namespaces status=401 ms=\d+ refused=Unauthorized error=/);
+    const token = /token: (\S+)/.exec(r.stdout);
+    expect(token).toBeNull();
+  });
+});
+
+describe('the bearer token alone is enough (HTTPS, the default)', () => {
+  it('kubectl get --raw /apis, which drops the server URL\'s path, is answered; a wrong token is 401', async () => {
+    const script = `kubectl get --raw /apis | head -c 40; echo; kubectl --token wrong-token get --raw /apis 2>&1 | tail -1`;
+    const r = await exec('--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL));
+    expect(r.stderr).toMatch(/^kwatch: endpoint https:\/\/127\.0\.0\.1:\d+ → /m);
+    expect(r.stderr).toMatch(/^sh \| \{"kind":"APIGroupList"/m);
+    expect(r.stderr).toMatch(/^sh \| error: You must be logged in to the server \(kwatch endpoint: /m);
+    expect(r.code).toBe(0);
   });
 });
 
@@ -151,6 +309,10 @@ describe('kwatch sim --mirror', () => {
     const out = `${k.dir}/mirror.kubeconfig`;
     const mirror = new Running(['sim', '--mirror', '--kubeconfig', k.kubeconfig, '--kubeconfig-out', out, '--mirror-resources', 'configmaps,namespaces'], env());
     try {
+      // kwatch sim --wait accepts a mirror's kubeconfig (its endpoint's token, no control endpoint).
+      const waited = await kwatch(['sim', '--wait', '--kubeconfig-out', out], env());
+      expect(waited.stdout).toMatch(/^kwatch sim at https?:\/\/127\.0\.0\.1:\d+\/kwatch-\S+ is ready/m);
+      expect(waited.code).toBe(0);
       expect(await pollKubectl(out, ['get', 'namespaces', '-o', 'name'])).toMatch(/namespace\/default/);
       const mirrored = await pollKubectl(out, ['get', 'configmaps', '-n', 'default', '-o', 'name']);
       expect(mirrored).toBe((await k.kubectl('get', 'configmaps', '-n', 'default', '-o', 'name')).stdout);
@@ -165,6 +327,7 @@ describe('kwatch sim --mirror', () => {
     }
     expect(mirror.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n {2}created configmaps default\/mirror-local$/m);
     expect(mirror.stderr).toMatch(/kwatch: secrets is not mirrored \(--mirror-resources\)/);
+    expect(mirror.stderr).toMatch(/^kwatch: mirror http:\/\/127\.0\.0\.1:\d+ → context/m);
   }, 30_000);
 });
 

@@ -76,6 +76,25 @@ describe('kwatch sim (built CLI)', () => {
     }
   });
 
+  it('--objects FILE|DIR creates the objects (several documents, a List, a folder) before it serves; a bad file is one line', async () => {
+    const seeds = join(dir, 'seeds');
+    mkdirSync(seeds, { recursive: true });
+    writeFileSync(join(seeds, 'a.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: seeded-one, namespace: shop}\ndata: {x: "1"}\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: seeded-two, namespace: shop}}\n');
+    writeFileSync(join(seeds, 'b.json'), JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'seeded-web', namespace: 'shop' }, spec: { replicas: 0, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } }));
+    const kubeconfig = join(dir, 'seeded.kubeconfig');
+    const sim = await startSim(['--kubeconfig-out', kubeconfig, '--objects', seeds]);
+    try {
+      const got = await kubectl(['--kubeconfig', kubeconfig, 'get', 'configmaps,deployments', '-n', 'shop', '-o', 'name'], {});
+      expect(got.stdout.split('\n').filter((l) => l.includes('seeded')).sort()).toEqual(['configmap/seeded-one', 'configmap/seeded-two', 'deployment.apps/seeded-web']);
+    } finally {
+      await sim.stop();
+    }
+    writeFileSync(join(dir, 'bad.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: shop}\n');
+    const bad = await kwatch(['sim', '--port', '0', '--kubeconfig-out', join(dir, 'bad.kubeconfig'), '--objects', join(dir, 'bad.yaml')], {});
+    expect(bad.stderr).toBe(`error: --objects ${join(dir, 'bad.yaml')} document 1: needs apiVersion, kind and metadata.name\n`);
+    expect(bad.code).toBe(1);
+  });
+
   it('refuses a negative --max-objects in one line', async () => {
     const res = await kwatch(['sim', '--max-objects', '-1', '--kubeconfig-out', join(dir, 'unused')], {});
     expect(res.stderr).toBe('error: invalid argument "-1" for "--max-objects" flag: expected an integer from 0 to 1000000\n');

@@ -131,6 +131,59 @@ describe('the wire', () => {
   });
 });
 
+describe('a client that sends no Content-Type (as Patroni\'s Kubernetes DCS does)', () => {
+  it('has its JSON create accepted in every write mode, as kube-apiserver takes an empty media type for JSON', async () => {
+    for (const mode of ['intercept', 'overlay', 'server-dry-run', 'apply'] as const) {
+      const { endpoint } = await start({ mode });
+      try {
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `untyped-${mode}`, namespace: 'default' }, data: { leader: 'pg-0' } });
+        const r = await bareRequest(`${endpoint.url}/api/v1/namespaces/default/configmaps`, 'POST', body);
+        expect({ mode, status: r.status }).toEqual({ mode, status: 201 });
+        expect((JSON.parse(r.body) as { metadata: { name: string } }).metadata.name).toBe(`untyped-${mode}`);
+        // A PATCH still names its patch type, as kube-apiserver requires.
+        expect((await bareRequest(`${endpoint.url}/api/v1/namespaces/default/configmaps/untyped-${mode}`, 'PATCH', '{"data":{"a":"b"}}')).status).toBe(415);
+      } finally {
+        await endpoint.close();
+      }
+    }
+    expect(sim.api.get(CM, 'default', 'untyped-apply')?.data).toEqual({ leader: 'pg-0' });
+  });
+});
+
+describe('the client\'s identity reaches the target', () => {
+  it('a write without fieldManager is stored with the manager its User-Agent names, not kwatch (apply), and answered so (intercept)', async () => {
+    const ua = 'patroni/4.0.4 (linux; python 3.11)';
+    for (const mode of ['apply', 'intercept'] as const) {
+      const { endpoint } = await start({ mode });
+      try {
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `managed-${mode}`, namespace: 'default' }, data: { leader: 'pg-0' } });
+        const r = await bareRequest(`${endpoint.url}/api/v1/namespaces/default/configmaps`, 'POST', body, { 'Content-Type': 'application/json', 'User-Agent': ua });
+        expect(r.status).toBe(201);
+        const answered = JSON.parse(r.body) as { metadata: { managedFields?: { manager: string }[] } };
+        expect(answered.metadata.managedFields?.map((f) => f.manager)).toEqual(['patroni']);
+      } finally {
+        await endpoint.close();
+      }
+    }
+    expect((sim.api.get(CM, 'default', 'managed-apply')?.metadata.managedFields as { manager: string }[] | undefined)?.map((f) => f.manager)).toEqual(['patroni']);
+  });
+});
+
+/** A request with only the headers given (fetch adds a text/plain Content-Type to a string body; Patroni sends none). */
+async function bareRequest(url: string, method: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('deletes in the fork', () => {
   it('an object with finalizers stays, with its deletionTimestamp, until the controller removes them', async () => {
     const { endpoint, call } = await start();

@@ -11,10 +11,12 @@ import { connectionFromUrl, type Connection } from '../../src/kube/http/connecti
 import { writeEndpointKubeconfig } from '../../src/endpoint/endpoint-kubeconfig.js';
 import { startEndpoint, type Endpoint, type EndpointWriteMode } from '../../src/endpoint/endpoint-server.js';
 import { Fork } from '../../src/endpoint/fork.js';
+import { parseInjectSpec, type InjectFault } from '../../src/faults/inject-spec.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { until } from '../sim/sim-helpers.js';
 
 const PYTHON = '/usr/bin/python3';
+const hasRubyClient = await new Promise<boolean>((resolve) => execFile('ruby', ['-e', 'require "kubeclient"'], (err) => resolve(!err)));
 const hasPythonClient = await new Promise<boolean>((resolve) => execFile(PYTHON, ['-c', 'import kubernetes'], (err) => resolve(!err)));
 
 let sim: SimServer;
@@ -32,12 +34,13 @@ afterAll(async () => {
 });
 
 /** An endpoint on the sim in `mode`, its kubeconfig written; records collected. */
-async function endpointFor(mode: EndpointWriteMode, name: string): Promise<{ endpoint: Endpoint; kubeconfig: string; records: TraceRecord[]; close(): Promise<void> }> {
+async function endpointFor(mode: EndpointWriteMode, name: string, faults: InjectFault[] = []): Promise<{ endpoint: Endpoint; kubeconfig: string; records: TraceRecord[]; close(): Promise<void> }> {
   const tracer = new Tracer();
   const records: TraceRecord[] = [];
   tracer.subscribe((r) => records.push(r));
   const fork = mode === 'overlay' ? new Fork({ upstream, tracer, maxObjects: 10_000, notice: () => {} }) : undefined;
-  const endpoint = await startEndpoint({ upstream, mode, fork, tracer, loopThreshold: 5, stallAfterMs: 300_000 });
+  const endpoint = await startEndpoint({ upstream, mode, fork, tracer, loopThreshold: 5, stallAfterMs: 300_000, faults });
+  endpoint.watchFaults.start();
   const kubeconfig = join(dir, `${name}.kubeconfig`);
   await writeEndpointKubeconfig(kubeconfig, { server: endpoint.url, token: endpoint.token, namespace: 'default' });
   return { endpoint, kubeconfig, records, close: () => endpoint.close() };
@@ -131,5 +134,42 @@ sys.exit(3)
       }
     }
     expect(sim.api.get({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'kwatch-lock')).toBeUndefined();
+  });
+});
+
+describe.skipIf(!hasRubyClient)('the Ruby client (Debian\'s ruby-kubeclient) through the endpoint', () => {
+  // Lists, creates without a field manager, watches from the list's resourceVersion; on 410 Gone lists again.
+  const script = `
+require 'kubeclient'
+cfg = Kubeclient::Config.read(ENV['KUBECONFIG'])
+ctx = cfg.context
+c = Kubeclient::Client.new(ctx.api_endpoint + '/api', 'v1', ssl_options: ctx.ssl_options, auth_options: ctx.auth_options)
+rv = c.get_config_maps(namespace: 'default').resourceVersion
+c.create_config_map(Kubeclient::Resource.new(metadata: { name: 'from-ruby', namespace: 'default' }, data: { a: 'b' }))
+c.watch_config_maps(namespace: 'default', resource_version: rv) do |notice|
+  if notice.type == 'ERROR' && notice.object.code == 410
+    puts "expired"
+    break
+  end
+end
+puts "relisted #{c.get_config_maps(namespace: 'default').size}"
+`;
+
+  it('apply: its create without fieldManager is stored with its own manager; a 410 on its watch makes it list again', async () => {
+    const e = await endpointFor('apply', 'ruby-apply', [parseInjectSpec('expire@1s')]);
+    try {
+      const file = join(dir, 'client.rb');
+      writeFileSync(file, script);
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => execFile('ruby', [file], { env: { ...process.env, KUBECONFIG: e.kubeconfig }, timeout: 20_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })));
+      expect(r.stdout, r.stderr).toMatch(/^expired\nrelisted \d+$/m);
+      expect(e.records).toContainEqual(expect.objectContaining({ op: 'write', verb: 'create', key: 'default/from-ruby', mode: 'apply', code: 201 }));
+      expect(e.records).toContainEqual(expect.objectContaining({ op: 'watch', event: 'close', reason: '410' }));
+      const stored = sim.api.get({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'from-ruby');
+      const managers = (stored?.metadata.managedFields as { manager: string }[] | undefined)?.map((f) => f.manager);
+      expect(managers).toHaveLength(1);
+      expect(managers?.[0]).not.toBe('kwatch');
+    } finally {
+      await e.close();
+    }
   });
 });

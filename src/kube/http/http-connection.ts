@@ -97,7 +97,9 @@ export class HttpConnection implements Connection {
         throw new Error(`getting credentials: ${redact((err as Error).message ?? String(err), this.opts.secrets)}`, { cause: err });
       }
     }
-    if (req.headers) headers = { ...headers, ...req.headers };
+    // A header the request names replaces the connection's own whatever its case (a forwarded client's user-agent
+    // over kwatch's User-Agent): two of one name would reach the server, and Go reads the first.
+    if (req.headers) headers = { ...withoutNames(headers, Object.keys(req.headers)), ...req.headers };
     const wire = this.opts.wireLog ? this.beginWire(method, url, headers, req) : undefined;
 
     // One controller aborts the request: the caller's signal, or our timeout.
@@ -293,4 +295,10 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     const b = await this.buffer();
     return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
   }
+}
+
+/** `headers` without those named in `names` (case-insensitively). */
+function withoutNames(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+  const drop = new Set(names.map((n) => n.toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.has(k.toLowerCase())));
 }
