@@ -55,6 +55,11 @@ export interface ControllerOptions {
   traceController?: boolean;
   /** More fields for a run's `error` record (where in the user's code it was thrown, its stack). */
   errorDetail?: (err: unknown) => Record<string, unknown> | undefined;
+  /**
+   * Asked before each run once the controller is stopping: false leaves the keys still queued unrun (a limit on
+   * runs was reached). By default a stopping controller drains its queue, as client-go's workqueue does.
+   */
+  drainOnStop?: () => boolean;
 }
 
 export interface ControllerStats {
@@ -168,6 +173,10 @@ export class Controller {
       const next = this.queue.tryGet() ?? (await this.queue.get());
       if (next.shutdown) return;
       const key = next.item;
+      if (signal.aborted && this.options.drainOnStop?.() === false) {
+        this.queue.done(key);
+        continue;
+      }
       // Durations only go into trace records: skip the clock when nobody traces.
       const start = this.tracer.enabled ? this.clock.now() : NOT_TIMED;
       const requeues = this.startRun(key, next.reasons, start);
