@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // kwatch: a kubectl-style debugger for the Kubernetes watch machinery.
-import module from 'node:module';
 
-// Node >= 22.1 keeps V8's compiled code on disk between runs (~15% of a short run on Node 24); Node 20 has no
-// such cache. It must be on before the CLI loads, hence the dynamic import.
-module.enableCompileCache?.();
+// Node >= 22.1 keeps V8's compiled code on disk between runs (~15% of a short run on Node 24), in a folder only
+// the user can write (src/cli/compile-cache.ts); Node 20 has no such cache. It must be on before the CLI loads,
+// hence the dynamic imports.
+const { enableCompileCache } = await import('../dist/cli/compile-cache.js');
+enableCompileCache();
 const { startCli } = await import('../dist/cli/bin-start.js');
 await startCli('kwatch');

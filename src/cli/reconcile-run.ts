@@ -119,6 +119,8 @@ export const EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3 
 
 /** Default of --settle-timeout: how long --once waits for the queue to settle (failed keys' retries included). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
+/** How long --once waits for runs in flight once --settle-timeout or --max-reconciles stopped it. */
+export const RUNNING_GRACE_MS = 2_000;
 
 /** Runs until stopped; resolves with the exit code (--once: 0 converged, 1 not converged or did not settle, 2 errors). */
 export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
@@ -186,17 +188,27 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   };
   // A second signal: stop waiting for runs in flight, abort sent writes, report what there is.
   let forcedRunning = 0;
+  let forceStop!: (reason: unknown) => void;
   const forced = new Promise<void>((resolve) => {
-    const onForce = () => {
+    forceStop = (reason) => {
       forcedRunning = session.running();
       unsettled ??= `forced to stop with ${forcedRunning} ${forcedRunning === 1 ? 'reconcile' : 'reconciles'} still running`;
-      session.forceStop(o.stop.forced.reason);
-      run.abort(o.stop.forced.reason);
+      session.forceStop(reason);
+      run.abort(reason);
       resolve();
     };
+    const onForce = () => forceStop(o.stop.forced.reason);
     if (o.stop.forced.aborted) onForce();
     else o.stop.forced.addEventListener('abort', onForce, { once: true });
   });
+  // --once stopped by a limit: runs still in flight get a grace period, then are left behind (JavaScript cannot stop
+  // a reconcile that never returns; waiting on it would end the process with no report, Node's exit 13).
+  let graceTimer: NodeJS.Timeout | undefined;
+  const abandonHungRuns = () => {
+    graceTimer ??= setTimeout(() => {
+      if (session.running() > 0) forceStop(new Error(`stopped: a reconcile still running ${formatMs(RUNNING_GRACE_MS)} after the run was stopped`));
+    }, RUNNING_GRACE_MS);
+  };
   if (o.stop.signal.aborted) onUserStop();
   else o.stop.signal.addEventListener('abort', onUserStop, { once: true });
   let finishing: string | undefined;
@@ -237,11 +249,13 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
           session.report.limitRuns(o.once!.maxReconciles ?? Math.max(10, 10 * keys), () => {
             unsettled ??= 'stopped at --max-reconciles';
             run.abort(new Error('stopped: --max-reconciles'));
+            abandonHungRuns();
           });
           const settleMs = o.once!.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
           settleTimer = setTimeout(() => {
             unsettled ??= `not settled within --settle-timeout ${formatMs(settleMs)}`;
             run.abort(new Error('stopped: --settle-timeout'));
+            abandonHungRuns();
           }, settleMs);
           settleTimer.unref();
           requestFinish('idle');
@@ -261,6 +275,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     await Promise.race([running, forced]);
   } finally {
     clearTimeout(settleTimer);
+    clearTimeout(graceTimer);
     o.stop.signal.removeEventListener('abort', onUserStop);
     unsubscribe();
     // The screen is restored before anything else is written (the report, the summary, an error).

@@ -176,7 +176,7 @@ function baselineState(path: string, target: ListWatchTarget, fromRv: string): O
     const names = resources.map((r) => (r.group ? `${r.resource}.${r.group}` : r.resource)).join(', ');
     throw new UserError(`--baseline ${path} recorded ${names}, not ${target.group ? `${target.resource}.${target.group}` : target.resource}`);
   }
-  return inScope(stateAt(buildTimeline(rec.entries(), index), fromRv), target);
+  return inScope(stateAt(buildTimeline(rec.entriesOf(index), index), fromRv), target);
 }
 
 /**

@@ -21,7 +21,15 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   const ac = new AbortController();
   const onGone = () => { if (!res.writableFinished) ac.abort(); };
   res.on('close', onGone);
-  const answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
+  let answer: Awaited<ReturnType<Connection['request']>>;
+  try {
+    answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
+  } catch (err) {
+    res.off('close', onGone);
+    // The client went away before the target answered (a controller stopped mid-request): nothing failed, nobody waits.
+    if (ac.signal.aborted) return;
+    throw err;
+  }
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k.toLowerCase())) out[k] = v;
   res.writeHead(answer.status, out);

@@ -36,7 +36,7 @@ export async function startRecordingCluster(recording: Recording, o: { speed: nu
   // A resource the recording holds no list or watch of (a kind a recorded controller only wrote) is served empty.
   const feeds = recording.header.resources.flatMap((r, index) => {
     const type = servedType(sim, r);
-    const timeline = buildTimeline(recording.entries(), index);
+    const timeline = buildTimeline(recording.entriesOf(index), index);
     if (timeline.op(0) === undefined) return [];
     const lw = new RecordedListerWatcher({ timeline, clock, startEpoch: recording.startEpoch });
     let listed!: () => void;

@@ -63,6 +63,11 @@ export interface ControllerOptions {
   queue?: 'priority' | 'fifo';
   /** With the priority queue: how long a ready key may be passed over before it is `starved`. */
   starvedAfterMs?: number;
+  /**
+   * Asked before each run once the controller is stopping: false leaves the keys still queued unrun (a limit on
+   * runs was reached). By default a stopping controller drains its queue, as client-go's workqueue does.
+   */
+  drainOnStop?: () => boolean;
 }
 
 export interface ControllerStats {
@@ -177,6 +182,10 @@ export class Controller {
       const next = this.queue.tryGet() ?? (await this.queue.get());
       if (next.shutdown) return;
       const key = next.item;
+      if (signal.aborted && this.options.drainOnStop?.() === false) {
+        this.queue.done(key);
+        continue;
+      }
       // Durations only go into trace records: skip the clock when nobody traces.
       const start = this.tracer.enabled ? this.clock.now() : NOT_TIMED;
       // The priority the key was handed out with (priority queue only): its requeues keep it.

@@ -45,7 +45,7 @@ export class RecordingCatalog implements ResourceCatalog {
 
   listerWatcher(info: ResourceInfo): ListerWatcher {
     const r = this.resources.find((x) => x.info === info)!;
-    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entries(), r.index), clock: this.clock, startEpoch: this.recording.startEpoch, faults: this.faults });
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(this.recording.entriesOf(r.index), r.index), clock: this.clock, startEpoch: this.recording.startEpoch, faults: this.faults });
     this.lws.push(lw);
     return lw;
   }

@@ -77,6 +77,8 @@ export class ReconcileRunner {
       // The table shows where; -o ndjson carries the stack too.
       errorDetail: (err) => ({ at: userErrorSite(err), stack: err instanceof Error ? err.stack : undefined }),
       reconcile: (req) => this.reconcileOne(req.key, req.reasons as TriggerReason[], req.reasonsDropped),
+      // --max-reconciles N means N runs: a key queued again during the last one is not run once the limit stops the session.
+      drainOnStop: () => !o.report.limited,
     });
     this.scheduler = new Scheduler(this.controller.queue, { controller: o.name, debounceMs: o.debounceMs, clock: o.clock, tracer: o.tracer });
   }

@@ -67,6 +67,24 @@ describe('loadBundle', () => {
     expect(readFileSync(path).toString('latin1')).not.toBe('not V8 code');
   });
 
+  it.runIf(CODE_CACHE_WORKS)('starts cold and rewrites the file when 300 bytes of its code are damaged (V8 aborted on it: exit 133)', async () => {
+    const home = join(dir, 'damaged');
+    await load({ XDG_CACHE_HOME: home });
+    const [file] = cacheFiles(home);
+    const path = join(home, 'kwatch', file);
+    const good = readFileSync(path);
+    expect(good.length).toBeGreaterThan(1000);
+    // Every header left as it was (kwatch's and V8's): the bytes are overwritten in the middle of the code.
+    const damaged = Buffer.from(good);
+    const at = Math.floor(damaged.length / 2);
+    damaged.fill(0xa5, at, at + 300);
+    writeFileSync(path, damaged);
+    expect(await load({ XDG_CACHE_HOME: home })).toContain('"function"');
+    expect(readFileSync(path).equals(damaged)).toBe(false);
+    // The rewritten file is accepted as it stands.
+    expect(await load({ XDG_CACHE_HOME: home })).toContain('"function"');
+  });
+
   it.runIf(CODE_CACHE_WORKS)('never offers the code of another text of the same length (npm and the archives give files one fixed time)', async () => {
     const home = join(dir, 'same-length');
     const other = join(dir, 'other.cjs');

@@ -140,7 +140,7 @@ describe('kwatch reconcile --exec', () => {
     const loop = records(r.stdout).find((x) => x.op === 'loop');
     expect(loop).toMatchObject({ key: 'default/exec-loop', client: 'kubectl', fields: ['metadata.annotations.tick'] });
     expect(r.stderr).toMatch(/^loop: kubectl configmaps default\/exec-loop rewrote itself \d+ times in a row after the echo of its own write; changing every round: metadata\.annotations\.tick$/m);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
   });
 
   it('bad input: a command that does not exist exits 127 in one line; no command after -- is a usage error', async () => {

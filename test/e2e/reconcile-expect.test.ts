@@ -63,8 +63,8 @@ absent: true
   it('the image-snapshot example (predicates, a finalizer, owns) meets its --expect file under overlay', async () => {
     const r = await kwatch(['reconcile', '--with', join(EXAMPLES, 'image-snapshot.mjs'), '-n', 'default', '--once', '--writes', 'overlay', '--expect', join(EXAMPLES, 'image-snapshot.expect.yaml'), '-o', 'ndjson'], env());
     expect(r.stderr, r.stderr).toMatch(/^converged: 1 key, \d+ runs, no write pending$/m);
-    expect(r.stderr).toMatch(/^expectations: 3 of 3 met$/m);
-    expect(r.code).toBe(0);
+    expect(r.stderr, r.stderr).toMatch(/^expectations: 3 of 3 met$/m);
+    expect(r.code, r.stderr).toBe(0);
     const recs = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
     // Its own finalizer patch changes no generation: GenerationChanged drops the event it caused.
     expect(recs.find((x) => x.op === 'filtered')).toMatchObject({ resource: 'deployments.apps', key: 'default/tokens-api', predicate: 'GenerationChangedPredicate' });

@@ -66,10 +66,20 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
     const overlay = await reconcile(...args, '--writes', 'overlay');
     const apply = await reconcile(...args, '--writes', 'apply', '--yes');
     for (const r of [overlay, apply]) {
-      expect(r.stderr).toMatch(/^did not settle: stopped at --max-reconciles; 1 of 1 key would still write \(1\d runs\)/m);
+      // Exactly N runs: the limit stops the run at the 12th, not after one more.
+      expect(r.stderr).toMatch(/^did not settle: stopped at --max-reconciles; 1 of 1 key would still write \(12 runs\)/m);
       expect(r.stderr).not.toMatch(/^error/m);
       expect(r.code).toBe(1);
     }
+  });
+
+  it('a run cut short by --settle-timeout with nothing pending (a reconcile that never returns, writing nothing) is "did not settle", exit 1, with the report', async () => {
+    const hung = await firstDeployment();
+    const mod = k.file('hangs-on-one.mjs', `export default { for: 'deployments.apps', reconcile(req) { if (req.name === ${JSON.stringify(hung)}) return new Promise(() => {}); } };`);
+    const r = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    expect(r.stderr).toMatch(/^did not settle: not settled within --settle-timeout 1(\.0)?s; 0 of \d+ keys? would still write \(\d+ runs?\)$/m);
+    // It is left behind after a grace period: before, the process ended with Node's exit 13 and no report at all.
+    expect(r.code).toBe(1);
   });
 
   it('usage and load errors exit 1 with or without --once; --help says what each exit code means', async () => {

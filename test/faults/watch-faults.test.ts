@@ -44,6 +44,31 @@ describe('WatchFaults', () => {
     }
   });
 
+  it('a timed fault that came due with no watch open fires on the first later watch only, and is not reported unused', () => {
+    vi.useFakeTimers();
+    try {
+      const f = faults('expire@2s', 'drop-connection@3s');
+      f.start();
+      vi.advanceTimersByTime(5000);
+      // Both came due with no watch open: waiting for one, still unused.
+      expect(f.unused()).toEqual(['expire@2000ms', 'drop-connection@3000ms']);
+      const first: string[] = [];
+      const unregister = f.register({ expire: (t) => first.push(`expire ${t}`), drop: (t) => first.push(`drop ${t}`) });
+      expect(first).toEqual(['expire expire@2000ms', 'drop drop-connection@3000ms']);
+      expect(f.unused()).toEqual([]);
+      unregister();
+      const second: string[] = [];
+      f.register({ expire: (t) => second.push(t), drop: (t) => second.push(t) });
+      expect(second).toEqual([]);
+      // Nor does an event after it carry them.
+      expect(f.forEvent('MODIFIED', 'a/b', '40').fired).toEqual([]);
+      expect(f.unused()).toEqual([]);
+      f.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a timed fault whose time never came is reported unused at the end, and not once it fired', () => {
     vi.useFakeTimers();
     try {

@@ -31,6 +31,16 @@ describe('loop detector', () => {
     for (let i = 0; i < 10; i++) expect(b.observe('c', 'default/web', [own(`${i}`)], i % 3 === 2 ? [] : [write(HASH)])).toBeUndefined();
   });
 
+  it('a run that writes other fields but not this one ends this field\'s streak', () => {
+    const loops = new LoopDetector(2);
+    const runs = [HASH, HASH, HASH, 'status.x', HASH, HASH, HASH];
+    const found = runs.map((field, i) => loops.observe('c', 'default/web', [own(`${i}`)], [write(field)]));
+    expect(found.filter(Boolean)).toEqual([]);
+    // The same runs without the interruption loop: four in a row is past the threshold of two re-runs.
+    const b = new LoopDetector(2);
+    expect(runs.map((_f, i) => b.observe('c', 'default/web', [own(`${i}`)], [write(HASH)])).filter(Boolean)).toEqual([expect.objectContaining({ rounds: 3, fields: [HASH] })]);
+  });
+
   it('says GenerationChangedPredicate would have broken a status-only loop, and not a spec loop', () => {
     const status = new LoopDetector(1);
     let f;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/informer/types.js';
 import { controllerShape } from '../../src/reconcile/controller-shape.js';
+import { compilePredicates, firstRejecting } from '../../src/reconcile/predicates.js';
 import type { ControllerDefinition } from '../../src/reconcile/types.js';
 import { CONFIGMAPS, DEPLOYMENTS, MemoryCatalog, REPLICASETS, deployment, eventually, startSession } from './helpers.js';
 
@@ -74,5 +75,42 @@ describe('predicates', () => {
       "c.mjs: predicates[0] must be a function (event) => boolean or one of 'GenerationChanged', 'ResourceVersionChanged', 'LabelChanged', 'AnnotationChanged', got the string \"GenerationChange\"",
     );
     expect(() => controllerShape({ default: { for: 'deployments.apps', owns: [{ resource: 'replicasets.apps', predicates: 'LabelChanged' }], reconcile() {} } }, where)).toThrow(/owns\[0\]\.predicates must be an array/);
+  });
+
+  describe('the built-ins filter updates only', () => {
+    const cm = (rv: string, labels?: Record<string, string>, annotations?: Record<string, string>): KubeObject => ({ metadata: { namespace: 'default', name: 'cfg', resourceVersion: rv, labels, annotations } });
+    const verdict = (name: 'AnnotationChanged' | 'ResourceVersionChanged', e: Parameters<typeof firstRejecting>[1]) => firstRejecting(compilePredicates([name]), e)?.name ?? 'runs';
+    const base = cm('5', { app: 'a' }, { note: 'x' });
+
+    it('AnnotationChanged: an annotation-only update runs, a label-only update is filtered, a create and a delete pass', () => {
+      expect(verdict('AnnotationChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }, { note: 'y' }) })).toBe('runs');
+      expect(verdict('AnnotationChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }, { note: 'x', more: 'z' }) })).toBe('runs');
+      expect(verdict('AnnotationChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }) })).toBe('runs');
+      expect(verdict('AnnotationChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'b' }, { note: 'x' }) })).toBe('AnnotationChangedPredicate');
+      expect(verdict('AnnotationChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }, { note: 'x' }) })).toBe('AnnotationChangedPredicate');
+      expect(verdict('AnnotationChanged', { type: 'create', object: base })).toBe('runs');
+      expect(verdict('AnnotationChanged', { type: 'delete', object: base })).toBe('runs');
+    });
+
+    it('ResourceVersionChanged: an update at a new resourceVersion runs, one at the same (a resync) is filtered, a create passes', () => {
+      expect(verdict('ResourceVersionChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }, { note: 'x' }) })).toBe('runs');
+      expect(verdict('ResourceVersionChanged', { type: 'update', oldObject: base, object: cm('5', { app: 'b' }, { note: 'y' }) })).toBe('ResourceVersionChangedPredicate');
+      expect(verdict('ResourceVersionChanged', { type: 'create', object: base })).toBe('runs');
+      expect(verdict('ResourceVersionChanged', { type: 'delete', object: base })).toBe('runs');
+    });
+  });
+
+  it('AnnotationChanged in a session: an annotation-only update runs, a label-only update is a filtered record', async () => {
+    const catalog = new MemoryCatalog([CONFIGMAPS]);
+    const cm = catalog.lw(CONFIGMAPS).apply({ metadata: { namespace: 'default', name: 'cfg', labels: { a: '1' }, annotations: { n: '1' } }, data: { x: '1' } });
+    const seen: string[] = [];
+    const h = await startSession({ catalog, mode: 'intercept', controllers: [{ name: 'c', definition: { for: 'configmaps', predicates: ['AnnotationChanged'], reconcile: (req) => void seen.push(req.reasons.map((r) => r.rv).join()) } }] });
+    await eventually(() => seen.length === 1 && h.session.isIdle(), 'the initial run (a create passes)');
+    const label = catalog.lw(CONFIGMAPS).apply({ ...cm, metadata: { ...cm.metadata, labels: { a: '2' } } });
+    const note = catalog.lw(CONFIGMAPS).apply({ ...label, metadata: { ...label.metadata, annotations: { n: '2' } } });
+    await eventually(() => seen.length === 2 && h.session.isIdle(), 'the annotation run');
+    expect(seen[1]).toBe(note.metadata.resourceVersion);
+    expect(h.records.filter((r) => r.op === 'filtered').map((r) => [r.rv, r.predicate])).toEqual([[label.metadata.resourceVersion, 'AnnotationChangedPredicate']]);
+    await h.stop();
   });
 });

@@ -24,6 +24,26 @@ describe('write limiter', () => {
     expect(clock.now() - t0).toBe(400);
   });
 
+  it('after an idle minute the bucket holds --burst tokens, not what a minute at --qps would add', async () => {
+    const clock = new FakeClock();
+    const limiter = new WriteLimiter({ qps: 10, burst: 3, maxWrites: 100 }, clock);
+    const settle = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    };
+    await Promise.all([limiter.take(), limiter.take(), limiter.take()]);
+    await clock.advance(60_000);
+    const done: number[] = [];
+    const all = Array.from({ length: 6 }, (_, i) => limiter.take().then(() => done.push(i)));
+    await settle();
+    expect(done).toEqual([0, 1, 2]);
+    await clock.advance(100);
+    await settle();
+    expect(done).toEqual([0, 1, 2, 3]);
+    await clock.advance(200);
+    await Promise.all(all);
+    expect(done).toHaveLength(6);
+  });
+
   it('refuses the write past --max-writes', async () => {
     const limiter = new WriteLimiter({ qps: 1000, burst: 1000, maxWrites: 2 }, new FakeClock());
     await limiter.take();

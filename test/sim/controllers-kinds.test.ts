@@ -187,6 +187,23 @@ describe('disruption budgets, quotas and namespace defaults', () => {
     });
   });
 
+  it('an admitted dry-run create leaves the ResourceQuota untouched (its resourceVersion, not only status.used)', async () => {
+    const { store } = cluster(0);
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'default' }, spec: { hard: { pods: '10', 'requests.cpu': '2' } } });
+    await until(() => (store.get(QUOTAS, 'default', 'q') as any).status?.used?.pods === '0', 5000);
+    const before = store.get(QUOTAS, 'default', 'q')!;
+    const pod = { metadata: { name: 'dry', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '500m' } } }] } };
+    // Admitted (within the quota), not stored; checked at once, before the quota controller could recount.
+    store.createObject(store.resolve(PODS), pod, { dryRun: true });
+    const after = store.get(QUOTAS, 'default', 'q')!;
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect((after as any).status.used).toEqual({ pods: '0', 'requests.cpu': '0' });
+    expect(store.get(PODS, 'default', 'dry')).toBeUndefined();
+    // The same create for real counts at once.
+    store.create(PODS, pod);
+    expect((store.get(QUOTAS, 'default', 'q') as any).status.used).toEqual({ pods: '1', 'requests.cpu': '500m' });
+  });
+
   it('quantities parse and print as kube prints sums', () => {
     const sum = (a: string, b: string): string => formatQuantity({ milli: parseQuantity(a)!.milli + parseQuantity(b)!.milli, binary: parseQuantity(a)!.binary });
     expect(sum('250m', '750m')).toBe('1');

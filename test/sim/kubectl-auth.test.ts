@@ -44,6 +44,20 @@ describe('kubectl auth can-i', () => {
     expect((await dev('delete', 'configmap', 'kube-root-ca.crt', '-n', 'default')).stderr.trim()).toBe('Error from server (Forbidden): configmaps "kube-root-ca.crt" is forbidden: User "dev" cannot delete resource "configmaps" in API group "" in the namespace "default"');
   });
 
+  it('answers for the subresource asked about (can-i --subresource=log): a role for pods is not one for pods/log', async () => {
+    await ok(k.kubectl('create', 'namespace', 'logs'));
+    await ok(k.kubectl('create', 'role', 'pod-reader', '--verb=get', '--resource=pods', '-n', 'logs'));
+    await ok(k.kubectl('create', 'rolebinding', 'dev-pod-reader', '--role=pod-reader', '--user=dev', '-n', 'logs'));
+    expect(await ok(dev('auth', 'can-i', 'get', 'pods', '-n', 'logs'))).toBe('yes\n');
+    const log = await dev('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'logs');
+    expect(log.stdout).toBe('no\n');
+    expect(log.code).toBe(1);
+    await ok(k.kubectl('create', 'role', 'log-reader', '--verb=get', '--resource=pods/log', '-n', 'logs'));
+    await ok(k.kubectl('create', 'rolebinding', 'dev-log-reader', '--role=log-reader', '--user=dev', '-n', 'logs'));
+    expect(await ok(dev('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'logs'))).toBe('yes\n');
+    expect((await dev('auth', 'can-i', 'get', 'pods', '--subresource=exec', '-n', 'logs')).stdout).toBe('no\n');
+  });
+
   it('prints RBAC\'s reason when a binding names a role that does not exist', async () => {
     await ok(k.kubectl('create', 'namespace', 'ghosts'));
     await ok(k.kubectl('create', 'rolebinding', 'dev-ghost', '--role=ghost', '--user=dev', '-n', 'ghosts'));

@@ -124,6 +124,22 @@ describe('kubectl storage against the sim', () => {
     expect((await getJson('pvc', 'picky')).spec.volumeName).toBe('pv-small');
   });
 
+  it('a claim asking for two access modes binds only a volume offering both, even a larger one', async () => {
+    const pv = (name: string, size: string, modes: string): string => `apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: ${name}\nspec:\n  capacity: {storage: ${size}}\n  accessModes: [${modes}]\n  storageClassName: modes\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: {path: /data/${name}}\n`;
+    await kubectl('apply', '-f', file('mode-pvs.yaml', [pv('pv-rwo', '2Gi', 'ReadWriteOnce'), pv('pv-rwo-rox', '8Gi', 'ReadWriteOnce, ReadOnlyMany')].join('---\n')));
+    await until(async () => (await phaseOf('pv/pv-rwo')) === 'Available' && (await phaseOf('pv/pv-rwo-rox')) === 'Available', 10_000);
+    const claim = (name: string, modes: string) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\nspec:\n  storageClassName: modes\n  accessModes: [${modes}]\n  resources: {requests: {storage: 1Gi}}\n`;
+    // No volume offers ReadWriteMany: pending, and the smaller ReadWriteOnce volume stays free.
+    await kubectl('apply', '-f', file('rwx.yaml', claim('rwo-rwx', 'ReadWriteOnce, ReadWriteMany')));
+    await until(async () => (await kubectl('describe', 'pvc', 'rwo-rwx')).stdout.includes('storageclass.storage.k8s.io "modes" not found'), 10_000);
+    expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
+    await kubectl('apply', '-f', file('rox.yaml', claim('rwo-rox', 'ReadWriteOnce, ReadOnlyMany')));
+    await until(async () => (await phaseOf('pvc/rwo-rox')) === 'Bound', 10_000);
+    expect((await getJson('pvc', 'rwo-rox')).spec.volumeName).toBe('pv-rwo-rox');
+    expect(await phaseOf('pv/pv-rwo')).toBe('Available');
+    expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
+  });
+
   it('deleting a claim releases its volume: Retain keeps it Released, Delete removes it', async () => {
     expect((await kubectl('delete', 'pvc', 'data')).stdout.trim()).toBe('persistentvolumeclaim "data" deleted');
     await until(async () => (await phaseOf('pv/pv-mid')) === 'Released', 10_000);

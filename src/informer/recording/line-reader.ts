@@ -9,6 +9,8 @@ export interface Line {
   number: number;
   /** The file ended without a newline after this line (a writer killed mid-line leaves one). */
   unterminated: boolean;
+  /** Where the next line starts: a byte offset in a file (readLines can start there again), a character index in a text. */
+  end: number;
 }
 
 export interface LineReaderOptions {
@@ -31,26 +33,43 @@ export class LineTooLongError extends Error {
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
 const DEFAULT_MAX_LINE_BYTES = 256 << 20;
+const FIRST_CHUNK_BYTES = 64 << 10;
 
 /** What the reader held at its peak: for tests and the bench, that memory follows the longest line, not the file. */
 export interface LineReaderStats {
   peakHeldBytes: number;
 }
 
-/** The lines of `path`, read as they are iterated; the file is opened on the first next() and closed at the end or on return(). */
-export function* readLines(path: string, o: LineReaderOptions = {}, stats?: LineReaderStats): Generator<Line> {
+/** Where a read starts: the `end` of a line read before, and that line's number (0: the file's start). */
+export interface LinePosition {
+  offset: number;
+  number: number;
+}
+
+/**
+ * The lines of `path` (from `from` on), read as they are iterated; the file is opened on the first next() and
+ * closed at the end or on return().
+ */
+export function* readLines(path: string, o: LineReaderOptions = {}, stats?: LineReaderStats, from: LinePosition = { offset: 0, number: 0 }): Generator<Line> {
   const chunkBytes = o.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLineBytes = o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const fd = openSync(path, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(chunkBytes);
+    // Small at first, doubling up to chunkBytes as the read goes on: a pass that reads a few lines and is parked
+    // (line-passes.ts) costs a small read, a long read still reads big chunks.
+    let chunk = Buffer.allocUnsafe(Math.min(chunkBytes, FIRST_CHUNK_BYTES));
     /** Pieces of the line being assembled, when it spans chunks. */
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    let number = 0;
+    let number = from.number;
+    /** The file offset of the chunk's first byte. */
+    let position = from.offset;
     for (;;) {
-      const n = readSync(fd, chunk, 0, chunkBytes, null);
+      if (chunk.length < chunkBytes && position > from.offset) chunk = Buffer.allocUnsafe(Math.min(chunkBytes, chunk.length * 2));
+      const n = readSync(fd, chunk, 0, chunk.length, position);
       if (n === 0) break;
+      const chunkAt = position;
+      position += n;
       let start = 0;
       for (;;) {
         const nl = chunk.indexOf(0x0a, start);
@@ -59,10 +78,10 @@ export function* readLines(path: string, o: LineReaderOptions = {}, stats?: Line
         const piece = chunk.subarray(start, nl);
         if (pendingBytes + piece.length > maxLineBytes) throw new LineTooLongError(number, maxLineBytes);
         const text = pendingBytes === 0 ? piece.toString('utf8') : Buffer.concat([...pending, piece]).toString('utf8');
-        if (stats) stats.peakHeldBytes = Math.max(stats.peakHeldBytes, chunkBytes + pendingBytes + piece.length);
+        if (stats) stats.peakHeldBytes = Math.max(stats.peakHeldBytes, chunk.length + pendingBytes + piece.length);
         pending = [];
         pendingBytes = 0;
-        yield { text, number, unterminated: false };
+        yield { text, number, unterminated: false, end: chunkAt + nl + 1 };
         start = nl + 1;
       }
       if (start < n) {
@@ -70,27 +89,27 @@ export function* readLines(path: string, o: LineReaderOptions = {}, stats?: Line
         if (pendingBytes + (n - start) > maxLineBytes) throw new LineTooLongError(number + 1, maxLineBytes);
         pending.push(Buffer.from(chunk.subarray(start, n)));
         pendingBytes += n - start;
-        if (stats) stats.peakHeldBytes = Math.max(stats.peakHeldBytes, chunkBytes + pendingBytes);
+        if (stats) stats.peakHeldBytes = Math.max(stats.peakHeldBytes, chunk.length + pendingBytes);
       }
     }
-    if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), number: number + 1, unterminated: true };
+    if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), number: number + 1, unterminated: true, end: position };
   } finally {
     closeSync(fd);
   }
 }
 
-/** The lines of a text in memory, as readLines gives a file's (for recordings parsed from a string). */
-export function* splitLines(text: string): Generator<Line> {
-  let start = 0;
-  let number = 0;
+/** The lines of a text in memory (from `from` on), as readLines gives a file's (for recordings parsed from a string). */
+export function* splitLines(text: string, from: LinePosition = { offset: 0, number: 0 }): Generator<Line> {
+  let start = from.offset;
+  let number = from.number;
   while (start < text.length) {
     const nl = text.indexOf('\n', start);
     number++;
     if (nl < 0) {
-      yield { text: text.slice(start), number, unterminated: true };
+      yield { text: text.slice(start), number, unterminated: true, end: text.length };
       return;
     }
-    yield { text: text.slice(start, nl), number, unterminated: false };
+    yield { text: text.slice(start, nl), number, unterminated: false, end: nl + 1 };
     start = nl + 1;
   }
 }

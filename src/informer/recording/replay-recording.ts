@@ -56,8 +56,8 @@ const HORIZON_MS = 10 * 60_000;
 
 export async function replayRecording(o: ReplayRecordingOptions): Promise<ReplayResult> {
   const { recording } = o;
-  // One pass over the file per resource, each read as its replay goes.
-  const timelines = recording.header.resources.map((_r, i) => buildTimeline(recording.entries(), i));
+  // One pass over the file per resource that has entries, each read as its replay goes (line-passes.ts bounds the open ones).
+  const timelines = recording.header.resources.map((_r, i) => buildTimeline(recording.entriesOf(i), i));
   const starts = o.fromRv === undefined ? undefined : startsAfter(timelines, o.fromRv, recording);
   const firstT = starts ? Math.min(...starts.map((s) => s.t)) - 1 : 0;
   const lastT = recording.lastT;

@@ -45,9 +45,9 @@ describe('the line reader', () => {
     const file = join(dir, 'cut.ndjson');
     writeFileSync(file, 'one\ntwo\nthr');
     expect([...readLines(file, { chunkBytes: 3 })]).toEqual([
-      { text: 'one', number: 1, unterminated: false },
-      { text: 'two', number: 2, unterminated: false },
-      { text: 'thr', number: 3, unterminated: true },
+      { text: 'one', number: 1, unterminated: false, end: 4 },
+      { text: 'two', number: 2, unterminated: false, end: 8 },
+      { text: 'thr', number: 3, unterminated: true, end: 11 },
     ]);
     writeFileSync(file, recordingText(HEADER, [ENTRIES[0], { ...ENTRIES[1], pad: 'x'.repeat(5000) }]));
     expect(() => readRecording(file, { chunkBytes: 256, maxLineBytes: 4096 })).toThrow(/^.*cut\.ndjson: line 3 is longer than 4096 bytes: not a line kwatch writes/);
