@@ -6,11 +6,13 @@
 //   kwatch reconcile --exec --writes overlay --trace-out fight.html -- sh -c \
 //     'node annotation-fighter.mjs fight alice & node annotation-fighter.mjs fight bob & wait'
 //
-// It speaks to the API server with fetch (the user agent is its name, so kwatch names the client after it), using
-// the server and bearer token of the kubeconfig in $KUBECONFIG. It stops after MAX_ROUNDS writes, or on SIGTERM.
+// It speaks to the API server with node:http(s) (the user agent is its name, so kwatch names the client after it),
+// using the server, CA and bearer token of the kubeconfig in $KUBECONFIG. It stops after MAX_ROUNDS writes, or on
+// SIGTERM.
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
-/* global fetch */
 const [name, me] = process.argv.slice(2);
 if (!name || !me) {
   process.stderr.write('usage: annotation-fighter.mjs CONFIGMAP WRITER-NAME\n');
@@ -24,7 +26,9 @@ const namespace = process.env.NAMESPACE ?? 'default';
 const kubeconfig = readFileSync(process.env.KUBECONFIG, 'utf8');
 const server = /server:\s*(\S+)/.exec(kubeconfig)?.[1];
 const token = /token:\s*(\S+)/.exec(kubeconfig)?.[1];
+const caData = /certificate-authority-data:\s*(\S+)/.exec(kubeconfig)?.[1];
 if (!server) throw new Error('no server in $KUBECONFIG');
+const ca = caData ? Buffer.from(caData, 'base64') : undefined;
 const headers = { 'user-agent': `${me}/v1`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
 const base = `${server}/api/v1/namespaces/${namespace}/configmaps`;
 
@@ -33,17 +37,24 @@ let rounds = 0;
 
 async function claim() {
   rounds++;
-  const res = await fetch(`${base}/${name}`, {
-    method: 'PATCH',
-    headers: { ...headers, 'content-type': 'application/merge-patch+json' },
-    body: JSON.stringify({ metadata: { annotations: { [ANNOTATION]: me } } }),
-  });
-  process.stderr.write(`${me}: claimed ${name} (${res.status})\n`);
+  const res = await send(`${base}/${name}`, 'PATCH', { 'content-type': 'application/merge-patch+json' }, JSON.stringify({ metadata: { annotations: { [ANNOTATION]: me } } }));
+  res.resume();
+  process.stderr.write(`${me}: claimed ${name} (${res.statusCode})\n`);
 }
 
-const res = await fetch(`${base}?watch=1&fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`, { headers });
+/** One request to the API server (HTTPS with the kubeconfig's CA, or plain HTTP), answered by its response stream. */
+function send(url, method, extra = {}, body) {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, ...extra }, ...(ca ? { ca } : {}) }, resolve);
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const res = await send(`${base}?watch=1&fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`, 'GET');
 let buf = '';
-for await (const chunk of res.body) {
+for await (const chunk of res) {
   buf += Buffer.from(chunk).toString('utf8');
   let nl;
   while ((nl = buf.indexOf('\n')) >= 0) {

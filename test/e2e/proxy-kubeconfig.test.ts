@@ -23,7 +23,7 @@ describe('kwatch proxy --kubeconfig-out', () => {
     const st = lstatSync(out);
     expect(st.isSymbolicLink()).toBe(false);
     expect(st.mode & 0o777).toBe(0o600);
-    expect(readFileSync(out, 'utf8')).toMatch(/server: http:\/\/127\.0\.0\.1:\d+\/kwatch-/);
+    expect(readFileSync(out, 'utf8')).toMatch(/server: https?:\/\/127\.0\.0\.1:\d+\/kwatch-/);
     expect(readFileSync(victim, 'utf8')).toBe(planted);
     expect(lstatSync(victim).mode & 0o777).toBe(0o644);
   });
