@@ -4,6 +4,8 @@
 // a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
 // Other arguments go to Stryker as they are, e.g. `npm run mutate -- faults --concurrency 2`, or
 // `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder).
+// On a loaded 2-core machine add `--ignoreStatic`: the few mutants of module-level constants run every related
+// test each and take most of a run's time (docs/mutation.md has the figures).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
