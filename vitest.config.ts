@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // StrykerJS's sandbox (npm run mutate) holds a copy of the tests: never run them from here.
+    exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'reports/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

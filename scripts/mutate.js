@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm run mutate -- [FOLDER...] [STRYKER OPTIONS]`: StrykerJS on the named folders (stryker.config.mjs lists
+// them: endpoint, faults, reconcile, sim, code-cache), each in its own run with its own incremental file, so
+// a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
+// Other arguments go to Stryker as they are, e.g. `npm run mutate -- faults --concurrency 2`, or
+// `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder).
+// On a loaded 2-core machine add `--ignoreStatic`: the few mutants of module-level constants run every related
+// test each and take most of a run's time (docs/mutation.md has the figures).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MUTATION_GROUPS } from '../stryker.config.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const names = [];
+const passThrough = [];
+for (const arg of args) {
+  if (!arg.startsWith('-') && passThrough.length === 0) names.push(arg.replace(/^src\//, '').replace(/\/$/, ''));
+  else passThrough.push(arg);
+}
+const unknown = names.filter((name) => !(name in MUTATION_GROUPS));
+if (unknown.length > 0) {
+  process.stderr.write(`error: no mutation folder named ${unknown.join(', ')} (choose from ${Object.keys(MUTATION_GROUPS).join(', ')})\n`);
+  process.exit(2);
+}
+if (!existsSync(join(root, 'node_modules', '@stryker-mutator', 'core'))) {
+  process.stderr.write('error: StrykerJS is not installed: run `npm ci` first\n');
+  process.exit(2);
+}
+const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+const ownMutate = passThrough.includes('--mutate') || passThrough.includes('-m');
+const runs = ownMutate && names.length === 0 ? [undefined] : (names.length > 0 ? names : Object.keys(MUTATION_GROUPS));
+
+let failed = 0;
+for (const name of runs) {
+  if (name !== undefined) process.stdout.write(`\n== mutation testing: ${name} (${MUTATION_GROUPS[name].join(' ')})\n`);
+  const env = { ...process.env };
+  if (name === undefined) delete env.KWATCH_MUTATION_GROUP;
+  else env.KWATCH_MUTATION_GROUP = name;
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [stryker, 'run', 'stryker.config.mjs', ...passThrough], { cwd: root, env, stdio: 'inherit' });
+  process.stdout.write(`== ${name ?? 'mutation testing'}: ${((Date.now() - started) / 60_000).toFixed(1)} min, exit ${run.status ?? run.signal}\n`);
+  if (run.status !== 0) failed += 1;
+}
+process.exit(failed === 0 ? 0 : 1);
