@@ -2,13 +2,14 @@
 import type { TimerHandle } from '../clock.js';
 import type { QueueOptions, QueueReason } from './queue.js';
 import { Queue } from './queue.js';
+import { IndexedHeap } from './indexed-heap.js';
 
 interface Waiting<T> {
   item: T;
   readyAt: number;
   /** Tie-break so equal ready times keep insertion order. */
   seq: number;
-  /** Position in the heap array. */
+  /** Position in the heap. */
   index: number;
   reasons: QueueReason[];
 }
@@ -19,7 +20,7 @@ interface Waiting<T> {
  * Waiting items are dropped on shutDown (as client-go's waiting loop exits).
  */
 export class DelayingQueue<T = string> extends Queue<T> {
-  private heap: Waiting<T>[] = [];
+  private readonly heap = new IndexedHeap<Waiting<T>>((a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq));
   private readonly byItem = new Map<T, Waiting<T>>();
   private seq = 0;
   private timer?: TimerHandle;
@@ -43,13 +44,12 @@ export class DelayingQueue<T = string> extends Queue<T> {
       existing.reasons.push(...reasons);
       if (readyAt < existing.readyAt) {
         existing.readyAt = readyAt;
-        this.up(existing.index);
+        this.heap.movedUp(existing);
       }
     } else {
-      const w: Waiting<T> = { item, readyAt, seq: this.seq++, index: this.heap.length, reasons };
+      const w: Waiting<T> = { item, readyAt, seq: this.seq++, index: -1, reasons };
       this.heap.push(w);
       this.byItem.set(item, w);
-      this.up(w.index);
     }
     this.arm();
   }
@@ -69,13 +69,7 @@ export class DelayingQueue<T = string> extends Queue<T> {
     const w = this.byItem.get(item);
     if (w === undefined) return undefined;
     this.byItem.delete(item);
-    const last = this.heap.pop()!;
-    if (last !== w) {
-      this.heap[w.index] = last;
-      last.index = w.index;
-      this.down(w.index);
-      this.up(last.index);
-    }
+    this.heap.remove(w);
     return w.reasons;
   }
 
@@ -88,13 +82,13 @@ export class DelayingQueue<T = string> extends Queue<T> {
     this.timer?.cancel();
     this.timer = undefined;
     this.timerAt = Infinity;
-    this.heap = [];
+    this.heap.clear();
     this.byItem.clear();
   }
 
   /** Arms the timer for the earliest entry if it is earlier than the one armed. */
   private arm(): void {
-    const first = this.heap[0];
+    const first = this.heap.peek();
     if (first === undefined || first.readyAt >= this.timerAt) return;
     this.timer?.cancel();
     this.timerAt = first.readyAt;
@@ -105,56 +99,11 @@ export class DelayingQueue<T = string> extends Queue<T> {
     this.timer = undefined;
     this.timerAt = Infinity;
     const now = this.clock.now();
-    while (this.heap.length > 0 && this.heap[0].readyAt <= now) {
-      const w = this.popMin();
+    for (let w = this.heap.peek(); w !== undefined && w.readyAt <= now; w = this.heap.peek()) {
+      this.heap.pop();
       this.byItem.delete(w.item);
       this.becameReady(w.item, w.readyAt, w.reasons);
     }
     this.arm();
-  }
-
-  private less(a: Waiting<T>, b: Waiting<T>): boolean {
-    return a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
-  }
-
-  private swap(i: number, j: number): void {
-    const h = this.heap;
-    [h[i], h[j]] = [h[j], h[i]];
-    h[i].index = i;
-    h[j].index = j;
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(this.heap[i], this.heap[p])) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.less(this.heap[l], this.heap[m])) m = l;
-      if (r < n && this.less(this.heap[r], this.heap[m])) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private popMin(): Waiting<T> {
-    const top = this.heap[0];
-    const last = this.heap.pop()!;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      last.index = 0;
-      this.down(0);
-    }
-    return top;
   }
 }

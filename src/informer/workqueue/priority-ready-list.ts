@@ -3,6 +3,7 @@
 // then the earlier add. It also keeps the depth per priority and spots starved items.
 import type { Clock } from '../clock.js';
 import type { ReadyList } from './queue.js';
+import { IndexedHeap } from './indexed-heap.js';
 
 /** An item ready for longer than the bound while an item of higher priority was handed out past it. */
 export interface StarvedItem<T> {
@@ -28,7 +29,7 @@ interface Entry<T> {
 }
 
 export class PriorityReadyList<T> implements ReadyList<T> {
-  private heap: Entry<T>[] = [];
+  private readonly heap = new IndexedHeap<Entry<T>>(readyBefore);
   private readonly entries = new Map<T, Entry<T>>();
   /** The priority each item handed out had, until done() (controller-runtime requeues with it). */
   private readonly handedOut = new Map<T, number>();
@@ -69,7 +70,7 @@ export class PriorityReadyList<T> implements ReadyList<T> {
     if (e.readyAt !== undefined && (readyAt === undefined || readyAt < e.readyAt)) e.readyAt = readyAt;
     if (e.index >= 0) {
       this.enter(e.priority, item);
-      this.up(e.index);
+      this.heap.movedUp(e);
     }
   }
 
@@ -80,22 +81,13 @@ export class PriorityReadyList<T> implements ReadyList<T> {
       this.entries.set(item, e);
     }
     e.since = this.now();
-    e.index = this.heap.length;
     this.heap.push(e);
-    this.up(e.index);
     this.enter(e.priority, item);
   }
 
   shift(): T | undefined {
-    const top = this.heap[0];
+    const top = this.heap.pop();
     if (top === undefined) return undefined;
-    const last = this.heap.pop()!;
-    if (last !== top) {
-      this.heap[0] = last;
-      last.index = 0;
-      this.down(0);
-    }
-    top.index = -1;
     this.entries.delete(top.item);
     this.levelOf(top.priority).delete(top.item);
     this.handedOut.set(top.item, top.priority);
@@ -150,43 +142,13 @@ export class PriorityReadyList<T> implements ReadyList<T> {
   private now(): number {
     return this.clock?.now() ?? Date.now();
   }
+}
 
-  /** controller-runtime's less: ready-at-add first; then by ready time; then higher priority; then earlier add. */
-  private less(a: Entry<T>, b: Entry<T>): boolean {
-    if (a.readyAt === undefined && b.readyAt !== undefined) return true;
-    if (b.readyAt === undefined && a.readyAt !== undefined) return false;
-    if (a.readyAt !== undefined && b.readyAt !== undefined && a.readyAt !== b.readyAt) return a.readyAt < b.readyAt;
-    if (a.priority !== b.priority) return a.priority > b.priority;
-    return a.seq < b.seq;
-  }
-
-  private swap(i: number, j: number): void {
-    const h = this.heap;
-    [h[i], h[j]] = [h[j], h[i]];
-    h[i].index = i;
-    h[j].index = j;
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(this.heap[i], this.heap[p])) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.less(this.heap[l], this.heap[m])) m = l;
-      if (r < n && this.less(this.heap[r], this.heap[m])) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
+/** controller-runtime's less: ready-at-add first; then by ready time; then higher priority; then earlier add. */
+function readyBefore<T>(a: Entry<T>, b: Entry<T>): boolean {
+  if (a.readyAt === undefined && b.readyAt !== undefined) return true;
+  if (b.readyAt === undefined && a.readyAt !== undefined) return false;
+  if (a.readyAt !== undefined && b.readyAt !== undefined && a.readyAt !== b.readyAt) return a.readyAt < b.readyAt;
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  return a.seq < b.seq;
 }
