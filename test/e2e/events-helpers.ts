@@ -19,10 +19,14 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', ...extra };
 }
 
-/** Runs a command to its end; one still running after `timeoutMs` (a generous bound for a loaded machine) is killed. */
+/**
+ * Runs a command to its end; one still running after `timeoutMs` (a generous bound for a loaded machine) is killed.
+ * Output is kept up to 512 MB: execFile's default of 1 MB kills a chatty run (a self-triggering reconciler prints
+ * megabytes in a second) and leaves its stderr empty and its folders behind.
+ */
 export function run(cmd: string, args: string[], env: Record<string, string>, input?: string, timeoutMs = 30_000): Promise<Result> {
   return new Promise((resolve) => {
-    const child = execFile(cmd, args, { env: childEnv(env), timeout: timeoutMs }, (err, stdout, stderr) =>
+    const child = execFile(cmd, args, { env: childEnv(env), timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) =>
       resolve({ stdout, stderr, code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0 }),
     );
     if (input !== undefined) child.stdin?.end(input);
