@@ -1,5 +1,5 @@
 // Reading a body that crossed the endpoint, for the trace only: JSON as it is, a Kubernetes protobuf envelope through the
-// sim's decoder (kubectl and client-go send built-in kinds as protobuf). Undecodable bodies pass through untraced.
+// shared protobuf decoder in src/wire (kubectl and client-go send built-in kinds as protobuf). Undecodable bodies pass through untraced.
 import { protobufToJson } from '../wire/protobuf/to-json.js';
 
 export function decodeBody(body: Buffer | undefined, contentType: string | undefined): Record<string, unknown> | undefined {

@@ -19,7 +19,7 @@ import { ClientRegistry, clientName, type ClientSession } from './client-session
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
-import { isQuestion, isWrite, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
+import { isQuestion, isWrite, originForm, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
 import { captureResponse } from './response-capture.js';
 import { WatchFaults } from '../faults/watch-faults.js';
 import { tapWatch } from './watch-tap.js';
@@ -365,7 +365,7 @@ function guard(req: IncomingMessage, token: string): ApiStatusError | undefined 
   const hostName = hostOf(req.headers.host);
   if (hostName === undefined || (hostName !== 'localhost' && isIP(hostName) === 0)) return status(403, 'Forbidden', `Host ${JSON.stringify(req.headers.host ?? '')} is not this endpoint's address: name it by IP address or as localhost`);
   const target = req.url ?? '/';
-  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  const origin = originForm(target);
   const prefix = `/${PATH_PREFIX}${token}`;
   if (origin === prefix || origin.startsWith(`${prefix}/`) || origin.startsWith(`${prefix}?`)) {
     req.url = origin.slice(prefix.length) || '/';
@@ -384,7 +384,7 @@ const PATH_PREFIX = 'kwatch-';
 
 /** A request target without a leading /kwatch-… segment: what a refused request's trace shows (never a token). */
 function withoutSecretPrefix(target: string): string {
-  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  const origin = originForm(target);
   return origin.replace(new RegExp(`^/${PATH_PREFIX}[^/?#]*`), '') || '/';
 }
 

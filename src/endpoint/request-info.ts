@@ -19,9 +19,14 @@ export interface RequestInfo {
 /** Subresources of a namespace itself: /api/v1/namespaces/NAME/status is the namespace, not a resource named "status". */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
+/** A request line's target in origin form: an absolute-form target (a proxy client's) loses its scheme and host. */
+export function originForm(target: string): string {
+  return target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+}
+
 /** `target` as the request line has it (origin form, or absolute form: the scheme and host are dropped). */
 export function requestInfo(method: string, target: string): RequestInfo {
-  const origin = target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  const origin = originForm(target);
   const q = origin.indexOf('?');
   const path = q < 0 ? origin : origin.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : origin.slice(q + 1));
