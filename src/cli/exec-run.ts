@@ -103,6 +103,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
       writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
       onMaxWrites: (max) => { maxWritesReached = max; o.stop.stop('max-writes'); },
+      clientRoot: () => child?.pid,
     });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
     if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });

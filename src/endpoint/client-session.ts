@@ -1,7 +1,9 @@
-// One client of the endpoint (a controller process, kubectl, a leader-election client), known by its User-Agent: what
-// it was sent (the newest version of each object, the recent events), what it listed and watched, what it wrote. From
+// One client of the endpoint (a controller process, a shell script's kubectl calls, a leader-election client), known by
+// the program behind its connections (client-identity.ts) or, where that cannot be read, by its User-Agent: what it was
+// sent (the newest version of each object, the recent events), what it listed and watched, what it wrote. From
 // these come the derived records: relist, stale-write, loop and stall.
 import type { ScannedEvent } from './body-scan.js';
+import type { ClientIdentity } from './client-identity.js';
 import type { SentObject } from './sent-object.js';
 
 /** An event the client was sent, kept for a while to name the likely trigger of its writes. */
@@ -20,9 +22,11 @@ export interface RecentEvent {
   own: boolean;
 }
 
-/** One collection a client lists and watches: resource, namespace and selectors. */
+/** One collection a client process lists and watches: resource, namespace and selectors. */
 interface Collection {
   lists: number;
+  /** The processes that listed it (when known): another one's first list is its own start, not a relist. */
+  readonly listers: Set<number>;
   watchesOpen: number;
   everWatched: boolean;
   /** Since the last list: a 410 was sent on a watch of it, or a watch of it was closed, and why. */
@@ -77,7 +81,8 @@ export class ClientSession {
   private readonly ownRvs = new Set<string>();
   readonly loops: LoopFinding[] = [];
 
-  constructor(readonly name: string, readonly userAgent: string) {}
+  /** `pid`: the process of its first connection, when known (its name then ends in [pid]). */
+  constructor(readonly name: string, readonly userAgent: string, readonly pid?: number) {}
 
   // ---- what it was sent ----
 
@@ -128,15 +133,23 @@ export class ClientSession {
 
   private collection(id: string): Collection {
     let c = this.collections.get(id);
-    if (!c) this.collections.set(id, (c = { lists: 0, watchesOpen: 0, everWatched: false, sent410: false }));
+    if (!c) this.collections.set(id, (c = { lists: 0, listers: new Set(), watchesOpen: 0, everWatched: false, sent410: false }));
     return c;
   }
 
-  /** A list begins (its first page, or a watch that sends initial events); answers the relist's reason when it is one. */
-  listStarted(collection: string): string | undefined {
+  /**
+   * A list begins (its first page, or a watch that sends initial events); answers the relist's reason when it is one.
+   * Judged per process (`pid`, when known) and collection: after a 410 any list of the client's is the relist that
+   * answers it (a script's next kubectl call included); otherwise a list is a relist only when the same process listed
+   * before: a script's next `kubectl get` is that process's start, not a bug.
+   */
+  listStarted(collection: string, pid?: number): string | undefined {
     const c = this.collection(collection);
     c.lists++;
+    const newProcess = pid !== undefined && !c.listers.has(pid);
+    if (pid !== undefined) c.listers.add(pid);
     if (c.lists === 1) return undefined;
+    if (newProcess && !c.sent410) return undefined;
     this.relists++;
     const why = c.sent410
       ? 'it was sent 410 Gone (its resourceVersion expired): relisting is what a reflector must do'
@@ -210,16 +223,39 @@ export class ClientSession {
 }
 
 export class ClientRegistry {
-  private readonly byAgent = new Map<string, ClientSession>();
+  private readonly byKey = new Map<string, ClientSession>();
+  private readonly sessions: ClientSession[] = [];
+  /** Each process seen, and the client it belongs to: its later connections join it whatever their User-Agent. */
+  private readonly byPid = new Map<number, { program: string; session: ClientSession }>();
 
-  for(userAgent: string | undefined): ClientSession {
+  /** The client of a connection: its program's when the process behind it is known, else its User-Agent's. */
+  for(userAgent: string | undefined, identity?: ClientIdentity): ClientSession {
     const ua = userAgent ?? '';
-    let s = this.byAgent.get(ua);
-    if (!s) this.byAgent.set(ua, (s = new ClientSession(clientName(userAgent), ua)));
+    if (!identity) return this.session(`agent ${ua}`, () => new ClientSession(clientName(userAgent), ua));
+    const key = identity.root ? `root ${identity.group}` : `process ${identity.group} ${clientName(userAgent)}`;
+    const known = this.byPid.get(identity.pid);
+    // The program is compared as well: a pid reused by another program is another process.
+    if (known?.program === identity.program) {
+      // Its other User-Agents name the same client for the program's next runs (kubectl's first request says
+      // kubectl-dispatcher, its later ones kubectl).
+      if (!this.byKey.has(key)) this.byKey.set(key, known.session);
+      return known.session;
+    }
+    const session = this.session(key, () => new ClientSession(`${identity.program}[${identity.pid}]`, ua, identity.pid));
+    this.byPid.set(identity.pid, { program: identity.program, session });
+    return session;
+  }
+
+  private session(key: string, create: () => ClientSession): ClientSession {
+    let s = this.byKey.get(key);
+    if (!s) {
+      this.byKey.set(key, (s = create()));
+      this.sessions.push(s);
+    }
     return s;
   }
 
   all(): ClientSession[] {
-    return [...this.byAgent.values()];
+    return [...this.sessions];
   }
 }

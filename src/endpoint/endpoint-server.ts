@@ -4,7 +4,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { InjectFault } from '../faults/inject-spec.js';
@@ -16,6 +16,8 @@ import { sendError } from '../wire/send-status.js';
 import { decodeBody } from './body-decode.js';
 import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, clientName, type ClientSession } from './client-session.js';
+import { clientIdentity, type ClientIdentity } from './client-identity.js';
+import { peerProcess } from './peer-process.js';
 import type { Fork } from './fork.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
@@ -55,6 +57,11 @@ export interface EndpointOptions {
   /** --qps/--burst (429 past the rate) and --max-writes (refused past it; `onMaxWrites` is told once). */
   writeLimits?: WriteLimits;
   onMaxWrites?: (max: number) => void;
+  /**
+   * The --exec'd command's pid (once it runs): clients under it are known by the process behind each connection
+   * (client-identity.ts); without it, or where that cannot be read, by their User-Agent.
+   */
+  clientRoot?: () => number | undefined;
 }
 
 export interface Endpoint {
@@ -107,6 +114,13 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   const host = o.host ?? '127.0.0.1';
   const credentials = o.tls ? createServingCredentials(certificateHosts(host)) : undefined;
   const clients = new ClientRegistry();
+  /** Per connection, the process behind it: looked up once, when its first request arrives. */
+  const identities = new WeakMap<Socket, Promise<ClientIdentity | undefined>>();
+  const identify = (socket: Socket): Promise<ClientIdentity | undefined> => {
+    let found = identities.get(socket);
+    if (!found) identities.set(socket, (found = identityOf(socket, o.clientRoot?.())));
+    return found;
+  };
   const watchFaults = new WatchFaults(o.faults ?? []);
   const writeFaults = new WriteFaults(o.faults ?? []);
   const trace = new WireTrace(o.tracer);
@@ -136,7 +150,9 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       // The path as asked, its secret prefix (right or wrong) left out of the trace.
       return refuse(res, clientName(header(req.headers['user-agent'])), method, requestInfo(method, withoutSecretPrefix(req.url ?? '/')), refused, started);
     }
-    const session = clients.for(header(req.headers['user-agent']));
+    const identity = await identify(req.socket);
+    const session = clients.for(header(req.headers['user-agent']), identity);
+    const pid = identity?.pid;
     session.requests++;
     const info = requestInfo(method, req.url ?? '/');
     const workloadRefusal = workloadAccessRefusal(info, method, o.mode);
@@ -165,7 +181,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;
       session.bytes += c.bytes;
-      trace.http(session, info, method, c, Date.now() - started, { sent: sentQuery, refusal: refusal?.status });
+      trace.http(session, info, method, c, Date.now() - started, { sent: sentQuery, refusal: refusal?.status, pid });
       if (refusal && write && refusal.status.details?.retryAfterSeconds === undefined) refusedWrites.push({ client: session.name, method, path: info.path, code: refusal.status.code, reason: refusal.status.reason, message: refusal.status.message });
       const listedRv = info.verb === 'list' || info.verb === 'get' ? trace.read(session, info, c) : undefined;
       // A list hands out a current resourceVersion: watching from it is never "expired", whatever came before.
@@ -181,10 +197,10 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
 
     if (info.verb === 'list' && !info.query.get('continue')) {
-      const why = session.listStarted(trace.collectionOf(info));
+      const why = session.listStarted(trace.collectionOf(info), pid);
       if (why) trace.relist(session, info, why);
     }
-    if (info.verb === 'watch') startWatch(session, info, req, res);
+    if (info.verb === 'watch') startWatch(session, pid, info, req, res);
 
     if (write) {
       trace.staleWrite(session, info, body, header(req.headers['content-type']));
@@ -252,11 +268,11 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     }
   };
 
-  const startWatch = (session: ClientSession, info: RequestInfo, req: IncomingMessage, res: ServerResponse) => {
+  const startWatch = (session: ClientSession, pid: number | undefined, info: RequestInfo, req: IncomingMessage, res: ServerResponse) => {
     const collection = trace.collectionOf(info);
     const initial = queryTrue(info.query.get('sendInitialEvents'));
     if (initial) {
-      const why = session.listStarted(collection);
+      const why = session.listStarted(collection, pid);
       if (why) trace.relist(session, info, why);
     }
     const w = { session, resource: trace.resourceOf(info), lastActivity: Date.now(), stalled: false, res };
@@ -404,6 +420,15 @@ function upstreamFailure(err: unknown): ApiStatusError {
 /** The request again, its body already read: what the fork's sim handlers read it from. */
 function replayable(req: IncomingMessage, body: Buffer): IncomingMessage {
   return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket, httpVersion: req.httpVersion }) as unknown as IncomingMessage;
+}
+
+/** The process behind a loopback connection, when it runs under `root`. */
+async function identityOf(socket: Socket, root: number | undefined): Promise<ClientIdentity | undefined> {
+  if (root === undefined || socket.localPort === undefined || socket.remotePort === undefined) return undefined;
+  const from = socket.remoteAddress ?? '';
+  if (!(from.startsWith('127.') || from === '::1' || from.startsWith('::ffff:127.'))) return undefined;
+  const chain = await peerProcess(socket.localPort, socket.remotePort, root);
+  return chain && clientIdentity(chain);
 }
 
 function header(v: string | string[] | undefined): string | undefined {

@@ -81,13 +81,14 @@ export class WireTrace {
   /**
    * `o.sent`: the query as it went to the target when kwatch changed it (dryRun=All), else the client's.
    * `o.refusal`: kwatch answered in the target's place (its Status): the record says `refused` and why.
+   * `o.pid`: the process behind the connection, when known.
    */
-  http(s: { name: string }, info: RequestInfo, method: string, c: CapturedResponse, ms: number, o: { sent?: URLSearchParams; refusal?: { reason: string; message: string } } = {}): void {
+  http(s: { name: string }, info: RequestInfo, method: string, c: CapturedResponse, ms: number, o: { sent?: URLSearchParams; refusal?: { reason: string; message: string }; pid?: number } = {}): void {
     if (!this.tracer.shouldEmit('endpoint', 'http')) return;
     const refusal = o.refusal;
     this.tracer.emit({
       time: Date.now(), stage: 'endpoint', op: 'http', key: info.name !== undefined ? objectKey(info.namespace, info.name) : undefined,
-      client: s.name, method, path: info.path, ...tellingQuery(o.sent ?? info.query), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
+      client: s.name, ...(o.pid !== undefined ? { pid: o.pid } : {}), method, path: info.path, ...tellingQuery(o.sent ?? info.query), status: c.status, ms, ...(info.verb === 'watch' ? {} : { bytes: c.bytes }),
       ...(c.aborted ? { aborted: true } : {}),
       ...(refusal ? { refused: refusal.reason, error: refusal.message } : {}),
     });

@@ -60,7 +60,7 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
       'secrets Secret default',
     ]);
     const write = lines.find((l) => l.rec === 'write');
-    expect(write).toMatchObject({ verb: 'create', key: 'default/rec-secret', code: 201, client: 'kubectl', mode: 'overlay' });
+    expect(write).toMatchObject({ verb: 'create', key: 'default/rec-secret', code: 201, client: expect.stringMatching(/^kubectl\[\d+\]$/), mode: 'overlay' });
     expect(JSON.stringify(lines)).not.toContain(Buffer.from('hunter2').toString('base64'));
     expect(lines.some((l) => l.rec === 'list' && l.page.kind === 'SecretList' && l.page.items.some((i: any) => i.metadata.name === 'rec-secret'))).toBe(true);
     // The recording is an ordinary one to the readers.

@@ -27,7 +27,7 @@ describe('kwatch reconcile --exec', () => {
     const recs = records(r.stdout);
     const writes = recs.filter((x) => x.op === 'write');
     expect(writes).toEqual([
-      expect.objectContaining({ stage: 'endpoint', key: 'default/exec-intercept', verb: 'create', mode: 'intercept', code: 201, client: 'kubectl', resource: 'configmaps' }),
+      expect.objectContaining({ stage: 'endpoint', key: 'default/exec-intercept', verb: 'create', mode: 'intercept', code: 201, client: expect.stringMatching(/^kubectl\[\d+\]$/), resource: 'configmaps' }),
       expect.objectContaining({ key: 'default', verb: 'patch', mode: 'intercept', code: 200, diff: [expect.objectContaining({ path: 'metadata.labels.checked', new: 'yes' })] }),
     ]);
     expect(recs.filter((x) => x.op === 'pending').map((x) => x.key).sort()).toEqual(['default', 'default/exec-intercept']);
@@ -42,9 +42,9 @@ describe('kwatch reconcile --exec', () => {
       'kubectl create configmap exec-overlay --from-literal=a=b && kubectl annotate configmap exec-overlay seen=yes && kubectl wait --for=jsonpath={.metadata.annotations.seen}=yes configmap/exec-overlay --timeout=15s',
     ));
     expect(r.stderr).toMatch(/^sh \| configmap\/exec-overlay condition met$/m);
-    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-overlay\s+\d+\s+client=kubectl verb=patch resource=configmaps mode=overlay code=200/);
+    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-overlay\s+\d+\s+client=kubectl\[\d+\] verb=patch resource=configmaps mode=overlay code=200/);
     expect(r.stdout).toMatch(/metadata\.annotations: <none> → \{"seen":"yes"\}/);
-    expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl resource=configmaps event=start/);
+    expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl\[\d+\] resource=configmaps event=start/);
     expect(r.stderr).toMatch(/^fork: 1 object differs from the target \(written locally\):\n {2}created configmaps default\/exec-overlay$/m);
     expect(r.stderr).toMatch(/^converged: 1 key written, no write pending$/m);
     expect(r.code).toBe(0);
@@ -58,7 +58,7 @@ describe('kwatch reconcile --exec', () => {
       `kubectl create deployment exec-roll --image=nginx --replicas=2 && { (sleep 1; kubectl patch deployment exec-roll --subresource=status --type=merge -p '${status}') & kubectl rollout status deployment/exec-roll --timeout=20s; wait; }`,
     ));
     expect(r.stderr).toMatch(/^sh \| deployment "exec-roll" successfully rolled out$/m);
-    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-roll\s+\d+\s+client=kubectl verb=patch resource=deployments\.apps mode=overlay code=200 subresource=status/);
+    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-roll\s+\d+\s+client=kubectl\[\d+\] verb=patch resource=deployments\.apps mode=overlay code=200 subresource=status/);
     expect(r.code).toBe(0);
     expect((await k.kubectl('get', 'deployment', 'exec-roll')).code).not.toBe(0);
   });
@@ -74,7 +74,7 @@ describe('kwatch reconcile --exec', () => {
     // kubectl get -w ends on a 410 (it does not relist by itself): the script watches again, as a controller would.
     const r = await exec('-n', 'default', '--inject', 'expire@1s', '-o', 'ndjson', ...sh('timeout 5 kubectl get configmaps -w; timeout 2 kubectl get configmaps -w; exit 0'));
     const recs = records(r.stdout);
-    expect(recs).toContainEqual(expect.objectContaining({ op: 'fault', fault: 'expire@1000ms', client: 'kubectl' }));
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'fault', fault: 'expire@1000ms', client: expect.stringMatching(/^kubectl\[\d+\]$/) }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', type: 'ERROR', code: 410 }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'watch', event: 'close', reason: '410' }));
     expect(recs).toContainEqual(expect.objectContaining({ op: 'relist', resource: 'configmaps', reason: expect.stringMatching(/^it was sent 410 Gone/) }));
@@ -85,7 +85,7 @@ describe('kwatch reconcile --exec', () => {
   it('write faults: the Nth write is answered 409 Conflict; a failing controller fails the run with its own exit code', async () => {
     const r = await exec('-n', 'default', '--inject', 'conflict@1', ...sh('kubectl create configmap exec-conflict --from-literal=a=b'));
     expect(r.stdout).toMatch(/endpoint\s+fault\s+.*fault=conflict@1/);
-    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-conflict\s+client=kubectl verb=create resource=configmaps mode=intercept code=409/);
+    expect(r.stdout).toMatch(/endpoint\s+write\s+default\/exec-conflict\s+client=kubectl\[\d+\] verb=create resource=configmaps mode=intercept code=409/);
     expect(r.stderr).toMatch(/^sh \| error: failed to create configmap: Operation cannot be fulfilled on configmaps "exec-conflict": .*\(injected by kwatch: conflict@1\)$/m);
     expect(r.stderr).toMatch(/^the controller exited with code 1; its last lines:$/m);
     // One exit-code table for --with and --exec: a failed run is 2, the controller's own code is named on the last line.
@@ -104,8 +104,8 @@ describe('kwatch reconcile --exec', () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s --cacert "$1.ca.crt" -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
     expect(r.stderr).toMatch(/^sh \| status=415$/m);
-    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', path: '/api/v1/namespaces/default/configmaps', status: 415, refused: 'UnsupportedMediaType', client: 'curl' }));
-    expect(r.stderr).toMatch(/^refused: kwatch answered curl's POST \/api\/v1\/namespaces\/default\/configmaps itself: 415 UnsupportedMediaType: /m);
+    expect(records(r.stdout)).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', path: '/api/v1/namespaces/default/configmaps', status: 415, refused: 'UnsupportedMediaType', client: expect.stringMatching(/^curl\[\d+\]$/) }));
+    expect(r.stderr).toMatch(/^refused: kwatch answered curl\[\d+\]'s POST \/api\/v1\/namespaces\/default\/configmaps itself: 415 UnsupportedMediaType: /m);
     expect(r.stderr).not.toMatch(/^converged/m);
     expect(lastLine(r.stderr)).toMatch(/^failed: kwatch refused 1 of the controller's writes \(POST \/api\/v1\/namespaces\/default\/configmaps: 415 UnsupportedMediaType\)/);
     expect(r.code).toBe(2);
@@ -117,7 +117,7 @@ describe('kwatch reconcile --exec', () => {
     ));
     const recs = records(r.stdout);
     const stale = recs.find((x) => x.op === 'stale-write');
-    expect(stale).toMatchObject({ key: 'default/exec-stale', client: 'kubectl', note: expect.stringMatching(/a 409 Conflict follows$/) });
+    expect(stale).toMatchObject({ key: 'default/exec-stale', client: expect.stringMatching(/^kubectl\[\d+\]$/), note: expect.stringMatching(/a 409 Conflict follows$/) });
     expect(recs).toContainEqual(expect.objectContaining({ op: 'write', verb: 'update', key: 'default/exec-stale', code: 409 }));
   });
 
@@ -138,8 +138,8 @@ describe('kwatch reconcile --exec', () => {
     // --once stops at the loop: there is nothing left to wait for.
     expect(r.stderr).toMatch(/^not converged: 1 looping, 1 key written$/m);
     const loop = records(r.stdout).find((x) => x.op === 'loop');
-    expect(loop).toMatchObject({ key: 'default/exec-loop', client: 'kubectl', fields: ['metadata.annotations.tick'] });
-    expect(r.stderr).toMatch(/^loop: kubectl configmaps default\/exec-loop rewrote itself \d+ times in a row after the echo of its own write; changing every round: metadata\.annotations\.tick$/m);
+    expect(loop).toMatchObject({ key: 'default/exec-loop', client: expect.stringMatching(/^kubectl\[\d+\]$/), fields: ['metadata.annotations.tick'] });
+    expect(r.stderr).toMatch(/^loop: kubectl\[\d+\] configmaps default\/exec-loop rewrote itself \d+ times in a row after the echo of its own write; changing every round: metadata\.annotations\.tick$/m);
     expect(r.code, r.stderr).toBe(1);
   });
 
@@ -202,7 +202,7 @@ describe('the --once verdict', () => {
   it('says the rule it settled on; a heartbeat (a key rewritten at a steady pace, no event behind it) is periodic: it neither blocks settling nor counts as a loop', async () => {
     const script = 'kubectl get configmaps -w >/dev/null & kubectl create configmap exec-work --from-literal=a=b && kubectl create configmap exec-beat && while true; do kubectl annotate --overwrite configmap exec-beat renewTime=$(date +%s%N) >/dev/null; sleep 2; done';
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '40s', '--loop-threshold', '2', ...sh(script));
-    expect(r.stderr).toMatch(/^periodic: kubectl configmaps default\/exec-beat written every ~[\d.]+ s with no event triggering it \(a lease renewal or a heartbeat\): neither a loop nor waited for$/m);
+    expect(r.stderr).toMatch(/^periodic: kubectl\[\d+\] configmaps default\/exec-beat written every ~[\d.]+ s with no event triggering it \(a lease renewal or a heartbeat\): neither a loop nor waited for$/m);
     expect(r.stderr).not.toMatch(/^loop:/m);
     expect(r.stderr).toMatch(/^settled: 3 s without writes\nconverged: 1 key written, no write pending$/m);
     expect(r.code).toBe(0);
@@ -217,7 +217,7 @@ describe('the --once verdict', () => {
   it('two clients alternating on one field are a fight naming both and the field (exit 1); a refused write is failed, not a no-op', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); kubectl get configmaps -w >/dev/null & kubectl create configmap exec-fight --from-literal=x=0 && for i in 1 2 3; do ${curlSet('alpha', 'a')} && ${curlSet('beta', 'b')}; done; sleep 1`;
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
-    expect(r.stderr).toMatch(/^fight: alpha and beta keep rewriting data\.x of configmaps default\/exec-fight, each undoing the other \(\d+ changes of hands\)$/m);
+    expect(r.stderr).toMatch(/^fight: curl\[\d+\] and curl\[\d+\] keep rewriting data\.x of configmaps default\/exec-fight, each undoing the other \(\d+ changes of hands\)$/m);
     expect(lastLine(r.stderr)).toMatch(/^not converged: 1 fight between clients over one field/);
     expect(r.stdout).toMatch(/configmaps\s+│\s+default\/exec-fight\s+│\s+\d+\s+│\s+data\.x\s+│\s+fight/);
     expect(r.code).toBe(1);
@@ -232,8 +232,8 @@ describe('the --once verdict', () => {
     const script = `kubectl create configmap exec-rewatch && rv=$(kubectl get --raw /api/v1/namespaces/default/configmaps | grep -o '"resourceVersion":"[0-9]*"' | head -1 | tr -dc 0-9) && ${watchFrom}; ${watchFrom}; kubectl get configmaps -w >/dev/null`;
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '2s', '--inject', 'expire@2s', '-o', 'ndjson', ...sh(script));
     const recs = records(r.stdout);
-    expect(recs).toContainEqual(expect.objectContaining({ op: 'rewatch-expired', client: 'kubectl', resource: 'configmaps' }));
-    expect(r.stderr).toMatch(/^rewatch-expired: kubectl watched configmaps again from resourceVersion \d+, though it was sent 410 Gone at \d+: a reflector must list anew$/m);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'rewatch-expired', client: expect.stringMatching(/^kubectl\[\d+\]$/), resource: 'configmaps' }));
+    expect(r.stderr).toMatch(/^rewatch-expired: kubectl\[\d+\] watched configmaps again from resourceVersion \d+, though it was sent 410 Gone at \d+: a reflector must list anew$/m);
     expect(lastLine(r.stderr)).toMatch(/^not converged: 1 watch from a resourceVersion already expired \(rewatch-expired\)/);
     expect(r.code).toBe(1);
   }, 60_000);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClientSession, clientName } from '../../src/endpoint/client-session.js';
+import { ClientRegistry, ClientSession, clientName } from '../../src/endpoint/client-session.js';
+import { clientIdentity, programName } from '../../src/endpoint/client-identity.js';
 import { decodedObject } from '../../src/endpoint/sent-object.js';
 
 const cm = (name: string, rv: string, extra: Record<string, unknown> = {}) => decodedObject({ metadata: { namespace: 'demo', name, resourceVersion: rv, uid: `uid-${name}`, ...extra } });
@@ -65,5 +66,59 @@ describe('ClientSession', () => {
     s.observeWrite('configmaps', 'demo/a', ['f'], [], 1);
     expect(s.observeWrite('configmaps', 'demo/a', ['f'], own, 1)).toBeUndefined();
     expect(s.observeWrite('configmaps', 'demo/a', ['f'], own, 1)).toMatchObject({ rounds: 2 });
+  });
+});
+
+describe('clients are processes', () => {
+  const link = (pid: number, ppid: number, ...argv: string[]) => ({ pid, ppid, argv });
+  const root = link(10, 1, 'sh', '-c', 'the script');
+
+  it('names the program a process runs, the script for an interpreter', () => {
+    expect(programName(['/usr/bin/kubectl', 'get', 'pods'])).toBe('kubectl');
+    expect(programName(['/usr/bin/python3', '/usr/bin/patroni', 'postgres.yml'])).toBe('patroni');
+    expect(programName(['python3', '-u', '-m', 'kopf', 'run'])).toBe('kopf');
+    expect(programName(['python3', '-c', 'print(1)'])).toBe('python3');
+    expect(programName(['ruby', 'client.rb'])).toBe('client.rb');
+    expect(programName(['/bin/sh', '-e', './loop.sh'])).toBe('loop.sh');
+  });
+
+  it('groups a process by its program and the programs that ran it, subshell forks and wrappers folded away', () => {
+    const direct = clientIdentity([link(11, 10, 'kubectl', 'get', 'cm'), root]);
+    const inSubshell = clientIdentity([link(13, 12, 'kubectl', 'patch', 'cm'), link(12, 10, 'sh', '-c', 'the script'), root]);
+    const wrapped = clientIdentity([link(18, 17, 'kubectl', 'get', '-w', 'cm'), link(17, 10, 'timeout', '5', 'kubectl', 'get', '-w', 'cm'), root]);
+    expect(direct).toEqual({ root: false, group: 'kubectl < sh[10]', program: 'kubectl', pid: 11 });
+    expect(inSubshell?.group).toBe(direct?.group);
+    expect(wrapped?.group).toBe(direct?.group);
+    // A helper script run once per item: its kubectl calls are one client across its runs.
+    const helper = (pid: number) => clientIdentity([link(pid + 1, pid, 'kubectl', 'apply'), link(pid, 10, 'sh', './reconcile-one.sh', `item-${pid}`), root]);
+    expect(helper(30)?.group).toBe('kubectl < reconcile-one.sh < sh[10]');
+    expect(helper(40)?.group).toBe(helper(30)?.group);
+    expect(clientIdentity([link(14, 10, 'python3', 'a.py'), root])?.group).not.toBe(clientIdentity([link(15, 10, 'python3', 'b.py'), root])?.group);
+    // The command itself, and a fork of it (a worker), are the root client.
+    expect(clientIdentity([link(16, 10, 'sh', '-c', 'the script'), root])).toMatchObject({ root: true, group: '10', pid: 16 });
+    expect(clientIdentity([root])).toMatchObject({ root: true, program: 'sh', pid: 10 });
+  });
+
+  it('keeps a process with the client its first connection made, whatever User-Agent it sends next; other User-Agents of other runs are other clients', () => {
+    const registry = new ClientRegistry();
+    const id = (pid: number) => ({ root: false, group: 'client.rb < sh[10]', program: 'client.rb', pid });
+    const list = registry.for('rest-client/2.1.0', id(20));
+    expect(list.name).toBe('client.rb[20]');
+    expect(registry.for('http.rb/5.0', id(20))).toBe(list);
+    expect(registry.for('http.rb/5.0', id(21))).toBe(list);
+    expect(registry.for('other/1.0', id(22))).not.toBe(list);
+    expect(registry.for('rest-client/2.1.0')).not.toBe(list);
+    expect(registry.all()).toHaveLength(3);
+  });
+
+  it('judges relists per process: another process\'s first list is no relist, unless it answers a 410', () => {
+    const s = new ClientSession('kubectl[20]', 'kubectl', 20);
+    expect(s.listStarted('configmaps', 20)).toBeUndefined();
+    expect(s.listStarted('configmaps', 21)).toBeUndefined();
+    expect(s.listStarted('configmaps', 21)).toMatch(/^nothing the server did/);
+    s.watchOpened('configmaps');
+    s.watchClosed('configmaps', '410');
+    expect(s.listStarted('configmaps', 22)).toMatch(/^it was sent 410 Gone/);
+    expect(s.relists).toBe(2);
   });
 });
