@@ -3,7 +3,7 @@
 // (json-scan.ts); a protobuf body is decoded as before (decodeBody). A body that cannot be read yields less, never an
 // error: the client has it already.
 import { decodeBody } from './body-decode.js';
-import { JsonScanError, members, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
+import { JsonScanError, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
 import { splitBody } from './list-splitter.js';
 import { objectKey } from './request-info.js';
 import { decodedObject, type Identity, ScannedObject, type SentObject } from './sent-object.js';
@@ -101,6 +101,35 @@ function identityOf(b: Buffer, start: number): Identity {
   return id;
 }
 
+/**
+ * When the object at `start` is a Table: the identity of its first row's object (a watch event's Table has one row;
+ * with includeObject=None the row has no object, and the identity is empty). Undefined for anything else.
+ */
+function tableRowIdentity(b: Buffer, start: number): { id: Identity } | undefined {
+  let kind: string | undefined;
+  let id: Identity | undefined;
+  members(b, start, (key, s) => {
+    if (key === 'kind') {
+      const e = valueEnd(b, s);
+      kind = stringAt(b, s, e);
+      return kind === 'Table' ? e : STOP;
+    }
+    if (key !== 'rows') return undefined;
+    id = {};
+    if (b[s] !== OPEN_BRACKET) return STOP;
+    const first = skipSpace(b, s + 1);
+    if (b[first] === OPEN_BRACE) {
+      members(b, first, (k, vs) => {
+        if (k !== 'object' || b[vs] !== OPEN_BRACE) return undefined;
+        id = identityOf(b, vs);
+        return STOP;
+      });
+    }
+    return STOP;
+  });
+  return kind === 'Table' && id ? { id } : undefined;
+}
+
 function fromDecoded(body: Record<string, unknown> | undefined): ReadBody | undefined {
   if (!body) return undefined;
   const meta = (body.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
@@ -121,6 +150,11 @@ export interface ScannedEvent {
   object?: SentObject;
   /** An ERROR event's Status. */
   status?: { code?: number; message?: string };
+  /**
+   * The object is a Table (a watch asked for as=Table, as `kubectl get -w` does): `key`, `rv` and the object's uid are
+   * its row's object's; the object itself is not the resource.
+   */
+  table?: boolean;
 }
 
 /** One line of a JSON watch stream, `line[from, to)` (its newline included or not). Read up to the object's metadata. */
@@ -128,6 +162,7 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
   try {
     let type: string | undefined;
     let id: Identity | undefined;
+    let table = false;
     members(line, skipSpace(line, from), (key, s) => {
       if (key === 'type') {
         const e = valueEnd(line, s);
@@ -136,6 +171,11 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
       }
       if (key === 'object' && line[s] === 0x7b) {
         id = identityOf(line, s);
+        const row = id.key === undefined ? tableRowIdentity(line, s) : undefined;
+        if (row) {
+          table = true;
+          id = { ...row.id, rv: row.id.rv ?? id.rv };
+        }
         // kube writes the type first: the rest of the object need not be read.
         return type !== undefined ? STOP : undefined;
       }
@@ -146,7 +186,7 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
     // as long as this is the object's newest version.
     const object = id ? new ScannedObject(id, line.toString('latin1', from, to), 'object') : undefined;
     const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
-    return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}) };
+    return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}), ...(table ? { table } : {}) };
   } catch (err) {
     if (err instanceof JsonScanError || err instanceof SyntaxError) return { type: 'UNKNOWN' };
     throw err;

@@ -98,7 +98,8 @@ export class ClientSession {
   /** A watch event delivered: kept as the object's newest version and among the recent events. */
   event(resource: string, e: ScannedEvent, now: number): RecentEvent | undefined {
     if (!e.object || e.key === undefined || e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
-    this.sent(resource, e.object, e.type);
+    // A Table row is not the object: it is no base to diff the client's writes against.
+    if (!e.table) this.sent(resource, e.object, e.type);
     const object = e.object;
     // Owners are read when a write asks (most events never are).
     const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: object.uid, get owners() { return object.owners; }, own: false };

@@ -82,4 +82,17 @@ describe('scanWatchEvent', () => {
     expect(scanWatchEvent(Buffer.from('{"type":"ERROR","object":{"kind":"Status","code":410,"message":"too old"}}')).status).toMatchObject({ code: 410, message: 'too old' });
     expect(scanWatchEvent(Buffer.from('{"type":"ADDED","object":{'))).toEqual({ type: 'UNKNOWN' });
   });
+
+  it('keys a Table watch event (kubectl get -w asks for as=Table) by its row\'s object, and says it is a Table', () => {
+    // kube sends each watch event's object as a one-row Table whose row carries the object's metadata
+    // (includeObject=Metadata, kubectl's default: a PartialObjectMetadata).
+    const row = { cells: ['a', '1', '5s'], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', namespace: 'demo', uid: 'uid-a', resourceVersion: '41' } } };
+    const table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '41' }, columnDefinitions: [{ name: 'Name', type: 'string' }], rows: [row] };
+    const e = scanWatchEvent(Buffer.from(`${JSON.stringify({ type: 'MODIFIED', object: table })}\n`));
+    expect(e).toMatchObject({ type: 'MODIFIED', key: 'demo/a', rv: '41', table: true });
+    expect(e.object!.uid).toBe('uid-a');
+    // includeObject=None: no row object, no key.
+    const bare = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { ...table, rows: [{ cells: ['a'] }] } })));
+    expect(bare).toMatchObject({ type: 'ADDED', key: undefined, rv: '41', table: true });
+  });
 });
