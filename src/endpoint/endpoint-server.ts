@@ -177,6 +177,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       if (listing) session.listsInFlight--;
       if (o.recorder && !c.aborted && info.isResource) {
         if (info.verb === 'list' && c.status === 200) o.recorder.list(info, c, Date.now() - started);
+        else if (info.verb === 'get') o.recorder.get(info, c, Date.now() - started);
         else if (write) o.recorder.write(info, session.name, o.mode, c, decodeBody(body, header(req.headers['content-type'])));
       }
       if (c.status >= 500 && !res.getHeader('x-kwatch-injected')) session.failedRequests++;

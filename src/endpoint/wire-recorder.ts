@@ -1,5 +1,5 @@
-// `reconcile --exec --record FILE`: what the controller process was sent (each list page, each watch connection and
-// its events) and what it wrote, as a kwatch recording (format 2). The kinds are learnt as the controller asks for
+// `reconcile --exec --record FILE`: what the controller process was sent (each list page, each single-object GET, each
+// watch connection and its events) and what it wrote, as a kwatch recording (format 2). The kinds are learnt as the controller asks for
 // them, so each gets a `resource` line when first met, named from the target's discovery; `replay`,
 // `reconcile --from-recording` and `reconcile --exec --from-recording` read the file as any other recording.
 import type { ListOptions, WatchEvent } from '../informer/types.js';
@@ -41,6 +41,26 @@ export class WireRecorder {
       const page = decodeBody(c.body, c.contentType) as { kind?: string; items?: unknown[]; metadata?: Record<string, unknown> } | undefined;
       if (!page || !Array.isArray(page.items) || page.kind === 'Table') return;
       this.o.file.write({ rec: 'list', t, res, conn, options: optionsOf(info), page: page as never, bytes: c.bytes, ms });
+    });
+  }
+
+  /**
+   * A GET of one object answered 200 or 404, recorded as what it is to a reader: a list of that collection with
+   * fieldSelector metadata.name=NAME (as client-go's single-object informers list it), of one item or none. A replay
+   * and `--from-recording` then serve the object the controller read, as it was when it read it.
+   */
+  get(info: RequestInfo, c: CapturedResponse, ms: number): void {
+    if (info.name === undefined || info.subresource !== undefined || (c.status !== 200 && c.status !== 404)) return;
+    const t = this.o.file.elapsed();
+    const conn = this.o.file.nextConn();
+    const fieldSelector = `metadata.name=${info.name}`;
+    this.then({ ...info, query: new URLSearchParams({ fieldSelector }) }, (res) => {
+      const object = c.status === 200 ? decodeBody(c.body, c.contentType) : undefined;
+      const meta = object?.metadata as { name?: string; resourceVersion?: string } | undefined;
+      // A Table (kubectl's human output) or anything else that is not the object is not what the controller holds.
+      if (c.status === 200 && (!object || object.kind === 'Table' || object.kind === 'Status' || meta?.name !== info.name)) return;
+      const page = { metadata: meta?.resourceVersion !== undefined ? { resourceVersion: meta.resourceVersion } : {}, items: object ? [object] : [] };
+      this.o.file.write({ rec: 'list', t, res, conn, options: { fieldSelector }, page: page as never, bytes: c.bytes, ms });
     });
   }
 

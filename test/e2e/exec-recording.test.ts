@@ -72,6 +72,23 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
     expect(served.code).toBe(0);
   });
 
+  it('--record records single-object GETs (a 404 too), so that --from-recording serves what the process read', async () => {
+    const file = join(dir, 'gets.ndjson');
+    const r = await kwatch(['reconcile', '--exec', '--sim', '-n', 'default', '--once', '--quiet', '1s', '--record', file, ...sh(
+      'kubectl get configmap kube-root-ca.crt -o name && (kubectl get configmap rec-missing -o name 2>/dev/null; true)',
+    )], {});
+    expect(r.stderr).toMatch(/^sh \| configmap\/kube-root-ca\.crt$/m);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const pages = lines.filter((l) => l.rec === 'list');
+    expect(pages.map((l) => [l.options.fieldSelector, l.page.items.map((i: any) => i.metadata.name)])).toEqual([
+      ['metadata.name=kube-root-ca.crt', ['kube-root-ca.crt']],
+      ['metadata.name=rec-missing', []],
+    ]);
+    const served = await kwatch(['reconcile', '--exec', '--from-recording', file, '--speed', 'max', '--once', '--quiet', '1s', ...sh('kubectl get configmap kube-root-ca.crt -n default -o name')], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
+    expect(served.stderr).toMatch(/^sh \| configmap\/kube-root-ca\.crt$/m);
+    expect(served.code).toBe(0);
+  });
+
   it('bad input: --speed without a recording, and --from-recording with --sim, are one line and exit 1', async () => {
     const a = await kwatch(['reconcile', '--exec', '--speed', '2', '--sim', '--', 'true'], {});
     expect(a.stderr.trim()).toBe('error: --speed paces a recording: add --from-recording FILE');
