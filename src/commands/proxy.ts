@@ -29,7 +29,7 @@ Runs until Ctrl-C (or --for). The endpoint accepts only the bearer token of the 
     'kubeconfig-out': Flags.string({ description: 'Where to write the endpoint\'s kubeconfig (default: a new temporary folder, removed at exit). An existing file is replaced only when kwatch wrote it.' }),
     force: Flags.boolean({ description: 'Replace --kubeconfig-out even when it is not a kubeconfig kwatch wrote.', default: false }),
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key is rewritten, each round after the echo of its own write, more than this many times in a row.', default: 5, min: 1 }),
-    stages: Flags.string({ description: 'Stages to show, comma-separated (default: endpoint).' }),
+    stages: Flags.string({ description: 'Stages to show, comma-separated; STAGE:OP shows only those ops (endpoint:write+relist+loop+fault) (default: endpoint).' }),
     for: Flags.string({ description: 'Stop after this long (e.g. 10m).' }),
     live: Flags.boolean({ description: 'A full-screen dashboard: the activity and a per-client panel (requests/s, watches open, relists, writes, the newest relist/stale-write/loop/stall records). Falls back to the plain trace without a terminal.', default: false }),
   };

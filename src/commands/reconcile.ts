@@ -67,7 +67,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     'max-writes': Flags.integer({ description: 'Most writes sent in one run (apply, server-dry-run): the one past it stops the run with one line, exit 2.', default: 10_000 }),
     'settle-timeout': Flags.string({ description: 'With --once: the longest wait for the queue to settle, failed keys\' retries included (default 30s); reaching it is "did not settle", exit 1.' }),
     'field-manager': Flags.string({ description: 'fieldManager for sent writes that name none (default: kwatch-<controller>).' }),
-    stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: workqueue, reconcile and the reflector lifecycle).' }),
+    stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, endpoint, or all; STAGE:OP shows only those ops (endpoint:write+relist+loop+fault) (default: workqueue, reconcile and the reflector lifecycle; with --exec, endpoint).' }),
     diff: Flags.boolean({ description: 'Also print what changed on every handler update (writes always show their diff).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
     queue: Flags.string({ description: "The workqueue: priority (controller-runtime 0.23's default: initial-list events of objects older than a minute and resyncs at priority -100, highest priority first) or fifo (client-go's workqueue, controller-runtime before 0.23).", options: ['priority', 'fifo'], default: 'priority' }),

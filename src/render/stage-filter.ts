@@ -1,8 +1,11 @@
 // Which trace records a renderer shows: `--stages` parsing and the default selection.
 import { STAGES, type Stage, type TraceRecord } from '../informer/trace.js';
 
-/** What `--stages` selects: explicit stages (every op of each), or `all`. Undefined means the default. */
-export type StageSelection = Set<Stage> | 'all';
+/**
+ * What `--stages` selects: explicit stages (every op of each, unless `ops` names some of a stage's: `endpoint:write`),
+ * or `all`. Undefined means the default.
+ */
+export type StageSelection = (Set<Stage> & { ops?: ReadonlyMap<Stage, ReadonlySet<string>> }) | 'all';
 
 /** Stages shown whole by default. */
 export const DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['watch', 'fifo', 'handler', 'workqueue']);
@@ -52,21 +55,38 @@ export function explainsKeys(r: { stage: string; op: string; fault?: unknown }):
  */
 export const DEFAULT_HIDDEN_WORKQUEUE_OPS: ReadonlySet<string> = new Set(['done', 'forget']);
 
-/** Parses `--stages watch,fifo` (comma or space separated, case-insensitive); `all` anywhere wins. */
+/**
+ * Parses `--stages watch,fifo` (comma or space separated, case-insensitive); `all` anywhere wins. `STAGE:OP` (ops
+ * joined by `+`: `endpoint:write+relist+loop+fault`) shows only those ops of that stage, unless the stage is also
+ * named whole.
+ */
 export function parseStages(s: string): StageSelection {
   const names = s
     .split(/[\s,]+/)
     .map((n) => n.trim().toLowerCase())
     .filter(Boolean);
   if (names.length === 0) throw new Error(`no stages given: valid stages are ${STAGES.join(', ')}, all`);
-  const out = new Set<Stage>();
+  const out: Set<Stage> & { ops?: Map<Stage, Set<string>> } = new Set<Stage>();
+  const whole = new Set<Stage>();
+  const ops = new Map<Stage, Set<string>>();
   let all = false;
-  for (const n of names) {
-    if (n === 'all') all = true;
-    else if ((STAGES as readonly string[]).includes(n)) out.add(n as Stage);
-    else throw new Error(`unknown stage "${n}": valid stages are ${STAGES.join(', ')}, all`);
+  for (const item of names) {
+    const [n, opList] = item.split(':', 2) as [string, string | undefined];
+    if (n === 'all' && opList === undefined) { all = true; continue; }
+    if (!(STAGES as readonly string[]).includes(n)) throw new Error(`unknown stage "${n}": valid stages are ${STAGES.join(', ')}, all`);
+    const stage = n as Stage;
+    out.add(stage);
+    if (opList === undefined) { whole.add(stage); continue; }
+    const named = opList.split('+').filter(Boolean);
+    if (named.length === 0) throw new Error(`"${item}" names no op: write STAGE:OP, several joined by + (endpoint:write+relist)`);
+    let set = ops.get(stage);
+    if (!set) ops.set(stage, (set = new Set()));
+    for (const op of named) set.add(op);
   }
-  return all ? 'all' : out;
+  if (all) return 'all';
+  for (const stage of whole) ops.delete(stage);
+  if (ops.size) out.ops = ops;
+  return out;
 }
 
 /** kwatch reconcile's default: why each key was queued and what each run did, plus the reflector's lifecycle. */
@@ -81,6 +101,9 @@ export function stageFilter(selection?: StageSelection, defaults: ReadonlySet<St
 /** The same selection as a predicate of a record's stage and op (what a Tracer asks its listeners). */
 export function stageOpFilter(selection?: StageSelection, defaults: ReadonlySet<Stage> = DEFAULT_STAGES): (stage: Stage, op: string) => boolean {
   if (selection === 'all') return () => true;
-  if (selection) return (stage) => selection.has(stage);
+  if (selection) {
+    const ops = selection.ops;
+    return ops ? (stage, op) => selection.has(stage) && (ops.get(stage)?.has(op) ?? true) : (stage) => selection.has(stage);
+  }
   return (stage, op) => (defaults.has(stage) && !(stage === 'workqueue' && DEFAULT_HIDDEN_WORKQUEUE_OPS.has(op))) || (stage === 'reflector' && DEFAULT_REFLECTOR_OPS.has(op));
 }

@@ -70,6 +70,14 @@ describe('kwatch reconcile --exec', () => {
     expect(r.stderr).toMatch(/^sh \| error: failed to create configmap: ConfigMap "Not_Valid" is invalid: metadata\.name: Invalid value/m);
   });
 
+  it('--stages endpoint:write+relist shows only those ops of the wire', async () => {
+    const r = await exec('-n', 'default', '--stages', 'endpoint:write+relist', '-o', 'ndjson', ...sh('kubectl get configmaps -o name >/dev/null; kubectl create configmap exec-ops --from-literal=a=b'));
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(r.stdout);
+    expect(recs).toContainEqual(expect.objectContaining({ op: 'write', key: 'default/exec-ops', verb: 'create' }));
+    expect(recs.filter((x) => x.op !== 'write' && x.op !== 'relist')).toEqual([]);
+  });
+
   it('an injected 410 on the watch makes the client list again: a relist record names why', async () => {
     // kubectl get -w ends on a 410 (it does not relist by itself): the script watches again, as a controller would.
     const r = await exec('-n', 'default', '--inject', 'expire@1s', '-o', 'ndjson', ...sh('timeout 5 kubectl get configmaps -w; timeout 2 kubectl get configmaps -w; exit 0'));

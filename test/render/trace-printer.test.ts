@@ -214,6 +214,14 @@ describe('stage filter', () => {
     expect(ops(parseStages('reflector,indexer'))).toEqual(['reflector/listed', 'indexer/update', 'reflector/bookmark', 'reflector/watch-start']);
   });
 
+  it('shows only the named ops of a stage given as STAGE:OP (endpoint:write+relist), every op of a stage named whole', () => {
+    expect(ops(parseStages('reflector:listed+watch-start'))).toEqual(['reflector/listed', 'reflector/watch-start']);
+    expect(ops(parseStages('reflector:listed,reflector:bookmark,indexer'))).toEqual(['reflector/listed', 'indexer/update', 'reflector/bookmark']);
+    expect(ops(parseStages('reflector:listed,reflector'))).toEqual(['reflector/listed', 'indexer/update', 'reflector/bookmark', 'reflector/watch-start'].filter((x) => x.startsWith('reflector')));
+    expect(() => parseStages('endpoint:')).toThrow('"endpoint:" names no op: write STAGE:OP, several joined by + (endpoint:write+relist)');
+    expect(() => parseStages('wire:write')).toThrow(/^unknown stage "wire"/);
+  });
+
   it('parseStages rejects unknown names with the list of valid stages', () => {
     expect(() => parseStages('watch,x')).toThrow(
       'unknown stage "x": valid stages are http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, endpoint, all',
