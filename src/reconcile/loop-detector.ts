@@ -13,8 +13,9 @@ export interface LoopFinding {
   /** Field paths written on every round of the streak. */
   fields: string[];
   /**
-   * Every looping field is one that leaves metadata.generation alone (status, labels, annotations):
-   * GenerationChangedPredicate on the primary would have dropped the events that re-triggered the key.
+   * Every looping field is one that leaves metadata.generation alone (status, labels, annotations), and the key's
+   * object has a generation: GenerationChangedPredicate on the primary would have dropped the events that re-triggered
+   * the key. Never said of a kind without one (a ConfigMap): the predicate would drop all of its updates.
    */
   generationChangedWouldBreak?: boolean;
 }
@@ -29,6 +30,8 @@ interface FieldStreak {
 interface KeyState {
   fields: Map<string, FieldStreak>;
   reported: boolean;
+  /** A write of the key's own object showed it keeps metadata.generation. */
+  generation: boolean;
 }
 
 export class LoopDetector {
@@ -47,7 +50,8 @@ export class LoopDetector {
     }
     const own = reasons.some((r) => r.own === true);
     let state = this.keys.get(id);
-    if (!state) this.keys.set(id, (state = { fields: new Map(), reported: false }));
+    if (!state) this.keys.set(id, (state = { fields: new Map(), reported: false, generation: false }));
+    if (writes.some((w) => w.target === key && w.generation)) state.generation = true;
     for (const f of state.fields.keys()) if (!changed.has(f)) state.fields.delete(f);
     for (const f of changed) {
       const s = state.fields.get(f);
@@ -64,7 +68,7 @@ export class LoopDetector {
     const rounds = Math.min(...looping.map(([, s]) => s.runs - 1));
     const fields = looping.map(([f]) => f);
     const finding: LoopFinding = { controller, key, rounds, fields: fields.map((f) => shortField(f, key)) };
-    if (fields.every((f) => leavesGeneration(f, key))) finding.generationChangedWouldBreak = true;
+    if (state.generation && fields.every((f) => leavesGeneration(f, key))) finding.generationChangedWouldBreak = true;
     this.findings.push(finding);
     return finding;
   }

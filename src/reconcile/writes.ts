@@ -41,6 +41,11 @@ export interface WriteOutcome {
   /** Field paths the write changes (empty for a write that changes nothing). */
   changed: string[];
   failed: boolean;
+  /**
+   * The object keeps metadata.generation (its kind bumps it on spec changes: Deployments, CRDs with a status
+   * subresource); a ConfigMap or a Secret does not, and GenerationChangedPredicate would drop every update of it.
+   */
+  generation?: boolean;
 }
 
 /** The run a write belongs to. */
@@ -186,7 +191,8 @@ export class WriteChannel implements WriteOrigins {
       this.trace(run, { ...shown, rv: cached?.metadata?.resourceVersion, old: cached, new: result, request, status: statusOf(err), error: err instanceof Error ? err.message : String(err) });
       throw err;
     }
-    run.writes.push({ ...shown, changed, failed: false });
+    const generation = (cached ?? answer ?? result)?.metadata?.generation !== undefined;
+    run.writes.push({ ...shown, changed, failed: false, ...(generation ? { generation } : {}) });
     this.trace(run, { ...shown, rv: answer?.metadata?.resourceVersion, noop: changed.length === 0 ? true : undefined, changed, old: cached, new: answer ?? result, request });
     return answer === undefined ? undefined : structuredClone(answer);
   }

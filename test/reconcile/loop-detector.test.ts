@@ -44,12 +44,20 @@ describe('loop detector', () => {
   it('says GenerationChangedPredicate would have broken a status-only loop, and not a spec loop', () => {
     const status = new LoopDetector(1);
     let f;
-    for (let i = 0; i < 4 && !f; i++) f = status.observe('c', 'default/web', [own(`${i}`)], [write('status.conditions[type=Stamped].lastUpdateTime')]);
+    for (let i = 0; i < 4 && !f; i++) f = status.observe('c', 'default/web', [own(`${i}`)], [{ ...write('status.conditions[type=Stamped].lastUpdateTime'), generation: true }]);
     expect(f?.generationChangedWouldBreak).toBe(true);
     const spec = new LoopDetector(1);
     let g;
     for (let i = 0; i < 4 && !g; i++) g = spec.observe('c', 'default/web', [own(`${i}`)], [write(HASH)]);
     expect(g).toBeDefined();
     expect(g?.generationChangedWouldBreak).toBeUndefined();
+  });
+
+  it('never proposes GenerationChangedPredicate for a kind without metadata.generation (a ConfigMap\'s annotation loop)', () => {
+    const cm = new LoopDetector(1);
+    let f;
+    for (let i = 0; i < 4 && !f; i++) f = cm.observe('c', 'default/settings', [own(`${i}`)], [{ verb: 'patch', resource: 'configmaps', target: 'default/settings', changed: ['metadata.annotations["tick"]'], failed: false }]);
+    expect(f).toMatchObject({ key: 'default/settings', fields: ['metadata.annotations["tick"]'] });
+    expect(f?.generationChangedWouldBreak).toBeUndefined();
   });
 });
