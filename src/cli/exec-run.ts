@@ -85,7 +85,9 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const printer = createTracePrinter({ output: o.output, stream: out, color: table && shouldColor(out, process.env), stages: o.stages, defaultStages: EXEC_DEFAULT_STAGES, showSecrets: o.showSecrets, batch: true });
   const startedAt = Date.now();
   const summary = new TraceSummary({ startedAt, now: Date.now });
-  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
+  let endpoint: Endpoint | undefined;
+  // The header's counters are the controller's on the wire, as the summary line at the end gives them.
+  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit'), () => (endpoint ? controllerTotals(endpoint) : 'starting')) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     // The summary describes the controller on the wire, not the fork's own mirror informers.
     if (r.stage === 'endpoint') summary.add(r);
@@ -93,7 +95,6 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   });
 
   const recording = o.record ? openWireRecording(o.record, o.upstream, () => o.stop.stop('recording failed')) : undefined;
-  let endpoint: Endpoint | undefined;
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
   let settled: Settled | undefined;
@@ -138,7 +139,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (recording?.file.failure) throw new UserError(recording.file.failure.message);
   if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
-  err.write(`${summary.format({ color: shouldColor(err, process.env), totals: controllerTotals(endpoint, Date.now() - startedAt) })}\n`);
+  err.write(`${summary.format({ color: shouldColor(err, process.env), totals: `${controllerTotals(endpoint)} elapsed=${Math.round((Date.now() - startedAt) / 100) / 10}s` })}\n`);
   for (const c of endpoint.clients()) notice(`client ${c.name}: ${c.requests} requests, ${c.watchesStarted} watches, ${c.relists} relists, ${c.writes} writes${c.failedRequests ? `, ${c.failedRequests} failed` : ''}`);
   const unused = [...endpoint.watchFaults.unused(), ...endpoint.writeFaults.unused()];
   if (unused.length) notice(`kwatch: --inject ${unused.join(', ')} never fired`);
@@ -190,11 +191,11 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
 }
 
-/** The controller's side of the wire in one line: what it asked, what it was sent, its relists. */
-function controllerTotals(endpoint: Endpoint, elapsedMs: number): string {
+/** The controller's side of the wire in one line: what it asked, what it was sent, its relists (summary and --live). */
+export function controllerTotals(endpoint: Pick<Endpoint, 'clients'>): string {
   const clients = endpoint.clients();
   const sum = (f: (c: (typeof clients)[number]) => number) => clients.reduce((n, c) => n + f(c), 0);
-  return `requests=${sum((c) => c.requests)} events=${sum((c) => c.events)} relists=${sum((c) => c.relists)} expired=${sum((c) => c.expired)} writes=${sum((c) => c.writes)} bytes=${formatBytes(sum((c) => c.bytes))} elapsed=${Math.round(elapsedMs / 100) / 10}s`;
+  return `requests=${sum((c) => c.requests)} events=${sum((c) => c.events)} relists=${sum((c) => c.relists)} expired=${sum((c) => c.expired)} writes=${sum((c) => c.writes)} bytes=${formatBytes(sum((c) => c.bytes))}`;
 }
 
 /** What ended a --once run. */
@@ -259,7 +260,7 @@ function refusedWritesLine(refused: readonly RefusedWrite[]): string {
 }
 
 /** --live on a terminal: the dashboard with the per-client panel; undefined (said in one line) without one. */
-async function startLive(o: ExecRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
+async function startLive(o: ExecRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void, state: () => string) {
   const { canDrawLive } = await import('./live-available.js');
   if (!canDrawLive(out, err)) return undefined;
   const { startLiveSession } = await import('./live-session.js');
@@ -267,7 +268,7 @@ async function startLive(o: ExecRunOptions, out: NodeJS.WritableStream & { isTTY
   const panel = new EndpointStats();
   return startLiveSession({
     tracer: o.tracer,
-    info: { server: o.targetName, resources: o.child ? `${o.child.command} (writes ${o.mode})` : `proxy (writes ${o.mode})` },
+    info: { server: o.targetName, resources: o.child ? `${o.child.command} (writes ${o.mode})` : `proxy (writes ${o.mode})`, state },
     stages: o.stages,
     defaultStages: EXEC_DEFAULT_STAGES,
     snapshotDir: o.live?.snapshotDir,

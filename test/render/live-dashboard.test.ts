@@ -258,3 +258,21 @@ async function inkTerminal() {
   };
   return { startDashboard, stdout, stdin, output, restore };
 }
+
+describe('the dashboard header of reconcile --exec and proxy', () => {
+  it('gives the controller\'s counters on the wire, as the exit summary does, not those of kwatch\'s own informers', async () => {
+    const { controllerTotals } = await import('../../src/cli/exec-run.js');
+    const { ClientSession } = await import('../../src/endpoint/client-session.js');
+    const a = new ClientSession('ruby[10]', 'rest-client');
+    Object.assign(a, { requests: 5, events: 7, relists: 1, expired: 1, writes: 2, bytes: 7200 });
+    const b = new ClientSession('kubectl[11]', 'kubectl');
+    Object.assign(b, { requests: 1, bytes: 100 });
+    const state = controllerTotals({ clients: () => [a, b] });
+    expect(state).toBe('requests=6 events=7 relists=1 expired=1 writes=2 bytes=7.3kB');
+    // The fork's mirror informer relisted nothing: its counters are not what the header shows.
+    const snap = new PipelineStats({ now: () => 4000 }).snapshot();
+    const [what, line] = headerLines({ server: 'context "kind"', resources: 'ruby (writes overlay)', state: () => state }, snap);
+    expect(what).toBe('server context "kind"  resource ruby (writes overlay)');
+    expect(line).toMatch(/^up [\d.]+s {2}requests=6 events=7 relists=1 expired=1 writes=2 bytes=7\.3kB$/);
+  });
+});

@@ -12,6 +12,11 @@ export interface DashboardInfo {
   resources: string;
   namespace?: string;
   selector?: string;
+  /**
+   * The second line's counters when the informer's own would describe kwatch rather than the run (reconcile --exec,
+   * proxy: the controller's requests, events, relists and bytes on the wire, not the fork's mirror informers).
+   */
+  state?: () => string;
 }
 
 /** Two header lines: what is watched, then the informer's state and counters. */
@@ -23,6 +28,7 @@ export function headerLines(info: DashboardInfo, s: PipelineSnapshot): string[] 
     info.namespace !== undefined ? `namespace ${info.namespace}` : undefined,
     info.selector ? `selector ${info.selector}` : undefined,
   ].filter(Boolean);
+  if (info.state) return [escapeForTerminal(what.join('  ')), escapeForTerminal(`up ${formatSeconds(s.uptimeMs)}  ${info.state()}`)];
   const state = [
     s.connection,
     `rv ${s.lastRv ?? '-'}`,
