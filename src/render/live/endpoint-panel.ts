@@ -1,6 +1,6 @@
 // The per-client panel of `reconcile --exec --live` and `proxy --live`, from the endpoint's trace alone: for each client
-// (by User-Agent) its requests per second, watches open, relists, writes, and the newest derived records (relist,
-// stale-write, loop, stall, conflict) as one line each.
+// (a process under --exec, else a User-Agent) its requests per second, watches open, relists, writes, and the newest
+// derived records (relist, stale-write, loop, stall, conflict) as one line each.
 import type { TraceRecord } from '../../informer/trace.js';
 import { escapeForTerminal } from '../terminal-escape.js';
 
