@@ -39,9 +39,7 @@ export async function peerProcess(localPort: number, remotePort: number, root: n
 
 /** The inode of the client's end of the connection (local port `remotePort`, peer port `localPort`). */
 async function clientSocketInode(localPort: number, remotePort: number, proc: string): Promise<number | undefined> {
-  for (const table of ['tcp', 'tcp6']) {
-    let text: string;
-    try { text = await readFile(`${proc}/net/${table}`, 'utf8'); } catch { continue; }
+  for (const text of await socketTables(proc)) {
     for (const line of text.split('\n').slice(1)) {
       // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
       const f = line.trim().split(/\s+/);
@@ -53,6 +51,25 @@ async function clientSocketInode(localPort: number, remotePort: number, proc: st
   }
   return undefined;
 }
+
+/**
+ * /proc/net/tcp and tcp6, read after the caller's connection existed. The kernel prints every socket of the host's
+ * namespace (thousands on a busy machine: tens of ms a read), so the connections a controller opens at once share
+ * reads: one under way may have begun before a new connection was accepted, so its waiters share the next one.
+ */
+function socketTables(proc: string): Promise<string[]> {
+  let reads = tableReads.get(proc);
+  if (!reads) tableReads.set(proc, (reads = {}));
+  const r = reads;
+  if (!r.inFlight) {
+    r.inFlight = Promise.all(['tcp', 'tcp6'].map((t) => readFile(`${proc}/net/${t}`, 'utf8').catch(() => ''))).finally(() => { r.inFlight = undefined; });
+    return r.inFlight;
+  }
+  r.next ??= r.inFlight.then(() => { r.next = undefined; return socketTables(proc); });
+  return r.next;
+}
+
+const tableReads = new Map<string, { inFlight?: Promise<string[]>; next?: Promise<string[]> }>();
 
 /** "0100007F:1F90" → 8080 (the port is printed in host order, as a number). */
 function portOf(address: string): number {
