@@ -85,7 +85,7 @@ describe('the HTML report in chromium', () => {
     const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '--trace-out', html, '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)], { KUBECONFIG: k.kubeconfig, KUBECACHEDIR: `${k.dir}/cache` });
     expect(r.stderr).toMatch(/\(html\)/);
     const { page, errors, requests } = await open(html);
-    expect(await page.$$eval('.finding[data-kind=fight] .t', (ts) => ts.map((t) => t.textContent))).toContain('fight: alice and bob on default/report-fight');
+    expect(await page.$$eval('.finding[data-kind=fight] .t', (ts) => ts.map((t) => t.textContent))).toContainEqual(expect.stringMatching(/^fight: annotation-fighter\.mjs\[\d+\] and annotation-fighter\.mjs\[\d+\] on default\/report-fight$/));
     expect(await page.$$eval('g.lane[data-key="default/report-fight"]', (gs) => gs.length)).toBe(1);
     // Events that echo another client's write are drawn as such.
     expect(await page.$$eval('g.lane[data-key="default/report-fight"] [data-kind=event-other]', (m) => m.length)).toBeGreaterThan(2);
