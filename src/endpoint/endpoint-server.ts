@@ -17,6 +17,7 @@ import { decodeBody } from './body-decode.js';
 import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, clientName, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
+import { serveForkDiscovery } from './fork-discovery.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
 import { isQuestion, isWrite, originForm, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
@@ -228,6 +229,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
+      // The CRDs the controller created in the fork make groups the target's discovery lacks.
+      if (o.mode === 'overlay' && !info.isResource && await serveForkDiscovery(o.fork!, o.upstream, req, res, info.path)) return;
       let target = req.url ?? '/';
       let sent = body;
       if (write && (o.mode === 'intercept' || o.mode === 'server-dry-run')) {

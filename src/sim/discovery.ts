@@ -52,7 +52,7 @@ function legacyResources(types: ResourceType[]): object[] {
   return out;
 }
 
-function aggregatedResource(t: ResourceType): object {
+export function aggregatedResource(t: ResourceType): object {
   return {
     resource: t.resource,
     responseKind: { group: t.group, version: t.version, kind: t.kind },
@@ -145,7 +145,7 @@ export class Discovery {
   }
 }
 
-function groupEntry(g: { name: string; versions: string[] }): object {
+export function groupEntry(g: { name: string; versions: string[] }): object {
   const versions = g.versions.map((v) => ({ groupVersion: groupVersion({ group: g.name, version: v }), version: v }));
   return { name: g.name, versions, preferredVersion: versions[0] };
 }
