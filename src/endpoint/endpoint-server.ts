@@ -18,6 +18,7 @@ import { DRY_RUN_IMPOSSIBLE, dryRunWrite } from './dry-run-write.js';
 import { ClientRegistry, clientName, type ClientSession } from './client-session.js';
 import type { Fork } from './fork.js';
 import { serveForkDiscovery } from './fork-discovery.js';
+import { currentObject } from './current-object.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
 import { isQuestion, isWrite, originForm, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
@@ -155,7 +156,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     /** Set when kwatch answers in the target's place below (a workload-access or dry-run refusal, the fork's bound, the target unreachable). */
     let refusal: ApiStatusError | undefined;
 
-    const base = write ? trace.baseOf(session, info) : undefined;
+    let base = write ? trace.baseOf(session, info) : undefined;
     const listing = info.verb === 'list';
     if (listing) session.listsInFlight++;
     captureResponse(res, info.verb === 'watch' ? 0 : MAX_TRACED_BYTES, (c) => {
@@ -241,6 +242,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         }
         ({ target, body: sent } = dry);
         sentQuery = requestInfo(method, target).query;
+        // What the dry run would change is against what the target holds now, not what the client last read.
+        if (o.mode === 'server-dry-run' && (info.verb === 'update' || info.verb === 'patch') && info.name !== undefined) base = (await currentObject(o.upstream, info.path)) ?? base;
         if (dry.contentType) {
           // The body was re-encoded: the target is told its new type; the trace still reads the client's.
           await forwardRequest(o.upstream, Object.assign(Object.create(req) as IncomingMessage, { headers: { ...req.headers, 'content-type': dry.contentType } }), res, target, sent);

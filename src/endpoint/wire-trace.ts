@@ -23,6 +23,8 @@ export interface WrittenKey {
   changing: number;
   fields: Set<string>;
   lastCode: number;
+  /** The reason of the Status the last write was refused with (Conflict, Invalid, …). */
+  lastReason?: string;
   lastAt: number;
   /** The last write was refused by an injected fault. */
   lastInjected: boolean;
@@ -197,6 +199,7 @@ export class WireTrace {
     if (changed.length) w.changing++;
     for (const f of changed) w.fields.add(f);
     w.lastCode = c.status;
+    w.lastReason = !ok && isStatus && typeof answer.reason === 'string' && answer.reason ? answer.reason : undefined;
     w.lastAt = now;
     w.lastInjected = injected;
 
@@ -206,8 +209,8 @@ export class WireTrace {
         ...(info.subresource ? { subresource: info.subresource } : {}),
         ...(o.refused ? { refused: o.refused } : {}),
         ...(info.verb === 'create' && after ? createdEssentials(after) : {}),
-        ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? '') } : {}),
-        ...(o.mode === 'server-dry-run' && ok ? { answer: 'the object the server would store' } : {}),
+        ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? ''), ...(typeof answer.reason === 'string' && answer.reason ? { reason: answer.reason } : {}) } : {}),
+        ...(o.mode === 'server-dry-run' ? { answer: dryRunAnswer(info.verb, c.status, isStatus ? answer : undefined, changed, old !== undefined) } : {}),
         ...(triggers.length ? { after: triggers.map(describeTrigger), trigger: 'inferred' } : {}),
         ...(old ? { old } : {}), ...(after ? { new: after } : {}),
       });
@@ -324,6 +327,22 @@ export class WireTrace {
   fault(s: ClientSession, text: string, info: RequestInfo, e?: ScannedEvent): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
+}
+
+/**
+ * What the target said of a dry run, in words: what the write would change (the record's diff has the values), or
+ * the Status it refused it with.
+ */
+function dryRunAnswer(verb: RequestInfo['verb'], code: number, status: Record<string, unknown> | undefined, changed: readonly string[], compared: boolean): string {
+  if (code < 200 || code >= 300) {
+    const reason = typeof status?.reason === 'string' && status.reason ? ` ${status.reason}` : '';
+    const message = typeof status?.message === 'string' && status.message ? `: ${status.message}` : '';
+    return `refused: ${code}${reason}${message}`;
+  }
+  if (verb === 'create') return 'the object the server would store';
+  if (verb === 'delete' || verb === 'deletecollection') return 'would delete it';
+  if (!compared) return 'the object the server would store (the target\'s current one could not be read to compare)';
+  return changed.length ? `would change ${changed.length} ${changed.length === 1 ? 'field' : 'fields'}: ${changed.join(', ')}` : 'would change nothing';
 }
 
 /** Of two versions of one object, the one with the higher resourceVersion (the first when they cannot be compared). */

@@ -13,19 +13,25 @@ function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
 
+interface Step { method: string; path: string; body?: unknown }
+
 /**
- * One process that lists a collection and then patches an item it never read alone (as an informer-fed controller
- * does), over plain HTTP to the server URL of the kubeconfig kwatch wrote (its path carries the run's secret).
+ * One process that sends these requests in order (as an informer-fed controller does: it lists, then patches an item
+ * it never read alone), over plain HTTP to the server URL of the kubeconfig kwatch wrote (its path carries the run's
+ * secret); it prints each answer's status.
  */
-function listThenPatch(listPath: string, patchPath: string, patch: unknown): string[] {
+function requests(steps: Step[]): string[] {
   const script = `
     const fs = require('node:fs');
     const server = /server: (\\S+)/.exec(fs.readFileSync(process.argv[1], 'utf8'))[1];
+    const steps = ${JSON.stringify(steps)};
     (async () => {
-      const list = await fetch(server + ${JSON.stringify(listPath)}, { headers: { 'User-Agent': 'list-then-patch' } });
-      console.log('list', list.status, (await list.json()).items.length > 0);
-      const r = await fetch(server + ${JSON.stringify(patchPath)}, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json', 'User-Agent': 'list-then-patch' }, body: ${JSON.stringify(JSON.stringify(patch))} });
-      console.log('patch', r.status);
+      for (const s of steps) {
+        const headers = { 'User-Agent': 'scripted-controller', 'Content-Type': 'application/merge-patch+json' };
+        const r = await fetch(server + s.path, { method: s.method, headers, ...(s.body === undefined ? {} : { body: JSON.stringify(s.body) }) });
+        await r.text();
+        console.log(s.method, r.status);
+      }
     })();`;
   return ['--no-tls', '--', process.execPath, '-e', script, '{kubeconfig}'];
 }
@@ -42,11 +48,35 @@ describe('A6: a write is diffed against the object of its own kind', () => {
 
   it('kind and apiVersion, which kube leaves off the items of a list, are not fields the first patch after the list wrote', async () => {
     expect((await k.kubectl('create', 'configmap', 'listed', '--from-literal=a=b', '-n', 'default')).code).toBe(0);
-    const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...listThenPatch('/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/configmaps/listed', { data: { a: 'c' } }));
-    expect(r.stderr).toMatch(/^node \| patch 200$/m);
+    const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...requests([{ method: 'GET', path: '/api/v1/namespaces/default/configmaps' }, { method: 'PATCH', path: '/api/v1/namespaces/default/configmaps/listed', body: { data: { a: 'c' } } }]));
+    expect(r.stderr).toMatch(/^node \| PATCH 200$/m);
     const w = records(r.stdout).find((x) => x.op === 'write');
-    expect(w).toMatchObject({ client: 'list-then-patch', verb: 'patch', code: 200 });
+    expect(w).toMatchObject({ client: 'scripted-controller', verb: 'patch', code: 200 });
     expect(w!.diff).toEqual([{ path: 'data.a', old: 'b', new: 'c' }]);
     expect(records(r.stdout).find((x) => x.op === 'pending')).toMatchObject({ key: 'default/listed', fields: ['data.a'] });
+  });
+});
+
+describe('A8: --writes server-dry-run shows the target\'s answer', () => {
+  it('as a diff against the object the target holds now, though the client never read it', async () => {
+    expect((await k.kubectl('create', 'configmap', 'dry', '--from-literal=a=b', '-n', 'default')).code).toBe(0);
+    const r = await exec('-n', 'default', '--writes', 'server-dry-run', '--once', '--quiet', '1s', '-o', 'ndjson', ...requests([{ method: 'PATCH', path: '/api/v1/namespaces/default/configmaps/dry', body: { data: { a: 'c', n: '1' } } }]));
+    expect(r.stderr).toMatch(/^node \| PATCH 200$/m);
+    const w = records(r.stdout).find((x) => x.op === 'write');
+    expect(w).toMatchObject({ verb: 'patch', mode: 'server-dry-run', code: 200, answer: 'would change 2 fields: data.a, data.n' });
+    expect(w!.diff).toEqual([{ path: 'data.a', old: 'b', new: 'c' }, { path: 'data.n', new: '1' }]);
+    expect(records(r.stdout).find((x) => x.op === 'pending')).toMatchObject({ key: 'default/dry', fields: ['data.a', 'data.n'] });
+    // Nothing was stored.
+    expect((await k.kubectl('get', 'configmap', 'dry', '-n', 'default', '-o', 'jsonpath={.data.a}')).stdout).toBe('b');
+  });
+
+  it('a refused dry run shows its Status: code, reason and message', async () => {
+    expect((await k.kubectl('create', 'configmap', 'dry-stale', '--from-literal=a=b', '-n', 'default')).code).toBe(0);
+    const r = await exec('-n', 'default', '--writes', 'server-dry-run', '--once', '--quiet', '1s', '-o', 'ndjson', ...requests([{ method: 'PATCH', path: '/api/v1/namespaces/default/configmaps/dry-stale', body: { metadata: { resourceVersion: '1' }, data: { a: 'c' } } }]));
+    expect(r.stderr).toMatch(/^node \| PATCH 409$/m);
+    const w = records(r.stdout).find((x) => x.op === 'write');
+    expect(w).toMatchObject({ verb: 'patch', mode: 'server-dry-run', code: 409, reason: 'Conflict', error: expect.stringMatching(/the object has been modified/) });
+    expect(w!.answer).toMatch(/^refused: 409 Conflict: Operation cannot be fulfilled on configmaps "dry-stale": the object has been modified/);
+    expect(records(r.stdout).find((x) => x.op === 'failed')).toMatchObject({ key: 'default/dry-stale', lastCode: 409, lastReason: 'Conflict' });
   });
 });
