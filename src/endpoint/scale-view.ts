@@ -1,7 +1,7 @@
 // The autoscaling/v1 Scale the target serves at …/NAME/scale for a parent object the client was sent: what a write to
 // /scale is diffed against (the parent itself would show `kind: Deployment → Scale` and its whole template as removed).
 // kube builds it per kind: apps/v1 Deployment, ReplicaSet and StatefulSet (pkg/registry/apps/*/storage/storage.go,
-// scaleFromDeployment and friends: status.selector = metav1.FormatLabelSelector(spec.selector)), ReplicationController
+// scaleFromDeployment and friends: status.selector = metav1.LabelSelectorAsSelector(spec.selector).String()), ReplicationController
 // (pkg/registry/core/replicationcontroller/storage: labels.SelectorFromSet(spec.selector)), and for custom resources
 // the CRD's specReplicasPath/statusReplicasPath/labelSelectorPath (apiextensions-apiserver registry/customresource).
 
@@ -33,7 +33,7 @@ export function scaleView(parent: Record<string, unknown>, answer: Record<string
   };
 }
 
-/** metav1.FormatLabelSelector: requirements sorted by key, `<none>` for an empty selector. */
+/** metav1.LabelSelectorAsSelector(sel).String(): requirements sorted by key; an empty selector is "" (omitted, as omitempty does). */
 function formatLabelSelector(sel: unknown): string | undefined {
   if (sel === null || typeof sel !== 'object') return undefined;
   const s = sel as { matchLabels?: Record<string, unknown>; matchExpressions?: Requirement[] };
@@ -46,15 +46,16 @@ function formatLabelSelector(sel: unknown): string | undefined {
       case 'NotIn': parts.push([key, `${key} notin (${values.join(',')})`]); break;
       case 'Exists': parts.push([key, key]); break;
       case 'DoesNotExist': parts.push([key, `!${key}`]); break;
-      default: return '<error>';
+      // kube fails to build the Scale at all; the answer will say so.
+      default: return undefined;
     }
   }
   const text = parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((p) => p[1]).join(',');
-  return text || '<none>';
+  return text || undefined;
 }
 
 /** labels.SelectorFromSet(map).String(): `k=v` sorted by key (empty when the map is). */
 function formatLabelSet(sel: unknown): string | undefined {
   if (sel === null || typeof sel !== 'object') return undefined;
-  return Object.keys(sel).sort().map((k) => `${k}=${String((sel as Record<string, unknown>)[k])}`).join(',');
+  return Object.keys(sel).sort().map((k) => `${k}=${String((sel as Record<string, unknown>)[k])}`).join(',') || undefined;
 }
