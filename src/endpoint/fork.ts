@@ -93,19 +93,16 @@ export class Fork {
     await this.mirror(group, version, resource, namespace);
   }
 
-  /**
-   * Whether a group/version is served only by CRDs the controller created in the fork (the target has no such
-   * group/version): its discovery comes from the fork, and its kinds are not mirrored.
-   */
-  servesOnlyLocally(group: string, version?: string): boolean {
-    const types = this.store.registry.all().filter((t) => t.group === group && (version === undefined || t.version === version));
-    return types.length > 0 && types.every((t) => this.fromLocalCrd(t));
+  /** The kinds that CRDs the controller created in the fork define (the target's discovery lacks them; they are never mirrored). */
+  localKinds(): ResourceType[] {
+    return this.store.registry.all().filter((t) => this.fromLocalCrd(t));
   }
 
-  /** The group/versions that only CRDs created in the fork serve (what the target's discovery lacks). */
+  /** The group/versions of those kinds, versions in the order kube prefers them. */
   localGroups(): { name: string; versions: string[] }[] {
+    const local = new Set(this.localKinds().map((t) => `${t.group}/${t.version}`));
     return this.store.registry.groups()
-      .map((g) => ({ name: g.name, versions: g.versions.filter((v) => this.servesOnlyLocally(g.name, v)) }))
+      .map((g) => ({ name: g.name, versions: g.versions.filter((v) => local.has(`${g.name}/${v}`)) }))
       .filter((g) => g.versions.length > 0);
   }
 

@@ -34,7 +34,7 @@ function storageVersionHash(t: ResourceType): string {
   return createHash('sha256').update(`${t.group}/${t.version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
-function legacyResources(types: ResourceType[]): object[] {
+export function legacyResources(types: ResourceType[]): object[] {
   const out: object[] = [];
   for (const t of types) {
     out.push({

@@ -53,6 +53,27 @@ describe('A7: the fork serves the CRDs a controller creates in it', () => {
     expect((await k.kubectl('get', 'crd', 'gizmos.forked.example.com')).code).not.toBe(0);
   });
 
+  it('a CRD created in the fork in a group the target already serves: both kinds are in discovery, the new one served by the fork', async () => {
+    const crdIn = (plural: string, kind: string) => CRD.replaceAll('gizmos.forked.example.com', `${plural}.shared.example.com`).replace('group: forked.example.com', 'group: shared.example.com').replace('{plural: gizmos, singular: gizmo, kind: Gizmo, listKind: GizmoList}', `{plural: ${plural}, kind: ${kind}}`);
+    expect((await k.kubectl('apply', '-f', k.file('sprocket-crd.yaml', crdIn('sprockets', 'Sprocket')))).code).toBe(0);
+    const crd = k.file('cog-crd.yaml', crdIn('cogs', 'Cog'));
+    const cog = k.file('cog.yaml', 'apiVersion: shared.example.com/v1\nkind: Cog\nmetadata: {name: c1, namespace: default}\n');
+    const r = await exec('-n', 'default', '--writes', 'overlay', ...sh([
+      `kubectl apply -f ${crd}`,
+      'kubectl wait --for condition=established crd/cogs.shared.example.com --timeout=15s',
+      'kubectl api-resources --api-group=shared.example.com --no-headers -o name | tr "\\n" " "; echo',
+      'kubectl get --raw /apis/shared.example.com/v1 | grep -o \'"name":"[a-z/]*"\' | tr "\\n" " "; echo',
+      // --validate=false: kubectl falls back to /openapi/v2 (protobuf), which the endpoint refuses (406) today.
+      `kubectl create --validate=false -f ${cog}`,
+      'kubectl get cogs,sprockets --no-headers -o name',
+    ].join(' && ')));
+    expect(r.stderr).toMatch(/^sh \| cogs\.shared\.example\.com sprockets\.shared\.example\.com $/m);
+    expect(r.stderr).toMatch(/^sh \| "name":"sprockets" "name":"cogs" $/m);
+    expect(r.stderr).toMatch(/^sh \| cog\.shared\.example\.com\/c1$/m);
+    expect(r.code).toBe(0);
+    expect((await k.kubectl('get', 'crd', 'cogs.shared.example.com')).code).not.toBe(0);
+  });
+
   it('an object created and deleted only in the fork is not reported as deleted from the target', async () => {
     const r = await exec('-n', 'default', '--writes', 'overlay', ...sh('kubectl create configmap passing --from-literal=a=b && kubectl delete configmap passing && kubectl label namespace default forked=yes'));
     expect(r.stderr).toMatch(/^sh \| configmap "passing" deleted$/m);
