@@ -19,6 +19,8 @@ import { ClientRegistry, clientName, type ClientSession } from './client-session
 import { clientIdentity, type ClientIdentity } from './client-identity.js';
 import { peerProcess } from './peer-process.js';
 import type { Fork } from './fork.js';
+import { serveForkDiscovery } from './fork-discovery.js';
+import { currentObject } from './current-object.js';
 import { forwardRequest, requestBody } from './forward.js';
 import { refusedMediaType } from './media-types.js';
 import { isQuestion, isWrite, originForm, queryTrue, requestInfo, type RequestInfo } from './request-info.js';
@@ -170,7 +172,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     /** Set when kwatch answers in the target's place below (a workload-access or dry-run refusal, the fork's bound, the target unreachable). */
     let refusal: ApiStatusError | undefined;
 
-    const base = write ? trace.baseOf(session, info) : undefined;
+    let base = write ? trace.baseOf(session, info) : undefined;
     const listing = info.verb === 'list';
     if (listing) session.listsInFlight++;
     captureResponse(res, info.verb === 'watch' ? 0 : MAX_TRACED_BYTES, (c) => {
@@ -245,6 +247,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
+      // The CRDs the controller created in the fork make groups the target's discovery lacks.
+      if (o.mode === 'overlay' && !info.isResource && await serveForkDiscovery(o.fork!, o.upstream, req, res, info.path)) return;
       let target = req.url ?? '/';
       let sent = body;
       if (write && (o.mode === 'intercept' || o.mode === 'server-dry-run')) {
@@ -255,6 +259,8 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
         }
         ({ target, body: sent } = dry);
         sentQuery = requestInfo(method, target).query;
+        // What the dry run would change is against what the target holds now, not what the client last read.
+        if (o.mode === 'server-dry-run' && (info.verb === 'update' || info.verb === 'patch') && info.name !== undefined) base = (await currentObject(o.upstream, info.path)) ?? base;
         if (dry.contentType) {
           // The body was re-encoded: the target is told its new type; the trace still reads the client's.
           await forwardRequest(o.upstream, Object.assign(Object.create(req) as IncomingMessage, { headers: { ...req.headers, 'content-type': dry.contentType } }), res, target, sent);

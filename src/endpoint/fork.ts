@@ -67,6 +67,9 @@ export class Fork {
       const id = `${resourceName(type)} ${change.key}`;
       const prior = this.diverged.get(id);
       const kind = change.type === 'ADDED' ? 'created' : change.type === 'DELETED' ? 'deleted' : 'updated';
+      // Created and deleted here only: the target never held it, so nothing differs (unless the target has since made
+      // one of that name, which the fork kept out as a conflict).
+      if (kind === 'deleted' && prior?.change === 'created' && prior.conflicts === 0) { this.diverged.delete(id); return; }
       this.diverged.set(id, { resource: resourceName(type), key: change.key, change: prior?.change === 'created' && kind === 'updated' ? 'created' : kind, conflicts: prior?.conflicts ?? 0 });
     });
   }
@@ -90,6 +93,29 @@ export class Fork {
     await this.mirror(group, version, resource, namespace);
   }
 
+  /** The kinds that CRDs the controller created in the fork define (the target's discovery lacks them; they are never mirrored). */
+  localKinds(): ResourceType[] {
+    return this.store.registry.all().filter((t) => this.fromLocalCrd(t));
+  }
+
+  /** The group/versions of those kinds, versions in the order kube prefers them. */
+  localGroups(): { name: string; versions: string[] }[] {
+    const local = new Set(this.localKinds().map((t) => `${t.group}/${t.version}`));
+    return this.store.registry.groups()
+      .map((g) => ({ name: g.name, versions: g.versions.filter((v) => local.has(`${g.name}/${v}`)) }))
+      .filter((g) => g.versions.length > 0);
+  }
+
+  /** The fork's registry (its kinds, the ones CRDs created in it added included). */
+  get registry(): SimStore['registry'] {
+    return this.store.registry;
+  }
+
+  /** A kind defined by a CRD that the controller created in the fork (it did not exist on the target). */
+  private fromLocalCrd(t: ResourceType): boolean {
+    return t.crd !== undefined && !t.crd.startsWith(MIRRORED_CRD_PREFIX) && this.diverged.get(`${CRD_RESOURCE} ${t.crd}`)?.change === 'created';
+  }
+
   serve(req: IncomingMessage, res: ServerResponse): void {
     this.handler.handle(req, res);
   }
@@ -105,12 +131,17 @@ export class Fork {
     if (!type) {
       const types = await upstreamResourceTypes(this.o.upstream, group, version);
       const missing = types.filter((t) => !this.store.registry.lookup(t.group, t.version, t.resource));
-      if (missing.length) this.store.registry.addCrdTypes(`kwatch-mirror:${group}/${version}`, missing);
+      if (missing.length) this.store.registry.addCrdTypes(`${MIRRORED_CRD_PREFIX}${group}/${version}`, missing);
       type = this.store.registry.lookup(group, version, resource);
       // Not a kind of the target either: the sim's handlers answer 404 as kube-apiserver would.
       if (!type) return;
     }
     const id = resourceId(type);
+    if (this.fromLocalCrd(type)) {
+      // Its CRD was created here: the target has no such kind to mirror; the fork serves what is written to it.
+      if (!this.mirrors.has(id)) this.mirrors.set(id, { type, objects: 0, stop: new AbortController(), synced: Promise.resolve() });
+      return;
+    }
     // One mirror per kind across all namespaces; where the credentials may list only the request's namespace, one
     // per namespace (and that namespace object alone, when namespaces cannot be listed).
     let m = this.mirrors.get(id) ?? (namespace !== undefined ? this.mirrors.get(`${id} ${namespace}`) : undefined);
@@ -212,6 +243,11 @@ export class Fork {
     }
   }
 }
+
+/** What the fork names the kinds it learnt from the target's discovery (not from a CRD object it holds). */
+const MIRRORED_CRD_PREFIX = 'kwatch-mirror:';
+/** How the fork's divergences name CRDs. */
+const CRD_RESOURCE = 'customresourcedefinitions.apiextensions.k8s.io';
 
 /** The fork cannot serve the kind now: a 503 the client retries after 5 s. */
 function serviceUnavailable(message: string): ApiStatusError {

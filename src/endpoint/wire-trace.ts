@@ -10,7 +10,8 @@ import { objectKey, queryTrue, resourceName, type RequestInfo } from './request-
 import { decodeBody } from './body-decode.js';
 import { readBody, type ScannedEvent } from './body-scan.js';
 import type { CapturedResponse } from './response-capture.js';
-import { decodedObject } from './sent-object.js';
+import { decodedObject, type SentObject } from './sent-object.js';
+import { scaleView } from './scale-view.js';
 
 /** What one key went through: the --once report's row. */
 export interface WrittenKey {
@@ -22,6 +23,8 @@ export interface WrittenKey {
   changing: number;
   fields: Set<string>;
   lastCode: number;
+  /** The reason of the Status the last write was refused with (Conflict, Invalid, …). */
+  lastReason?: string;
   lastAt: number;
   /** The last write was refused by an injected fault. */
   lastInjected: boolean;
@@ -111,7 +114,7 @@ export class WireTrace {
     // Scanned, not parsed: a list body runs to hundreds of MB, and only the items' identities are needed now.
     const body = readBody(c.chunks, c.contentType);
     if (info.verb === 'get') {
-      if (body?.object && body.kind !== 'Table' && body.kind !== 'Status') s.sent(resource, body.object);
+      if (body?.object && body.kind !== 'Table' && body.kind !== 'Status') s.sent(this.sentAs(info), body.object);
       return undefined;
     }
     const items = body?.items;
@@ -128,9 +131,25 @@ export class WireTrace {
     return body?.resourceVersion;
   }
 
-  /** The newest version of the object a write names that the client had been sent when it wrote (the diff's base). */
+  /**
+   * The newest version of the object a write names that the client had been sent when it wrote (the diff's base).
+   * For a write to /scale: the Scale the client read, or the parent it was sent if that is newer (made a Scale once
+   * the answer is in: `write`).
+   */
   baseOf(s: ClientSession, info: RequestInfo): Record<string, unknown> | undefined {
-    return info.name !== undefined ? s.newest(this.resourceOf(info), objectKey(info.namespace, info.name))?.object() : undefined;
+    if (info.name === undefined) return undefined;
+    const key = objectKey(info.namespace, info.name);
+    const parent = s.newest(this.resourceOf(info), key);
+    if (info.subresource !== 'scale') return parent?.object();
+    return newer(s.newest(this.sentAs(info), key), parent)?.object();
+  }
+
+  /**
+   * Under what the objects a request returns are kept for the client: a Scale (…/scale) apart from its parent, so
+   * that neither is diffed against the other; /status and the rest return the parent itself.
+   */
+  private sentAs(info: RequestInfo): string {
+    return info.subresource === 'scale' ? `${this.resourceOf(info)}/scale` : this.resourceOf(info);
   }
 
   /** A TokenRequest or built-in review answered: the target answers these in every write mode, so they are shown. */
@@ -159,8 +178,8 @@ export class WireTrace {
     const key = info.verb === 'deletecollection' ? (info.namespace ?? '*') : objectKey(info.namespace ?? answerMeta.namespace ?? sentMeta.namespace, name);
     const ok = c.status >= 200 && c.status < 300;
     const injected = c.status >= 400 && answer !== undefined && String((answer as { message?: string }).message ?? '').includes('injected by kwatch');
-    const old = o.base;
     const after = !isStatus && answer?.metadata ? answer : undefined;
+    const old = comparableBase(o.base, after, info);
     const changed = !ok ? [] : info.verb === 'create' ? ['(created)'] : info.verb === 'delete' || info.verb === 'deletecollection' ? ['(deleted)'] : old && after ? diffObjects(old, after).map((d) => d.path) : [];
     // The write's own echo may have arrived already: it is no trigger of the write.
     // Only events since this client's previous write of the key: what came before that one triggered that one.
@@ -171,7 +190,7 @@ export class WireTrace {
     const stored = ok && (o.mode === 'overlay' || o.mode === 'apply');
     s.wrote(now);
     if (stored) s.ownWrite(resource, key, answerMeta.resourceVersion);
-    if (ok && after) s.sent(resource, decodedObject(after), info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
+    if (ok && after) s.sent(this.sentAs(info), decodedObject(after), info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
 
     const id = `${s.name} ${resource} ${key}`;
     let w = this.written.get(id);
@@ -181,6 +200,7 @@ export class WireTrace {
     if (changed.length) w.changing++;
     for (const f of changed) w.fields.add(f);
     w.lastCode = c.status;
+    w.lastReason = !ok && isStatus && typeof answer.reason === 'string' && answer.reason ? answer.reason : undefined;
     w.lastAt = now;
     w.lastInjected = injected;
 
@@ -190,8 +210,8 @@ export class WireTrace {
         ...(info.subresource ? { subresource: info.subresource } : {}),
         ...(o.refused ? { refused: o.refused } : {}),
         ...(info.verb === 'create' && after ? createdEssentials(after) : {}),
-        ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? '') } : {}),
-        ...(o.mode === 'server-dry-run' && ok ? { answer: 'the object the server would store' } : {}),
+        ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? ''), ...(typeof answer.reason === 'string' && answer.reason ? { reason: answer.reason } : {}) } : {}),
+        ...(o.mode === 'server-dry-run' ? { answer: dryRunAnswer(info.verb, c.status, isStatus ? answer : undefined, changed, old !== undefined) } : {}),
         ...(triggers.length ? { after: triggers.map(describeTrigger), trigger: 'inferred' } : {}),
         ...(old ? { old } : {}), ...(after ? { new: after } : {}),
       });
@@ -308,6 +328,40 @@ export class WireTrace {
   fault(s: ClientSession, text: string, info: RequestInfo, e?: ScannedEvent): void {
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'fault', key: e?.key ?? (info.name !== undefined ? objectKey(info.namespace, info.name) : undefined), rv: e?.rv, client: s.name, resource: this.resourceOf(info), fault: text });
   }
+}
+
+/**
+ * What the target said of a dry run, in words: what the write would change (the record's diff has the values), or
+ * the Status it refused it with.
+ */
+function dryRunAnswer(verb: RequestInfo['verb'], code: number, status: Record<string, unknown> | undefined, changed: readonly string[], compared: boolean): string {
+  if (code < 200 || code >= 300) {
+    const reason = typeof status?.reason === 'string' && status.reason ? ` ${status.reason}` : '';
+    const message = typeof status?.message === 'string' && status.message ? `: ${status.message}` : '';
+    return `refused: ${code}${reason}${message}`;
+  }
+  if (verb === 'create') return 'the object the server would store';
+  if (verb === 'delete' || verb === 'deletecollection') return 'would delete it';
+  if (!compared) return 'the object the server would store (the target\'s current one could not be read to compare)';
+  return changed.length ? `would change ${changed.length} ${changed.length === 1 ? 'field' : 'fields'}: ${changed.join(', ')}` : 'would change nothing';
+}
+
+/** Of two versions of one object, the one with the higher resourceVersion (the first when they cannot be compared). */
+function newer(a: SentObject | undefined, b: SentObject | undefined): SentObject | undefined {
+  if (!a || !b) return a ?? b;
+  return a.rv !== undefined && b.rv !== undefined && isOlder(a.rv, b.rv) ? b : a;
+}
+
+/**
+ * The base as the answer's kind: a parent made its Scale for a write to /scale, and the kind and apiVersion that
+ * kube leaves off the items of a built-in kind's list (they are the list's, not fields the write set) taken from the
+ * answer.
+ */
+function comparableBase(base: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, info: RequestInfo): Record<string, unknown> | undefined {
+  if (!base) return undefined;
+  if (info.subresource === 'scale' && base.kind !== 'Scale') return scaleView(base, after);
+  if (!after || (base.kind !== undefined && base.apiVersion !== undefined)) return base;
+  return { ...(base.kind === undefined && after.kind !== undefined ? { kind: after.kind } : {}), ...(base.apiVersion === undefined && after.apiVersion !== undefined ? { apiVersion: after.apiVersion } : {}), ...base };
 }
 
 function tellingQuery(given: URLSearchParams): { query?: string } {

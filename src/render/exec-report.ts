@@ -27,6 +27,7 @@ export function execReportTable(rows: readonly ExecReportRow[], opts: { color?: 
 export function execReportRecord(r: ExecReportRow, time: number): Record<string, unknown> {
   return {
     time, stage: 'endpoint', op: r.result, key: r.key, client: r.client, resource: r.resource, writes: r.writes, changingWrites: r.changing, fields: [...r.fields], lastCode: r.lastCode,
+    ...(r.lastReason ? { lastReason: r.lastReason } : {}),
     ...(r.failedWrites ? { failedWrites: r.failedWrites } : {}), ...(r.loop ? { loop: r.loop } : {}), ...(r.periodic ? { everyMs: r.periodic.everyMs } : {}),
   };
 }
@@ -39,7 +40,7 @@ function writeCount(r: ExecReportRow): string {
 }
 
 function resultText(r: ExecReportRow): string {
-  if (r.result === 'failed') return `failed: ${r.lastCode}${r.lastInjected ? ' (injected)' : ''}`;
+  if (r.result === 'failed') return `failed: ${r.lastCode}${r.lastInjected ? ' (injected)' : r.lastReason ? ` ${r.lastReason}` : ''}`;
   if (r.result === 'loop' && r.loop) return `loop (${r.loop.rounds} rounds)`;
   if (r.result === 'periodic' && r.periodic) return `periodic (every ~${Math.round(r.periodic.everyMs / 100) / 10} s)`;
   if (r.result === 'stopped-while-writing') return 'stopped while writing';

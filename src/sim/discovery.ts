@@ -34,7 +34,7 @@ function storageVersionHash(t: ResourceType): string {
   return createHash('sha256').update(`${t.group}/${t.version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
-function legacyResources(types: ResourceType[]): object[] {
+export function legacyResources(types: ResourceType[]): object[] {
   const out: object[] = [];
   for (const t of types) {
     out.push({
@@ -52,7 +52,7 @@ function legacyResources(types: ResourceType[]): object[] {
   return out;
 }
 
-function aggregatedResource(t: ResourceType): object {
+export function aggregatedResource(t: ResourceType): object {
   return {
     resource: t.resource,
     responseKind: { group: t.group, version: t.version, kind: t.kind },
@@ -145,7 +145,7 @@ export class Discovery {
   }
 }
 
-function groupEntry(g: { name: string; versions: string[] }): object {
+export function groupEntry(g: { name: string; versions: string[] }): object {
   const versions = g.versions.map((v) => ({ groupVersion: groupVersion({ group: g.name, version: v }), version: v }));
   return { name: g.name, versions, preferredVersion: versions[0] };
 }
