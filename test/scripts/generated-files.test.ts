@@ -1,12 +1,12 @@
-// oclif.manifest.json and the README's command reference are committed although scripts make them: the
-// suite fails, in one line that says how to update them, when the code has moved on.
+// oclif.manifest.json, the README's table of commands and the command pages of docs/commands are committed although
+// scripts make them: the suite fails, in one line that says how to update them, when the code has moved on.
 import { readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { staleMessage } from '../../scripts/generated-file.js';
 import { freshManifest, MANIFEST_FILE } from '../../scripts/manifest.js';
-import { commandReference, README_FILE, withReference, START_MARKER, END_MARKER } from '../../scripts/readme-commands.js';
+import { generatedFiles, pageName, pageReference, withReference, START_MARKER, END_MARKER, UPDATE } from '../../scripts/readme-commands.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -45,15 +45,28 @@ describe('oclif.manifest.json', () => {
   });
 });
 
-describe("the README's command reference", () => {
-  it('is what the built commands make (else: npm run build && npm run readme)', async () => {
-    const readme = readFileSync(README_FILE, 'utf8');
-    const message = staleMessage("README.md's command reference", readme, withReference(readme, await commandReference()), 'npm run build && npm run readme');
-    expect(message, message).toBeUndefined();
+describe('the command reference (README.md, docs/commands/)', () => {
+  it('is what the built commands make, page by page (else: npm run build && npm run readme)', async () => {
+    const files = await generatedFiles();
+    const messages = files.map((f) =>
+      f.fresh === undefined ? `${f.name} documents a command that no longer exists` : staleMessage(f.name, f.committed, f.fresh, UPDATE),
+    );
+    expect(messages.filter(Boolean), messages.filter(Boolean).join('\n')).toEqual([]);
+  });
+
+  it('covers README.md, the index page and one page per command', async () => {
+    const names = (await generatedFiles()).map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(['README.md', 'docs/commands/README.md', 'docs/commands/events.md', 'docs/commands/trace-why.md']));
   });
 
   it('replaces only the text between its markers', () => {
     const readme = `# x\n\nbefore\n${START_MARKER}\nold\n${END_MARKER}\nafter\n`;
     expect(withReference(readme, '### new\n')).toBe(`# x\n\nbefore\n${START_MARKER}\n\n### new\n\n${END_MARKER}\nafter\n`);
+  });
+
+  it("gives a page the command's summary and help, and names a page after the command's words", () => {
+    expect(pageName('trace convert')).toBe('trace-convert.md');
+    const page = pageReference({ id: 'list', summary: 'List a resource.', help: 'USAGE\n  $ kwatch list RESOURCE' });
+    expect(page).toContain('List a resource.\n\n```\nUSAGE\n  $ kwatch list RESOURCE\n```');
   });
 });
