@@ -47,7 +47,7 @@ describe('A7: the fork serves the CRDs a controller creates in it', () => {
     expect(r.stderr).toMatch(/^sh \| gizmo\.forked\.example\.com\/g1 created$/m);
     expect(r.stderr).toMatch(/^sh \| gizmo\.forked\.example\.com\/g1 condition met$/m);
     expect(r.stderr).toMatch(/^sh \| g1\s+3$/m);
-    expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl resource=gizmos\.forked\.example\.com event=start/);
+    expect(r.stdout).toMatch(/endpoint\s+watch\s+default\s+\d+\s+client=kubectl\[\d+\] resource=gizmos\.forked\.example\.com event=start/);
     expect(r.stderr).toMatch(/^fork: 2 objects differ from the target \(written locally\):\n {2}created customresourcedefinitions\.apiextensions\.k8s\.io gizmos\.forked\.example\.com\n {2}created gizmos\.forked\.example\.com default\/g1$/m);
     expect(r.code).toBe(0);
     expect((await k.kubectl('get', 'crd', 'gizmos.forked.example.com')).code).not.toBe(0);

@@ -51,7 +51,7 @@ describe('A6: a write is diffed against the object of its own kind', () => {
     const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...requests([{ method: 'GET', path: '/api/v1/namespaces/default/configmaps' }, { method: 'PATCH', path: '/api/v1/namespaces/default/configmaps/listed', body: { data: { a: 'c' } } }]));
     expect(r.stderr).toMatch(/^node \| PATCH 200$/m);
     const w = records(r.stdout).find((x) => x.op === 'write');
-    expect(w).toMatchObject({ client: 'scripted-controller', verb: 'patch', code: 200 });
+    expect(w).toMatchObject({ client: expect.stringMatching(/^node\[\d+\]$/), verb: 'patch', code: 200 });
     expect(w!.diff).toEqual([{ path: 'data.a', old: 'b', new: 'c' }]);
     expect(records(r.stdout).find((x) => x.op === 'pending')).toMatchObject({ key: 'default/listed', fields: ['data.a'] });
   });
