@@ -44,4 +44,14 @@ describe('OpenAPI per --kube-version', () => {
     expect(props(d32.definitions['io.k8s.api.core.v1.Lifecycle'])).not.toContain('stopSignal');
     expect(props(d35.definitions['io.k8s.api.core.v1.Lifecycle'])).toContain('stopSignal');
   });
+
+  it('field validation reads the same release\'s definitions: 1.32 does not know Lifecycle.stopSignal, 1.33 does', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stop' }, spec: { containers: [{ name: 'c', image: 'i', lifecycle: { stopSignal: 'SIGTERM' } }], os: { name: 'linux' } } };
+    const create = async (v: KubeVersion) => fetch(`${(await sim(v)).url}/api/v1/namespaces/default/pods?fieldValidation=Strict`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pod) });
+    const old = await create('1.32');
+    expect(old.status).toBe(400);
+    expect(((await old.json()) as { message: string }).message).toBe('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].lifecycle.stopSignal"');
+    const newer = await create('1.33');
+    expect(newer.status, await newer.clone().text()).toBe(201);
+  });
 });
