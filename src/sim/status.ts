@@ -110,8 +110,9 @@ export function serviceUnavailable(message: string, retryAfterSeconds?: number):
   return fail(503, 'ServiceUnavailable', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);
 }
 
-export function unsupportedMediaType(contentType: string): SimApiError {
-  return fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got ${JSON.stringify(contentType)})`);
+/** kube's 415 for a body in a media type the handler does not take (handlers/negotiation/errors.go: the list, in order). */
+export function unsupportedMediaType(accepted: readonly string[]): SimApiError {
+  return fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 export function notAcceptable(message: string): SimApiError {

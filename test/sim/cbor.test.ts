@@ -141,3 +141,38 @@ describe('server-side apply in CBOR', () => {
     expect([off.status, off.json.reason]).toEqual([415, 'UnsupportedMediaType']);
   });
 });
+
+describe('patch types in CBOR', () => {
+  // kube's PatchType has one CBOR form, apply-patch+cbor (endpoints/installer.go, customresource_handler.go): a
+  // strategic merge patch in CBOR is a 415 whose message lists, in kube's order, what the handler takes.
+  const patchWith = (s: SimServer, path: string, contentType: string) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+    const req = request(`${s.url}${path}`, { method: 'PATCH', headers: { 'Content-Type': contentType } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+    });
+    req.on('error', reject);
+    req.end(Buffer.from([0xd9, 0xd9, 0xf7, 0xa1, 0x64, 0x64, 0x61, 0x74, 0x61, 0xa1, 0x61, 0x6b, 0x61, 0x77]));
+  });
+
+  it('application/strategic-merge-patch+cbor: kube\'s 415 listing apply-patch+cbor with the gate on', async () => {
+    const on = await patchWith(await start(true), '/api/v1/namespaces/default/configmaps/one', 'application/strategic-merge-patch+cbor');
+    expect(on).toEqual({ status: 415, json: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'UnsupportedMediaType', code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor' } });
+    const off = await patchWith(await start(false), '/api/v1/namespaces/default/configmaps/one', 'application/apply-patch+cbor');
+    expect([off.status, off.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml']);
+  });
+
+  it('a custom resource lists no strategic merge patch', async () => {
+    const s = await start(true);
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    expect((await http(s.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd })).status).toBe(201);
+    expect((await http(s.url, '/apis/example.com/v1/namespaces/default/widgets', { method: 'POST', body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } } })).status).toBe(201);
+    const smp = await patchWith(s, '/apis/example.com/v1/namespaces/default/widgets/w', 'application/strategic-merge-patch+json');
+    expect([smp.status, smp.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor']);
+  });
+});
