@@ -45,6 +45,14 @@ export function numberInRange(text: string, flag: string, min: number, max: numb
   return n;
 }
 
+/**
+ * `--wire json|cbor`: what kwatch's own list and watch requests ask for. cbor asks as client-go's ClientsPreferCBOR
+ * does, with JSON as the fallback, so a server without CBOR serving (the gate off) answers JSON.
+ */
+export const wireFlag = {
+  wire: Flags.string({ description: 'What kwatch asks the server for: json, or cbor (application/cbor, KEP-4222; watches as application/cbor-seq) with JSON as the fallback where the server does not serve CBOR (kube-apiserver with --feature-gates CBORServingAndStorage=true does). An http response record answered in CBOR carries its contentType.', options: ['json', 'cbor'], default: 'json' }),
+};
+
 export const globalFlags = {
   kubeconfig: Flags.string({ description: 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'GLOBAL' }),
   context: Flags.string({ description: 'The name of the kubeconfig context to use.', helpGroup: 'GLOBAL' }),
