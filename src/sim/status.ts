@@ -68,8 +68,9 @@ export function invalid(kind: string, group: string, name: string, errs: FieldEr
   const joined = texts.map((t) => `${t.field}: ${t.message}`);
   const summary = joined.length === 1 ? joined[0] : `[${joined.join(', ')}]`;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
+  // StatusDetails.name is omitempty (apimachinery meta/v1 types.go): an options kind's 422 has none.
   return fail(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
-    name,
+    ...(name ? { name } : {}),
     ...(group ? { group } : {}),
     kind,
     causes: texts.map((t) => ({ reason: t.reason, message: t.message, field: t.field })),
