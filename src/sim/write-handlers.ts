@@ -114,7 +114,8 @@ async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = f
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
     return { value: parseJson(text), text };
   }
-  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF} (got ${JSON.stringify(ct)})`);
+  // negotiation.NegotiateInputSerializerForMediaType: the serializers' media types, in order (CBOR's last, with the gate).
+  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
 }
 
 function decodeProtobuf(body: Buffer): unknown {

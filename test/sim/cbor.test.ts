@@ -118,7 +118,11 @@ describe('CBOR request bodies', () => {
     const off = await start(false);
     const refused = await post(off);
     expect(refused.status).toBe(415);
-    expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415 });
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
+    // With the gate on, application/cbor is among the accepted types a 415 lists.
+    const text = await http(on.url, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    expect([text.status, text.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor']);
   });
 });
 
