@@ -246,7 +246,9 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   // An apply configuration in CBOR (KEP-4222) is read as the same JSON value (accepted only with the gate on).
   let body = bytes.toString('utf8');
   if (contentType === 'application/apply-patch+cbor') {
-    try { body = JSON.stringify(decodeCbor(bytes)); } catch (err) { throw badRequest(`error decoding CBOR: ${(err as Error).message}`); }
+    // kube's applyPatcher wraps any unmarshal error, CBOR's too, as "error decoding YAML" (handlers/patch.go); the cause
+    // after it is cborg's wording, not fxamacker/cbor's.
+    try { body = JSON.stringify(decodeCbor(bytes)); } catch (err) { throw badRequest(`error decoding YAML: ${(err as Error).message}`); }
   }
   const { stored, view } = storageOf(ctx, type);
   const storedCurrent = ctx.store.getStored(stored, namespace, name);

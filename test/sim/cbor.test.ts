@@ -180,3 +180,20 @@ describe('patch types in CBOR', () => {
     expect([smp.status, smp.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor']);
   });
 });
+
+describe('a malformed apply-patch+cbor body', () => {
+  it('is kube\'s 400 with the prefix its applyPatcher gives every apply unmarshal error, CBOR\'s too', async () => {
+    const s = await start(true);
+    const r = await new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/namespaces/default/configmaps/bad?fieldManager=m`, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+cbor' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+      });
+      req.on('error', reject);
+      req.end(Buffer.from([0xa1, 0x64, 0x6b]));
+    });
+    expect([r.status, r.json.reason]).toEqual([400, 'BadRequest']);
+    expect(r.json.message).toMatch(/^error decoding YAML: /);
+  });
+});
