@@ -105,6 +105,11 @@ describe('served Kubernetes versions', () => {
     expect(() => parseFeatureGates('Bogus=true', '1.35')).toThrow('unrecognized feature gate: Bogus');
     expect(() => parseFeatureGates('WatchList=maybe', '1.35')).toThrow('invalid value of WatchList=maybe');
     expect(() => parseFeatureGates('WatchList', '1.35')).toThrow('missing bool value for WatchList');
+    // Go's strconv.ParseBool spellings, as kube-apiserver's flag takes them (component-base featuregate Set)...
+    expect(parseFeatureGates('WatchList=0,CBORServingAndStorage=T', '1.35')).toEqual({ WatchList: false, CBORServingAndStorage: true });
+    expect(() => parseFeatureGates('WatchList=tRUE', '1.35')).toThrow('invalid value of WatchList=tRUE, err: strconv.ParseBool: parsing "tRUE": invalid syntax');
+    // ...and every value is read before any name is checked.
+    expect(() => parseFeatureGates('Bogus=true,WatchList=maybe', '1.35')).toThrow('invalid value of WatchList=maybe');
   });
 
   it('the Python client reads /version of the release served', async () => {
