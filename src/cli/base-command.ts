@@ -10,6 +10,8 @@ import { parseDuration } from './duration.js';
 import { isParseError, parseErrorMessage, type OclifParseError } from './parse-error.js';
 import { requestLog } from './request-log.js';
 import { globalFlags, MAX_SIM_CHURN, numberInRange, type GlobalFlags } from './flags.js';
+import { UserError } from './user-error.js';
+import { DEFAULT_KUBE_VERSION, isKubeVersion, parseFeatureGates, type FeatureGates, type KubeVersion } from '../sim/kube-version.js';
 
 interface RunningSim {
   url: string;
@@ -45,6 +47,7 @@ export abstract class KwatchCommand extends Command {
     const tracer = opts.tracer ?? new Tracer();
     // Checked before anything starts: a bad flag is one line, with or without --sim.
     const settings = this.connectionSettings(flags);
+    simRelease(flags);
     if (flags.sim) return this.connectLocal((await this.startSim(flags)).url, flags, tracer, settings);
     const kube = await import('../kube/http/connection.js');
     const conn = await kube.loadConnection({
@@ -104,7 +107,8 @@ export abstract class KwatchCommand extends Command {
     const seedFiles = flags['sim-objects'] ?? [];
     const seeds = seedFiles.length ? await import('./seed-objects.js') : undefined;
     const objects = seeds?.readSeedObjects(seedFiles, '--sim-objects');
-    const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn });
+    const { kubeVersion, featureGates } = simRelease(flags);
+    const sim = await startSimServer({ port: 0, seed: flags['sim-seed'], nodes: flags['sim-nodes'], pods: flags['sim-pods'], churn, kubeVersion, featureGates });
     this.onCleanup(() => sim.close());
     if (seeds && objects) seeds.seedSim(sim, objects, '--sim-objects');
     if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
@@ -134,5 +138,23 @@ export abstract class KwatchCommand extends Command {
       }
     }
     return super.finally(err);
+  }
+}
+
+/**
+ * The release and gates a --sim command's embedded server serves (--kube-version, --feature-gates, as `kwatch sim`
+ * takes them). Given without --sim they are a one-line error: they cannot change what a real cluster serves.
+ */
+export function simRelease(flags: Pick<GlobalFlags, 'sim' | 'kube-version' | 'feature-gates'>): { kubeVersion: KubeVersion; featureGates: FeatureGates } {
+  const version = flags['kube-version'] ?? DEFAULT_KUBE_VERSION;
+  if (!flags.sim && (flags['kube-version'] !== undefined || flags['feature-gates'] !== undefined)) {
+    throw new UserError(`${flags['kube-version'] !== undefined ? '--kube-version' : '--feature-gates'} sets what the embedded server serves: add --sim`);
+  }
+  // oclif's `options` already refuses other values; this guards callers that build flags by hand.
+  if (!isKubeVersion(version)) throw new UserError(`invalid --kube-version "${version}"`);
+  try {
+    return { kubeVersion: version, featureGates: parseFeatureGates(flags['feature-gates'] ?? '', version) };
+  } catch (err) {
+    throw new UserError(`invalid --feature-gates: ${(err as Error).message}`);
   }
 }

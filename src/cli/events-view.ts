@@ -4,7 +4,7 @@ import type { TraceRecord, Tracer } from '../informer/trace.js';
 import type { KubeObject, ListerWatcher } from '../informer/types.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { FirstContactOptions } from '../kube/http/first-contact.js';
-import { HttpListerWatcher, type ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import { HttpListerWatcher, type ListWatchTarget, type WireFormat } from '../kube/lister-watchers/http-lister-watcher.js';
 import type { RecordingFile } from '../kube/recording/recording-file.js';
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { runWatchPipeline } from '../kube/pipelines/watch-pipeline.js';
@@ -45,6 +45,8 @@ export interface WatchEventsOptions {
   /** --stall-after: a watch silent this long is a `stall` record. */
   stallAfterMs?: number;
   keepManagedFields: boolean;
+  /** --wire: JSON, or CBOR with JSON as the fallback. */
+  wire?: WireFormat;
   record?: { path: string; showSecrets: boolean; kwatchVersion: string };
   /** Print Secret data and credentials in diffs as they are (default: masked). */
   showSecrets?: boolean;
@@ -281,7 +283,7 @@ interface EventsRecording {
 function watchedSources(o: WatchEventsOptions, recording: EventsRecording | undefined) {
   return o.resources.map((r, i) => {
     // A recording keeps what the server sent; otherwise managedFields the cache would strip are never decoded.
-    const lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording });
+    const lw: ListerWatcher = new HttpListerWatcher(o.conn, o.targets[i], { omitManagedFields: !o.keepManagedFields && !recording, wire: o.wire });
     return { name: displayName(r), kind: r.kind, listerWatcher: recording ? recording.wrap(lw, i) : lw };
   });
 }

@@ -3,6 +3,7 @@ import { Flags, type Interfaces } from '@oclif/core';
 import { OUTPUT_FORMATS } from './output-formats.js';
 import { TEMPLATE_FORMATS } from '../render/template-formats.js';
 import { UserError } from './user-error.js';
+import { KUBE_VERSIONS } from '../sim/kube-version.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from './output-formats.js';
 
@@ -44,6 +45,14 @@ export function numberInRange(text: string, flag: string, min: number, max: numb
   return n;
 }
 
+/**
+ * `--wire json|cbor`: what kwatch's own list and watch requests ask for. cbor asks as client-go's ClientsPreferCBOR
+ * does, with JSON as the fallback, so a server without CBOR serving (the gate off) answers JSON.
+ */
+export const wireFlag = {
+  wire: Flags.string({ description: 'What kwatch asks the server for: json, or cbor (application/cbor, KEP-4222; watches as application/cbor-seq) with JSON as the fallback where the server does not serve CBOR (kube-apiserver with --feature-gates CBORServingAndStorage=true does). An http response record answered in CBOR carries its contentType.', options: ['json', 'cbor'], default: 'json' }),
+};
+
 export const globalFlags = {
   kubeconfig: Flags.string({ description: 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).', helpGroup: 'GLOBAL' }),
   context: Flags.string({ description: 'The name of the kubeconfig context to use.', helpGroup: 'GLOBAL' }),
@@ -62,6 +71,9 @@ export const globalFlags = {
   'sim-nodes': rangedInteger(0, MAX_SIM_NODES, { description: `With --sim: number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3, helpGroup: 'SIM' }),
   'sim-churn': Flags.string({ description: `With --sim: changes per second (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: String(DEFAULT_SIM_CHURN), helpGroup: 'SIM' }),
   'sim-seed': Flags.integer({ description: 'With --sim: seed for the deterministic workload.', default: 1, helpGroup: 'SIM' }),
+  // No default here: given without --sim it is a one-line error (it cannot change a real cluster's version).
+  'kube-version': Flags.string({ description: `With --sim: the Kubernetes release the embedded server serves, as \`kwatch sim --kube-version\` (default the newest). One of ${KUBE_VERSIONS.join(', ')}.`, options: [...KUBE_VERSIONS], helpGroup: 'SIM' }),
+  'feature-gates': Flags.string({ description: 'With --sim: feature gates over the release\'s defaults, as kube-apiserver takes them: NAME=true|false,… (WatchList, CBORServingAndStorage).', helpGroup: 'SIM' }),
 };
 
 export type GlobalFlags = {
@@ -82,4 +94,6 @@ export type GlobalFlags = {
   'sim-nodes': number;
   'sim-churn': string;
   'sim-seed': number;
+  'kube-version'?: string;
+  'feature-gates'?: string;
 };

@@ -13,7 +13,8 @@ import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import type { Connection } from '../kube/http/connection.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
-import type { ListWatchTarget } from '../kube/lister-watchers/http-lister-watcher.js';
+import type { ListWatchTarget, WireFormat } from '../kube/lister-watchers/http-lister-watcher.js';
+import { wireFlag } from '../cli/flags.js';
 import type { ResolvedResource } from '../kube/discovery/resolve-resource.js';
 import { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey } from '../informer/types.js';
@@ -52,6 +53,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
   };
   static override flags = {
     ...discoveryFlags,
+    ...wireFlag,
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, or all (default: watch,fifo,handler,workqueue and the reflector lifecycle).' }),
     diff: Flags.boolean({ description: 'For each update, print what changed between the old and the new object (field paths, old → new).', default: false }),
     'diff-all': Flags.boolean({ description: 'Like --diff, but keep the noise (managedFields, resourceVersion, …).', default: false }),
@@ -88,6 +90,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
     checkSnapshotDir(flags['snapshot-dir']);
+    if (flags.raw && flags.wire !== 'json') throw new UserError('--raw prints the watch stream\'s JSON lines as sent: it cannot be combined with --wire cbor');
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
     if (flags.record && !flags.force) (await import('../cli/recording-open.js')).refuseForeignRecording(flags.record);
 
@@ -125,6 +128,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           stallAfterMs: parseDuration(flags['stall-after'], '--stall-after') || undefined,
           watchIdleTimeoutMs: flags['watch-idle-timeout'] !== undefined ? positiveDuration(flags['watch-idle-timeout'], '--watch-idle-timeout') : undefined,
           keepManagedFields: flags['keep-managed-fields'],
+          wire: flags.wire as WireFormat,
           record: flags.record ? { path: flags.record, showSecrets: flags['show-secrets'], kwatchVersion: this.config.version } : undefined,
           showSecrets: flags['show-secrets'],
           maxEvents: flags['max-events'],

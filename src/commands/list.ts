@@ -11,6 +11,8 @@ import { printWarning } from '../cli/warning.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../cli/output-template.js';
 import type { ExpiredContinue, PagedListResult } from '../kube/lister-watchers/paged-list.js';
+import type { WireFormat } from '../kube/lister-watchers/http-lister-watcher.js';
+import { wireFlag } from '../cli/flags.js';
 
 const OBJECT_OUTPUTS = ['json', 'yaml', 'name', 'ndjson'] as const;
 type ObjectOutputFormat = (typeof OBJECT_OUTPUTS)[number];
@@ -37,6 +39,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
   static override flags = {
     ...discoveryFlags,
     ...traceOutFlags,
+    ...wireFlag,
     'page-size': Flags.integer({ description: 'Items per page (the limit parameter); 0 = one unpaged request.', default: 500, min: 0, aliases: ['chunk-size'] }),
     rv: Flags.string({ description: 'resourceVersion of the first request (unset = the most recent state; 0 = any state the server has).' }),
     'rv-match': Flags.string({ description: 'resourceVersionMatch of the first request.', options: ['NotOlderThan', 'Exact'] }),
@@ -71,7 +74,7 @@ When a continue token expires mid-list (the server compacted the snapshot the fi
     // from the text before JSON.parse. json, yaml and ndjson print the objects as the server sent them.
     const showsObjects = output !== 'table' && output !== 'name';
     const firstContact = new FirstContact(this.firstContactOptions());
-    const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target, { omitManagedFields: !showsObjects && !flags['compare-watch-list'] }), firstContact, displayName(resource));
+    const lw = new FirstContactListerWatcher(new HttpListerWatcher(conn, target, { omitManagedFields: !showsObjects && !flags['compare-watch-list'], wire: flags.wire as WireFormat }), firstContact, displayName(resource));
     const { startSpinner } = await import('../render/spinner.js');
 
     if (flags['compare-watch-list']) {

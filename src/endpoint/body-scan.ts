@@ -3,6 +3,7 @@
 // (json-scan.ts); a protobuf body is decoded as before (decodeBody). A body that cannot be read yields less, never an
 // error: the client has it already.
 import { decodeBody } from './body-decode.js';
+import { isCborType } from '../kube/http/cbor-media.js';
 import { JsonScanError, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
 import { splitBody } from './list-splitter.js';
 import { objectKey } from './request-info.js';
@@ -25,7 +26,7 @@ export interface ReadBody {
 /** Reads a GET answer, a list page or an object, from the chunks it was sent in; undefined when it is not an object. */
 export function readBody(chunks: readonly Buffer[] | undefined, contentType: string | undefined): ReadBody | undefined {
   if (!chunks || chunks.length === 0) return undefined;
-  if (/protobuf/i.test(contentType ?? '')) return fromDecoded(decodeBody(joined(chunks), contentType));
+  if (/protobuf/i.test(contentType ?? '') || isCborType(contentType)) return fromDecoded(decodeBody(joined(chunks), contentType));
   const split = splitBody(chunks);
   if (!split) return undefined;
   const meta = (split.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
@@ -155,6 +156,23 @@ export interface ScannedEvent {
    * its row's object's; the object itself is not the resource.
    */
   table?: boolean;
+}
+
+/** A watch event already decoded (one item of a CBOR watch), as the trace sees it. */
+export function decodedWatchEvent(v: unknown): ScannedEvent | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const { type, object } = v as { type?: unknown; object?: unknown };
+  if (typeof type !== 'string' || !object || typeof object !== 'object' || Array.isArray(object)) return undefined;
+  const obj = object as Record<string, unknown>;
+  if (type === 'ERROR') return { type, status: { code: typeof obj.code === 'number' ? obj.code : undefined, message: typeof obj.message === 'string' ? obj.message : undefined } };
+  const sent = decodedObject(obj);
+  const meta = (obj.metadata ?? {}) as { name?: unknown; namespace?: unknown; resourceVersion?: unknown };
+  return {
+    type,
+    key: type === 'BOOKMARK' || typeof meta.name !== 'string' ? undefined : objectKey(typeof meta.namespace === 'string' ? meta.namespace : undefined, meta.name),
+    rv: typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined,
+    object: sent,
+  };
 }
 
 /** One line of a JSON watch stream, `line[from, to)` (its newline included or not). Read up to the object's metadata. */

@@ -3,7 +3,9 @@
 // forwarder or the fork's sim handler — writes into the ServerResponse as usual; the tap sits in its write and end.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultableWatch, WatchFaults } from '../faults/watch-faults.js';
-import { scanWatchEvent, type ScannedEvent } from './body-scan.js';
+import { decodedWatchEvent, scanWatchEvent, type ScannedEvent } from './body-scan.js';
+import { isCborType } from '../kube/http/cbor-media.js';
+import { decodeFirstCbor } from '../kube/http/cbor-body.js';
 import { skipSpace } from './json-scan.js';
 
 export interface WatchObserver {
@@ -28,6 +30,12 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   const origEnd = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
   const origWriteHead = res.writeHead;
   let json = true;
+  /**
+   * An application/cbor-seq watch (KEP-4222): its bytes go on untouched, as they came, and each complete item is
+   * decoded for the trace; the stream faults act on JSON lines only, so none acts here.
+   */
+  let cbor = false;
+  let cborPending: Buffer | undefined;
   /** The start of a line whose end has not come yet. */
   let carry: Buffer | undefined;
   let stopped = false;
@@ -42,6 +50,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     const headers = rest.find((x) => typeof x === 'object' && x !== null) as Record<string, unknown> | undefined;
     const ct = String((headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]) ?? res.getHeader('content-type') ?? '');
     json = code === 200 && /json/i.test(ct);
+    cbor = code === 200 && isCborType(ct);
     observer.started(code, ct);
     const out = (origWriteHead as (...a: unknown[]) => ServerResponse).call(this, code, ...rest);
     if (json) process.nextTick(() => res.emit('kwatch-started'));
@@ -107,9 +116,35 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
 
   const isBlank = (b: Buffer, from: number, to: number) => skipSpace(b, from) >= to;
 
+  /** The complete CBOR items so far, each to the observer; an item split across chunks waits for the rest. */
+  const observeCbor = (buf: Buffer): void => {
+    let pending = cborPending ? Buffer.concat([cborPending, buf]) : buf;
+    while (pending.length > 0) {
+      let item: [unknown, Uint8Array];
+      try {
+        item = decodeFirstCbor(pending);
+      } catch {
+        break; // most likely the item's end is still to come
+      }
+      const e = decodedWatchEvent(item[0]) ?? { type: 'UNKNOWN' };
+      if (e.type === 'ERROR' && e.status?.code === 410) saw410 = true;
+      observer.event(e);
+      pending = pending.subarray(pending.length - item[1].length);
+    }
+    // Copied: the writer may reuse its chunk once written.
+    cborPending = pending.length ? Buffer.from(pending) : undefined;
+  };
+
   const take = (chunk: unknown, encoding: unknown): boolean => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return true;
     if (stopped) return true;
+    if (cbor) {
+      const u8 = chunk as Uint8Array;
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+      const ok = origWrite(chunk, encoding);
+      observeCbor(bytes);
+      return ok;
+    }
     if (!json) return origWrite(chunk, encoding);
     const u = chunk as Uint8Array;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);

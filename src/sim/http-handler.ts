@@ -28,7 +28,7 @@ import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
 import { warnUnevaluatedRules } from './validation/cel-warning.js';
 import { negotiateCbor, serveAsCbor } from './cbor-wire.js';
-import { DEFAULT_KUBE_VERSION, versionInfo } from './kube-version.js';
+import { DEFAULT_KUBE_VERSION } from './kube-version.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
 const OPEN_ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
@@ -69,7 +69,7 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   try {
     if (!route) {
       if (method === 'GET' && discovery.handle(req, res, path)) return;
-      if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry, versionInfo(ctx.kubeVersion ?? DEFAULT_KUBE_VERSION).gitVersion)) return;
+      if (method === 'GET' && handleOpenApi(req, res, path, ctx.store.registry, ctx.kubeVersion ?? DEFAULT_KUBE_VERSION)) return;
       if (method === 'GET' && ctx.auth && handleOidcDiscovery(req, res, path, ctx.auth.tokens)) return;
       if (method === 'GET' && (path === '/healthz' || path === '/livez' || path === '/readyz')) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -32,17 +32,28 @@ export function defaultFeatureGates(v: KubeVersion): FeatureGates {
   return { WatchList: v !== '1.33', CBORServingAndStorage: false };
 }
 
-/** Parses `NAME=true|false,…` over the release's defaults; throws a one-line Error for anything kube would refuse. */
+/** Go's strconv.ParseBool: the spellings kube-apiserver's --feature-gates accepts for a gate's value. */
+const GO_BOOLS: Record<string, boolean> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
+
+/**
+ * Parses `NAME=true|false,…` over the release's defaults; throws a one-line Error for anything kube would refuse, in
+ * kube's words and order (component-base featuregate Set: every value parsed first, then the names checked).
+ */
 export function parseFeatureGates(text: string, v: KubeVersion): FeatureGates {
   const gates = defaultFeatureGates(v);
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  const given: [string, boolean][] = [];
+  for (const part of text.split(',')) {
+    if (part.length === 0) continue;
     const eq = part.indexOf('=');
-    if (eq < 0) throw new Error(`missing bool value for ${part}`);
-    const name = part.slice(0, eq).trim();
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    if (eq < 0) throw new Error(`missing bool value for ${name}`);
     const value = part.slice(eq + 1).trim();
+    if (!(value in GO_BOOLS)) throw new Error(`invalid value of ${name}=${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+    given.push([name, GO_BOOLS[value]]);
+  }
+  for (const [name, on] of given) {
     if (!(name in gates)) throw new Error(`unrecognized feature gate: ${name} (the sim knows ${Object.keys(gates).join(', ')})`);
-    if (!/^(true|false)$/i.test(value)) throw new Error(`invalid value of ${name}=${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
-    gates[name as keyof FeatureGates] = value.toLowerCase() === 'true';
+    gates[name as keyof FeatureGates] = on;
   }
   return gates;
 }

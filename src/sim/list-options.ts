@@ -4,7 +4,7 @@ import { parseLabelSelector } from './label-selector.js';
 import { SelectorError } from './selector-error.js';
 import type { ResourceType } from './registry.js';
 import type { ObjectSummary } from './history.js';
-import { badRequest, invalidListOptions } from './status.js';
+import { badRequest, invalid, invalidListOptions, type FieldError } from './status.js';
 
 export interface ListOptions {
   watch: boolean;
@@ -55,27 +55,35 @@ export function parseListOptions(q: URLSearchParams, forceWatch = false, watchLi
   return opts;
 }
 
+/**
+ * kube's ValidateListOptions (apimachinery pkg/apis/meta/internalversion/validation/validation.go): every error found,
+ * in its order and on its fields, in one 422 — e.g. a watch-list without resourceVersionMatch on a server with WatchList
+ * off names both resourceVersionMatch and sendInitialEvents. Refused before any event, so clients fall back to LIST+WATCH.
+ */
 function validate(o: ListOptions, watchListEnabled: boolean): void {
   const m = o.resourceVersionMatch;
+  const errs: FieldError[] = [];
+  const forbidden = (field: string, detail: string) => errs.push({ field, type: 'Forbidden', detail });
   if (o.watch) {
     if (o.sendInitialEvents !== undefined) {
-      if (m !== 'NotOlderThan') throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
-      if (o.continue) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden when continue is provided');
-      // apimachinery internalversion/validation validateWatchOptions: refused before any event, so clients fall back to LIST+WATCH.
-      if (!watchListEnabled) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
-    } else if (m !== '') {
-      throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+      if (m !== 'NotOlderThan') forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      if (!watchListEnabled) forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
     }
-    if (m !== '' && m !== 'NotOlderThan') throw invalidListOptions('resourceVersionMatch', 'Unsupported value', 'supported values: "NotOlderThan"', m);
-  } else {
-    if (o.sendInitialEvents !== undefined) throw invalidListOptions('sendInitialEvents', 'Forbidden', 'sendInitialEvents is forbidden for list');
     if (m !== '') {
-      if (o.resourceVersion === '') throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
-      if (o.continue) throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch is forbidden when continue is provided');
-      if (m !== 'Exact' && m !== 'NotOlderThan') throw invalidListOptions('resourceVersionMatch', 'Unsupported value', 'supported values: "Exact", "NotOlderThan", ""', m);
-      if (m === 'Exact' && o.resourceVersion === '0') throw invalidListOptions('resourceVersionMatch', 'Forbidden', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+      if (o.sendInitialEvents === undefined) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+      if (m !== 'NotOlderThan') errs.push({ field: 'resourceVersionMatch', type: 'Unsupported value', detail: 'supported values: "NotOlderThan"', value: m });
+      if (o.continue) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
     }
+  } else {
+    if (m !== '') {
+      if (o.resourceVersion === '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+      if (o.continue) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+      if (m !== 'Exact' && m !== 'NotOlderThan') errs.push({ field: 'resourceVersionMatch', type: 'Unsupported value', detail: 'supported values: "Exact", "NotOlderThan", ""', value: m });
+      if (m === 'Exact' && o.resourceVersion === '0') forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    }
+    if (o.sendInitialEvents !== undefined) forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list');
   }
+  if (errs.length) throw invalid('ListOptions', 'meta.k8s.io', '', errs);
 }
 
 /** Parses a resourceVersion parameter ("" and "0" are 0); a non-numeric one is answered like the real server. */

@@ -267,15 +267,27 @@ const BUILT_IN_GROUPS = new Set([
 
 /**
  * Whether kube-apiserver accepts application/strategic-merge-patch+json for this type: custom
- * resources have no Go struct tags, so kube answers 415 (see STRATEGIC_MERGE_UNSUPPORTED).
+ * resources have no Go struct tags, so kube answers 415 (acceptedPatchTypes leaves it out).
  */
 export function strategicMergeSupported(group: string, _kind: string): boolean {
   return BUILT_IN_GROUPS.has(group);
 }
 
-/** The 415 UnsupportedMediaType message kube sends for a strategic merge patch to a custom resource. */
-export const STRATEGIC_MERGE_UNSUPPORTED =
-  'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+/**
+ * The patch media types kube-apiserver takes for a type, in its order (the 415's list): built-in kinds
+ * (endpoints/installer.go) json-patch, merge-patch, strategic-merge-patch and apply-patch+yaml; custom resources
+ * (apiextensions-apiserver customresource_handler.go) the same without strategic merge. With CBORServingAndStorage both
+ * add application/apply-patch+cbor, the one CBOR patch type kube has (apimachinery types.PatchType): a strategic merge
+ * or merge patch in CBOR is a 415 like any unknown type.
+ */
+export function acceptedPatchTypes(group: string, cbor: boolean): string[] {
+  return [
+    'application/json-patch+json', 'application/merge-patch+json',
+    ...(BUILT_IN_GROUPS.has(group) ? ['application/strategic-merge-patch+json'] : []),
+    'application/apply-patch+yaml',
+    ...(cbor ? ['application/apply-patch+cbor'] : []),
+  ];
+}
 
 const DELETE = Symbol('delete');
 const DIRECTIVE = '$patch';

@@ -4,6 +4,7 @@ import { KUBE_GROUP_ORDER, platformResourceTypes } from './kinds/platform-kinds.
 import { revisionResourceTypes } from './kinds/revision-kinds.js';
 import { storageResourceTypes } from './kinds/storage-kinds.js';
 import { authResourceTypes } from './kinds/auth-kinds.js';
+import type { KubeVersion } from './kube-version.js';
 
 export interface ResourceType {
   group: string;
@@ -26,6 +27,8 @@ export interface ResourceType {
   crd?: string;
   /** A custom resource version's openAPIV3Schema (what the OpenAPI documents and field validation use). */
   schema?: unknown;
+  /** A built-in kind: the release whose OpenAPI definitions declare its fields (field validation; default the newest). */
+  release?: KubeVersion;
 }
 
 export interface SubresourceType {

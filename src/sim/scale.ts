@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimObject } from './api.js';
 import { SimApiError } from './api.js';
 import { jsonDepthError } from './decode-body.js';
-import { applyJsonPatch, applyMergePatch, PatchError } from './patch.js';
+import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, PatchError } from './patch.js';
 import type { ResourceType } from './registry.js';
 import { sendObject } from './respond.js';
 import type { ServerContext } from './server-context.js';
@@ -77,7 +77,7 @@ export async function handleScale(ctx: ServerContext, req: IncomingMessage, res:
     try {
       if (contentType === 'application/merge-patch+json' || contentType === 'application/strategic-merge-patch+json') next = applyMergePatch(scale, parse(body)) as Scale;
       else if (contentType === 'application/json-patch+json') next = applyJsonPatch(scale, parse(body)) as Scale;
-      else throw unsupportedMediaType(contentType);
+      else throw unsupportedMediaType(acceptedPatchTypes(type.group, ctx.featureGates?.CBORServingAndStorage === true));
     } catch (err) {
       if (err instanceof PatchError) throw badRequest(err.message);
       throw err;

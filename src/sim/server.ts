@@ -108,6 +108,8 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const store = new SimStore({ historyEvents: opts.historyEvents, historyMs: opts.historyMs, ...(opts.clock ? { now: () => opts.clock!.now() } : {}) });
   addVersionedSubresources(store.registry.all(), kubeVersion);
   store.registry.addBuiltins(kindsAddedBy(kubeVersion));
+  // Field validation reads the same release's definitions as /openapi serves (a field 1.33 added is unknown to 1.32).
+  for (const t of store.registry.all()) if (!t.crd) t.release = kubeVersion;
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);

@@ -68,8 +68,9 @@ export function invalid(kind: string, group: string, name: string, errs: FieldEr
   const joined = texts.map((t) => `${t.field}: ${t.message}`);
   const summary = joined.length === 1 ? joined[0] : `[${joined.join(', ')}]`;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
+  // StatusDetails.name is omitempty (apimachinery meta/v1 types.go): an options kind's 422 has none.
   return fail(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
-    name,
+    ...(name ? { name } : {}),
     ...(group ? { group } : {}),
     kind,
     causes: texts.map((t) => ({ reason: t.reason, message: t.message, field: t.field })),
@@ -110,8 +111,9 @@ export function serviceUnavailable(message: string, retryAfterSeconds?: number):
   return fail(503, 'ServiceUnavailable', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);
 }
 
-export function unsupportedMediaType(contentType: string): SimApiError {
-  return fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got ${JSON.stringify(contentType)})`);
+/** kube's 415 for a body in a media type the handler does not take (handlers/negotiation/errors.go: the list, in order). */
+export function unsupportedMediaType(accepted: readonly string[]): SimApiError {
+  return fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 export function notAcceptable(message: string): SimApiError {

@@ -8,7 +8,7 @@ import type { DeleteRequest } from './controllers/graceful-delete.js';
 import type { ServerContext } from './server-context.js';
 import { badRequest, conflict, invalid, notFound, unsupportedMediaType } from './status.js';
 import { sendJson, sendObject, sendJoined } from './respond.js';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, STRATEGIC_MERGE_UNSUPPORTED, strategicMergeSupported } from './patch.js';
+import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, strategicMergeSupported } from './patch.js';
 import { MalformedProtobufError, UnsupportedProtobufError } from '../wire/protobuf/errors.js';
 import { protobufToJson } from '../wire/protobuf/to-json.js';
 import { applyFields, fieldManagerOf, updateFields } from './managed-fields/request.js';
@@ -114,7 +114,8 @@ async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = f
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
     return { value: parseJson(text), text };
   }
-  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF} (got ${JSON.stringify(ct)})`);
+  // negotiation.NegotiateInputSerializerForMediaType: the serializers' media types, in order (CBOR's last, with the gate).
+  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
 }
 
 function decodeProtobuf(body: Buffer): unknown {
@@ -238,13 +239,16 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
 export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
   const dryRun = parseDryRun(q);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  // kube checks the patch type against its list before anything else (handlers/patch.go).
+  const accepted = acceptedPatchTypes(type.group, ctx.featureGates?.CBORServingAndStorage === true);
+  if (!accepted.includes(contentType)) throw unsupportedMediaType(accepted);
   const bytes = await readBodyBytes(req);
-  // An apply configuration in CBOR (KEP-4222) is read as the same JSON value, with the gate on; without it kube has no
-  // such patch type (415).
+  // An apply configuration in CBOR (KEP-4222) is read as the same JSON value (accepted only with the gate on).
   let body = bytes.toString('utf8');
   if (contentType === 'application/apply-patch+cbor') {
-    if (ctx.featureGates?.CBORServingAndStorage !== true) throw unsupportedMediaType(contentType);
-    try { body = JSON.stringify(decodeCbor(bytes)); } catch (err) { throw badRequest(`error decoding CBOR: ${(err as Error).message}`); }
+    // kube's applyPatcher wraps any unmarshal error, CBOR's too, as "error decoding YAML" (handlers/patch.go); the cause
+    // after it is cborg's wording, not fxamacker/cbor's.
+    try { body = JSON.stringify(decodeCbor(bytes)); } catch (err) { throw badRequest(`error decoding YAML: ${(err as Error).message}`); }
   }
   const { stored, view } = storageOf(ctx, type);
   const storedCurrent = ctx.store.getStored(stored, namespace, name);
@@ -269,9 +273,6 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
         result = applyJsonPatch(current.obj, parseJson(body, 'patch'));
         break;
       case 'application/strategic-merge-patch+json':
-        if (!strategicMergeSupported(type.group, type.kind)) {
-          throw new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: STRATEGIC_MERGE_UNSUPPORTED, reason: 'UnsupportedMediaType', code: 415 });
-        }
         if (!current) throw notFound(type.resource, type.group, name);
         result = applyStrategicMergePatch(current.obj, parseJson(body, 'patch'), type.kind);
         break;
@@ -279,7 +280,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
       case 'application/apply-patch+cbor':
         return await serverSideApply(ctx, res, type, namespace, name, body, q, { ...opts, manager });
       default:
-        throw unsupportedMediaType(contentType);
+        throw unsupportedMediaType(accepted);
     }
   } catch (err) {
     if (err instanceof PatchError) throw patchFailure(err);

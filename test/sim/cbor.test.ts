@@ -118,7 +118,11 @@ describe('CBOR request bodies', () => {
     const off = await start(false);
     const refused = await post(off);
     expect(refused.status).toBe(415);
-    expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415 });
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ reason: 'UnsupportedMediaType', code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
+    // With the gate on, application/cbor is among the accepted types a 415 lists.
+    const text = await http(on.url, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } });
+    expect([text.status, text.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor']);
   });
 });
 
@@ -139,5 +143,57 @@ describe('server-side apply in CBOR', () => {
     expect([on.status, on.json.data, on.json.metadata.managedFields[0].manager]).toEqual([201, { a: 'b' }, 'cbor-client']);
     const off = await patch(await start(false));
     expect([off.status, off.json.reason]).toEqual([415, 'UnsupportedMediaType']);
+  });
+});
+
+describe('patch types in CBOR', () => {
+  // kube's PatchType has one CBOR form, apply-patch+cbor (endpoints/installer.go, customresource_handler.go): a
+  // strategic merge patch in CBOR is a 415 whose message lists, in kube's order, what the handler takes.
+  const patchWith = (s: SimServer, path: string, contentType: string) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+    const req = request(`${s.url}${path}`, { method: 'PATCH', headers: { 'Content-Type': contentType } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+    });
+    req.on('error', reject);
+    req.end(Buffer.from([0xd9, 0xd9, 0xf7, 0xa1, 0x64, 0x64, 0x61, 0x74, 0x61, 0xa1, 0x61, 0x6b, 0x61, 0x77]));
+  });
+
+  it('application/strategic-merge-patch+cbor: kube\'s 415 listing apply-patch+cbor with the gate on', async () => {
+    const on = await patchWith(await start(true), '/api/v1/namespaces/default/configmaps/one', 'application/strategic-merge-patch+cbor');
+    expect(on).toEqual({ status: 415, json: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'UnsupportedMediaType', code: 415,
+      message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor' } });
+    const off = await patchWith(await start(false), '/api/v1/namespaces/default/configmaps/one', 'application/apply-patch+cbor');
+    expect([off.status, off.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml']);
+  });
+
+  it('a custom resource lists no strategic merge patch', async () => {
+    const s = await start(true);
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    expect((await http(s.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: crd })).status).toBe(201);
+    expect((await http(s.url, '/apis/example.com/v1/namespaces/default/widgets', { method: 'POST', body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } } })).status).toBe(201);
+    const smp = await patchWith(s, '/apis/example.com/v1/namespaces/default/widgets/w', 'application/strategic-merge-patch+json');
+    expect([smp.status, smp.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor']);
+  });
+});
+
+describe('a malformed apply-patch+cbor body', () => {
+  it('is kube\'s 400 with the prefix its applyPatcher gives every apply unmarshal error, CBOR\'s too', async () => {
+    const s = await start(true);
+    const r = await new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/namespaces/default/configmaps/bad?fieldManager=m`, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+cbor' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+      });
+      req.on('error', reject);
+      req.end(Buffer.from([0xa1, 0x64, 0x6b]));
+    });
+    expect([r.status, r.json.reason]).toEqual([400, 'BadRequest']);
+    expect(r.json.message).toMatch(/^error decoding YAML: /);
   });
 });

@@ -77,7 +77,7 @@ describe('served Kubernetes versions', () => {
       expect(r.json).toEqual({
         kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
         message: 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-        details: { name: '', group: 'meta.k8s.io', kind: 'ListOptions', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', field: 'sendInitialEvents' }] },
+        details: { group: 'meta.k8s.io', kind: 'ListOptions', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', field: 'sendInitialEvents' }] },
       });
       const legacy = await watch(s.url, '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=0&allowWatchBookmarks=true&timeoutSeconds=1');
       await legacy.ended;
@@ -105,6 +105,11 @@ describe('served Kubernetes versions', () => {
     expect(() => parseFeatureGates('Bogus=true', '1.35')).toThrow('unrecognized feature gate: Bogus');
     expect(() => parseFeatureGates('WatchList=maybe', '1.35')).toThrow('invalid value of WatchList=maybe');
     expect(() => parseFeatureGates('WatchList', '1.35')).toThrow('missing bool value for WatchList');
+    // Go's strconv.ParseBool spellings, as kube-apiserver's flag takes them (component-base featuregate Set)...
+    expect(parseFeatureGates('WatchList=0,CBORServingAndStorage=T', '1.35')).toEqual({ WatchList: false, CBORServingAndStorage: true });
+    expect(() => parseFeatureGates('WatchList=tRUE', '1.35')).toThrow('invalid value of WatchList=tRUE, err: strconv.ParseBool: parsing "tRUE": invalid syntax');
+    // ...and every value is read before any name is checked.
+    expect(() => parseFeatureGates('Bogus=true,WatchList=maybe', '1.35')).toThrow('invalid value of WatchList=maybe');
   });
 
   it('the Python client reads /version of the release served', async () => {
@@ -136,5 +141,24 @@ describe('pods/resize (1.33+)', () => {
     expect(k.stderr).toBe('');
     expect(k.stdout.trim()).toBe('pod/r patched');
     expect((await http(s.sim.url, '/api/v1/namespaces/default/pods/r/resize')).json.spec.containers[0].resources.requests.cpu).toBe('250m');
+  });
+});
+
+describe('ListOptions validation', () => {
+  it('ListOptions errors as kube\'s ValidateListOptions gives them: all at once, each on its own field', async () => {
+    // validation.go validateWatchOptions: without resourceVersionMatch, the missing match is the match's error, and
+    // the gate's is sendInitialEvents'; both in one 422.
+    const s = (await sim('1.33')).sim;
+    const both = await http(s.url, '/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true');
+    expect(both.status).toBe(422);
+    expect(both.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled]');
+    expect(both.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['resourceVersionMatch', 'sendInitialEvents']);
+    // A continue token with a match is the match's error (kube has no "sendInitialEvents … continue" message).
+    const on = (await sim('1.35')).sim;
+    const cont = await http(on.url, '/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&continue=abc');
+    expect([cont.status, cont.json.message]).toEqual([422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided']);
+    // An Exact match on a watch without sendInitialEvents: forbidden and unsupported.
+    const exact = await http(on.url, '/api/v1/namespaces/default/configmaps?watch=1&resourceVersionMatch=Exact&resourceVersion=1');
+    expect(exact.json.message).toBe('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]');
   });
 });

@@ -70,13 +70,15 @@ async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number,
  */
 async function startSim(target: TargetFlags): Promise<{ url: string; close(): Promise<void> }> {
   const { startSimServer } = await import('../../sim/server.js');
+  const { isKubeVersion } = await import('../../sim/kube-version.js');
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const num = (v: string | undefined, fallback: number) => (v !== undefined && Number.isFinite(Number(v)) ? Number(v) : fallback);
   const w = target.simWorkload ?? {};
-  // The defaults of the global --sim-* flags (flags.ts).
-  const server = await startSimServer({ port: 0, seed: num(w.seed, 1), pods: num(w.pods, 30), nodes: num(w.nodes, 3), churn: 0 });
+  // The defaults of the global --sim-* flags (flags.ts); --kube-version decides which kinds there are to offer.
+  const kubeVersion = w.kubeVersion !== undefined && isKubeVersion(w.kubeVersion) ? w.kubeVersion : undefined;
+  const server = await startSimServer({ port: 0, seed: num(w.seed, 1), pods: num(w.pods, 30), nodes: num(w.nodes, 3), churn: 0, kubeVersion });
   const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-complete-cache-'));
   process.env.KUBECACHEDIR = cacheDir;
   return {

@@ -25,9 +25,9 @@ export interface TargetFlags {
   allNamespaces?: boolean;
   /** --request-timeout as typed: bounds the cluster questions (else their own short deadline). */
   requestTimeout?: string;
-  /** --sim: the cluster to ask is the embedded one the command would start, shaped by --sim-seed/-pods/-nodes. */
+  /** --sim: the cluster to ask is the embedded one the command would start, shaped by --sim-seed/-pods/-nodes and --kube-version. */
   sim?: boolean;
-  simWorkload?: { seed?: string; pods?: string; nodes?: string };
+  simWorkload?: { seed?: string; pods?: string; nodes?: string; kubeVersion?: string };
 }
 
 /** Where candidates that live in the cluster or the kubeconfig come from. Each may throw: nothing is offered then. */
@@ -158,6 +158,7 @@ function noteTarget(target: TargetFlags, name: string, value: string): void {
   if (name === 'request-timeout') target.requestTimeout = value;
   const sim = /^sim-(seed|pods|nodes)$/.exec(name)?.[1] as 'seed' | 'pods' | 'nodes' | undefined;
   if (sim) target.simWorkload = { ...target.simWorkload, [sim]: value };
+  if (name === 'kube-version') target.simWorkload = { ...target.simWorkload, kubeVersion: value };
 }
 
 function visibleFlags(cmd: ManifestCommand, includeHidden = false): ManifestFlag[] {

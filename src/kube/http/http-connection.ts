@@ -12,6 +12,7 @@ import { redact } from './redact.js';
 import { requestFollowingRedirects } from './redirects.js';
 import { retryAfterSeconds } from './status-from-response.js';
 import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
+import { isCborType } from './cbor-media.js';
 import type { WireCall, WireLog } from './wire-log.js';
 
 export interface HttpConnectionOptions {
@@ -163,7 +164,9 @@ export class HttpConnection implements Connection {
     if ((!ok && !req.allowErrorStatus) || (ok && isNotKubernetesAnswer(contentType))) {
       let text = '';
       try {
-        text = await readLimited(res.body, MAX_ERROR_BODY);
+        const bytes = await readLimited(res.body, MAX_ERROR_BODY);
+        // A Status sent in CBOR (to a client that prefers it, --wire cbor) is read as its JSON.
+        text = isCborType(contentType) ? (await import('./cbor-body.js')).cborErrorText(bytes) : bytes.toString('utf8');
       } catch (err) {
         throw fail(err);
       }
@@ -181,7 +184,8 @@ export class HttpConnection implements Connection {
       if (wire && req.stream) wire.closed({ ms: ms(start), bytes, ...(err && !req.signal?.aborted ? { error: (err as Error).message } : {}) });
       if (kept) wire?.body(kept.text(), bytes);
       if (tracing && !req.stream) {
-        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, conn, ...(err ? { error: (err as Error).message } : {}) });
+        // A CBOR answer (--wire cbor) names its type, so a run shows where the server fell back to JSON.
+        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, ...(isCborType(contentType) ? { contentType } : {}), conn, ...(err ? { error: (err as Error).message } : {}) });
       }
     }, fail, kept);
     return { status, headers: res.headers as HttpResponse['headers'], body, bytesRead: () => body.bytes };
@@ -212,14 +216,14 @@ function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let n = 0;
   for await (const c of body) {
     if (n < limit) chunks.push(Buffer.from(c));
     n += c.length;
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 /** The first bytes of a body, kept for the request log. */

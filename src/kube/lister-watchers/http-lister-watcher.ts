@@ -8,6 +8,8 @@ import { DEFAULT_MAX_OBJECT_BYTES, type Connection, type HttpResponse } from '..
 import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer.js';
 import { ListBodyStream } from './list-body-stream.js';
 import { isAbortError } from '../http/network-error.js';
+import { isCborType } from '../http/cbor-media.js';
+import { decodeWatchEventLine } from '../../informer/watch-decoder.js';
 
 export interface ListWatchTarget {
   group: string;
@@ -48,13 +50,23 @@ export interface HttpListerWatcherOptions {
    * work. Never set it when the objects are recorded or shown as sent.
    */
   omitManagedFields?: boolean;
+  /**
+   * What to ask the server for (`--wire`): JSON, or CBOR (KEP-4222) with JSON as the fallback, as client-go's
+   * ClientsPreferCBOR asks (`application/cbor, application/json;q=0.9`): a server without CBOR serving answers JSON.
+   * The answer's Content-Type decides how it is read. --raw watches stay JSON (they print the wire's lines).
+   */
+  wire?: WireFormat;
 }
+
+export type WireFormat = 'json' | 'cbor';
+export const WIRE_FORMATS: readonly WireFormat[] = ['json', 'cbor'];
 
 export class HttpListerWatcher implements ListerWatcher {
   private readonly path: string;
   private readonly fieldSelector?: string;
   private readonly omitManagedFields: boolean;
   private readonly maxObjectBytes: number;
+  private readonly accept: string;
 
   constructor(
     private readonly conn: Connection,
@@ -62,6 +74,7 @@ export class HttpListerWatcher implements ListerWatcher {
     options: HttpListerWatcherOptions = {},
   ) {
     this.omitManagedFields = options.omitManagedFields === true;
+    this.accept = options.wire === 'cbor' ? 'application/cbor, application/json;q=0.9' : 'application/json';
     this.maxObjectBytes = conn.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.path = resourcePath(target);
     const byName = target.name ? `metadata.name=${target.name}` : undefined;
@@ -84,7 +97,8 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
-    const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: 'application/json' }, signal });
+    const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: this.accept }, signal });
+    if (isCborType(header(res.headers['content-type']))) return this.cborList(res);
     // Items are parsed as the body arrives (a first list may be hundreds of MB); an item or envelope past the
     // bound fails the request, dropping the connection, as soon as it does.
     const body = new ListBodyStream({ omitManagedFields: this.omitManagedFields, maxObjectBytes: this.maxObjectBytes, what: this.path });
@@ -103,8 +117,30 @@ export class HttpListerWatcher implements ListerWatcher {
     return page;
   }
 
+  /** A list answered in CBOR: one data item, read whole, then checked and completed as a JSON list is. */
+  private async cborList(res: HttpResponse): Promise<ListPage> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const c of res.body) { chunks.push(Buffer.from(c)); bytes += c.length; }
+    const { decodeCborBody } = await import('../http/cbor-body.js');
+    let value: unknown;
+    try {
+      value = decodeCborBody(Buffer.concat(chunks));
+    } catch (err) {
+      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable CBOR list body for ${this.path}: ${(err as Error).message}`, { cause: err });
+    }
+    const page = checkListShape<ListPage>(value, { server: this.conn.server, path: this.path });
+    page.metadata ??= {};
+    page.bytes = bytes;
+    if (this.omitManagedFields) for (const item of page.items) delete (item.metadata as { managedFields?: unknown } | undefined)?.managedFields;
+    fillItemTypeMeta(page);
+    return page;
+  }
+
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
-    return this.openWatch(options, signal, (body) => decodeWatchBatches(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes }));
+    return this.openWatch(options, signal, (body, contentType) => (isCborType(contentType)
+      ? cborWatchBatches(body, this.maxObjectBytes, this.omitManagedFields)
+      : decodeWatchBatches(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes })), this.accept);
   }
 
   /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
@@ -126,7 +162,7 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 
   /** Opens the watch; `decode` turns the body into batches of events, which the stream also yields one by one. */
-  private async openWatch<T>(options: ListOptions, signal: AbortSignal | undefined, decode: (body: AsyncIterable<Uint8Array>) => AsyncIterable<readonly T[]>): Promise<AsyncIterable<T> & { close(): void; batches(): AsyncIterable<readonly T[]> }> {
+  private async openWatch<T>(options: ListOptions, signal: AbortSignal | undefined, decode: (body: AsyncIterable<Uint8Array>, contentType: string | undefined) => AsyncIterable<readonly T[]>, accept = 'application/json'): Promise<AsyncIterable<T> & { close(): void; batches(): AsyncIterable<readonly T[]> }> {
     const ac = new AbortController();
     const onAbort = () => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -134,7 +170,7 @@ export class HttpListerWatcher implements ListerWatcher {
     try {
       // A watch asked to end after timeoutSeconds that stays silent well past it is stalled, not quiet.
       const idleTimeoutMs = options.timeoutSeconds ? options.timeoutSeconds * 1000 + WATCH_IDLE_GRACE_MS : 0;
-      res = await this.conn.request({ path: this.path, query: this.query(options, true), headers: { Accept: 'application/json' }, signal: ac.signal, stream: true, idleTimeoutMs });
+      res = await this.conn.request({ path: this.path, query: this.query(options, true), headers: { Accept: accept }, signal: ac.signal, stream: true, idleTimeoutMs });
     } catch (err) {
       signal?.removeEventListener('abort', onAbort);
       throw err;
@@ -153,7 +189,7 @@ export class HttpListerWatcher implements ListerWatcher {
     }
     async function* batches(): AsyncGenerator<readonly T[]> {
       try {
-        yield* decode(res.body);
+        yield* decode(res.body, header(res.headers['content-type']));
       } catch (err) {
         // close() or the caller's signal ends the watch quietly
         if (closed && (isAbortError(err) || err instanceof ConnectionError)) return;
@@ -168,6 +204,20 @@ export class HttpListerWatcher implements ListerWatcher {
       batches,
       [Symbol.asyncIterator]: () => eachEvent(batches()),
     };
+  }
+}
+
+const header = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** An application/cbor-seq watch body as batches of events, each item checked as a JSON line is (client-go's checks). */
+async function* cborWatchBatches(body: AsyncIterable<Uint8Array>, maxItemBytes: number, omitManagedFields: boolean): AsyncGenerator<WatchEvent[]> {
+  const { decodeCborSequence } = await import('../http/cbor-body.js');
+  for await (const items of decodeCborSequence(body, maxItemBytes)) {
+    yield items.map(({ value, bytes }) => {
+      const event = decodeWatchEventLine(JSON.stringify(value), bytes);
+      if (omitManagedFields) delete (event.object.metadata as { managedFields?: unknown }).managedFields;
+      return event;
+    });
   }
 }
 

@@ -1,9 +1,14 @@
 // kube's OpenAPI v2 definitions (generated data, decoded once on first use) and the subset a registry serves: the
 // definitions of its built-in kinds and their lists, everything they refer to, and one definition per custom resource
-// version built from its CRD's openAPIV3Schema, named and tagged as kube-apiserver names them.
+// version built from its CRD's openAPIV3Schema, named and tagged as kube-apiserver names them. Each release served has
+// its own definitions: the base data (spec v1.34.0) with the release's generated changes over it (1.32 and 1.33 from
+// their own specs); 1.35 serves the base's, as no client-node was generated from 1.35's spec (see
+// scripts/generate-openapi.js).
 import { gunzipSync } from 'node:zlib';
 import { KUBE_DEFINITIONS_GZIP_BASE64 } from './kube-definitions.data.js';
+import { KUBE_DEFINITION_CHANGES_GZIP_BASE64 } from './kube-definitions-releases.data.js';
 import type { ResourceRegistry, ResourceType } from '../registry.js';
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube-version.js';
 
 /** An OpenAPI schema object, as far as the sim reads it. */
 export interface Schema {
@@ -27,12 +32,28 @@ export interface Schema {
 
 interface KubeDefinitions { source: string; definitions: Record<string, Schema> }
 
-let decoded: KubeDefinitions | undefined;
+let base: KubeDefinitions | undefined;
+const byRelease = new Map<KubeVersion, KubeDefinitions>();
 
-/** All of kube's definitions (decoded on first call: ~1 MB of JSON). */
-export function kubeDefinitions(): KubeDefinitions {
-  decoded ??= JSON.parse(gunzipSync(Buffer.from(KUBE_DEFINITIONS_GZIP_BASE64, 'base64')).toString('utf8')) as KubeDefinitions;
-  return decoded;
+const gunzipJson = <T>(b64: string): T => JSON.parse(gunzipSync(Buffer.from(b64, 'base64')).toString('utf8')) as T;
+
+/** All of kube's definitions as `release` serves them (decoded on first call: ~1 MB of JSON, then the release's changes). */
+export function kubeDefinitions(release: KubeVersion = DEFAULT_KUBE_VERSION): KubeDefinitions {
+  base ??= gunzipJson<KubeDefinitions>(KUBE_DEFINITIONS_GZIP_BASE64);
+  const changes = KUBE_DEFINITION_CHANGES_GZIP_BASE64[release];
+  if (!changes) return base;
+  let defs = byRelease.get(release);
+  if (!defs) {
+    const delta = gunzipJson<{ source: string; definitions: Record<string, Schema | null> }>(changes);
+    const merged: Record<string, Schema> = { ...base.definitions };
+    for (const [name, d] of Object.entries(delta.definitions)) {
+      if (d === null) delete merged[name];
+      else merged[name] = d;
+    }
+    defs = { source: delta.source, definitions: merged };
+    byRelease.set(release, defs);
+  }
+  return defs;
 }
 
 export const REF_PREFIX = '#/definitions/';
@@ -40,19 +61,22 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /** Definitions every served group-version's operations refer to. */
 const COMMON = [`${META}.Status`, `${META}.DeleteOptions`, `${META}.WatchEvent`, `${META}.APIResourceList`];
 
-let byGvk: Map<string, string> | undefined;
+const byGvk = new Map<KubeDefinitions, Map<string, string>>();
 
 const gvkKey = (group: string, version: string, kind: string) => `${group}/${version}/${kind}`;
 
-/** The definition name of a built-in kind (e.g. apps/v1 Deployment → io.k8s.api.apps.v1.Deployment), if kube has one. */
-export function builtinDefinitionName(group: string, version: string, kind: string): string | undefined {
-  if (!byGvk) {
-    byGvk = new Map();
-    for (const [name, d] of Object.entries(kubeDefinitions().definitions)) {
-      for (const g of d['x-kubernetes-group-version-kind'] ?? []) byGvk.set(gvkKey(g.group, g.version, g.kind), name);
+/** The definition name of a built-in kind (e.g. apps/v1 Deployment → io.k8s.api.apps.v1.Deployment), if `release` has one. */
+export function builtinDefinitionName(group: string, version: string, kind: string, release: KubeVersion = DEFAULT_KUBE_VERSION): string | undefined {
+  const defs = kubeDefinitions(release);
+  let names = byGvk.get(defs);
+  if (!names) {
+    names = new Map();
+    for (const [name, d] of Object.entries(defs.definitions)) {
+      for (const g of d['x-kubernetes-group-version-kind'] ?? []) names.set(gvkKey(g.group, g.version, g.kind), name);
     }
+    byGvk.set(defs, names);
   }
-  return byGvk.get(gvkKey(group, version, kind));
+  return names.get(gvkKey(group, version, kind));
 }
 
 /** kube's definition name for a custom resource: the group's labels reversed, then version and kind (com.example.stable.v1.CronTab). */
@@ -61,9 +85,9 @@ export function crdDefinitionName(t: { group: string; version: string; kind: str
 }
 
 /** The definition name of a served type's object and of its list. */
-export function definitionNames(t: ResourceType): { object?: string; list?: string } {
+export function definitionNames(t: ResourceType, release: KubeVersion = DEFAULT_KUBE_VERSION): { object?: string; list?: string } {
   if (t.crd) return { object: crdDefinitionName(t), list: crdDefinitionName({ ...t, kind: t.listKind }) };
-  return { object: builtinDefinitionName(t.group, t.version, t.kind), list: builtinDefinitionName(t.group, t.version, t.listKind) };
+  return { object: builtinDefinitionName(t.group, t.version, t.kind, release), list: builtinDefinitionName(t.group, t.version, t.listKind, release) };
 }
 
 function refsIn(s: unknown, out: Set<string>): void {
@@ -95,18 +119,18 @@ function crdDefinitions(t: ResourceType): Record<string, Schema> {
   };
 }
 
-/** The definitions the given types need (their objects, lists, and everything those refer to), sorted by name. */
-export function servedDefinitions(types: ResourceType[]): Record<string, Schema> {
-  const all = kubeDefinitions().definitions;
+/** The definitions the given types need as `release` defines them (their objects, lists, and everything those refer to), sorted by name. */
+export function servedDefinitions(types: ResourceType[], release: KubeVersion = DEFAULT_KUBE_VERSION): Record<string, Schema> {
+  const all = kubeDefinitions(release).definitions;
   const out: Record<string, Schema> = {};
   const pending: string[] = [...COMMON];
   for (const t of types) {
     if (t.crd) { Object.assign(out, crdDefinitions(t)); continue; }
-    const n = definitionNames(t);
+    const n = definitionNames(t, release);
     if (n.object) pending.push(n.object);
     if (n.list) pending.push(n.list);
     for (const s of t.subresources) {
-      const sub = builtinDefinitionName(s.group ?? t.group, s.version ?? t.version, s.kind);
+      const sub = builtinDefinitionName(s.group ?? t.group, s.version ?? t.version, s.kind, release);
       if (sub) pending.push(sub);
     }
   }

@@ -2,7 +2,7 @@
 // v3 (one document per group-version), each with paths whose bodies $ref the served definitions and whose write
 // operations declare the query parameters kubectl's validation looks for (fieldValidation above all).
 import type { ResourceType } from '../registry.js';
-import { VERSION_INFO } from '../discovery.js';
+import { DEFAULT_KUBE_VERSION, versionInfo, type KubeVersion } from '../kube-version.js';
 import { definitionNames, REF_PREFIX, servedDefinitions, type Schema } from './definitions.js';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -35,8 +35,8 @@ function opInfix(t: ResourceType): string {
   return `${group}${cap(t.version)}`;
 }
 
-function entries(t: ResourceType): PathEntry[] {
-  const names = definitionNames(t);
+function entries(t: ResourceType, release: KubeVersion): PathEntry[] {
+  const names = definitionNames(t, release);
   const obj = names.object, list = names.list;
   const ns = t.namespaced ? 'Namespaced' : '';
   const infix = opInfix(t);
@@ -103,10 +103,10 @@ function toV3(s: Schema, property = false): Schema {
 }
 
 /** The v3 document of one group-version's types. */
-export function v3Document(types: ResourceType[], gitVersion: string = VERSION_INFO.gitVersion): object {
+export function v3Document(types: ResourceType[], release: KubeVersion = DEFAULT_KUBE_VERSION): object {
   const paths: Record<string, object> = {};
   for (const t of types) {
-    for (const e of entries(t)) {
+    for (const e of entries(t, release)) {
       const item: Record<string, unknown> = {
         parameters: [...e.params.map((p) => ({ name: p, in: 'path', description: p === 'name' ? `name of the ${t.kind}` : 'object name and auth scope, such as for teams and projects', required: true, schema: { type: 'string', uniqueItems: true } })),
           { name: 'pretty', in: 'query', description: "If 'true', then the output is pretty printed.", schema: { type: 'string', uniqueItems: true } }],
@@ -128,10 +128,10 @@ export function v3Document(types: ResourceType[], gitVersion: string = VERSION_I
       paths[e.path] = item;
     }
   }
-  const defs = servedDefinitions(types);
+  const defs = servedDefinitions(types, release);
   const schemas: Record<string, Schema> = { [`${META}.Patch`]: PATCH_SCHEMA };
   for (const [name, d] of Object.entries(defs)) schemas[name] = toV3(d);
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: gitVersion }, paths, components: { schemas: sortKeys(schemas) } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: versionInfo(release).gitVersion }, paths, components: { schemas: sortKeys(schemas) } };
 }
 
 const PATCH_SCHEMA: Schema = { description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.', type: 'object' };
@@ -147,10 +147,10 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
 // --- v2 ------------------------------------------------------------------------------------------------------------
 
 /** The server's v2 (swagger 2.0) document: every served type's paths and definitions. */
-export function v2Document(types: ResourceType[], gitVersion: string = VERSION_INFO.gitVersion): V2Document {
+export function v2Document(types: ResourceType[], release: KubeVersion = DEFAULT_KUBE_VERSION): V2Document {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const t of types) {
-    for (const e of entries(t)) {
+    for (const e of entries(t, release)) {
       const item: Record<string, unknown> = {
         parameters: [...e.params.map((p) => ({ uniqueItems: true, type: 'string', description: p === 'name' ? `name of the ${t.kind}` : 'object name and auth scope, such as for teams and projects', name: p, in: 'path', required: true })),
           { uniqueItems: true, type: 'string', description: "If 'true', then the output is pretty printed.", name: 'pretty', in: 'query' }],
@@ -171,8 +171,8 @@ export function v2Document(types: ResourceType[], gitVersion: string = VERSION_I
       paths[e.path] = item;
     }
   }
-  const definitions = { ...servedDefinitions(types), [`${META}.Patch`]: PATCH_SCHEMA };
-  return { swagger: '2.0', info: { title: 'Kubernetes', version: gitVersion }, paths: sortKeys(paths), definitions: sortKeys(definitions) };
+  const definitions = { ...servedDefinitions(types, release), [`${META}.Patch`]: PATCH_SCHEMA };
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: versionInfo(release).gitVersion }, paths: sortKeys(paths), definitions: sortKeys(definitions) };
 }
 
 export interface V2Document {

@@ -4,6 +4,7 @@
 // declared, metadata as ObjectMeta).
 import type { ResourceType } from '../registry.js';
 import { definitionNames, kubeDefinitions, REF_PREFIX, type Schema } from './definitions.js';
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube-version.js';
 
 export type FieldNode =
   /** Anything goes (free-form JSON, RawExtension, preserved unknown fields, or a scalar). */
@@ -18,43 +19,45 @@ export const TIME_NODE: FieldNode = { k: 'any' };
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const TIME_DEFINITIONS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
 
-/** Compiled definitions, shared by every kind (recursive ones, e.g. JSONSchemaProps, are compiled once). */
-const byDefinition = new Map<string, FieldNode>();
+/** Compiled definitions per release, shared by every kind (recursive ones, e.g. JSONSchemaProps, are compiled once). */
+const byRelease = new Map<KubeVersion, Map<string, FieldNode>>();
 
-function definitionNode(name: string): FieldNode {
+function definitionNode(name: string, release: KubeVersion = DEFAULT_KUBE_VERSION): FieldNode {
+  let byDefinition = byRelease.get(release);
+  if (!byDefinition) { byDefinition = new Map(); byRelease.set(release, byDefinition); }
   const cached = byDefinition.get(name);
   if (cached) return cached;
   if (TIME_DEFINITIONS.has(name)) return TIME_NODE;
-  const def = kubeDefinitions().definitions[name];
+  const def = kubeDefinitions(release).definitions[name];
   if (!def) return ANY;
   if (!def.properties) {
-    const n = compile(def);
+    const n = compile(def, release);
     byDefinition.set(name, n);
     return n;
   }
   // Registered before its fields are compiled, so a definition that refers to itself ends.
   const node: FieldNode = { k: 'object', fields: new Map(), preserve: false };
   byDefinition.set(name, node);
-  for (const [f, s] of Object.entries(def.properties)) node.fields.set(f, compile(s));
+  for (const [f, s] of Object.entries(def.properties)) node.fields.set(f, compile(s, release));
   return node;
 }
 
-function compile(s: Schema): FieldNode {
-  if (s.$ref) return definitionNode(s.$ref.slice(REF_PREFIX.length));
-  if (s.allOf?.length === 1) return compile(s.allOf[0]);
+function compile(s: Schema, release: KubeVersion = DEFAULT_KUBE_VERSION): FieldNode {
+  if (s.$ref) return definitionNode(s.$ref.slice(REF_PREFIX.length), release);
+  if (s.allOf?.length === 1) return compile(s.allOf[0], release);
   if (s['x-kubernetes-int-or-string']) return ANY;
   if (s.format === 'date-time') return TIME_NODE;
-  if (s.type === 'array') return s.items ? listOf(compile(s.items)) : ANY;
+  if (s.type === 'array') return s.items ? listOf(compile(s.items, release)) : ANY;
   if (s.properties || s['x-kubernetes-embedded-resource']) {
     const fields = new Map<string, FieldNode>();
-    for (const [f, p] of Object.entries(s.properties ?? {})) fields.set(f, compile(p));
+    for (const [f, p] of Object.entries(s.properties ?? {})) fields.set(f, compile(p, release));
     if (s['x-kubernetes-embedded-resource']) {
       for (const f of ['apiVersion', 'kind']) if (!fields.has(f)) fields.set(f, ANY);
       if (!fields.has('metadata')) fields.set('metadata', definitionNode(OBJECT_META));
     }
     return { k: 'object', fields, preserve: s['x-kubernetes-preserve-unknown-fields'] === true };
   }
-  if (typeof s.additionalProperties === 'object') return { k: 'map', values: compile(s.additionalProperties) };
+  if (typeof s.additionalProperties === 'object') return { k: 'map', values: compile(s.additionalProperties, release) };
   return ANY;
 }
 
@@ -79,8 +82,8 @@ export function fieldTree(t: ResourceType): FieldNode {
     fields.set('metadata', definitionNode(OBJECT_META));
     n = { k: 'object', fields, preserve: root.k === 'object' ? root.preserve : true };
   } else {
-    const name = definitionNames(t).object;
-    n = name ? definitionNode(name) : ANY;
+    const name = definitionNames(t, t.release).object;
+    n = name ? definitionNode(name, t.release) : ANY;
   }
   byType.set(t, n);
   return n;

@@ -10,6 +10,7 @@ import { SimApiError } from '../api.js';
 import { allServedTypes } from './definitions.js';
 import { v2Document, v3Document } from './documents.js';
 import { encodeV2Protobuf } from './v2-protobuf.js';
+import type { KubeVersion } from '../kube-version.js';
 
 function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
@@ -28,7 +29,7 @@ class DocumentCache {
   private v2json?: Built;
   private v2pb?: { body: Buffer; hash: string };
 
-  constructor(private readonly registry: ResourceRegistry, private readonly gitVersion?: string) {}
+  constructor(private readonly registry: ResourceRegistry, private readonly release: KubeVersion) {}
 
   private fresh(): void {
     if (this.generation === this.registry.generation) return;
@@ -45,7 +46,7 @@ class DocumentCache {
     if (!b) {
       const types = this.registry.resourcesOf(group, version);
       if (types.length === 0) return undefined;
-      const body = JSON.stringify(v3Document(types, this.gitVersion));
+      const body = JSON.stringify(v3Document(types, this.release));
       b = { body, hash: hash(body) };
       this.v3.set(key, b);
     }
@@ -54,23 +55,23 @@ class DocumentCache {
 
   v2Json(): Built {
     this.fresh();
-    if (!this.v2json) { const body = JSON.stringify(v2Document(allServedTypes(this.registry), this.gitVersion)); this.v2json = { body, hash: hash(body) }; }
+    if (!this.v2json) { const body = JSON.stringify(v2Document(allServedTypes(this.registry), this.release)); this.v2json = { body, hash: hash(body) }; }
     return this.v2json;
   }
 
   v2Protobuf(): { body: Buffer; hash: string } {
     this.fresh();
-    if (!this.v2pb) { const body = encodeV2Protobuf(v2Document(allServedTypes(this.registry), this.gitVersion)); this.v2pb = { body, hash: hash(body) }; }
+    if (!this.v2pb) { const body = encodeV2Protobuf(v2Document(allServedTypes(this.registry), this.release)); this.v2pb = { body, hash: hash(body) }; }
     return this.v2pb;
   }
 }
 
 const caches = new WeakMap<ResourceRegistry, DocumentCache>();
 
-/** The documents of a registry; `gitVersion` (the release served, for info.version) is fixed at the first call. */
-function cacheOf(registry: ResourceRegistry, gitVersion?: string): DocumentCache {
+/** The documents of a registry; `release` (whose definitions and info.version they carry) is fixed at the first call. */
+function cacheOf(registry: ResourceRegistry, release: KubeVersion): DocumentCache {
   let c = caches.get(registry);
-  if (!c) { c = new DocumentCache(registry, gitVersion); caches.set(registry, c); }
+  if (!c) { c = new DocumentCache(registry, release); caches.set(registry, c); }
   return c;
 }
 
@@ -89,10 +90,10 @@ function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
   return undefined;
 }
 
-function serveV2(req: IncomingMessage, res: ServerResponse, registry: ResourceRegistry, gitVersion?: string): void {
+function serveV2(req: IncomingMessage, res: ServerResponse, registry: ResourceRegistry, release: KubeVersion): void {
   const format = v2Format(req.headers.accept);
   if (!format) throw notAcceptable(`only the following media types are accepted: application/json, application/${PROTO_V2[0]}`);
-  const cache = cacheOf(registry, gitVersion);
+  const cache = cacheOf(registry, release);
   const built = format === 'json' ? cache.v2Json() : cache.v2Protobuf();
   const etag = `"${built.hash}"`;
   if (req.headers['if-none-match'] === etag) { res.writeHead(304, { ETag: etag }); res.end(); return; }
@@ -102,15 +103,15 @@ function serveV2(req: IncomingMessage, res: ServerResponse, registry: ResourceRe
 }
 
 /** Serves /openapi/v2, /openapi/v3 and /openapi/v3/{api/v1|apis/g/v}; returns false for other paths. */
-export function handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string, registry: ResourceRegistry, gitVersion?: string): boolean {
+export function handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string, registry: ResourceRegistry, release: KubeVersion): boolean {
   if (path === '/openapi/v2') {
-    try { serveV2(req, res, registry, gitVersion); } catch (err) {
+    try { serveV2(req, res, registry, release); } catch (err) {
       if (!(err instanceof SimApiError)) throw err;
       sendJson(res, err.status.code, JSON.stringify(err.status));
     }
     return true;
   }
-  const cache = cacheOf(registry, gitVersion);
+  const cache = cacheOf(registry, release);
   if (path === '/openapi/v3' || path === '/openapi/v3/') {
     const paths: Record<string, { serverRelativeURL: string }> = {};
     for (const g of registry.groups()) {
