@@ -39,6 +39,10 @@ export interface WatchEventsOptions {
   diff?: 'changed' | 'all';
   fifo: 'real' | 'delta';
   useWatchList: boolean;
+  /** --initial-events-timeout: a watch-list without its initial-events-end bookmark this long is a `no-initial-events-end` record. */
+  initialEventsEndTimeoutMs?: number;
+  /** --fallback: …and then LIST+WATCH instead. */
+  fallbackWithoutInitialEventsEnd?: boolean;
   resyncPeriodMs?: number;
   /** --watch-idle-timeout: a watch silent this long is restarted from its last resourceVersion (the reflector's watchdog). */
   watchIdleTimeoutMs?: number;
@@ -255,7 +259,16 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       onSynced: hooks.onSynced,
       onFatal: hooks.onFatal,
       stallAfterMs: o.stallAfterMs,
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, watchdogMs: o.watchIdleTimeoutMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
+      pipeline: {
+        fifo: o.fifo,
+        useWatchList: o.useWatchList,
+        initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs,
+        fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd,
+        resyncPeriodMs: o.resyncPeriodMs,
+        watchdogMs: o.watchIdleTimeoutMs,
+        keepManagedFields: o.keepManagedFields,
+        traceObjects: hooks.traceObjects,
+      },
     });
   } finally {
     recording?.file.close();
