@@ -38,6 +38,8 @@ export interface WatchEventsOptions {
   stages?: StageSelection;
   diff?: 'changed' | 'all';
   fifo: 'real' | 'delta';
+  /** --batch-process: RealFIFO deltas to the handlers in batches (client-go 1.35's InOrderInformersBatchProcess). */
+  batchProcess?: boolean;
   useWatchList: boolean;
   /** --initial-events-timeout: a watch-list without its initial-events-end bookmark this long is a `no-initial-events-end` record. */
   initialEventsEndTimeoutMs?: number;
@@ -261,6 +263,7 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       stallAfterMs: o.stallAfterMs,
       pipeline: {
         fifo: o.fifo,
+        batchProcess: o.batchProcess,
         useWatchList: o.useWatchList,
         initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs,
         fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd,

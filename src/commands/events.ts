@@ -57,6 +57,10 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     diff: Flags.boolean({ description: 'For each update, print what changed between the old and the new object (field paths, old → new).', default: false }),
     'diff-all': Flags.boolean({ description: 'Like --diff, but keep the noise (managedFields, resourceVersion, …).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
+    'batch-process': Flags.boolean({
+      description: "Hand the RealFIFO's deltas to the handlers in batches of distinct keys (up to 1000), the cache updated for the whole batch first, as client-go 1.35's InOrderInformersBatchProcess does; each batch is a `fifo batch` record and its pops carry batch=N. Needs --fifo real.",
+      default: false,
+    }),
     'watch-list': Flags.boolean({
       description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. Without it (--no-watch-list): LIST then WATCH, as client-go 1.34 and earlier.",
       default: false,
@@ -94,6 +98,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
+    if (flags['batch-process'] && flags.fifo !== 'real') throw new UserError('--batch-process batches the RealFIFO: it cannot be combined with --fifo delta');
     if (flags.raw && flags.live) throw new UserError('--live shows the informer pipeline: it cannot be combined with --raw');
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
@@ -130,6 +135,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           stages,
           diff: flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined,
           fifo: flags.fifo as 'real' | 'delta',
+          batchProcess: flags['batch-process'],
           useWatchList: flags['watch-list'],
           initialEventsEndTimeoutMs: parseDuration(flags['initial-events-timeout'], '--initial-events-timeout'),
           fallbackWithoutInitialEventsEnd: flags.fallback,

@@ -1,7 +1,7 @@
 // End to end through the built CLI (run `npm run build` first): `kwatch events --watch-list` syncs by watch-list, as
 // client-go 1.35's WatchListClient does; and against a server whose initial-events-end bookmark is dropped (the sim's
 // drop-initial-events-end fault, a proxy that drops it) kwatch says so after --initial-events-timeout, and with
-// --fallback syncs by LIST+WATCH instead of waiting forever.
+// --fallback syncs by LIST+WATCH instead of waiting forever. --batch-process delivers the RealFIFO in batches.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
@@ -56,5 +56,22 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
     expect(ops.indexOf('list-page')).toBeGreaterThan(ops.indexOf('no-initial-events-end'));
     expect(reflectorOps(r.stdout).find((x) => x.op === 'synced')).toMatchObject({ from: 'list' });
+  }, 60_000);
+});
+
+describe('kwatch events --batch-process (built CLI)', () => {
+  it('delivers the initial list as one fifo batch, each pop carrying its batch number', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain'));
+    expect(r.code, r.stderr).toBe(0);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; op: string; batch?: number; size?: number; isInInitialList?: boolean; key?: string });
+    const batches = recs.filter((x) => x.stage === 'fifo' && x.op === 'batch');
+    expect(batches).toEqual([expect.objectContaining({ batch: 1, size: 4, isInInitialList: true })]);
+    expect(recs.filter((x) => x.stage === 'handler' && x.op === 'OnAdd')).toHaveLength(4);
+  }, 60_000);
+
+  it('refuses --fifo delta in one line', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--fifo', 'delta'], env('plain'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('error: --batch-process batches the RealFIFO: it cannot be combined with --fifo delta');
   }, 60_000);
 });
