@@ -13,6 +13,8 @@ import { ListProgress } from '../render/list-progress.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
+import { formatInformerMetrics } from '../informer/informer-metrics.js';
+import type { SharedIndexInformer } from '../informer/shared-informer.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
@@ -169,8 +171,10 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   out.on('error', onOutputError);
 
   let recording: RecordingFile | undefined;
+  const informers: SharedIndexInformer[] = [];
   try {
     recording = await runEventsPipeline(o, {
+      informers,
       onSynced: stopSpinner,
       firstContact: o.firstContact && {
         ...o.firstContact,
@@ -193,7 +197,10 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     out.off('error', onOutputError);
   }
   if (templateError) throw templateError;
-  if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+  if (!stdoutFailed()) {
+    err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+    writeInformerMetrics(informers, err);
+  }
   reportRecording(recording, err);
 }
 
@@ -220,8 +227,10 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     onQuit: () => o.stop.stop('quit'),
   });
   let recording: RecordingFile | undefined;
+  const informers: SharedIndexInformer[] = [];
   try {
     recording = await runEventsPipeline(o, {
+      informers,
       // A retry notice written to the terminal would land in the middle of the dashboard.
       firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => live.dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
       onSynced: () => live.dashboard.notice(''),
@@ -232,6 +241,7 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     live.stop();
   }
   err.write(`${live.summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  writeInformerMetrics(informers, err);
   reportRecording(recording, err);
 }
 
@@ -242,6 +252,13 @@ interface PipelineHooks {
   onFatal?: () => void;
   /** Trace records carry the objects (for --diff, or a template). */
   traceObjects: boolean;
+  /** Filled with the informers once built, for the metrics lines after the summary. */
+  informers?: SharedIndexInformer[];
+}
+
+/** After the summary: each informer's metrics, in client-go 1.36's names. */
+function writeInformerMetrics(informers: SharedIndexInformer[], err: NodeJS.WritableStream): void {
+  for (const i of informers) err.write(`${formatInformerMetrics(i.name, i.metrics())}\n`);
 }
 
 /**
@@ -260,6 +277,7 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       firstContact: hooks.firstContact,
       onSynced: hooks.onSynced,
       onFatal: hooks.onFatal,
+      onInformers: (informers) => hooks.informers?.push(...informers),
       stallAfterMs: o.stallAfterMs,
       pipeline: {
         fifo: o.fifo,

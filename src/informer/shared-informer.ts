@@ -1,4 +1,5 @@
 // SharedIndexInformer: reflector → FIFO → indexer → processor → listeners, assembled from the stages.
+import { LATENCY_SAMPLE_EVERY, LatencyHistogram, type InformerMetricsSnapshot } from './informer-metrics.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
@@ -159,6 +160,8 @@ export class SharedIndexInformer {
   /** Warnings about handler resync periods (client-go logs them). */
   readonly warnings: string[] = [];
   readonly stats = { popped: 0, deltas: 0 };
+  private peakQueued = 0;
+  private readonly latency = new LatencyHistogram();
   private readonly handler: DeltaHandler;
 
   constructor(options: SharedIndexInformerOptions) {
@@ -284,6 +287,21 @@ export class SharedIndexInformer {
     return this.fifoLength === 0 && this.processor.isIdle();
   }
 
+  /** client-go 1.36's LastStoreSyncResourceVersion: the resourceVersion the store (the FIFO) was last given; "" before the first list. */
+  lastStoreSyncResourceVersion(): string {
+    return (this.fifo as { resourceVersion?: string } | undefined)?.resourceVersion ?? '';
+  }
+
+  /** informer_queued_items, informer_processing_latency_seconds and informer_store_resource_version (client-go 1.36) now. */
+  metrics(): InformerMetricsSnapshot {
+    return {
+      queuedItems: this.fifoLength,
+      peakQueuedItems: Math.max(this.peakQueued, this.fifoLength),
+      processingLatency: { samples: this.latency.samples, p50Seconds: this.latency.quantile(0.5), p99Seconds: this.latency.quantile(0.99), maxSeconds: this.latency.maxSeconds },
+      storeResourceVersion: this.lastStoreSyncResourceVersion(),
+    };
+  }
+
   /** Queue depth of the FIFO (0 before run). */
   get fifoLength(): number {
     return this.fifo?.length ?? 0;
@@ -364,6 +382,7 @@ export class SharedIndexInformer {
     };
     const batched = this.options.batchProcess === true && fifo.tryPopBatch !== undefined;
     let burst = 0;
+    let sample = 0;
     const stopped = aborted(signal);
     try {
       while (!signal.aborted) {
@@ -371,7 +390,16 @@ export class SharedIndexInformer {
           await Promise.race([this.processor.waitForRoom(), stopped]);
           continue;
         }
+        const depth = fifo.length;
+        if (depth > this.peakQueued) this.peakQueued = depth;
+        // One pop in LATENCY_SAMPLE_EVERY is timed (informer_processing_latency_seconds): two clock reads per event would cost.
+        const timed = sample === 0;
+        const t0 = timed ? performance.now() : 0;
         const taken = batched ? fifo.tryPopBatch!(processBatch) : fifo.tryPop(process) === undefined ? 0 : 1;
+        if (taken > 0) {
+          if (timed) this.latency.observe((performance.now() - t0) / 1000);
+          if (++sample === LATENCY_SAMPLE_EVERY) sample = 0;
+        }
         if (taken === 0) {
           this.checkSynced();
           burst = 0;
