@@ -75,6 +75,8 @@ export class ClientSession {
   private readonly collections = new Map<string, Collection>();
   private readonly streaks = new Map<string, Streak>();
   private readonly ownRvs = new Set<string>();
+  /** resource + key → the resourceVersion this client's own latest stored write of it got. */
+  private readonly lastOwnWrite = new Map<string, string>();
   readonly loops: LoopFinding[] = [];
 
   constructor(readonly name: string, readonly userAgent: string) {}
@@ -182,6 +184,13 @@ export class ClientSession {
     if (rv === undefined) return;
     if (this.ownRvs.size >= OWN_RVS_MAX) this.ownRvs.clear();
     this.ownRvs.add(`${resource} ${key} ${rv}`);
+    if (this.lastOwnWrite.size >= OWN_RVS_MAX) this.lastOwnWrite.clear();
+    this.lastOwnWrite.set(`${resource} ${key}`, rv);
+  }
+
+  /** The resourceVersion this client's own latest stored write of the key got, if any. */
+  ownWriteRv(resource: string, key: string): string | undefined {
+    return this.lastOwnWrite.get(`${resource} ${key}`);
   }
 
   /**
