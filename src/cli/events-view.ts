@@ -13,6 +13,8 @@ import { ListProgress } from '../render/list-progress.js';
 import { startSpinner } from '../render/spinner.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
+import { formatInformerMetrics } from '../informer/informer-metrics.js';
+import type { SharedIndexInformer } from '../informer/shared-informer.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
 import { displayName } from './target.js';
@@ -38,7 +40,13 @@ export interface WatchEventsOptions {
   stages?: StageSelection;
   diff?: 'changed' | 'all';
   fifo: 'real' | 'delta';
+  /** --batch-process: RealFIFO deltas to the handlers in batches (client-go 1.35's InOrderInformersBatchProcess). */
+  batchProcess?: boolean;
   useWatchList: boolean;
+  /** --initial-events-timeout: a watch-list without its initial-events-end bookmark this long is a `no-initial-events-end` record. */
+  initialEventsEndTimeoutMs?: number;
+  /** --fallback: …and then LIST+WATCH instead. */
+  fallbackWithoutInitialEventsEnd?: boolean;
   resyncPeriodMs?: number;
   /** --watch-idle-timeout: a watch silent this long is restarted from its last resourceVersion (the reflector's watchdog). */
   watchIdleTimeoutMs?: number;
@@ -165,8 +173,10 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
   out.on('error', onOutputError);
 
   let recording: RecordingFile | undefined;
+  const informers: SharedIndexInformer[] = [];
   try {
     recording = await runEventsPipeline(o, {
+      informers,
       onSynced: stopSpinner,
       firstContact: o.firstContact && {
         ...o.firstContact,
@@ -189,7 +199,10 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
     out.off('error', onOutputError);
   }
   if (templateError) throw templateError;
-  if (!stdoutFailed()) err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+  if (!stdoutFailed()) {
+    err.write(`${summary.format({ color: shouldColor(err, process.env) })}\n`);
+    writeInformerMetrics(informers, err);
+  }
   reportRecording(recording, err);
 }
 
@@ -216,8 +229,10 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     onQuit: () => o.stop.stop('quit'),
   });
   let recording: RecordingFile | undefined;
+  const informers: SharedIndexInformer[] = [];
   try {
     recording = await runEventsPipeline(o, {
+      informers,
       // A retry notice written to the terminal would land in the middle of the dashboard.
       firstContact: o.firstContact && { ...o.firstContact, onRetry: (r) => live.dashboard.notice(retryLine(r.what, r.error, r.delayMs)) },
       onSynced: () => live.dashboard.notice(''),
@@ -228,6 +243,7 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     live.stop();
   }
   err.write(`${live.summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  writeInformerMetrics(informers, err);
   reportRecording(recording, err);
 }
 
@@ -238,6 +254,13 @@ interface PipelineHooks {
   onFatal?: () => void;
   /** Trace records carry the objects (for --diff, or a template). */
   traceObjects: boolean;
+  /** Filled with the informers once built, for the metrics lines after the summary. */
+  informers?: SharedIndexInformer[];
+}
+
+/** After the summary: each informer's metrics, in client-go 1.36's names. */
+function writeInformerMetrics(informers: SharedIndexInformer[], err: NodeJS.WritableStream): void {
+  for (const i of informers) err.write(`${formatInformerMetrics(i.name, i.metrics())}\n`);
 }
 
 /**
@@ -256,8 +279,19 @@ async function runEventsPipeline(o: WatchEventsOptions, hooks: PipelineHooks): P
       firstContact: hooks.firstContact,
       onSynced: hooks.onSynced,
       onFatal: hooks.onFatal,
+      onInformers: (informers) => hooks.informers?.push(...informers),
       stallAfterMs: o.stallAfterMs,
-      pipeline: { fifo: o.fifo, useWatchList: o.useWatchList, resyncPeriodMs: o.resyncPeriodMs, watchdogMs: o.watchIdleTimeoutMs, keepManagedFields: o.keepManagedFields, traceObjects: hooks.traceObjects },
+      pipeline: {
+        fifo: o.fifo,
+        batchProcess: o.batchProcess,
+        useWatchList: o.useWatchList,
+        initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs,
+        fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd,
+        resyncPeriodMs: o.resyncPeriodMs,
+        watchdogMs: o.watchIdleTimeoutMs,
+        keepManagedFields: o.keepManagedFields,
+        traceObjects: hooks.traceObjects,
+      },
     });
   } finally {
     recording?.file.close();

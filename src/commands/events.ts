@@ -42,6 +42,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     '<%= config.bin %> events deployment/web -n shop',
     '<%= config.bin %> events pods -A -o ndjson --stages all > trace.ndjson',
     '<%= config.bin %> events pods -A --fifo delta --watch-list --until-synced',
+    '<%= config.bin %> events pods -A --watch-list --initial-events-timeout 10s --fallback',
     '<%= config.bin %> events secrets --record secrets.ndjson',
     '<%= config.bin %> events pods --sim --sim-churn 50 --live',
     `<%= config.bin %> events pods -o jsonpath='{.metadata.name} {.status.phase}{"\\n"}'`,
@@ -58,7 +59,20 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     diff: Flags.boolean({ description: 'For each update, print what changed between the old and the new object (field paths, old → new).', default: false }),
     'diff-all': Flags.boolean({ description: 'Like --diff, but keep the noise (managedFields, resourceVersion, …).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
-    'watch-list': Flags.boolean({ description: 'Sync with a watch-list (sendInitialEvents=true) instead of a LIST.', default: false }),
+    'batch-process': Flags.boolean({
+      description: "Hand the RealFIFO's deltas to the handlers in batches of distinct keys (up to 1000), the cache updated for the whole batch first, as client-go 1.35's InOrderInformersBatchProcess does; each batch is a `fifo batch` record and its pops carry batch=N. Needs --fifo real.",
+      default: false,
+    }),
+    'watch-list': Flags.boolean({
+      description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. Without it (--no-watch-list): LIST then WATCH, as client-go 1.34 and earlier.",
+      default: false,
+      allowNo: true,
+    }),
+    'initial-events-timeout': Flags.string({
+      description: 'How long a watch-list may go without its k8s.io/initial-events-end bookmark before a `no-initial-events-end` reflector record says so (client-go would wait forever); 0 = never.',
+      default: '30s',
+    }),
+    fallback: Flags.boolean({ description: 'When a watch-list has no initial-events-end bookmark after --initial-events-timeout, do what a fixed client would: close it and LIST+WATCH for the rest of the run.', default: false }),
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
     'stall-after': Flags.string({ description: 'A watch that receives no event and no bookmark for this long is a `stall` reflector record saying when its last event came (default 2m; 0 = off).', default: '2m' }),
@@ -86,6 +100,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     const resyncMs = flags.resync ? parseDuration(flags.resync, '--resync') : undefined;
     if (flags['max-events'] !== undefined && flags['max-events'] < 1) throw new UserError('--max-events must be at least 1');
     if (flags.live && output !== 'table' && output !== 'wide') throw new UserError(`--live draws its own screen: it cannot be combined with -o ${output}`);
+    if (flags['batch-process'] && flags.fifo !== 'real') throw new UserError('--batch-process batches the RealFIFO: it cannot be combined with --fifo delta');
     if (flags.raw && flags.live) throw new UserError('--live shows the informer pipeline: it cannot be combined with --raw');
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
@@ -123,7 +138,10 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           stages,
           diff: flags['diff-all'] ? 'all' : flags.diff ? 'changed' : undefined,
           fifo: flags.fifo as 'real' | 'delta',
+          batchProcess: flags['batch-process'],
           useWatchList: flags['watch-list'],
+          initialEventsEndTimeoutMs: parseDuration(flags['initial-events-timeout'], '--initial-events-timeout'),
+          fallbackWithoutInitialEventsEnd: flags.fallback,
           resyncPeriodMs: resyncMs,
           stallAfterMs: parseDuration(flags['stall-after'], '--stall-after') || undefined,
           watchIdleTimeoutMs: flags['watch-idle-timeout'] !== undefined ? positiveDuration(flags['watch-idle-timeout'], '--watch-idle-timeout') : undefined,

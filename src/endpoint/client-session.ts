@@ -79,6 +79,8 @@ export class ClientSession {
   private readonly collections = new Map<string, Collection>();
   private readonly streaks = new Map<string, Streak>();
   private readonly ownRvs = new Set<string>();
+  /** resource + key → the resourceVersion this client's own latest stored write of it got. */
+  private readonly lastOwnWrite = new Map<string, string>();
   readonly loops: LoopFinding[] = [];
 
   /** `pid`: the process of its first connection, when known (its name then ends in [pid]). */
@@ -196,6 +198,13 @@ export class ClientSession {
     if (rv === undefined) return;
     if (this.ownRvs.size >= OWN_RVS_MAX) this.ownRvs.clear();
     this.ownRvs.add(`${resource} ${key} ${rv}`);
+    if (this.lastOwnWrite.size >= OWN_RVS_MAX) this.lastOwnWrite.clear();
+    this.lastOwnWrite.set(`${resource} ${key}`, rv);
+  }
+
+  /** The resourceVersion this client's own latest stored write of the key got, if any. */
+  ownWriteRv(resource: string, key: string): string | undefined {
+    return this.lastOwnWrite.get(`${resource} ${key}`);
   }
 
   /**

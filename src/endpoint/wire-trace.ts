@@ -69,6 +69,8 @@ export class WireTrace {
   private readonly fought = new Set<string>();
   /** When each client's latest write of a key was sent (its echo can come back before its answer). */
   private readonly lastSent = new Map<string, number>();
+  /** client + resource + key → the client's own write a pending write is older than (a stale read), for its write record. */
+  private readonly staleReads = new Map<string, string>();
 
   constructor(private readonly tracer: Tracer) {}
 
@@ -193,6 +195,8 @@ export class WireTrace {
     if (ok && after) s.sent(this.sentAs(info), decodedObject(after), info.verb === 'delete' ? 'DELETED' : 'MODIFIED');
 
     const id = `${s.name} ${resource} ${key}`;
+    const staleRead = this.staleReads.get(id);
+    if (staleRead !== undefined) this.staleReads.delete(id);
     let w = this.written.get(id);
     if (!w) this.written.set(id, (w = { client: s.name, resource, key, writes: 0, changing: 0, fields: new Set(), lastCode: 0, lastAt: 0, lastInjected: false, failedWrites: 0 }));
     w.writes++;
@@ -209,6 +213,7 @@ export class WireTrace {
         time: now, stage: 'endpoint', op: 'write', key, rv: answerMeta.resourceVersion, client: s.name, verb: info.verb, resource, mode: o.mode, code: c.status,
         ...(info.subresource ? { subresource: info.subresource } : {}),
         ...(o.refused ? { refused: o.refused } : {}),
+        ...(staleRead !== undefined ? { staleRead } : {}),
         ...(info.verb === 'create' && after ? createdEssentials(after) : {}),
         ...(!ok && isStatus ? { error: String((answer as { message?: string }).message ?? ''), ...(typeof answer.reason === 'string' && answer.reason ? { reason: answer.reason } : {}) } : {}),
         ...(o.mode === 'server-dry-run' ? { answer: dryRunAnswer(info.verb, c.status, isStatus ? answer : undefined, changed, old !== undefined) } : {}),
@@ -278,6 +283,13 @@ export class WireTrace {
     if (typeof sentRv !== 'string' || sentRv === '') return;
     const resource = this.resourceOf(info);
     const key = objectKey(info.namespace, info.name);
+    // KEP-5647 / controller-runtime's read-your-own-writes: a base older than the client's own previous write of the key
+    // means it read a cache that had not yet seen that write. The server answers 409 (the write record says staleRead=).
+    const own = s.ownWriteRv(resource, key);
+    if (own !== undefined && own !== sentRv && isOlder(sentRv, own)) {
+      this.staleReads.set(`${s.name} ${resource} ${key}`, own);
+      this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stale-read', key, rv: sentRv, client: s.name, resource, ownWrite: own, note: `${s.name} writes ${key} from resourceVersion ${sentRv}, older than its own earlier write of it (resourceVersion ${own}): it read a cache that had not yet seen its own write; a 409 Conflict follows` });
+    }
     const newest = s.newest(resource, key);
     if (newest?.rv === undefined || newest.rv === sentRv || !isOlder(sentRv, newest.rv)) return;
     this.tracer.emit({ time: Date.now(), stage: 'endpoint', op: 'stale-write', key, rv: sentRv, client: s.name, resource, newest: newest.rv, note: `${s.name} writes from resourceVersion ${sentRv} though it was sent ${newest.rv}: a 409 Conflict follows` });

@@ -40,6 +40,11 @@ export class ArrayQueue<T> {
     return item;
   }
 
+  /** The item `i` places from the oldest (0 = the oldest); undefined past the end. */
+  at(i: number): T | undefined {
+    return i < 0 || i >= this.count ? undefined : this.slots[(this.head + i) & (this.slots.length - 1)];
+  }
+
   /** Calls `fn` on each queued item, oldest first. */
   forEach(fn: (item: T) => void): void {
     const mask = this.slots.length - 1;

@@ -102,6 +102,8 @@ export interface InformerQueue {
   pop(process: PopProcessFunc, signal?: AbortSignal): Promise<Deltas>;
   /** Pops and processes one item if one is ready; undefined when empty. Throws FifoClosedError when closed and empty. */
   tryPop(process: (deltas: Deltas, isInInitialList: boolean) => void): Deltas | undefined;
+  /** RealFIFO only: pops a batch of distinct keys (client-go 1.35's PopBatch); returns how many deltas, 0 when empty. */
+  tryPopBatch?(process: (deltas: Deltas, isInInitialList: boolean) => void, maxSize?: number): number;
   /**
    * Resolves once an item is queued or the FIFO is closed (at once if so already); rejects with the signal's
    * reason when it aborts first. A consumer that pops with tryPop waits here, which costs one promise where

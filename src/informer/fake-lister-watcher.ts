@@ -14,6 +14,8 @@ export interface FakeListerWatcherOptions {
   limitAtResourceVersion0?: boolean;
   /** Support `sendInitialEvents` watches; when false they get the 422 a WatchList-disabled server sends. Default true. */
   watchList?: boolean;
+  /** Send a watch-list's initial events but never the initial-events-end bookmark (a proxy that drops bookmarks). Default false. */
+  dropInitialEventsEnd?: boolean;
 }
 
 /** One request the fake received, with the options exactly as passed. */
@@ -334,7 +336,7 @@ export class FakeListerWatcher implements ListerWatcher {
         w.end();
       } else {
         for (const o of this.items()) w.push(this.event('ADDED', o));
-        if (options.allowWatchBookmarks) {
+        if (options.allowWatchBookmarks && !this.opts.dropInitialEventsEnd) {
           const bm = this.bookmarkEvent(this.rv);
           bm.object.metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
           w.push(bm);

@@ -22,8 +22,14 @@ export interface PipelineOptions {
   clock?: Clock;
   /** DeltaFIFO (client-go ≤ 1.32) or RealFIFO (client-go ≥ 1.33's default). Default 'real'. */
   fifo?: 'delta' | 'real';
+  /** RealFIFO deltas to the handlers in batches (client-go 1.35's InOrderInformersBatchProcess). */
+  batchProcess?: boolean;
   resyncPeriodMs?: number;
   useWatchList?: boolean;
+  /** A watch-list without its initial-events-end bookmark this long is a `no-initial-events-end` record (Reflector's default 30 s). */
+  initialEventsEndTimeoutMs?: number;
+  /** …and then LIST+WATCH instead (--fallback). */
+  fallbackWithoutInitialEventsEnd?: boolean;
   keepManagedFields?: boolean;
   /** Put old/new objects into handler trace records (needed for --diff). */
   traceObjects?: boolean;
@@ -68,6 +74,7 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
         name: s.name,
         expectedKind: s.expectedKind,
         fifo: options.fifo ?? 'real',
+        batchProcess: options.batchProcess,
         resyncPeriodMs: options.resyncPeriodMs,
         indexers: options.indexers,
         keepManagedFields: options.keepManagedFields,
@@ -75,6 +82,8 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
         clock: options.clock,
         traceObjects: options.traceObjects,
         useWatchList: options.useWatchList,
+        initialEventsEndTimeoutMs: options.initialEventsEndTimeoutMs,
+        fallbackWithoutInitialEventsEnd: options.fallbackWithoutInitialEventsEnd,
         pageSize: options.pageSize,
         watchdogMs: options.watchdogMs,
         minWatchTimeoutSeconds: options.minWatchTimeoutSeconds,

@@ -9,6 +9,9 @@ import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
 
+/** client-go's RealFIFO defaultBatchSize: the most deltas one PopBatch hands out. */
+export const DEFAULT_FIFO_BATCH_SIZE = 1000;
+
 export interface RealFifoOptions {
   /** The indexer (required by client-go): affects Replace (tombstones) and Resync. */
   knownObjects: KnownObjects;
@@ -29,6 +32,8 @@ export class RealFifo implements ReflectorStore, InformerQueue {
   /** Entries queued by the first Replace (all of the queue at that point) not popped yet. */
   private initialPopulationCount = 0;
   private closed = false;
+  /** Batches handed out by tryPopBatch (their number in the trace). */
+  private batches = 0;
   private readonly waiters = new FifoWaiters();
   private readonly knownObjects: KnownObjects;
   private readonly transform?: TransformFunc;
@@ -158,8 +163,44 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     return deltas;
   }
 
+  /**
+   * client-go 1.35's RealFIFO.PopBatch (tools/cache/the_real_fifo.go, the InOrderInformersBatchProcess gate): takes
+   * the oldest entries as one batch — at most `maxSize`, never past the end of the initial list while it is being
+   * popped, and closed at the first key already in the batch, so a batch holds each key once — and hands them to
+   * `process`. Every delta type kwatch queues is batchable there. Returns how many were taken (0 when empty);
+   * throws FifoClosedError when closed and empty. A batch of one is an ordinary pop (client-go's processSingle).
+   */
+  tryPopBatch(process: (deltas: Deltas, isInInitialList: boolean) => void, maxSize = DEFAULT_FIFO_BATCH_SIZE): number {
+    if (this.length === 0) {
+      if (this.closed) throw new FifoClosedError();
+      return 0;
+    }
+    const isInInitialList = !this.hasSynced();
+    const limit = Math.min(maxSize, this.length, this.initialPopulationCount > 0 ? this.initialPopulationCount : Infinity);
+    const keys = new Set<string>();
+    let size = 0;
+    while (size < limit) {
+      const key = deletionHandlingKey(this.items.at(size)!.object);
+      if (keys.has(key)) break;
+      keys.add(key);
+      size++;
+    }
+    if (size === 1) {
+      process(this.take(isInInitialList), isInInitialList);
+      return 1;
+    }
+    const batch = ++this.batches;
+    if (this.tracer.shouldEmit('fifo', 'batch')) {
+      this.tracer.emit({ time: this.clock.now(), stage: 'fifo', op: 'batch', key: keys.values().next().value, batch, size, isInInitialList, depth: this.length - size, fifo: 'real' });
+    }
+    const deltas: Delta[] = new Array(size);
+    for (let i = 0; i < size; i++) deltas[i] = this.take(isInInitialList, batch)[0];
+    process(deltas, isInInitialList);
+    return size;
+  }
+
   /** Removes the oldest entry; `isInInitialList` is whether the informer had not synced before it (for its trace record). */
-  private take(isInInitialList: boolean): Deltas {
+  private take(isInInitialList: boolean, batch?: number): Deltas {
     const delta = this.items.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     if (this.tracer.shouldEmit('fifo', 'pop')) {
@@ -174,6 +215,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
         isInInitialList,
         depth: this.length,
         fifo: 'real',
+        ...(batch !== undefined ? { batch } : {}),
       });
     }
     return [delta];

@@ -17,6 +17,13 @@ export interface ReflectorConfig {
   /** An explicit page size (client-go's WatchListPageSize): used for every list when set. */
   pageSize?: number;
   useWatchList: boolean;
+  /**
+   * How long a watch-list may go without its initial-events-end bookmark before a `no-initial-events-end` record says
+   * so (0: never). client-go waits forever (its watchList loop retries until the bookmark comes; kubernetes #140890).
+   */
+  initialEventsEndTimeoutMs: number;
+  /** At that bound, give up on watch-list for good and LIST+WATCH instead, as a fixed client would (`--fallback`). */
+  fallbackWithoutInitialEventsEnd: boolean;
   /** Watches ask for timeoutSeconds uniformly in [min, 2·min). */
   minWatchTimeoutSeconds: number;
   /** Watch only, from this resourceVersion, with no initial list. */
@@ -43,6 +50,10 @@ export interface ReflectorMemory {
   retryAfterRetries: number;
   /** A startAt watch has not yet received an event: an Expired answer now is the start RV's fault. */
   startAtPending: boolean;
+  /** When the current watch-list sync began (its first attempt); undefined when none is pending. */
+  watchListSince: number | undefined;
+  /** The server (or a proxy) dropped the initial-events-end bookmark and we fell back: LIST+WATCH from now on. */
+  watchListDropped: boolean;
 }
 
 /** Where a restart goes after a wait: a full ListAndWatch, a re-watch from the last RV, or another watch-list attempt. */
@@ -89,6 +100,8 @@ export type ReflectorInput =
   | { kind: 'streamError'; conn: number; error: unknown }
   | { kind: 'watchdog'; conn: number; silentMs: number }
   | { kind: 'slept' }
+  /** The bound set by `awaitInitialEventsEnd` has passed. */
+  | { kind: 'initialEventsOverdue' }
   | { kind: 'abort' };
 
 /** What the driver must do, in order. */
@@ -97,6 +110,9 @@ export type ReflectorEffect =
   | { kind: 'watch'; conn: number; options: ListOptions }
   | { kind: 'closeWatch'; conn: number }
   | { kind: 'sleep'; ms: number; reason: 'backoff' | 'retry-after' }
+  | { kind: 'cancelSleep' }
+  /** Report `initialEventsOverdue` after `ms` (a watch-list sync has begun). */
+  | { kind: 'awaitInitialEventsEnd'; ms: number }
   | { kind: 'add' | 'update' | 'delete'; object: KubeObject }
   /** Watch-list: apply to the temporary store that becomes the replaced list. */
   | { kind: 'collect'; op: 'add' | 'update' | 'delete'; object: KubeObject }
@@ -138,6 +154,8 @@ export function initialReflectorState(config: ReflectorConfig, now: number): Ref
       backoff: { durationMs: config.backoff.initialMs, capped: false, lastBackoffAt: now },
       retryAfterRetries: 0,
       startAtPending: false,
+      watchListSince: undefined,
+      watchListDropped: false,
     },
   };
 }
@@ -205,6 +223,19 @@ export function veryShortWatchMessage(name: string): string {
   return `very short watch: ${name}: Unexpected watch close - watch lasted less than a second and no items received`;
 }
 
+/** Go's rendering of a whole duration, as the message quotes the bound: 30s, 1.5s, 2m0s, 250ms. */
+function goDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = `${Number(((ms % 60_000) / 1000).toFixed(3))}s`;
+  return minutes > 0 ? `${minutes}m${seconds}` : seconds;
+}
+
+/** What kwatch says when a watch-list's initial events never end (the issue's wording). */
+export function noInitialEventsEndMessage(boundMs: number): string {
+  return `no initial-events-end after ${goDuration(boundMs)}: the server or a proxy in between drops it; client-go would wait forever`;
+}
+
 /** Decides everything: given a state and what happened, the next state and the effects to perform. Pure. */
 export function step(state: ReflectorState, input: ReflectorInput, ctx: StepContext): StepResult {
   const b = new Builder(state, ctx);
@@ -270,6 +301,8 @@ export function step(state: ReflectorState, input: ReflectorInput, ctx: StepCont
         else b.startWatchList();
       }
       return b.result();
+    case 'initialEventsOverdue':
+      return onInitialEventsOverdue(b, p);
     case 'slept':
       if (p.kind !== 'BackingOff') return b.result();
       if (p.next === 'watch') b.startWatch();
@@ -386,7 +419,7 @@ function onWatchListEvent(b: Builder, p: Extract<ReflectorPhase, { kind: 'WatchL
   const events = p.events + 1;
   if (event.type === 'BOOKMARK' && event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
     const firstSync = !b.m.synced;
-    b.memory({ lastSyncResourceVersionUnavailable: false, lastSyncResourceVersion: rv, synced: true, startAtPending: false });
+    b.memory({ lastSyncResourceVersionUnavailable: false, lastSyncResourceVersion: rv, synced: true, startAtPending: false, watchListSince: undefined });
     b.trace('reflector', 'initial-events-end', { conn: p.conn, rv, events, ms: b.ctx.now - p.start });
     b.effect({ kind: 'replace', items: 'collected', resourceVersion: rv });
     if (firstSync) b.trace('reflector', 'synced', { from: 'watch-list', rv });
@@ -473,11 +506,43 @@ function watchListFailure(b: Builder, error: unknown, expired: boolean): StepRes
     b.startWatchList();
     return b.result();
   }
+  b.memory({ watchListSince: undefined });
   b.trace('reflector', 'fallback', {
     to: 'list',
     error: `The watchlist request ended with an error, falling back to the standard LIST/WATCH semantics because making progress is better than deadlocking, err = ${message(error)}`,
   });
   b.list(undefined, false, 'watch-list fallback');
+  return b.result();
+}
+
+/**
+ * A watch-list sync has gone the whole bound without its initial-events-end bookmark. client-go 1.35's watchList
+ * (tools/cache/reflector.go) leaves its loop only on that bookmark: a stream that ends without it is re-opened, an
+ * open one is read on, with no error and no fallback, so an informer behind a proxy that drops bookmarks never syncs.
+ * kwatch says so once per sync attempt; with `fallbackWithoutInitialEventsEnd` it does what a fixed client would:
+ * closes the stream and LISTs, then WATCHes, and keeps LIST+WATCH for the rest of the run.
+ */
+function onInitialEventsOverdue(b: Builder, p: ReflectorPhase): StepResult {
+  const since = b.m.watchListSince;
+  if (since === undefined) return b.result();
+  const fallback = b.ctx.config.fallbackWithoutInitialEventsEnd;
+  const conn = p.kind === 'WatchListing' || p.kind === 'StartingWatch' ? p.conn : undefined;
+  b.memory({ watchListSince: undefined });
+  b.trace('reflector', 'no-initial-events-end', {
+    ...(conn !== undefined ? { conn } : {}),
+    ms: b.ctx.now - since,
+    ...(p.kind === 'WatchListing' ? { events: p.events } : {}),
+    message: noInitialEventsEndMessage(b.ctx.config.initialEventsEndTimeoutMs),
+    fallback,
+  });
+  if (!fallback) return b.result();
+  if (p.kind === 'WatchListing') b.effect({ kind: 'closeWatch', conn: p.conn });
+  // A watch still being opened is closed by the driver when it arrives (the phase has moved on); a backoff's timer is cancelled.
+  if (p.kind === 'BackingOff') b.effect({ kind: 'cancelSleep' });
+  b.memory({ watchListDropped: true });
+  b.effect({ kind: 'resetCollected' });
+  b.trace('reflector', 'fallback', { to: 'list', reason: 'no initial-events-end' });
+  b.list(undefined, false, 'no initial-events-end');
   return b.result();
 }
 
@@ -548,6 +613,8 @@ class Builder {
       backoff: m.backoff,
       retryAfterRetries: m.retryAfterRetries,
       startAtPending: false,
+      watchListSince: m.watchListSince,
+      watchListDropped: m.watchListDropped,
     };
   }
 
@@ -569,7 +636,7 @@ class Builder {
 
   /** client-go's ListAndWatch: a watch-list when enabled, else a list. */
   listAndWatch(reason: string): void {
-    if (this.ctx.config.useWatchList) this.startWatchList();
+    if (this.ctx.config.useWatchList && !this.m.watchListDropped) this.startWatchList();
     else this.list(undefined, false, reason);
   }
 
@@ -612,6 +679,11 @@ class Builder {
       timeoutSeconds,
     };
     this.memory({ conn });
+    const bound = this.ctx.config.initialEventsEndTimeoutMs;
+    if (this.m.watchListSince === undefined && bound > 0) {
+      this.memory({ watchListSince: this.ctx.now });
+      this.effects.push({ kind: 'awaitInitialEventsEnd', ms: bound });
+    }
     this.trace('reflector', 'watch-start', { conn, rv, timeoutSeconds, watchList: true });
     this.phase({ kind: 'StartingWatch', conn, resourceVersion: rv, watchList: true, start: this.ctx.now });
     this.effects.push({ kind: 'resetCollected' }, { kind: 'watch', conn, options });

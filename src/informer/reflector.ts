@@ -32,6 +32,10 @@ export interface ReflectorOptions {
   pageSize?: number;
   /** Start with a watch-list (sendInitialEvents) instead of a LIST. Default false (client-go 1.32). */
   useWatchList?: boolean;
+  /** How long a watch-list may go without its initial-events-end bookmark before a `no-initial-events-end` record (default 30 s; 0 = never). */
+  initialEventsEndTimeoutMs?: number;
+  /** At that bound, fall back to LIST+WATCH for the rest of the run, as a fixed client would (default false: wait, as client-go 1.35 does). */
+  fallbackWithoutInitialEventsEnd?: boolean;
   /** Watches send timeoutSeconds uniformly in [min, 2·min). Default 300. */
   minWatchTimeoutSeconds?: number;
   /** When > 0, `store.resync()` runs every period while watching, if `shouldResync` (default: always) agrees. */
@@ -44,6 +48,9 @@ export interface ReflectorOptions {
   /** Applied to list items page by page as they arrive (the informer's transform; the store applies it too). */
   transform?: (obj: KubeObject) => KubeObject;
 }
+
+/** client-go would wait forever; kwatch speaks up after this long without the initial-events-end bookmark. */
+export const DEFAULT_INITIAL_EVENTS_END_TIMEOUT_MS = 30_000;
 
 /** Counters since construction. */
 export interface ReflectorStats {
@@ -92,6 +99,7 @@ export class Reflector {
   private resyncTimer?: TimerHandle;
   private watchdogTimer?: TimerHandle;
   private sleepTimer?: TimerHandle;
+  private initialEventsTimer?: TimerHandle;
   /** Aborts in-flight requests when the reflector stops. */
   private ops?: AbortController;
   private settle?: { resolve: () => void; reject: (err: Error) => void };
@@ -114,6 +122,8 @@ export class Reflector {
       expectedKind: o.expectedKind,
       pageSize: o.pageSize,
       useWatchList: o.useWatchList ?? false,
+      initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs ?? DEFAULT_INITIAL_EVENTS_END_TIMEOUT_MS,
+      fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd ?? false,
       minWatchTimeoutSeconds: o.minWatchTimeoutSeconds ?? 300,
       startAt: o.startAt ? { ...o.startAt, onExpired: o.startAt.onExpired ?? 'relist' } : undefined,
       backoff: REFLECTOR_BACKOFF,
@@ -182,6 +192,17 @@ export class Reflector {
         this.sleepTimer = this.clock.setTimeout(() => {
           this.sleepTimer = undefined;
           this.dispatch({ kind: 'slept' });
+        }, e.ms);
+        return;
+      case 'cancelSleep':
+        this.sleepTimer?.cancel();
+        this.sleepTimer = undefined;
+        return;
+      case 'awaitInitialEventsEnd':
+        this.initialEventsTimer?.cancel();
+        this.initialEventsTimer = this.clock.setTimeout(() => {
+          this.initialEventsTimer = undefined;
+          this.dispatch({ kind: 'initialEventsOverdue' });
         }, e.ms);
         return;
       case 'add':
@@ -345,7 +366,8 @@ export class Reflector {
     this.closeStream();
     this.resyncTimer?.cancel();
     this.sleepTimer?.cancel();
-    this.resyncTimer = this.sleepTimer = undefined;
+    this.initialEventsTimer?.cancel();
+    this.resyncTimer = this.sleepTimer = this.initialEventsTimer = undefined;
     this.ops?.abort();
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.keepAlive = undefined;

@@ -1,4 +1,5 @@
 // SharedIndexInformer: reflector → FIFO → indexer → processor → listeners, assembled from the stages.
+import { LATENCY_SAMPLE_EVERY, LatencyHistogram, type InformerMetricsSnapshot } from './informer-metrics.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from './clock.js';
 import { realClock } from './clock.js';
@@ -49,7 +50,14 @@ export interface SharedIndexInformerOptions {
   /** Called when a handler throws or rejects; the notification is skipped either way. */
   onHandlerError?: (err: unknown, listener: string) => void;
   // Passed to the Reflector:
+  /**
+   * Hand the RealFIFO's deltas to the handlers in batches of distinct keys, the cache updated for the whole batch
+   * first (client-go 1.35's InOrderInformersBatchProcess). Default false. Needs fifo 'real'.
+   */
+  batchProcess?: boolean;
   useWatchList?: boolean;
+  initialEventsEndTimeoutMs?: number;
+  fallbackWithoutInitialEventsEnd?: boolean;
   watchdogMs?: number;
   pageSize?: number;
   minWatchTimeoutSeconds?: number;
@@ -112,6 +120,27 @@ export function processDeltas(handler: DeltaHandler, store: Indexer, deltas: Del
   }
 }
 
+/**
+ * client-go 1.35's processDeltasInBatch (tools/cache/controller.go, the InOrderInformersBatchProcess gate) for a store
+ * that takes transactions: the whole batch goes into the cache first, then the handlers are called, oldest first.
+ * A handler of the batch's first delta therefore already sees the cache with the batch's last one applied. The batch
+ * holds each key once, so each update's old object is the one cached before the batch.
+ */
+export function processDeltasInBatch(handler: DeltaHandler, store: Indexer, deltas: Deltas, isInInitialList: boolean): void {
+  const olds: (KubeObject | undefined)[] = new Array(deltas.length);
+  for (let i = 0; i < deltas.length; i++) {
+    const d = deltas[i];
+    if (d.type === 'Deleted') store.delete(d.object);
+    else olds[i] = store.upsert(d.object as KubeObject);
+  }
+  for (let i = 0; i < deltas.length; i++) {
+    const d = deltas[i];
+    if (d.type === 'Deleted') handler.onDelete(d.object);
+    else if (olds[i] !== undefined) handler.onUpdate(olds[i]!, d.object as KubeObject);
+    else handler.onAdd(d.object as KubeObject, isInInitialList);
+  }
+}
+
 export class SharedIndexInformer {
   private readonly options: SharedIndexInformerOptions;
   private readonly indexer: Indexer;
@@ -131,6 +160,8 @@ export class SharedIndexInformer {
   /** Warnings about handler resync periods (client-go logs them). */
   readonly warnings: string[] = [];
   readonly stats = { popped: 0, deltas: 0 };
+  private peakQueued = 0;
+  private readonly latency = new LatencyHistogram();
   private readonly handler: DeltaHandler;
 
   constructor(options: SharedIndexInformerOptions) {
@@ -256,6 +287,21 @@ export class SharedIndexInformer {
     return this.fifoLength === 0 && this.processor.isIdle();
   }
 
+  /** client-go 1.36's LastStoreSyncResourceVersion: the resourceVersion the store (the FIFO) was last given; "" before the first list. */
+  lastStoreSyncResourceVersion(): string {
+    return (this.fifo as { resourceVersion?: string } | undefined)?.resourceVersion ?? '';
+  }
+
+  /** informer_queued_items, informer_processing_latency_seconds and informer_store_resource_version (client-go 1.36) now. */
+  metrics(): InformerMetricsSnapshot {
+    return {
+      queuedItems: this.fifoLength,
+      peakQueuedItems: Math.max(this.peakQueued, this.fifoLength),
+      processingLatency: { samples: this.latency.samples, p50Seconds: this.latency.quantile(0.5), p99Seconds: this.latency.quantile(0.99), maxSeconds: this.latency.maxSeconds },
+      storeResourceVersion: this.lastStoreSyncResourceVersion(),
+    };
+  }
+
   /** Queue depth of the FIFO (0 before run). */
   get fifoLength(): number {
     return this.fifo?.length ?? 0;
@@ -290,6 +336,8 @@ export class SharedIndexInformer {
       random: o.random,
       pageSize: o.pageSize,
       useWatchList: o.useWatchList,
+      initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs,
+      fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd,
       minWatchTimeoutSeconds: o.minWatchTimeoutSeconds,
       resyncPeriodMs: this.resyncCheckPeriodMs,
       shouldResync: () => this.processor.shouldResync(),
@@ -326,7 +374,15 @@ export class SharedIndexInformer {
       this.stats.deltas += deltas.length;
       processDeltas(this.handler, this.indexer, deltas, isInInitialList);
     };
+    const processBatch = (deltas: Deltas, isInInitialList: boolean) => {
+      this.stats.popped++;
+      this.stats.deltas += deltas.length;
+      if (deltas.length === 1) processDeltas(this.handler, this.indexer, deltas, isInInitialList);
+      else processDeltasInBatch(this.handler, this.indexer, deltas, isInInitialList);
+    };
+    const batched = this.options.batchProcess === true && fifo.tryPopBatch !== undefined;
     let burst = 0;
+    let sample = 0;
     const stopped = aborted(signal);
     try {
       while (!signal.aborted) {
@@ -334,13 +390,23 @@ export class SharedIndexInformer {
           await Promise.race([this.processor.waitForRoom(), stopped]);
           continue;
         }
-        if (fifo.tryPop(process) === undefined) {
+        const depth = fifo.length;
+        if (depth > this.peakQueued) this.peakQueued = depth;
+        // One pop in LATENCY_SAMPLE_EVERY is timed (informer_processing_latency_seconds): two clock reads per event would cost.
+        const timed = sample === 0;
+        const t0 = timed ? performance.now() : 0;
+        const taken = batched ? fifo.tryPopBatch!(processBatch) : fifo.tryPop(process) === undefined ? 0 : 1;
+        if (taken > 0) {
+          if (timed) this.latency.observe((performance.now() - t0) / 1000);
+          if (++sample === LATENCY_SAMPLE_EVERY) sample = 0;
+        }
+        if (taken === 0) {
           this.checkSynced();
           burst = 0;
           // The next turn of the loop pops what arrived (and throws FifoClosedError once closed and empty).
           await fifo.waitForItem(signal);
           continue;
-        } else if (++burst >= 1000) {
+        } else if ((burst += taken) >= 1000) {
           burst = 0;
           await yieldToEventLoop();
         }

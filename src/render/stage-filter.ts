@@ -30,6 +30,7 @@ export const DEFAULT_REFLECTOR_OPS: ReadonlySet<string> = new Set([
   'watchdog',
   'very-short-watch',
   'fallback',
+  'no-initial-events-end',
   'error',
   'stopped',
   'fault',

@@ -14,7 +14,7 @@ const OP_ORDER: Record<Stage, string[]> = {
   handler: ['OnAdd', 'OnUpdate', 'OnDelete', 'overflow'],
   workqueue: ['add', 'dedup', 'get', 'done', 'requeue', 'forget'],
   reconcile: ['start', 'success', 'error', 'requeue-after'],
-  endpoint: ['http', 'list', 'watch', 'write', 'question', 'relist', 'stale-write', 'loop', 'stall', 'fault', 'conflict'],
+  endpoint: ['http', 'list', 'watch', 'write', 'question', 'relist', 'stale-write', 'stale-read', 'loop', 'stall', 'fault', 'conflict'],
 };
 
 export interface TraceSummaryJSON {

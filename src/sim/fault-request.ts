@@ -19,8 +19,9 @@ export function parseFaultRequest(body: string): FaultRequest {
   let parsed: unknown;
   try { parsed = JSON.parse(body || '{}'); } catch { throw badRequest('the fault request must be a JSON object'); }
   const req = object(parsed, 'the fault request');
-  only(req, ['reset', 'dropWatches', 'dropWatchesEvery', 'compact', 'fail', 'delay', 'cutWatch'], 'the fault request');
+  only(req, ['reset', 'dropWatches', 'dropWatchesEvery', 'compact', 'fail', 'delay', 'cutWatch', 'dropInitialEventsEnd'], 'the fault request');
   if (req.reset !== undefined) bool(req.reset, 'reset');
+  if (req.dropInitialEventsEnd !== undefined) bool(req.dropInitialEventsEnd, 'dropInitialEventsEnd');
   if (req.compact !== undefined) bool(req.compact, 'compact');
   if (req.dropWatches !== undefined && typeof req.dropWatches !== 'boolean' && req.dropWatches !== 'end' && req.dropWatches !== 'reset') {
     throw badRequest(`dropWatches: must be true, false, "end" or "reset" (got ${show(req.dropWatches)})`);

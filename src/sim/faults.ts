@@ -38,6 +38,8 @@ export interface FaultOptions {
   delay?: DelayRule[];
   /** Cut the next N watch events mid-line (half a line, then the socket is destroyed). */
   cutWatchEvents?: number;
+  /** Send a watch-list's initial events but never its k8s.io/initial-events-end bookmark, as a proxy that drops bookmarks does. */
+  dropInitialEventsEnd?: boolean;
 }
 
 /** What the controller acts on; provided by the server. */
@@ -53,6 +55,7 @@ export interface FaultState {
   fail: Required<FailRule>[];
   delay: DelayRule[];
   cutWatchEvents: number;
+  dropInitialEventsEnd: boolean;
   dropped: number;
   failed: number;
   cut: number;
@@ -68,7 +71,8 @@ export interface FaultState {
  *   "compact": true,                                      // compact the history now
  *   "fail": { "code": 429, "count": 3, "retryAfterSeconds": 1, "verb": "watch", "path": "/pods" } | [ … ],
  *   "delay": { "ms": 200, "count": 5, "verb": ["list", "get"] } | [ … ],
- *   "cutWatch": true | { "count": 2 } }                   // the next N watch events are cut mid-line
+ *   "cutWatch": true | { "count": 2 },                    // the next N watch events are cut mid-line
+ *   "dropInitialEventsEnd": true | false }                // watch-lists never get their initial-events-end bookmark
  * ```
  */
 export interface FaultRequest {
@@ -79,6 +83,7 @@ export interface FaultRequest {
   fail?: FailRule | FailRule[];
   delay?: DelayRule | DelayRule[];
   cutWatch?: boolean | { count?: number };
+  dropInitialEventsEnd?: boolean;
 }
 
 export class FaultController {
@@ -89,6 +94,7 @@ export class FaultController {
   private failRules: Required<FailRule>[] = [];
   private delayRules: DelayRule[] = [];
   private cuts = 0;
+  private dropEnd = false;
   private stats = { dropped: 0, failed: 0, cut: 0 };
 
   constructor(initial: FaultOptions = {}) {
@@ -114,6 +120,7 @@ export class FaultController {
     for (const r of o.fail ?? []) this.failNext(r);
     for (const r of o.delay ?? []) this.delay(r);
     if (o.cutWatchEvents) this.cutNextWatchEvents(o.cutWatchEvents);
+    if (o.dropInitialEventsEnd) this.dropEnd = true;
   }
 
   /** Closes every open watch now; returns how many were closed. */
@@ -163,6 +170,7 @@ export class FaultController {
     this.failRules = [];
     this.delayRules = [];
     this.cuts = 0;
+    this.dropEnd = false;
   }
 
   /** Applies a control-endpoint request (see FaultRequest). */
@@ -174,6 +182,7 @@ export class FaultController {
     for (const r of req.fail === undefined ? [] : Array.isArray(req.fail) ? req.fail : [req.fail]) this.failNext(r);
     for (const r of req.delay === undefined ? [] : Array.isArray(req.delay) ? req.delay : [req.delay]) this.delay(r);
     if (req.cutWatch) this.cutNextWatchEvents(req.cutWatch === true ? 1 : req.cutWatch.count ?? 1);
+    if (req.dropInitialEventsEnd !== undefined) this.dropEnd = req.dropInitialEventsEnd === true;
     return this.state();
   }
 
@@ -181,7 +190,7 @@ export class FaultController {
     return {
       dropWatchesEveryMs: this.dropEveryMs, dropWatchesEveryEvents: this.dropEveryEvents,
       fail: this.failRules.map((r) => ({ ...r })), delay: this.delayRules.map((r) => ({ ...r })),
-      cutWatchEvents: this.cuts, ...this.stats,
+      cutWatchEvents: this.cuts, dropInitialEventsEnd: this.dropEnd, ...this.stats,
     };
   }
 
@@ -212,6 +221,9 @@ export class FaultController {
     return true;
   }
 
+  /** Whether watch-lists must go without their initial-events-end bookmark. */
+  get dropsInitialEventsEnd(): boolean { return this.dropEnd; }
+
   /** Per-watch event budget before the server ends it, if set. */
   get watchEventLimit(): number | null { return this.dropEveryEvents; }
 
@@ -238,7 +250,7 @@ function failure(r: Required<FailRule>): SimApiError {
 /**
  * Parses `--fault` style specs, comma-separated:
  * `drop-watches-every=5s`, `drop-watches-every=100events`, `fail=429x3@watch` (code, optional xCOUNT, optional @verb),
- * `fail=503x2@list:/pods` (…and :path substring), `delay=200ms[@verb]`, `cut-watch=1`.
+ * `fail=503x2@list:/pods` (…and :path substring), `delay=200ms[@verb]`, `cut-watch=1`, `drop-initial-events-end`.
  */
 export function parseFaultSpec(spec: string): FaultOptions {
   const out: FaultOptions = {};
@@ -267,8 +279,11 @@ export function parseFaultSpec(spec: string): FaultOptions {
       case 'cut-watch':
         out.cutWatchEvents = value ? Number(value) : 1;
         break;
+      case 'drop-initial-events-end':
+        out.dropInitialEventsEnd = true;
+        break;
       default:
-        throw new Error(`unknown fault "${key}": use drop-watches-every, fail, delay or cut-watch`);
+        throw new Error(`unknown fault "${key}": use drop-watches-every, fail, delay, cut-watch or drop-initial-events-end`);
     }
   }
   return out;

@@ -227,7 +227,8 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
   lastRv = snap.rv;
   const queued = backlog;
   backlog = undefined;
-  if (endBookmark) {
+  // The drop-initial-events-end fault plays a proxy that drops this bookmark: client-go 1.35 then never syncs.
+  if (endBookmark && !ctx.faults.dropsInitialEventsEnd) {
     sendBookmark(snap.rv, {
       'k8s.io/initial-events-end': 'true',
       ...(sendsListBlueprint(ctx.kubeVersion ?? DEFAULT_KUBE_VERSION) ? {

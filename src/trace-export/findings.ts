@@ -4,7 +4,7 @@
 import { previousStep, TraceIndex } from './causal-chain.js';
 import { isWrite, objectKeyOf, writeCode, writeFields, writeOk, writerOf, type TraceRow } from './trace-rows.js';
 
-export type FindingKind = 'loop' | 'fight' | 'periodic-writer' | 'stale-write' | 'relist-storm' | 'stall' | 'expired-rv-watched';
+export type FindingKind = 'loop' | 'fight' | 'periodic-writer' | 'stale-write' | 'stale-read' | 'relist-storm' | 'stall' | 'expired-rv-watched';
 
 export interface Finding {
   kind: FindingKind;
@@ -87,7 +87,8 @@ export function findFindings(rows: readonly TraceRow[], index = new TraceIndex(r
     out.push({ kind: 'periodic-writer', key, title: `periodic writer: ${writer} on ${key}`, detail: `${writes.length} writes about every ${(median / 1000).toFixed(1)}s, whatever the events`, ids: writes.map((w) => w.id) });
   }
   for (const r of rows) {
-    if (r.stage === 'endpoint' && r.op === 'stale-write') out.push({ kind: 'stale-write', key: r.key, title: `stale write: ${String(r.client)} on ${r.key ?? ''}`, detail: String(r.note ?? `wrote from resourceVersion ${String(r.rv)}, newest sent ${String(r.newest)}`), ids: [r.id] });
+    if (r.stage === 'endpoint' && r.op === 'stale-read') out.push({ kind: 'stale-read', key: r.key, title: `stale read: ${String(r.client)} on ${r.key ?? ''}`, detail: String(r.note ?? `wrote from resourceVersion ${String(r.rv)}, older than its own write at ${String(r.ownWrite)}`), ids: [r.id] });
+    else if (r.stage === 'endpoint' && r.op === 'stale-write') out.push({ kind: 'stale-write', key: r.key, title: `stale write: ${String(r.client)} on ${r.key ?? ''}`, detail: String(r.note ?? `wrote from resourceVersion ${String(r.rv)}, newest sent ${String(r.newest)}`), ids: [r.id] });
     else if (isWrite(r) && writeCode(r) === 409) out.push({ kind: 'stale-write', key: objectKeyOf(r), title: `409 Conflict: ${writerOf(r)} on ${objectKeyOf(r) ?? ''}`, detail: String(r.error ?? 'the write carried an outdated resourceVersion'), ids: [r.id] });
     else if (r.stage === 'endpoint' && r.op === 'stall') out.push({ kind: 'stall', title: `stall: ${String(r.client)} watching ${String(r.resource)}`, detail: String(r.note ?? ''), ids: [r.id] });
     else if (r.stage === 'reflector' && r.op === 'watchdog') out.push({ kind: 'stall', title: `stall: the watch of ${String(r.name ?? '')} went quiet`, detail: String(r.note ?? r.reason ?? 'no event and no bookmark'), ids: [r.id] });

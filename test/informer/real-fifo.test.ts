@@ -3,6 +3,7 @@ import type { Deltas } from '../../src/informer/deltas.js';
 import { DeletedFinalStateUnknown } from '../../src/informer/deltas.js';
 import { Indexer } from '../../src/informer/indexer.js';
 import { RealFifo } from '../../src/informer/real-fifo.js';
+import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import type { KubeObject } from '../../src/informer/types.js';
 
 const pod = (name: string, rv = '1'): KubeObject => ({ kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv } });
@@ -125,5 +126,73 @@ describe('RealFifo', () => {
     await closing;
     await fifo.waitForItem(); // closed: no wait, and tryPop then reports the close
     expect(() => fifo.tryPop(() => {})).toThrow('closed');
+  });
+});
+
+describe('RealFifo.tryPopBatch (client-go 1.35 PopBatch, InOrderInformersBatchProcess)', () => {
+  const names = (d: Deltas) => d.map((x) => `${x.type}:${(x.object as KubeObject).metadata.name}@${(x.object as KubeObject).metadata.resourceVersion}`);
+  function batches(f: RealFifo, max?: number): string[][] {
+    const out: string[][] = [];
+    for (;;) {
+      let seen: Deltas = [];
+      if (f.tryPopBatch((d) => (seen = d), max) === 0) return out;
+      out.push(names(seen));
+    }
+  }
+
+  it('hands out distinct keys in arrival order, closing a batch at the first repeated key', () => {
+    const { fifo } = setup();
+    fifo.add(pod('a', '1'));
+    fifo.add(pod('b', '2'));
+    fifo.update(pod('a', '3'));
+    fifo.add(pod('c', '4'));
+    fifo.delete(pod('b', '5'));
+    expect(batches(fifo)).toEqual([['Added:a@1', 'Added:b@2'], ['Updated:a@3', 'Added:c@4', 'Deleted:b@5']]);
+  });
+
+  it('never takes more than the batch size (1000 by default)', () => {
+    const { fifo } = setup();
+    for (let i = 0; i < 1205; i++) fifo.add(pod(`p${i}`, String(i)));
+    expect(batches(fifo).map((b) => b.length)).toEqual([1000, 205]);
+    for (let i = 0; i < 5; i++) fifo.add(pod(`q${i}`, String(i)));
+    expect(batches(fifo, 2).map((b) => b.length)).toEqual([2, 2, 1]);
+  });
+
+  it('stops at the end of the initial list, which is in initial-list batches only', () => {
+    const { fifo } = setup();
+    fifo.replace([pod('a', '1'), pod('b', '2')], '2');
+    fifo.add(pod('c', '3'));
+    const seen: { n: string[]; initial: boolean }[] = [];
+    for (;;) {
+      let d: Deltas = [];
+      let initial = false;
+      if (fifo.tryPopBatch((x, i) => ((d = x), (initial = i))) === 0) break;
+      seen.push({ n: names(d), initial });
+    }
+    expect(seen).toEqual([
+      { n: ['Replaced:a@1', 'Replaced:b@2'], initial: true },
+      { n: ['Added:c@3'], initial: false },
+    ]);
+    expect(fifo.hasSynced()).toBe(true);
+  });
+
+  it('traces one fifo batch record, and the batch number on each pop', () => {
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const fifo = new RealFifo({ knownObjects: new Indexer(), tracer });
+    fifo.add(pod('a', '1'));
+    fifo.add(pod('b', '2'));
+    fifo.add(pod('a', '3'));
+    fifo.tryPopBatch(() => {});
+    fifo.tryPopBatch(() => {});
+    const popped = records.filter((r) => r.stage === 'fifo' && (r.op === 'batch' || r.op === 'pop'));
+    expect(popped.map((r) => ({ op: r.op, key: r.key, batch: r.batch, size: r.size }))).toEqual([
+      { op: 'batch', key: 'ns/a', batch: 1, size: 2 },
+      { op: 'pop', key: 'ns/a', batch: 1, size: undefined },
+      { op: 'pop', key: 'ns/b', batch: 1, size: undefined },
+      // A batch of one is an ordinary pop (client-go's processSingle).
+      { op: 'pop', key: 'ns/a', batch: undefined, size: undefined },
+    ]);
   });
 });

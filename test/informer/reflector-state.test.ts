@@ -5,6 +5,7 @@ import { fakeErrors } from '../../src/informer/fake-lister-watcher.js';
 import {
   initialReflectorState,
   step,
+  noInitialEventsEndMessage,
   veryShortWatchMessage,
   type ReflectorConfig,
   type ReflectorEffect,
@@ -13,7 +14,15 @@ import {
 } from '../../src/informer/reflector-state.js';
 import type { KubeObject, WatchEvent } from '../../src/informer/types.js';
 
-const config = (o: Partial<ReflectorConfig> = {}): ReflectorConfig => ({ name: 'pods', useWatchList: false, minWatchTimeoutSeconds: 300, backoff: REFLECTOR_BACKOFF, ...o });
+const config = (o: Partial<ReflectorConfig> = {}): ReflectorConfig => ({
+  name: 'pods',
+  useWatchList: false,
+  initialEventsEndTimeoutMs: 0,
+  fallbackWithoutInitialEventsEnd: false,
+  minWatchTimeoutSeconds: 300,
+  backoff: REFLECTOR_BACKOFF,
+  ...o,
+});
 const pod = (name: string, rv: string, kind = 'Pod'): KubeObject => ({ kind, apiVersion: 'v1', metadata: { name, namespace: 'default', resourceVersion: rv } });
 const ev = (type: WatchEvent['type'], obj: KubeObject): WatchEvent => ({ type, object: obj });
 const bookmark = (rv: string, end = false): WatchEvent => ({
@@ -306,6 +315,75 @@ describe('reflector step: watch-list', () => {
     expect(m.phase).toMatchObject({ kind: 'StartingWatch', conn: 2, watchList: true });
     m.send({ kind: 'watchOpened', conn: 2 });
     m.send({ kind: 'closed', conn: 2, reason: 'eof' }, 20);
+    expect(m.phase).toMatchObject({ kind: 'Listing' });
+  });
+});
+
+describe('reflector step: a watch-list whose initial events never end', () => {
+  const bounded = (fallback: boolean, ms = 30_000) => new Machine(config({ useWatchList: true, initialEventsEndTimeoutMs: ms, fallbackWithoutInitialEventsEnd: fallback }));
+
+  it('says in the issue\'s words, with the bound, that client-go would wait forever', () => {
+    expect(noInitialEventsEndMessage(30_000)).toBe('no initial-events-end after 30s: the server or a proxy in between drops it; client-go would wait forever');
+    expect(noInitialEventsEndMessage(1_500)).toBe('no initial-events-end after 1.5s: the server or a proxy in between drops it; client-go would wait forever');
+    expect(noInitialEventsEndMessage(120_000)).toMatch(/^no initial-events-end after 2m0s:/);
+  });
+
+  it('asks for the bound when the first watch-list of a sync starts, not again on its retries', () => {
+    const m = bounded(false);
+    expect(io(m.send({ kind: 'start' }))[0]).toEqual({ kind: 'awaitInitialEventsEnd', ms: 30_000 });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const retry = io(m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5_000));
+    expect(retry.some((e) => e.kind === 'awaitInitialEventsEnd')).toBe(false);
+    expect(m.state.memory.watchListSince).toBe(0);
+  });
+
+  it('without --fallback records no-initial-events-end once and goes on waiting on the same stream, as client-go does', () => {
+    const m = bounded(false);
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    const effects = m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(traces(effects, 'no-initial-events-end')).toEqual([
+      { op: 'no-initial-events-end', conn: 1, ms: 30_000, events: 1, fallback: false, message: 'no initial-events-end after 30s: the server or a proxy in between drops it; client-go would wait forever' },
+    ]);
+    expect(io(effects)).toEqual([]);
+    expect(m.phase).toMatchObject({ kind: 'WatchListing', conn: 1 });
+    // The bookmark may still come: the watch-list then syncs as usual.
+    expect(io(m.send({ kind: 'event', conn: 1, event: bookmark('9', true) }, 40_000))).toEqual([{ kind: 'replace', items: 'collected', resourceVersion: '9' }, { kind: 'startResync' }]);
+  });
+
+  it('with --fallback closes the stream, lists and watches, and keeps LIST+WATCH for later relists', () => {
+    const m = bounded(true);
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    const effects = m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(io(effects)).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'resetCollected' }, { kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(traces(effects, 'no-initial-events-end')[0]).toMatchObject({ fallback: true });
+    expect(traces(effects, 'fallback')[0]).toMatchObject({ to: 'list', reason: 'no initial-events-end' });
+    m.send({ kind: 'listed', items: [], resourceVersion: '50', paginatedResult: false, pages: 1, ms: 1 });
+    m.send({ kind: 'watchOpened', conn: m.conn });
+    // A later relist (after an expired watch) lists again rather than trying the watch-list that never ended.
+    m.send({ kind: 'event', conn: m.conn, event: fakeErrors.expiredEvent() });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '50' }, pageSize: 0 }]);
+  });
+
+  it('a late timer after the bookmark came does nothing', () => {
+    const m = bounded(true);
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: bookmark('9', true) });
+    expect(m.send({ kind: 'initialEventsOverdue' }, 30_000)).toEqual([]);
+    expect(m.phase).toMatchObject({ kind: 'Watching', conn: 1 });
+  });
+
+  it('with --fallback during a backoff between attempts cancels that backoff\'s timer', () => {
+    const m = bounded(true);
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.connectionRefused() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch-list' });
+    const effects = io(m.send({ kind: 'initialEventsOverdue' }, 30_000));
+    expect(effects[0]).toEqual({ kind: 'cancelSleep' });
     expect(m.phase).toMatchObject({ kind: 'Listing' });
   });
 });

@@ -300,6 +300,47 @@ describe('Reflector driver: watch-list', () => {
   });
 });
 
+describe('Reflector driver: a watch-list whose initial-events-end bookmark is dropped', () => {
+  const noEnd = () => {
+    const lw = new FakeListerWatcher({ dropInitialEventsEnd: true });
+    lw.seed([pod('a'), pod('b')]);
+    return lw;
+  };
+
+  it('says so after the bound (30 s by default) and, like client-go, goes on waiting without syncing', async () => {
+    const t = setup({ useWatchList: true }, noEnd());
+    await t.tick(29_999);
+    expect(t.ops('no-initial-events-end')).toHaveLength(0);
+    await t.tick(1);
+    expect(t.ops('no-initial-events-end')).toEqual([
+      expect.objectContaining({ message: 'no initial-events-end after 30s: the server or a proxy in between drops it; client-go would wait forever', ms: 30_000, events: 2, fallback: false }),
+    ]);
+    await t.tick(120_000);
+    expect(t.reflector.hasSynced()).toBe(false);
+    expect(t.store.calls).toEqual([]);
+    expect(t.lw.listRequests).toHaveLength(0);
+    expect(t.ops('no-initial-events-end')).toHaveLength(1);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('with fallback (a short bound) closes the stream and syncs by LIST+WATCH', async () => {
+    const t = setup({ useWatchList: true, initialEventsEndTimeoutMs: 2_000, fallbackWithoutInitialEventsEnd: true }, noEnd());
+    await t.tick(2_000);
+    expect(t.ops('no-initial-events-end')[0]).toMatchObject({ message: expect.stringMatching(/^no initial-events-end after 2s:/), fallback: true });
+    expect(t.lw.watches[0].closedByClient).toBe(true);
+    expect(t.lw.listRequests).toEqual([{ resourceVersion: '0', limit: 500 }]);
+    expect(t.store.calls).toEqual(['replace 2@1002']);
+    expect(t.reflector.hasSynced()).toBe(true);
+    expect(t.lw.watchRequests.at(-1)).toEqual({ resourceVersion: '1002', timeoutSeconds: 300, allowWatchBookmarks: true });
+    t.lw.apply(pod('c'));
+    await t.tick();
+    expect(t.store.calls.at(-1)).toBe('add default/c@1003');
+    t.ac.abort();
+    await t.done;
+  });
+});
+
 describe('Reflector driver: startAt and stopping', () => {
   it('startAt watches from the given RV with no list and replays what came after it', async () => {
     const lw = new FakeListerWatcher();

@@ -1,13 +1,14 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/informer/clock.js';
-import type { ObjectOrTombstone } from '../../src/informer/deltas.js';
+import type { Deltas, ObjectOrTombstone } from '../../src/informer/deltas.js';
 import { DeletedFinalStateUnknown } from '../../src/informer/deltas.js';
 import { FakeListerWatcher } from '../../src/informer/fake-lister-watcher.js';
 import { nodeNameIndexFunc } from '../../src/informer/index-funcs.js';
 import type { ResourceEventHandler } from '../../src/informer/processor-listener.js';
-import type { SharedIndexInformerOptions } from '../../src/informer/shared-informer.js';
-import { SharedIndexInformer } from '../../src/informer/shared-informer.js';
+import type { DeltaHandler, SharedIndexInformerOptions } from '../../src/informer/shared-informer.js';
+import { processDeltas, processDeltasInBatch, SharedIndexInformer } from '../../src/informer/shared-informer.js';
+import { Indexer } from '../../src/informer/indexer.js';
 import { Tracer } from '../../src/informer/trace.js';
 import type { TraceRecord } from '../../src/informer/trace.js';
 import type { KubeObject } from '../../src/informer/types.js';
@@ -289,5 +290,61 @@ describe('SharedIndexInformer', () => {
     await informer.whenSynced();
     stop.abort();
     await done;
+  });
+});
+
+describe('SharedIndexInformer batchProcess (client-go 1.35 InOrderInformersBatchProcess)', () => {
+  /** The informer's own handler (what distributes to listeners), noting at each call what the cache holds. */
+  function cacheWatcher(store: Indexer, log: string[]): DeltaHandler {
+    const cached = () => store.listKeys().sort().join(',');
+    return {
+      onAdd: (o) => void log.push(`add ${o.metadata.name} sees [${cached()}]`),
+      onUpdate: (old, o) => void log.push(`update ${o.metadata.name}@${old.metadata.resourceVersion}->${o.metadata.resourceVersion} sees [${cached()}]`),
+      onDelete: (o: ObjectOrTombstone) => void log.push(`delete ${o instanceof DeletedFinalStateUnknown ? o.key : o.metadata.name} sees [${cached()}]`),
+    };
+  }
+  const deltas: Deltas = [
+    { type: 'Added', object: pod('a', { metadata: { name: 'a', namespace: 'ns', resourceVersion: '2' } }) },
+    { type: 'Updated', object: pod('b', { metadata: { name: 'b', namespace: 'ns', resourceVersion: '3' } }) },
+    { type: 'Deleted', object: pod('c', { metadata: { name: 'c', namespace: 'ns', resourceVersion: '4' } }) },
+  ];
+  const seeded = () => {
+    const store = new Indexer();
+    store.add(pod('b', { metadata: { name: 'b', namespace: 'ns', resourceVersion: '1' } }));
+    store.add(pod('c', { metadata: { name: 'c', namespace: 'ns', resourceVersion: '1' } }));
+    return store;
+  };
+
+  it('processDeltasInBatch puts the whole batch into the cache before the first handler call', () => {
+    const store = seeded();
+    const log: string[] = [];
+    processDeltasInBatch(cacheWatcher(store, log), store, deltas, false);
+    expect(log).toEqual(['add a sees [ns/a,ns/b]', 'update b@1->3 sees [ns/a,ns/b]', 'delete c sees [ns/a,ns/b]']);
+  });
+
+  it('processDeltas (no batches) updates the cache one delta at a time, each just before its handler', () => {
+    const store = seeded();
+    const log: string[] = [];
+    processDeltas(cacheWatcher(store, log), store, deltas, false);
+    expect(log).toEqual(['add a sees [ns/a,ns/b,ns/c]', 'update b@1->3 sees [ns/a,ns/b,ns/c]', 'delete c sees [ns/a,ns/b]']);
+  });
+
+  it('traces each batch (fifo batch record) and delivers every delta exactly once, in order', async () => {
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const lw = new FakeListerWatcher();
+    lw.seed([pod('a'), pod('b')]);
+    const h = recorder();
+    const { informer } = start(lw, { fifo: 'real', batchProcess: true, tracer }, [h]);
+    await informer.whenSynced();
+    await eventually(() => h.log.length === 2);
+    await lw.waitForWatch(1);
+    lw.apply(pod('a', { spec: { nodeName: 'n2' } }));
+    lw.remove('ns/b');
+    await eventually(() => h.log.length === 4);
+    expect(h.log).toEqual(['add a@1001 initial', 'add b@1002 initial', 'update a@1001->1003', 'delete b@1004']);
+    const batches = records.filter((r) => r.stage === 'fifo' && r.op === 'batch');
+    expect(batches[0]).toMatchObject({ batch: 1, size: 2, isInInitialList: true });
   });
 });

@@ -99,6 +99,7 @@ describe('fault injection', () => {
       fail: [{ code: 429, count: 3, verb: 'watch' }, { code: 503, count: 1, path: '/pods' }],
       delay: [{ ms: 200, verb: 'list' }], cutWatchEvents: 2,
     });
+    expect(parseFaultSpec('drop-initial-events-end')).toEqual({ dropInitialEventsEnd: true });
     expect(() => parseFaultSpec('explode=1')).toThrow(/unknown fault/);
   });
 });

@@ -105,6 +105,22 @@ describe('WATCH', () => {
     }
   });
 
+  it('with the drop-initial-events-end fault sends the initial ADDEDs and no end bookmark, as a proxy that drops it', async () => {
+    sim.faults.apply({ dropInitialEventsEnd: true });
+    try {
+      const w = await watch(sim.url, '/api/v1/namespaces/default/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
+      await w.waitFor(2);
+      await new Promise((r) => setTimeout(r, 300));
+      // Periodic bookmarks still come (this sim sends them often); none ends the initial events.
+      expect(w.events.filter((e) => e.type === 'ADDED')).toHaveLength(2);
+      expect(w.events.filter((e) => e.object.metadata.annotations?.['k8s.io/initial-events-end'])).toEqual([]);
+      w.close();
+    } finally {
+      sim.faults.apply({ dropInitialEventsEnd: false });
+    }
+    expect(sim.faults.state().dropInitialEventsEnd).toBe(false);
+  });
+
   it('validates watch-list options with 422', async () => {
     const a = await http(sim.url, '/api/v1/pods?watch=1&sendInitialEvents=true');
     expect(a.status).toBe(422);

@@ -3,6 +3,7 @@
 // budget, the initial sync — plus the first-contact policy (fail at once on what retrying cannot fix,
 // retry the rest visibly until a deadline).
 import { buildPipeline, type Pipeline, type PipelineOptions } from '../../informer/pipeline.js';
+import type { SharedIndexInformer } from '../../informer/shared-informer.js';
 import { ResourceTracer, type Tracer } from '../../informer/trace.js';
 import { untilIdle } from './until-idle.js';
 import type { ListerWatcher } from '../../informer/types.js';
@@ -37,6 +38,8 @@ export interface WatchPipelineOptions {
   onFatal?(err: Error): void;
   /** Called once every informer has synced. */
   onSynced?(): void;
+  /** Called with the informers once they are built (for their client-go 1.36 metrics). */
+  onInformers?(informers: SharedIndexInformer[]): void;
   /** A watch with no event and no bookmark for this long is a `stall` reflector record (off when unset). */
   stallAfterMs?: number;
   /** The deadline and retry notices of the first contact (default: 30s, silent). */
@@ -70,6 +73,8 @@ export async function runWatchPipeline(o: WatchPipelineOptions): Promise<StopRea
     const lw = new GatedListerWatcher(watched, gate);
     return buildPipeline({ ...o.pipeline, sources: [{ name: s.name, listerWatcher: lw, expectedKind: s.kind }], tracer });
   });
+
+  o.onInformers?.(pipelines.flatMap((p) => p.informers));
 
   let reason: StopReason = 'signal';
   const finish = async (why: StopReason) => {

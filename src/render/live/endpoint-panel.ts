@@ -47,7 +47,7 @@ export class EndpointStats {
         c.relists++;
         this.note(`relist ${name} ${String(r.resource ?? '')}: ${String(r.reason ?? '')}`);
         break;
-      case 'stale-write': case 'loop': case 'stall': case 'conflict': case 'question':
+      case 'stale-write': case 'stale-read': case 'loop': case 'stall': case 'conflict': case 'question':
         this.note(`${r.op} ${name} ${r.key ?? String(r.resource ?? '')}${typeof r.note === 'string' ? `: ${r.note}` : ''}`);
         break;
     }

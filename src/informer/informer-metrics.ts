@@ -1,0 +1,64 @@
+// The informer metrics client-go 1.36 publishes (k8s.io/component-base v0.36 metrics/prometheus/clientgo/fifo, the
+// InformerMetricsProvider of tools/cache): informer_queued_items (the FIFO's depth), informer_processing_latency_seconds
+// (the time to process what one pop took out of the FIFO) and informer_store_resource_version (the store's
+// resourceVersion, what SharedIndexInformer.LastStoreSyncResourceVersion returns). kwatch keeps them per informer
+// for the summary and --live. Latency is timed on one pop in LATENCY_SAMPLE_EVERY, so the hot path pays a counter.
+
+/** client-go's bucket bounds for informer_processing_latency_seconds. */
+export const PROCESSING_LATENCY_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** One pop in this many is timed. */
+export const LATENCY_SAMPLE_EVERY = 16;
+
+export interface InformerMetricsSnapshot {
+  /** informer_queued_items: entries (RealFIFO) or keys (DeltaFIFO) queued now. */
+  queuedItems: number;
+  /** The most queued at once, seen at a pop. */
+  peakQueuedItems: number;
+  /** informer_processing_latency_seconds, over the sampled pops. */
+  processingLatency: { samples: number; p50Seconds?: number; p99Seconds?: number; maxSeconds?: number };
+  /** informer_store_resource_version: the store's resourceVersion (LastStoreSyncResourceVersion); "" before the first list. */
+  storeResourceVersion: string;
+}
+
+/** A histogram with client-go's buckets, plus the exact maximum. */
+export class LatencyHistogram {
+  private readonly counts = new Array<number>(PROCESSING_LATENCY_BUCKETS_SECONDS.length + 1).fill(0);
+  private n = 0;
+  private max = 0;
+
+  observe(seconds: number): void {
+    let i = 0;
+    while (i < PROCESSING_LATENCY_BUCKETS_SECONDS.length && seconds > PROCESSING_LATENCY_BUCKETS_SECONDS[i]) i++;
+    this.counts[i]++;
+    this.n++;
+    if (seconds > this.max) this.max = seconds;
+  }
+
+  get samples(): number {
+    return this.n;
+  }
+
+  /** The upper bound of the bucket holding quantile q (Prometheus's histogram_quantile, without interpolation); the max for the last bucket. */
+  quantile(q: number): number | undefined {
+    if (this.n === 0) return undefined;
+    const rank = Math.ceil(q * this.n);
+    let seen = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      seen += this.counts[i];
+      if (seen >= rank) return i < PROCESSING_LATENCY_BUCKETS_SECONDS.length ? Math.min(PROCESSING_LATENCY_BUCKETS_SECONDS[i], this.max) : this.max;
+    }
+    return this.max;
+  }
+
+  get maxSeconds(): number | undefined {
+    return this.n === 0 ? undefined : this.max;
+  }
+}
+
+/** One summary line per informer, in client-go 1.36's metric names. */
+export function formatInformerMetrics(name: string, m: InformerMetricsSnapshot): string {
+  const ms = (s: number | undefined) => (s === undefined ? '-' : s < 0.001 ? '<1ms' : `${Math.round(s * 1000)}ms`);
+  const latency = m.processingLatency.samples === 0 ? 'no samples' : `p50 ≤${ms(m.processingLatency.p50Seconds)} p99 ≤${ms(m.processingLatency.p99Seconds)} max ${ms(m.processingLatency.maxSeconds)} (${m.processingLatency.samples} sampled pops)`;
+  return `informer ${name}: informer_queued_items ${m.queuedItems} (peak ${m.peakQueuedItems}), informer_processing_latency_seconds ${latency}, informer_store_resource_version ${m.storeResourceVersion || '-'}`;
+}

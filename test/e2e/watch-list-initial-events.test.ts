@@ -1,0 +1,80 @@
+// End to end through the built CLI (run `npm run build` first): `kwatch events --watch-list` syncs by watch-list, as
+// client-go 1.35's WatchListClient does; and against a server whose initial-events-end bookmark is dropped (the sim's
+// drop-initial-events-end fault, a proxy that drops it) kwatch says so after --initial-events-timeout, and with
+// --fallback syncs by LIST+WATCH instead of waiting forever. --batch-process delivers the RealFIFO in batches.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import { kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
+
+interface Rec { stage: string; op: string; message?: string; fallback?: boolean; from?: string }
+
+let plain: SimServer;
+let dropping: SimServer;
+const env = (sim: 'plain' | 'dropping') => ({ KUBECONFIG: join(dirs[sim], 'config'), KUBECACHEDIR: join(dirs[sim], 'cache') });
+const dirs = { plain: '', dropping: '' };
+const reflectorOps = (stdout: string) =>
+  stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec).filter((r) => r.stage === 'reflector');
+
+beforeAll(async () => {
+  plain = await startSimServer({ nodes: 1, pods: 4, churn: 0 });
+  dropping = await startSimServer({ nodes: 1, pods: 4, churn: 0, faults: { dropInitialEventsEnd: true } });
+  dirs.plain = tempDir('kwatch-e2e-wl-plain-');
+  dirs.dropping = tempDir('kwatch-e2e-wl-drop-');
+  await plain.writeKubeconfig(join(dirs.plain, 'config'));
+  await dropping.writeKubeconfig(join(dirs.dropping, 'config'));
+});
+afterAll(async () => {
+  await Promise.all([plain?.close(), dropping?.close()]);
+});
+
+describe('kwatch events --watch-list (built CLI)', () => {
+  it('syncs by watch-list: sendInitialEvents with NotOlderThan, no LIST page', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--until-synced', '-o', 'ndjson'], env('plain'));
+    expect(r.code, r.stderr).toBe(0);
+    const recs = reflectorOps(r.stdout);
+    expect(recs.find((x) => x.op === 'synced')).toMatchObject({ from: 'watch-list' });
+    expect(recs.map((x) => x.op)).not.toContain('list-page');
+    expect(plain.requests().some((q) => q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toBe(true);
+  }, 60_000);
+
+  it('without the bookmark: says so after --initial-events-timeout and, like client-go, does not sync', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson'], env('dropping'));
+    expect(r.code, r.stderr).toBe(0);
+    const recs = reflectorOps(r.stdout);
+    expect(recs.filter((x) => x.op === 'no-initial-events-end')).toEqual([
+      expect.objectContaining({ message: 'no initial-events-end after 1s: the server or a proxy in between drops it; client-go would wait forever', fallback: false }),
+    ]);
+    expect(recs.map((x) => x.op)).not.toContain('synced');
+  }, 60_000);
+
+  it('without the bookmark and with --fallback: lists and watches instead, and syncs', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping'));
+    expect(r.code, r.stderr).toBe(0);
+    const ops = reflectorOps(r.stdout).map((x) => x.op);
+    expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
+    expect(ops.indexOf('list-page')).toBeGreaterThan(ops.indexOf('no-initial-events-end'));
+    expect(reflectorOps(r.stdout).find((x) => x.op === 'synced')).toMatchObject({ from: 'list' });
+  }, 60_000);
+});
+
+describe('kwatch events --batch-process (built CLI)', () => {
+  it('delivers the initial list as one fifo batch, each pop carrying its batch number', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain'));
+    expect(r.code, r.stderr).toBe(0);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; op: string; batch?: number; size?: number; isInInitialList?: boolean; key?: string });
+    const batches = recs.filter((x) => x.stage === 'fifo' && x.op === 'batch');
+    expect(batches).toEqual([expect.objectContaining({ batch: 1, size: 4, isInInitialList: true })]);
+    expect(recs.filter((x) => x.stage === 'handler' && x.op === 'OnAdd')).toHaveLength(4);
+    // After the summary, the informer's metrics in client-go 1.36's names.
+    const rv = String(plain.api.currentRevision());
+    expect(r.stderr).toMatch(new RegExp(`^informer pods: informer_queued_items 0 \\(peak 4\\), informer_processing_latency_seconds p50 ≤\\S+ p99 ≤\\S+ max \\S+ \\(1 sampled pops\\), informer_store_resource_version ${rv}$`, 'm'));
+  }, 60_000);
+
+  it('refuses --fifo delta in one line', async () => {
+    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--fifo', 'delta'], env('plain'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('error: --batch-process batches the RealFIFO: it cannot be combined with --fifo delta');
+  }, 60_000);
+});
