@@ -58,6 +58,8 @@ const END = ascii('}\n');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const INITIAL_BYTES = 64 * 1024;
+/** Year 10000: toISOString writes a six-digit year with a sign from there on. */
+const MAX_FOUR_DIGIT_YEAR_MS = 253402300800000;
 /** Pieces up to this many bytes are copied by a loop, longer ones by Uint8Array#set (measured: the cheaper each side). */
 const COPY_BY_LOOP = 16;
 /** A buffer grown past this (by one huge line) is given back once it is emptied. */
@@ -74,8 +76,9 @@ export class NdjsonBuffer implements PendingText {
   private ascii = true;
   private readonly keyWriters = new Map<string, KeyWriter>();
   private readonly shapes = new Map<string, Map<string, OpShape>>();
-  private lastTime = '';
-  /** `{"time":"…` of lastTime. */
+  /** The epoch ms whose `{"time":"…` is timeHead, and its second: within one, only the milliseconds change. */
+  private lastMs = NaN;
+  private lastSecond = NaN;
   private timeHead = ascii('{"time":"');
 
   get size(): number {
@@ -102,16 +105,13 @@ export class NdjsonBuffer implements PendingText {
    * when the record has a detail key that JSON.stringify would move ahead of the fixed fields or no string stage
    * or op: the caller then takes the general path. Whole objects are left out, as the contract says by default.
    */
-  record(record: TraceRecord, time: string): boolean {
+  record(record: TraceRecord): boolean {
     const { stage, op, key, rv, type } = record;
     if (typeof stage !== 'string' || typeof op !== 'string') return false;
     // Leading fields of another type (from an odd producer) are left to the general path, which defines their bytes.
     if (!stringOrAbsent(key) || !stringOrAbsent(rv) || !stringOrAbsent(type)) return false;
+    if (record.time !== this.lastMs && !this.setTime(record.time)) return false;
     const start = this.pos;
-    if (time !== this.lastTime) {
-      this.lastTime = time;
-      this.timeHead = ascii('{"time":"' + time);
-    }
     const shape = this.shape(stage, op);
     if (!shape.ascii) return false;
     this.bytes(this.timeHead);
@@ -174,6 +174,32 @@ export class NdjsonBuffer implements PendingText {
       }
     }
     this.bytes(END);
+    return true;
+  }
+
+  /**
+   * timeHead for epoch ms `ms` (RFC 3339 as Date#toISOString writes it), false for a time it cannot hold (left to the
+   * general path). A new Date and its string for each new second only: the records of a busy run come a few per
+   * millisecond, and formatting each new millisecond's date whole cost more than writing the rest of the line.
+   */
+  private setTime(ms: unknown): boolean {
+    if (typeof ms !== 'number' || !(ms >= 0 && ms < MAX_FOUR_DIGIT_YEAR_MS)) return false;
+    // A Date keeps whole milliseconds (TimeClip truncates), as toISOString prints them.
+    const whole = Math.trunc(ms);
+    const second = Math.floor(whole / 1000);
+    if (second !== this.lastSecond) {
+      this.timeHead = ascii('{"time":"' + new Date(whole).toISOString());
+      this.lastSecond = second;
+    } else {
+      // "…:SS.mmmZ": the three digits before the Z.
+      const h = this.timeHead;
+      const milli = whole - second * 1000;
+      const at = h.length - 4;
+      h[at] = 0x30 + Math.floor(milli / 100);
+      h[at + 1] = 0x30 + (Math.floor(milli / 10) % 10);
+      h[at + 2] = 0x30 + (milli % 10);
+    }
+    this.lastMs = ms;
     return true;
   }
 

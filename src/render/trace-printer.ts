@@ -222,7 +222,7 @@ function ndjsonWriter(opts: TracePrinterOptions, lines: NdjsonBuffer, appended: 
   const plain = !opts.includeObjects && !opts.diff;
   return {
     record(r) {
-      if (!(plain && !isWrite(r) && lines.record(r, isoTime(r.time)))) lines.push(JSON.stringify(toJSON(r)) + '\n');
+      if (!(plain && !isWrite(r) && lines.record(r))) lines.push(JSON.stringify(toJSON(r)) + '\n');
       appended();
     },
     end: () => {},
