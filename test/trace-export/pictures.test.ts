@@ -111,3 +111,27 @@ describe('tombstones a relist delivered', () => {
     expect(tombstones.map((e) => [e.name, e.pid])).toEqual([['tombstone ns/gone', reflector], ['tombstone ns/gone-too', reflector]]);
   });
 });
+
+describe('reconciles a controller process logged (--exec)', () => {
+  it('OTLP: a kube-rs reconcile keeps its object.ref and reason, and the write made inside it is its child', () => {
+    const tracer = new Tracer();
+    const collector = new TraceCollector(tracer);
+    let t = 1_700_000_000_000;
+    const emit = (r: Omit<TraceRecord, 'time'>) => {
+      const rec = { time: (t += 1), ...r } as TraceRecord;
+      tracer.emit(rec);
+      return rec;
+    };
+    const start = emit({ stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'demo', from: 'kube-rs', objectRef: 'ConfigMap.v1./a.ns', reason: 'object updated', logged: false });
+    emit({ stage: 'endpoint', op: 'write', key: 'ns/a', client: 'demo', resource: 'configmaps', verb: 'patch', rv: '7', code: 200, reconcile: start.id });
+    emit({ stage: 'reconcile', op: 'end', key: 'ns/a', controller: 'demo', from: 'kube-rs', objectRef: 'ConfigMap.v1./a.ns', logged: false, span: 'inferred' });
+    const spans = toOtlpSpans(collector.stop(), 'cd'.repeat(16));
+    expect(otlpProblems(spans)).toEqual([]);
+    const reconcile = spans.find((s) => s.name === 'reconciling object')!;
+    const value = (key: string) => JSON.stringify(reconcile.attributes.find((a) => a.key === key)?.value);
+    expect(value('object.ref')).toContain('ConfigMap.v1./a.ns');
+    expect(value('object.reason')).toContain('object updated');
+    expect(value('kwatch.span')).toContain('inferred');
+    expect(spans.find((s) => s.name === 'patch configmaps')!.parentSpanId).toBe(reconcile.spanId);
+  });
+});
