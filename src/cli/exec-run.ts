@@ -3,7 +3,7 @@
 // printer, the ways to stop (the child's exit, Ctrl-C, --for, --once's settle), and the report with its exit code.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
@@ -12,6 +12,7 @@ import type { WriteLimits } from '../reconcile/write-limiter.js';
 import { childEnvironment, startChild, type ChildExit, type ChildOutput, type RunningChild } from '../endpoint/child-process.js';
 import { isEndpointKubeconfig, writeEndpointKubeconfig } from '../endpoint/endpoint-kubeconfig.js';
 import { WireRecorder } from '../endpoint/wire-recorder.js';
+import { ReconcileAttributingTracer, ReconcileSpans } from '../endpoint/reconcile-spans.js';
 import { upstreamResourceTypes } from '../endpoint/upstream-kinds.js';
 import type { ResourceType } from '../sim/registry.js';
 import { openRecording } from './recording-open.js';
@@ -28,8 +29,11 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { UserError } from './user-error.js';
 
-/** What `reconcile --exec` and `proxy` show by default: the wire, and the reflector lifecycle of the fork's mirrors. */
-export const EXEC_DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['endpoint']);
+/**
+ * What `reconcile --exec` and `proxy` show by default: the wire, the reflector lifecycle of the fork's mirrors, and
+ * the reconciles a controller's own log lines mark (none without such lines).
+ */
+export const EXEC_DEFAULT_STAGES: ReadonlySet<Stage> = new Set<Stage>(['endpoint', 'reconcile']);
 
 export interface ExecRunOptions {
   upstream: Connection;
@@ -94,6 +98,10 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (!live) printer.write(r);
   });
 
+  // Under --exec, the controller's own log lines say where its reconciles start and end (reconcile-spans.ts).
+  const spans = o.child ? new ReconcileSpans(o.tracer, Date.now, basename(o.child.command)) : undefined;
+  const endpointTracer = spans ? new ReconcileAttributingTracer(o.tracer, spans) : o.tracer;
+
   const recording = o.record ? openWireRecording(o.record, o.upstream, () => o.stop.stop('recording failed')) : undefined;
   let child: RunningChild | undefined;
   let exit: ChildExit | undefined;
@@ -101,7 +109,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let maxWritesReached: number | undefined;
   let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
   try {
-    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: o.tracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
+    endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: endpointTracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
       writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
       onMaxWrites: (max) => { maxWritesReached = max; o.stop.stop('max-writes'); },
       clientRoot: () => child?.pid,
@@ -115,7 +123,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     const started = Date.now();
     if (o.child) {
       const args = o.child.args.map((a) => a.split('{kubeconfig}').join(kubeconfig.path));
-      child = startChild({ command: o.child.command, args, env: childEnvironment(process.env, kubeconfig.path), output: o.child.output, stderr: err, color: shouldColor(err, process.env) });
+      child = startChild({ command: o.child.command, args, env: childEnvironment(process.env, kubeconfig.path), output: o.child.output, stderr: err, color: shouldColor(err, process.env), onLine: spans && ((line) => spans.line(line)) });
     }
     const stopped = new Promise<void>((r) => (o.stop.signal.aborted ? r() : o.stop.signal.addEventListener('abort', () => r(), { once: true })));
     const waits: Promise<unknown>[] = [stopped];
@@ -125,6 +133,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (child) exit = await child.stop(o.child!.graceMs);
     if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
   } finally {
+    spans?.end();
     unsubscribe();
     live?.stop();
     if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled, o.once.quietMs)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);

@@ -16,6 +16,11 @@ export interface ChildOptions {
   stderr: NodeJS.WritableStream;
   /** Dim the prefix (a terminal). */
   color: boolean;
+  /**
+   * Each line the child prints on stdout or stderr, as printed (reconcile spans are read from them). Not under
+   * passthrough, where the child writes to kwatch's own stdout and stderr directly.
+   */
+  onLine?: (line: string) => void;
 }
 
 export interface ChildExit {
@@ -90,6 +95,7 @@ export function startChild(o: ChildOptions): RunningChild {
   }
   function emit(line: string): void {
     keep(line);
+    o.onLine?.(line);
     if (o.output.kind === 'prefix') o.stderr.write(`${prefix}${o.color ? `\x1b[2m${line}\x1b[0m` : line}\n`);
     else if (file) file.write(`${line}\n`);
   }

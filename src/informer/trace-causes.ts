@@ -20,20 +20,20 @@ export class CauseLinker {
   // Per linker, so that a replay traces the same ids every time. A nested tracer (a replay's inner pipeline) links
   // its records before they reach the outer one, which then leaves them as they are.
   private nextId = 1;
-  /** key → the id of the latest record of a stage for it, with the rv it carried. */
-  // Records are kept by reference and ids one at a time (an array only once there are two): one event makes a
-  // record per stage, and linking them must not cost an allocation each (see bench/sync.js, -o ndjson).
-  private lastWatch = new Map<string, TraceRecord>();
-  private pendingDeltas = new Map<string, number | number[]>();
-  private lastPop = new Map<string, number>();
-  private lastHandler = new Map<string, TraceRecord>();
+  /**
+   * key → what the key's last event left at each stage. One record per stage of every event reaches the linker, and
+   * the records of one event come one after another: one object per key, and the last one kept at hand, so that most
+   * records cost no lookup at all (a Map per stage cost a lookup or two per record; see bench/sync.js, -o ndjson).
+   */
+  private keys = new Map<string, KeyLinks>();
+  private lastKey: string | undefined;
+  private lastLinks: KeyLinks | undefined;
   /** The newest handler call of any key: a map function turns one key's event into another key's request. */
   private newestHandler: number | undefined;
-  /** `controller key` → the adds merged since the key was last handed out, then those it was handed out with. */
-  private queued = new Map<string, Map<string, number | number[]>>();
-  private handedOut = new Map<string, Map<string, number | number[]>>();
-  /** controller → key → the reconcile running for it (its start's id). */
-  private running = new Map<string, Map<string, number>>();
+  /** controller → its queue's merged adds and running reconciles; the last one kept at hand, as for keys. */
+  private controllers = new Map<string, ControllerLinks>();
+  private lastController: string | undefined;
+  private lastControllerLinks: ControllerLinks | undefined;
   /** Whether any write stored a version yet: until one did, no event can be an echo and none is kept as one. */
   private writesSeen = false;
   /** `key@rv` → the write that stored that version and awaits its echo. */
@@ -59,7 +59,7 @@ export class CauseLinker {
       case 'fifo':
         return this.fifo(r, id);
       case 'indexer': {
-        const pop = r.key !== undefined ? this.lastPop.get(r.key) : undefined;
+        const pop = r.key !== undefined ? this.linksOf(r.key).pop : undefined;
         if (pop !== undefined) r.cause = [pop];
         return;
       }
@@ -78,7 +78,7 @@ export class CauseLinker {
 
   private watchEvent(r: TraceRecord, id: number): void {
     if (r.key === undefined || !CHANGE_EVENTS.has(r.op)) return;
-    this.lastWatch.set(r.key, r);
+    this.linksOf(r.key).watch = r;
     if (this.writesSeen) this.markEcho(r, id);
   }
 
@@ -86,43 +86,45 @@ export class CauseLinker {
     const key = r.key;
     if (key === undefined) return;
     if (DELTA_OPS.has(r.op)) {
+      const links = this.linksOf(key);
       let cause: number | undefined;
       if (r.op === 'Replaced') cause = this.lastListed.get(String(r.name ?? r.resource ?? '')) ?? lastOf(this.lastListed);
       else {
-        const w = this.lastWatch.get(key);
+        const w = links.watch;
         if (w && (r.rv === undefined || w.rv === r.rv)) cause = w.id as number;
       }
       if (cause !== undefined) r.cause = [cause];
-      addId(this.pendingDeltas, key, id);
+      links.deltas = withId(links.deltas, id);
     } else if (r.op === 'pop') {
-      const pending = this.pendingDeltas.get(key);
+      const links = this.linksOf(key);
+      const pending = links.deltas;
       if (pending !== undefined) r.cause = typeof pending === 'number' ? [pending] : pending;
-      this.pendingDeltas.delete(key);
-      this.lastPop.set(key, id);
+      links.deltas = undefined;
+      links.pop = id;
     }
   }
 
   private handler(r: TraceRecord, id: number): void {
     if (r.key === undefined) return;
-    const pop = this.lastPop.get(r.key);
-    if (pop !== undefined) r.cause = [pop];
-    this.lastHandler.set(r.key, r);
+    const links = this.linksOf(r.key);
+    if (links.pop !== undefined) r.cause = [links.pop];
+    links.handler = r;
     this.newestHandler = id;
   }
 
   private workqueue(r: TraceRecord, id: number): void {
     if (r.key === undefined) return;
-    const controller = String(r.controller ?? r.queue ?? '');
+    const controller = this.controllerOf(String(r.controller ?? r.queue ?? ''));
     if (QUEUE_ADD_OPS.has(r.op)) {
       const cause = this.queueAddCause(r);
       if (cause !== undefined) r.cause = [cause];
-      addId(inner(this.queued, controller), r.key, id);
+      controller.queued.set(r.key, withId(controller.queued.get(r.key), id));
     } else if (r.op === 'get') {
-      const queued = inner(this.queued, controller);
-      const ids = queued.get(r.key);
-      if (ids !== undefined) inner(this.handedOut, controller).set(r.key, ids);
-      else this.handedOut.get(controller)?.delete(r.key);
-      queued.delete(r.key);
+      const ids = controller.queued.get(r.key);
+      if (ids !== undefined) {
+        controller.handedOut.set(r.key, ids);
+        controller.queued.delete(r.key);
+      } else controller.handedOut.delete(r.key);
     }
   }
 
@@ -140,27 +142,32 @@ export class CauseLinker {
         return write;
       }
     }
-    const h = this.lastHandler.get(key);
+    const h = this.linksOf(key).handler;
     if (h && (rv === undefined || h.rv === rv)) return h.id as number;
-    if (r.op === 'requeue' || r.op === 'add-after' || r.op === 'add-rate-limited') return this.running.get(String(r.controller ?? r.queue ?? ''))?.get(r.key!);
+    if (r.op === 'requeue' || r.op === 'add-after' || r.op === 'add-rate-limited') return this.controllers.get(String(r.controller ?? r.queue ?? ''))?.running.get(r.key!);
     return this.newestHandler;
   }
 
   private reconcile(r: TraceRecord, id: number): void {
     if (r.key === undefined) return;
-    const controller = String(r.controller ?? '');
+    const controller = this.controllerOf(String(r.controller ?? ''));
     if (r.op === 'start') {
-      const handedOut = this.handedOut.get(controller);
-      const merged = handedOut?.get(r.key);
-      if (merged !== undefined) r.cause = typeof merged === 'number' ? [merged] : merged;
-      handedOut?.delete(r.key);
-      inner(this.running, controller).set(r.key, id);
+      const merged = controller.handedOut.get(r.key);
+      if (merged !== undefined) {
+        r.cause = typeof merged === 'number' ? [merged] : merged;
+        controller.handedOut.delete(r.key);
+      } else if (r.from !== undefined) {
+        // A reconcile a controller process logged (--exec, reconcile-spans.ts): the newest change it was sent of the key.
+        const event = this.linksOf(r.key).endpointEvent;
+        if (event !== undefined) r.cause = [event];
+      }
+      controller.running.set(r.key, id);
     } else if (r.op === 'write') {
-      const run = this.running.get(controller)?.get(r.key);
+      const run = controller.running.get(r.key);
       if (run !== undefined) r.cause = [run];
       this.awaitEcho(r, id, String(r.target ?? r.key));
-    } else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'loop') {
-      const run = this.running.get(controller)?.get(r.key);
+    } else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'requeue' || r.op === 'end' || r.op === 'loop') {
+      const run = controller.running.get(r.key);
       if (run !== undefined) r.cause = [run];
     }
   }
@@ -169,8 +176,13 @@ export class CauseLinker {
     if (r.op === 'watch' && r.key !== undefined && typeof r.event === 'string' && CHANGE_EVENTS.has(r.event)) {
       const desc = `${String(r.client)} ${r.event} ${String(r.resource)} ${r.key}${r.rv !== undefined ? `@${String(r.rv)}` : ''}`;
       this.endpointEvents.set(desc, id);
+      this.linksOf(r.key).endpointEvent = id;
       if (this.endpointEvents.size > MAX_ENDPOINT_EVENTS) this.endpointEvents.delete(this.endpointEvents.keys().next().value!);
       this.markEcho(r, id);
+    } else if (r.op === 'write' && r.key !== undefined && typeof r.reconcile === 'number') {
+      // Made inside a reconcile the controller logged (reconcile-spans.ts): that reconcile is its cause.
+      r.cause = [r.reconcile];
+      this.awaitEcho(r, id, r.key);
     } else if (r.op === 'write' && r.key !== undefined) {
       // The events the endpoint inferred the write reacted to, by the description it gave them (see wire-trace.ts).
       const after = Array.isArray(r.after) ? (r.after as string[]) : [];
@@ -182,6 +194,24 @@ export class CauseLinker {
       if (causes.length) r.cause = causes;
       this.awaitEcho(r, id, r.key);
     }
+  }
+
+  private linksOf(key: string): KeyLinks {
+    if (key === this.lastKey) return this.lastLinks!;
+    let links = this.keys.get(key);
+    if (links === undefined) this.keys.set(key, (links = { watch: undefined, deltas: undefined, pop: undefined, handler: undefined }));
+    this.lastKey = key;
+    this.lastLinks = links;
+    return links;
+  }
+
+  private controllerOf(name: string): ControllerLinks {
+    if (name === this.lastController) return this.lastControllerLinks!;
+    let links = this.controllers.get(name);
+    if (links === undefined) this.controllers.set(name, (links = { queued: new Map(), handedOut: new Map(), running: new Map() }));
+    this.lastController = name;
+    this.lastControllerLinks = links;
+    return links;
   }
 
   /** A write that stored a version: the first record to deliver that version back is its echo. */
@@ -215,18 +245,39 @@ export class CauseLinker {
   }
 }
 
-/** Adds an id to a key's ids: a number while there is one, an array once there are more. */
-function addId(m: Map<string, number | number[]>, key: string, id: number): void {
-  const ids = m.get(key);
-  if (ids === undefined) m.set(key, id);
-  else if (typeof ids === 'number') m.set(key, [ids, id]);
-  else ids.push(id);
+/** What the linker keeps of one key: the latest record of each stage it links from (records by reference, for their rv). */
+interface KeyLinks {
+  /** The latest change event (ADDED, MODIFIED, DELETED). */
+  watch: TraceRecord | undefined;
+  /** The fifo deltas queued since the key was last popped. */
+  deltas: Ids | undefined;
+  /** The id of the key's last pop. */
+  pop: number | undefined;
+  /** The latest handler call. */
+  handler: TraceRecord | undefined;
+  /** The latest change event the endpoint delivered to a client (--exec, proxy). */
+  endpointEvent?: number;
 }
 
-function inner<V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> {
-  let v = m.get(k);
-  if (v === undefined) m.set(k, (v = new Map()));
-  return v;
+/** What the linker keeps of one controller, by key. */
+interface ControllerLinks {
+  /** The adds merged since the key was last handed out. */
+  queued: Map<string, Ids>;
+  /** The adds the key was last handed out with, until its reconcile starts. */
+  handedOut: Map<string, Ids>;
+  /** The reconcile running for the key (its start's id). */
+  running: Map<string, number>;
+}
+
+/** Ids one at a time: a number while there is one, an array once there are more (no allocation for the usual one). */
+type Ids = number | number[];
+
+/** Adds an id to ids. */
+function withId(ids: Ids | undefined, id: number): Ids {
+  if (ids === undefined) return id;
+  if (typeof ids === 'number') return [ids, id];
+  ids.push(id);
+  return ids;
 }
 
 function lastOf(m: Map<string, number>): number | undefined {

@@ -58,6 +58,10 @@ const END = ascii('}\n');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const INITIAL_BYTES = 64 * 1024;
+/** Year 10000: toISOString writes a six-digit year with a sign from there on. */
+const MAX_FOUR_DIGIT_YEAR_MS = 253402300800000;
+/** Pieces up to this many bytes are copied by a loop, longer ones by Uint8Array#set (measured: the cheaper each side). */
+const COPY_BY_LOOP = 16;
 /** A buffer grown past this (by one huge line) is given back once it is emptied. */
 const KEEP_BYTES = 1024 * 1024;
 
@@ -72,8 +76,9 @@ export class NdjsonBuffer implements PendingText {
   private ascii = true;
   private readonly keyWriters = new Map<string, KeyWriter>();
   private readonly shapes = new Map<string, Map<string, OpShape>>();
-  private lastTime = '';
-  /** `{"time":"…` of lastTime. */
+  /** The epoch ms whose `{"time":"…` is timeHead, and its second: within one, only the milliseconds change. */
+  private lastMs = NaN;
+  private lastSecond = NaN;
   private timeHead = ascii('{"time":"');
 
   get size(): number {
@@ -100,16 +105,13 @@ export class NdjsonBuffer implements PendingText {
    * when the record has a detail key that JSON.stringify would move ahead of the fixed fields or no string stage
    * or op: the caller then takes the general path. Whole objects are left out, as the contract says by default.
    */
-  record(record: TraceRecord, time: string): boolean {
+  record(record: TraceRecord): boolean {
     const { stage, op, key, rv, type } = record;
     if (typeof stage !== 'string' || typeof op !== 'string') return false;
     // Leading fields of another type (from an odd producer) are left to the general path, which defines their bytes.
     if (!stringOrAbsent(key) || !stringOrAbsent(rv) || !stringOrAbsent(type)) return false;
+    if (record.time !== this.lastMs && !this.setTime(record.time)) return false;
     const start = this.pos;
-    if (time !== this.lastTime) {
-      this.lastTime = time;
-      this.timeHead = ascii('{"time":"' + time);
-    }
     const shape = this.shape(stage, op);
     if (!shape.ascii) return false;
     this.bytes(this.timeHead);
@@ -157,6 +159,7 @@ export class NdjsonBuffer implements PendingText {
         case 'object':
         case 'bigint':
           if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].length <= SHORT) this.keyed(w, v[0], true);
+          else if (Array.isArray(v) && this.countArray(w, v)) break;
           else {
             const before = this.pos;
             this.bytes(w.prefix);
@@ -174,6 +177,32 @@ export class NdjsonBuffer implements PendingText {
     return true;
   }
 
+  /**
+   * timeHead for epoch ms `ms` (RFC 3339 as Date#toISOString writes it), false for a time it cannot hold (left to the
+   * general path). A new Date and its string for each new second only: the records of a busy run come a few per
+   * millisecond, and formatting each new millisecond's date whole cost more than writing the rest of the line.
+   */
+  private setTime(ms: unknown): boolean {
+    if (typeof ms !== 'number' || !(ms >= 0 && ms < MAX_FOUR_DIGIT_YEAR_MS)) return false;
+    // A Date keeps whole milliseconds (TimeClip truncates), as toISOString prints them.
+    const whole = Math.trunc(ms);
+    const second = Math.floor(whole / 1000);
+    if (second !== this.lastSecond) {
+      this.timeHead = ascii('{"time":"' + new Date(whole).toISOString());
+      this.lastSecond = second;
+    } else {
+      // "…:SS.mmmZ": the three digits before the Z.
+      const h = this.timeHead;
+      const milli = whole - second * 1000;
+      const at = h.length - 4;
+      h[at] = 0x30 + Math.floor(milli / 100);
+      h[at + 1] = 0x30 + (Math.floor(milli / 10) % 10);
+      h[at + 2] = 0x30 + (milli % 10);
+    }
+    this.lastMs = ms;
+    return true;
+  }
+
   /** Room for `n` more bytes. */
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -186,9 +215,11 @@ export class NdjsonBuffer implements PendingText {
     const n = piece.length;
     if (this.pos + n > this.buf.length) this.ensure(n);
     const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) b[p++] = piece[i];
-    this.pos = p;
+    const p = this.pos;
+    // set() costs a call into the runtime, about what a loop over 16 bytes costs: the loop for the short pieces.
+    if (n > COPY_BY_LOOP) b.set(piece, p);
+    else for (let i = 0; i < n; i++) b[p + i] = piece[i];
+    this.pos = p + n;
   }
 
   private byte(c: number): void {
@@ -235,14 +266,19 @@ export class NdjsonBuffer implements PendingText {
 
   private number(v: number): void {
     if ((v >>> 0) !== v) return this.raw(Number.isFinite(v) ? String(v) : 'null');
-    // A count, a depth, a size: its digits, without a string for them.
-    let div = 1;
-    while (div <= v / 10) div *= 10;
-    if (this.pos + 10 > this.buf.length) this.ensure(10);
+    // A count, a depth, a size, an id: its digits, without a string for them, written from the last one back.
+    let digits = 1;
+    for (let rest = v; rest >= 10; rest = (rest / 10) >>> 0) digits++;
+    if (this.pos + digits > this.buf.length) this.ensure(digits);
     const b = this.buf;
-    let p = this.pos;
-    for (; div >= 1; div /= 10) b[p++] = 0x30 + (Math.floor(v / div) % 10);
+    let p = this.pos + digits;
     this.pos = p;
+    let rest = v;
+    do {
+      const next = (rest / 10) >>> 0;
+      b[--p] = 0x30 + rest - next * 10;
+      rest = next;
+    } while (rest > 0);
   }
 
   /** `prefix + JSON of s` (or of `[s]`), the whole piece kept for the first STRINGS_PER_KEY values of the key. */
@@ -257,6 +293,26 @@ export class NdjsonBuffer implements PendingText {
     if (inArray) this.byte(0x5d); // ]
     // Kept only as ASCII: bytes() copies pieces without telling take() to decode UTF-8.
     if (kept.size < STRINGS_PER_KEY && isAscii(this.buf, start, this.pos)) kept.set(s, new Uint8Array(this.buf.subarray(start, this.pos)));
+  }
+
+  /**
+   * Writes `prefix + [1,2]` for an array of counts (a record's `cause` ids) and returns true; false, having written
+   * nothing, when an element is anything else.
+   */
+  private countArray(w: KeyWriter, v: unknown[]): boolean {
+    const n = v.length;
+    for (let i = 0; i < n; i++) {
+      const x = v[i];
+      if (typeof x !== 'number' || (x >>> 0) !== x) return false;
+    }
+    this.bytes(w.prefix);
+    this.byte(0x5b); // [
+    for (let i = 0; i < n; i++) {
+      if (i > 0) this.byte(0x2c); // ,
+      this.number(v[i] as number);
+    }
+    this.byte(0x5d); // ]
+    return true;
   }
 
   /**

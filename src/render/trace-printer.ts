@@ -7,6 +7,8 @@
 //   key    string|null  namespace/name (or name for cluster-scoped objects); null when the record has none
 //   rv     string|null  resourceVersion the record refers to; null when it has none
 //   type   string  only on watch records: ADDED | MODIFIED | DELETED | BOOKMARK | ERROR
+//   id, cause, echoOf  the record's id in the run and the ids of what caused it (src/informer/trace-causes.ts); a
+//          cause the view leaves out (--stages) is replaced by the nearest shown causes (shown-causes.ts)
 //   ...    detail fields of the stage, as emitted (e.g. pages, items, bytes, ms, deltas, conn, depth,
 //          reason); Errors become their message. Whole objects (`old`, `new`, `object`, `obj`,
 //          `oldObject`, `newObject`) are left out unless the printer has includeObjects; with diff on,
@@ -26,6 +28,7 @@ import { stageOpFilter, type StageSelection } from './stage-filter.js';
 import { escapeForTerminal } from './terminal-escape.js';
 import { detailValue, LEADING_FIELDS, NdjsonBuffer } from './ndjson-buffer.js';
 import { formatDetail, OBJECT_FIELDS } from './trace-detail.js';
+import { ShownCauses } from './shown-causes.js';
 
 export { shouldColor } from './color.js';
 export { parseStages } from './stage-filter.js';
@@ -127,11 +130,14 @@ export function createTracePrinter(opts: TracePrinterOptions): TracePrinter {
     write = makeWriter({ ...opts, output, stream: batched ?? opts.stream });
   }
   let ended = false;
+  const causes = new ShownCauses();
   return {
     shows,
     write(record) {
-      if (ended || !shows(record.stage, record.op)) return;
-      const r = record.time === undefined ? { ...record, time: now() } : record;
+      if (ended) return;
+      if (!shows(record.stage, record.op)) return causes.hide(record);
+      const linked = causes.shown(record);
+      const r = linked.time === undefined ? { ...linked, time: now() } : linked;
       try {
         write.record(r);
       } catch (e) {
@@ -216,7 +222,7 @@ function ndjsonWriter(opts: TracePrinterOptions, lines: NdjsonBuffer, appended: 
   const plain = !opts.includeObjects && !opts.diff;
   return {
     record(r) {
-      if (!(plain && !isWrite(r) && lines.record(r, isoTime(r.time)))) lines.push(JSON.stringify(toJSON(r)) + '\n');
+      if (!(plain && !isWrite(r) && lines.record(r))) lines.push(JSON.stringify(toJSON(r)) + '\n');
       appended();
     },
     end: () => {},

@@ -14,7 +14,7 @@ export const REPORT_SCRIPT = String.raw`
   var highlighted = {};
   var byId = {};
   M.lanes.forEach(function (l) { l.marks.forEach(function (m) { byId[m.id] = { m: m, lane: l }; }); });
-  var COLORS = { 'event-own': '#f79009', 'event-other': '#d92d20', 'event-upstream': '#2e90fa', write: '#12b76a', 'write-failed': '#98a2b3', conflict: '#7a5af8', gone: '#b42318', relist: '#b42318', reconcile: '#d0d5dd', 'watch-start': '#344054', 'watch-close': '#667085', list: '#0ba5ec', fault: '#b42318', bookmark: '#98a2b3' };
+  var COLORS = { 'event-own': '#f79009', 'event-other': '#d92d20', 'event-upstream': '#2e90fa', write: '#12b76a', 'write-failed': '#98a2b3', conflict: '#7a5af8', gone: '#b42318', relist: '#b42318', reconcile: '#d0d5dd', 'watch-start': '#344054', 'watch-close': '#667085', list: '#0ba5ec', fault: '#b42318', bookmark: '#98a2b3', tombstone: '#475467' };
 
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
   function options(sel, values) { var el = document.getElementById(sel); values.forEach(function (v) { var o = document.createElement('option'); o.value = v; o.textContent = v; el.appendChild(o); }); }

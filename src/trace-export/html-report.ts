@@ -64,7 +64,7 @@ export function toHtmlReport(rows: readonly TraceRow[], title: string): string {
 <label>client <select id="f-client"><option value="">all</option></select></label>
 <label>stage <select id="f-stage"><option value="">all</option></select></label>
 <button id="zoom-in" title="zoom in (wheel)">+</button><button id="zoom-out" title="zoom out">−</button><button id="zoom-reset">fit</button>
-<span class="legend"><span><i style="background:#f79009"></i>own write echo</span><span><i style="background:#d92d20"></i>another client's write</span><span><i style="background:#2e90fa"></i>upstream</span><span><i style="background:#12b76a;border-radius:0"></i>write</span><span><i style="background:#7a5af8;border-radius:0"></i>409</span><span><i style="background:#b42318;border-radius:0"></i>410 / relist</span></span>
+<span class="legend"><span><i style="background:#f79009"></i>own write echo</span><span><i style="background:#d92d20"></i>another client's write</span><span><i style="background:#2e90fa"></i>upstream</span><span><i style="background:#12b76a;border-radius:0"></i>write</span><span><i style="background:#7a5af8;border-radius:0"></i>409</span><span><i style="background:#b42318;border-radius:0"></i>410 / relist</span><span><i style="background:#475467;border-radius:0"></i>tombstone</span></span>
 </div>
 <div id="lanes"></div>
 <div id="aggregates"></div>

@@ -121,14 +121,17 @@ export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16)
       open.set(`reconcile ${slot}`, { row: r, spanId });
       running.set(slot, spanId);
       spanOfRow.set(r.id, spanId);
-    } else if (r.stage === 'reconcile' && (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after')) {
+    } else if (r.stage === 'reconcile' && (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'requeue' || r.op === 'end')) {
       const slot = `${String(r.controller ?? '')} ${r.key ?? ''}`;
       const o = open.get(`reconcile ${slot}`);
-      const reasons = Array.isArray(o?.row.reasons) ? (o!.row.reasons as { op?: string; reason?: string }[]).map((x) => x.reason ?? x.op).filter(Boolean) : [];
-      finish(`reconcile ${slot}`, r, 'reconciling object', SPAN_KIND_INTERNAL, { 'object.ref': `${String(o?.row.controller ?? '')}/${r.key ?? ''}`, 'object.reason': reasons.join(', ') || 'unknown', 'reconcile.result': r.op, controller: r.controller }, r.op === 'error');
+      const reasons = Array.isArray(o?.row.reasons) ? (o!.row.reasons as { op?: string; reason?: string }[]).map((x) => x.reason ?? x.op).filter(Boolean) : typeof o?.row.reason === 'string' ? [o.row.reason] : [];
+      // A reconcile a kube-rs controller logged keeps its own object.ref; `span` says whether its log marked both ends.
+      const ref = typeof o?.row.objectRef === 'string' ? o.row.objectRef : `${String(o?.row.controller ?? '')}/${r.key ?? ''}`;
+      finish(`reconcile ${slot}`, r, 'reconciling object', SPAN_KIND_INTERNAL, { 'object.ref': ref, 'object.reason': reasons.join(', ') || 'unknown', 'reconcile.result': r.op, controller: r.controller, 'kwatch.reconcile.id': r.reconcileID, 'kwatch.span': r.span }, r.op === 'error');
     } else if (isWrite(r)) {
       spanOfRow.set(r.id, spanId);
-      const parent = r.stage === 'reconcile' ? running.get(`${String(r.controller ?? '')} ${r.key ?? ''}`) : undefined;
+      // A write made inside a reconcile the controller logged (--exec) names it (`reconcile`, the start's id).
+      const parent = r.stage === 'reconcile' ? running.get(`${String(r.controller ?? '')} ${r.key ?? ''}`) : typeof r.reconcile === 'number' ? spanOfRow.get(r.reconcile) : undefined;
       const ms = typeof r.ms === 'number' ? r.ms : 0;
       spans.push({
         traceId, spanId, parentSpanId: parent ?? rootId, name: `${String(r.verb ?? 'write')} ${String(r.resource ?? '')}`.trim(), kind: SPAN_KIND_CLIENT, startTimeUnixNano: nanos(r.time), endTimeUnixNano: nanos(r.time + ms),

@@ -100,6 +100,9 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
         break;
       case 'fifo':
       case 'workqueue':
+        // A tombstone a relist's Replace queued (a delete the watch never delivered): on the reflector's track,
+        // beside the relist that delivered it.
+        if (r.stage === 'fifo' && r.op === 'Deleted' && r.tombstone === true) instants.push({ name: `tombstone ${r.key ?? ''}`, ph: 'i', s: 't', ts: t, pid: pidOf('reflector'), tid: 0, cat: 'relist', args: { id: r.id, key: r.key, rv: r.rv, tombstoneType: r.tombstoneType, tombstoneExplanation: r.tombstoneExplanation } });
         if (typeof r.depth === 'number') counters.push({ name: `${r.stage} depth`, ph: 'C', ts: t, pid: pidOf(pidName), tid: 0, args: { depth: r.depth } });
         break;
       case 'indexer':
@@ -108,7 +111,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
       case 'reconcile': {
         const slot = `reconcile ${String(r.controller ?? '')} ${r.key ?? ''}`;
         if (r.op === 'start') open.set(slot, { row: r, start: t });
-        else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after') closeSlice(slot, r, `reconcile ${r.key ?? ''}`, 'reconcile', 'reconcile', { result: r.op, error: r.error });
+        else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'requeue' || r.op === 'end') closeSlice(slot, r, `reconcile ${r.key ?? ''}`, 'reconcile', 'reconcile', { result: r.op, error: r.error });
         else if (r.op === 'write') slices.push(writeSlice(r, t, pidOf(pidName)));
         else if (r.op === 'loop') instant(r, `loop ${r.key ?? ''}`, 'finding', { rounds: r.rounds, fields: r.fields });
         break;

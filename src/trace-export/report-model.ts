@@ -8,7 +8,7 @@ import { eventType, isChangeEvent, isWrite, objectKeyOf, writeCode, writeFields,
 
 export const MAX_MARKS = 10_000;
 
-export type MarkKind = 'event-own' | 'event-other' | 'event-upstream' | 'write' | 'write-failed' | 'conflict' | 'gone' | 'relist' | 'reconcile' | 'watch-start' | 'watch-close' | 'list' | 'fault' | 'bookmark';
+export type MarkKind = 'event-own' | 'event-other' | 'event-upstream' | 'write' | 'write-failed' | 'conflict' | 'gone' | 'relist' | 'reconcile' | 'watch-start' | 'watch-close' | 'list' | 'fault' | 'bookmark' | 'tombstone';
 
 export interface Mark {
   id: number;
@@ -67,6 +67,8 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
     return l;
   };
   const counts = { events: 0, writes: 0, conflicts: 0, gones: 0, relists: 0, reconciles: 0 };
+  /** The informer's latest relist: the tombstones its Replace queues are its own. */
+  let lastRelist: { lane: string; mark: Mark; tombstones: number; reason?: string } | undefined;
   /** Watch lane → when its watch last closed: the next start says how long it was down. */
   const lastDown = new Map<string, number>();
   for (const r of rows) {
@@ -97,6 +99,13 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
       const echo = prev && prev.stage === 'reconcile' ? previousStep(index, prev) : prev;
       if (echo && isChangeEvent(echo)) arrows.push({ from: echo.id, to: r.id, kind: 'trigger' });
       else if (echo && isWrite(echo)) arrows.push({ from: echo.id, to: r.id, kind: 'trigger' });
+    } else if (r.stage === 'fifo' && r.op === 'Deleted' && r.tombstone === true && lastRelist !== undefined) {
+      // A relist's Replace queues a tombstone for every cached object the new list lacks (a delete the watch never
+      // delivered): drawn in the lane of the watch that relisted, and counted on its relist mark.
+      const relist = lastRelist;
+      relist.tombstones++;
+      relist.mark.detail = `${relist.reason ?? ''}${relist.reason ? '; ' : ''}delivered ${relist.tombstones} tombstone${relist.tombstones === 1 ? '' : 's'}`;
+      laneOf(watchLanes, relist.lane, 'watch').marks.push({ id: r.id, t: r.time, kind: 'tombstone', label: `tombstone ${key ?? ''}`, stage: r.stage, detail: [r.tombstoneType, r.tombstoneExplanation].filter((x) => typeof x === 'string').join(': ') || undefined });
     } else if (r.stage === 'reconcile' && r.op === 'start' && key !== undefined) {
       counts.reconciles++;
       agg(key).reconciles++;
@@ -113,7 +122,9 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
         lane().marks.push({ id: r.id, t: r.time, kind: 'watch-close', label: r.op === 'watch-error' ? 'watch error' : 'watch closed', client, stage, detail: String(r.reason ?? r.error ?? '') });
       } else if (r.op === 'relist') {
         counts.relists++;
-        lane().marks.push({ id: r.id, t: r.time, kind: 'relist', label: 'relist', client, stage, detail: String(r.reason ?? '') });
+        const mark: Mark = { id: r.id, t: r.time, kind: 'relist', label: 'relist', client, stage, detail: String(r.reason ?? '') };
+        lane().marks.push(mark);
+        if (r.stage === 'reflector') lastRelist = { lane: who, mark, tombstones: 0, reason: mark.detail };
       } else if (r.op === 'expired' || (r.op === 'watch' && r.event === 'ERROR' && r.code === 410)) {
         counts.gones++;
         lane().marks.push({ id: r.id, t: r.time, kind: 'gone', label: '410 Gone', client, stage, detail: String(r.error ?? r.reason ?? `resourceVersion ${String(r.rv ?? '')} expired`) });

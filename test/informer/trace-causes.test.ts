@@ -97,3 +97,37 @@ describe('trace ids and causes', () => {
     expect(got[2].echoOf).toBe(got[1].id);
   });
 });
+
+describe('causes in a filtered view (--stages)', () => {
+  it('a printed cause names a printed record: hidden links are skipped to the nearest shown cause', async () => {
+    const { createTracePrinter } = await import('../../src/render/trace-printer.js');
+    const lw = new FakeListerWatcher();
+    lw.seed([pod('a', 'n1')]);
+    const tracer = new Tracer();
+    // Another listener wants every record (as --trace-out does), so the stages the view hides are still traced.
+    const all = collect(tracer);
+    let out = '';
+    const printer = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => (out += s) }, stages: new Set(['watch', 'handler', 'workqueue']) });
+    tracer.subscribe((r) => printer.write(r));
+    const pipeline = buildPipeline({ sources: [{ name: 'pods', listerWatcher: lw, expectedKind: 'Pod' }], tracer, fifo: 'real' });
+    const stop = new AbortController();
+    const done = pipeline.run(stop.signal);
+    await pipeline.whenSynced(stop.signal);
+    await lw.waitForWatch(1);
+    const rv = lw.apply(pod('a', 'n2')).metadata.resourceVersion;
+    await expect.poll(() => all.some((r) => r.stage === 'workqueue' && r.op === 'add' && r.rv === rv), { timeout: 10_000 }).toBe(true);
+    stop.abort();
+    await done.catch(() => {});
+    printer.end();
+    const printed = out.trim().split('\n').map((l) => JSON.parse(l) as TraceRecord);
+    const ids = new Set(printed.map((r) => r.id));
+    const event = printed.find((r) => r.stage === 'watch' && r.op === 'MODIFIED')!;
+    const handler = printed.find((r) => r.stage === 'handler' && r.rv === rv)!;
+    // In the run the handler call was caused by the fifo pop; printed, by the watch event behind it.
+    expect(all.find((r) => r.id === handler.id)!.cause).not.toEqual([event.id]);
+    expect(handler.cause).toEqual([event.id]);
+    for (const r of printed) for (const c of (r.cause as number[] | undefined) ?? []) expect(ids.has(c)).toBe(true);
+    // The records other listeners received are left as they were.
+    expect(all.find((r) => r.id === handler.id)!.cause).toEqual([all.find((r) => r.stage === 'fifo' && r.op === 'pop' && r.rv === rv)!.id]);
+  });
+});

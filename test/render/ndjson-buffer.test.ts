@@ -48,9 +48,17 @@ describe('-o ndjson lines written directly', () => {
     expect(ndjson(RECORDS)).toBe(readFileSync(new URL('./ndjson-golden.ndjson', import.meta.url), 'utf8'));
   });
 
+  it('write each record\'s time as toISOString does, across milliseconds, seconds, going back, fractions and odd times', () => {
+    const times = [T0, T0, T0 + 1, T0 + 999, T0 + 485, T0 + 485.9, T0 + 486.2, T0 - 1, T0 - 1000, T0 + 1000, T0 + 1001, 0, 999, 1000, -1, 253402300799999, 253402300800000];
+    const records: TraceRecord[] = times.map((time, i) => ({ time, stage: 'watch', op: 'MODIFIED', key, rv: String(i), type: 'MODIFIED' }));
+    const lines = ndjson(records).split('\n');
+    lines.pop();
+    records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
   it('stay exact for the values it keeps whole per key: repeats, bounds, lookalikes, and past the caches', () => {
     const odd = ['', 'x', '\u0000x', 'x\u0000', '"q"', 'ü✓', '\ud800', 'a'.repeat(32), 'a'.repeat(33)];
-    const values: unknown[] = [...odd, ...odd.map((s) => [s]), ['x', 'y'], [], [1], 0, -0, 1, 255, 256, -1, 1.5, 2 ** 32, -(2 ** 31), Number.NaN, true, false, null, new Date(T0)];
+    const values: unknown[] = [...odd, ...odd.map((s) => [s]), ['x', 'y'], [], [1], [3, 17, 4294967295], [-0], [1, 2 ** 32], [1, -1], [1, 1.5], [1, null], [1, Number.NaN], [1, '2'], 0, -0, 1, 255, 256, -1, 1.5, 2 ** 32, -(2 ** 31), Number.NaN, true, false, null, new Date(T0)];
     const records: TraceRecord[] = [];
     // Every value twice under the same key (kept, then reused) and under a second key, then 200 distinct strings.
     for (const v of [...values, ...values]) records.push({ time: T0, stage: 'workqueue', op: 'add', key, rv: '5', queue: v, depth: v });

@@ -74,3 +74,64 @@ describe('the pictures of a trace', () => {
     expect(explainKey(rows, 'ns/none')).toEqual(['no record of ns/none in this trace']);
   });
 });
+
+describe('tombstones a relist delivered', () => {
+  /** An informer that missed a delete while its watch was down: the relist's Replace queues the tombstone. */
+  function relistTrace(): TraceRow[] {
+    const tracer = new Tracer();
+    const collector = new TraceCollector(tracer);
+    let t = 1_700_000_000_000;
+    const emit = (r: Omit<TraceRecord, 'time'>) => tracer.emit({ time: (t += 1), ...r } as TraceRecord);
+    emit({ stage: 'reflector', op: 'watch-start', name: 'pods', rv: '100', conn: 1 });
+    emit({ stage: 'reflector', op: 'expired', name: 'pods', rv: '100', error: 'too old resource version' });
+    emit({ stage: 'reflector', op: 'relist', name: 'pods', reason: 'expired' });
+    emit({ stage: 'reflector', op: 'list-page', name: 'pods', rv: '140', items: 1, bytes: 900, ms: 1 });
+    emit({ stage: 'fifo', op: 'Replaced', key: 'ns/kept', rv: '120', depth: 1 });
+    emit({ stage: 'fifo', op: 'Deleted', key: 'ns/gone', rv: '110', tombstone: true, tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: 'last known at resourceVersion 110', depth: 2 });
+    emit({ stage: 'fifo', op: 'Deleted', key: 'ns/gone-too', rv: '111', tombstone: true, tombstoneType: 'DeletedFinalStateUnknown', depth: 3 });
+    emit({ stage: 'fifo', op: 'Deleted', key: 'ns/plain', rv: '141', depth: 3 });
+    emit({ stage: 'reflector', op: 'watch-start', name: 'pods', rv: '140', conn: 2 });
+    return collector.stop();
+  }
+
+  it('the HTML report draws them in the watch lane, and the relist mark counts them', async () => {
+    const { buildReportModel } = await import('../../src/trace-export/report-model.js');
+    const model = buildReportModel(relistTrace(), 'relist');
+    const lane = model.lanes.find((l) => l.kind === 'watch' && l.id === 'watch pods')!;
+    expect(lane.marks.filter((m) => m.kind === 'tombstone').map((m) => m.label)).toEqual(['tombstone ns/gone', 'tombstone ns/gone-too']);
+    expect(lane.marks.find((m) => m.kind === 'tombstone')!.detail).toBe('DeletedFinalStateUnknown: last known at resourceVersion 110');
+    expect(lane.marks.find((m) => m.kind === 'relist')!.detail).toBe('expired; delivered 2 tombstones');
+  });
+
+  it('Perfetto shows them as instants on the reflector\'s track', () => {
+    const file = toPerfetto(relistTrace());
+    expect(perfettoProblems(file)).toEqual([]);
+    const reflector = file.traceEvents.find((e) => e.ph === 'M' && e.name === 'process_name' && (e.args as { name: string }).name === 'reflector')!.pid;
+    const tombstones = file.traceEvents.filter((e) => e.ph === 'i' && e.name.startsWith('tombstone'));
+    expect(tombstones.map((e) => [e.name, e.pid])).toEqual([['tombstone ns/gone', reflector], ['tombstone ns/gone-too', reflector]]);
+  });
+});
+
+describe('reconciles a controller process logged (--exec)', () => {
+  it('OTLP: a kube-rs reconcile keeps its object.ref and reason, and the write made inside it is its child', () => {
+    const tracer = new Tracer();
+    const collector = new TraceCollector(tracer);
+    let t = 1_700_000_000_000;
+    const emit = (r: Omit<TraceRecord, 'time'>) => {
+      const rec = { time: (t += 1), ...r } as TraceRecord;
+      tracer.emit(rec);
+      return rec;
+    };
+    const start = emit({ stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'demo', from: 'kube-rs', objectRef: 'ConfigMap.v1./a.ns', reason: 'object updated', logged: false });
+    emit({ stage: 'endpoint', op: 'write', key: 'ns/a', client: 'demo', resource: 'configmaps', verb: 'patch', rv: '7', code: 200, reconcile: start.id });
+    emit({ stage: 'reconcile', op: 'end', key: 'ns/a', controller: 'demo', from: 'kube-rs', objectRef: 'ConfigMap.v1./a.ns', logged: false, span: 'inferred' });
+    const spans = toOtlpSpans(collector.stop(), 'cd'.repeat(16));
+    expect(otlpProblems(spans)).toEqual([]);
+    const reconcile = spans.find((s) => s.name === 'reconciling object')!;
+    const value = (key: string) => JSON.stringify(reconcile.attributes.find((a) => a.key === key)?.value);
+    expect(value('object.ref')).toContain('ConfigMap.v1./a.ns');
+    expect(value('object.reason')).toContain('object updated');
+    expect(value('kwatch.span')).toContain('inferred');
+    expect(spans.find((s) => s.name === 'patch configmaps')!.parentSpanId).toBe(reconcile.spanId);
+  });
+});
