@@ -26,6 +26,7 @@ const SCRIPTS = [
   { name: 'live', title: 'The live view: throughput with --live', file: 'live.js', md: 'live.md', optional: true },
   { name: 'discovery', title: 'Discovery cache', file: 'discovery.js', md: 'discovery.md' },
   { name: 'reconcile', title: 'Reconcile runner', file: 'reconcile.js', md: 'reconcile.md' },
+  { name: 'sim-quota', title: 'kwatch sim: writes into a namespace with a ResourceQuota', file: 'sim-quota.js', md: 'sim-quota.md' },
   { name: 'recording-replay', title: 'Replaying a 1 GB recording: peak RSS against its state', file: 'recording-replay.js', md: 'recording-replay.md' },
   { name: 'index', title: 'Indexer', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
   { name: 'cold-start', title: 'CLI cold start', file: 'cold-start.js', args: ['--runs', QUICK ? '5' : '11'], optional: true },
