@@ -23,6 +23,7 @@ const SCRIPTS = [
   { name: 'latency', title: 'Event → handler latency', file: 'latency.js', md: 'latency.md' },
   { name: 'relist', title: 'Relist after 410 Gone', file: 'relist.js', md: 'relist.md', sims: true, runOrder: 3 },
   { name: 'endpoint', title: 'kwatch on the wire: the reconcile --exec / proxy endpoint', file: 'endpoint.js', md: 'endpoint.md', sims: true, runOrder: 5 },
+  { name: 'endpoint-stalled', title: 'kwatch on the wire: endpoint memory after stalled watches close', file: 'endpoint-stalled.js', md: 'endpoint-stalled.md' },
   { name: 'live', title: 'The live view: throughput with --live', file: 'live.js', md: 'live.md', optional: true },
   { name: 'discovery', title: 'Discovery cache', file: 'discovery.js', md: 'discovery.md' },
   { name: 'reconcile', title: 'Reconcile runner', file: 'reconcile.js', md: 'reconcile.md' },
