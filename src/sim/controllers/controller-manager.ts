@@ -122,7 +122,7 @@ export class ControllerManager {
     this.daemonSets = new DaemonSetController(this.ctx, onError);
     this.endpoints = new EndpointsController(this.ctx, onError);
     this.disruption = new DisruptionController(this.ctx, onError);
-    this.quotas = new ResourceQuotaController(this.ctx, onError);
+    this.quotas = new ResourceQuotaController(store, onError);
     this.serviceAccounts = new ServiceAccountsController(this.ctx, opts.caPem, onError);
     this.apiServices = new APIServiceController(this.ctx, onError);
     this.volumes = new PersistentVolumeController(this.ctx, onError);
@@ -201,7 +201,7 @@ export class ControllerManager {
       this.gc.observe(change, type, obj);
       if (type.namespaced) {
         this.namespaces.observeContent(change);
-        this.quotas.observe(change, type);
+        this.quotas.observe(change, type, obj);
       }
       switch (resourceId(type)) {
         case PODS: return this.observePod(change, obj);

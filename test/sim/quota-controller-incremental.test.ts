@@ -1,0 +1,123 @@
+// The quota controller keeps status.used from the change events (issue 43): usage is right as soon as its queue runs
+// after creates, deletes and updates that change requests, and a namespace is counted in full only when a quota is
+// new or its spec changed — never once per write. A fake clock runs the queue, so nothing here depends on speed.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SimObject } from '../../src/sim/api.js';
+import { ResourceQuotaController, quotaUsage } from '../../src/sim/controllers/resourcequota-controller.js';
+import { SimStore } from '../../src/sim/store.js';
+import { NAMESPACES, PODS } from './sim-helpers.js';
+
+const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
+
+let controller: ResourceQuotaController | undefined;
+beforeEach(() => { vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] }); });
+afterEach(() => {
+  controller?.queue.stop();
+  controller = undefined;
+  vi.useRealTimers();
+});
+
+function setup(): { store: SimStore; quota: ResourceQuotaController } {
+  const store = new SimStore();
+  store.create(NAMESPACES, { metadata: { name: 'team' } });
+  const quota = (controller = new ResourceQuotaController(store));
+  store.onCommit((change, type) => { if (type.namespaced) quota.observe(change, type); });
+  return { store, quota };
+}
+
+const pod = (name: string, cpu: string, extra: Record<string, unknown> = {}): SimObject => ({
+  metadata: { name, namespace: 'team' },
+  spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu, memory: '64Mi' }, limits: { memory: '128Mi' } } }], ...extra },
+});
+const used = (store: SimStore, name = 'q'): Record<string, string> => (store.get(QUOTAS, 'team', name) as any)?.status?.used;
+/** Lets the controller's queue run (its keys wait 10 ms to share a write; the old recount waited up to 1 s). */
+const settle = (): void => { vi.advanceTimersByTime(50); };
+
+describe('the quota controller counts from the change events', () => {
+  it('has status.used right after creates, deletes, a finished pod and an update that changes requests', () => {
+    const { store } = setup();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '100', 'requests.cpu': '10', 'requests.memory': '1Gi', 'limits.memory': '2Gi', 'count/configmaps': '5' } } });
+    settle();
+    expect(used(store)).toEqual({ pods: '0', 'requests.cpu': '0', 'requests.memory': '0', 'limits.memory': '0', 'count/configmaps': '0' });
+
+    store.create(PODS, pod('a', '250m'));
+    store.create(PODS, pod('b', '500m'));
+    store.create(CONFIGMAPS, { metadata: { name: 'cm', namespace: 'team' }, data: {} });
+    settle();
+    expect(used(store)).toEqual({ pods: '2', 'requests.cpu': '750m', 'requests.memory': '128Mi', 'limits.memory': '256Mi', 'count/configmaps': '1' });
+
+    // An update that changes a request (an in-place resize) moves the total by the difference.
+    const b = store.get(PODS, 'team', 'b') as any;
+    b.spec.containers[0].resources.requests.cpu = '2';
+    store.update(PODS, b);
+    settle();
+    expect(used(store)['requests.cpu']).toBe('2250m');
+
+    // A pod that finished stops counting; a deleted one too.
+    const a = store.get(PODS, 'team', 'a') as any;
+    store.update(PODS, { ...a, status: { phase: 'Succeeded' } });
+    store.delete(CONFIGMAPS, 'team', 'cm');
+    settle();
+    expect(used(store)).toEqual({ pods: '1', 'requests.cpu': '2', 'requests.memory': '64Mi', 'limits.memory': '128Mi', 'count/configmaps': '0' });
+    store.delete(PODS, 'team', 'b');
+    settle();
+    expect(used(store)).toMatchObject({ pods: '0', 'requests.cpu': '0', 'limits.memory': '0' });
+  });
+
+  it('counts the namespace in full once per quota spec, not once per write', () => {
+    const { store, quota } = setup();
+    for (let i = 0; i < 20; i++) store.create(PODS, pod(`old-${i}`, '100m'));
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '1000', 'requests.cpu': '100' } } });
+    settle();
+    expect(quota.fullCounts).toBe(1);
+    for (let i = 0; i < 50; i++) {
+      store.create(PODS, pod(`new-${i}`, '100m'));
+      if (i % 5 === 0) settle();
+    }
+    for (let i = 0; i < 10; i++) store.delete(PODS, 'team', `old-${i}`);
+    settle();
+    expect(quota.fullCounts).toBe(1);
+    expect(used(store)).toEqual({ pods: '60', 'requests.cpu': '6' });
+
+    // A new spec is counted again, in full.
+    const q = store.get(QUOTAS, 'team', 'q')!;
+    store.update(QUOTAS, { ...q, spec: { hard: { pods: '1000', 'requests.cpu': '100', 'requests.memory': '10Gi' } } });
+    settle();
+    expect(quota.fullCounts).toBe(2);
+    expect(used(store)).toEqual({ pods: '60', 'requests.cpu': '6', 'requests.memory': '3840Mi' });
+  });
+
+  it('keeps the running totals equal to a full recount through a mixed run, scoped quotas included', () => {
+    const { store } = setup();
+    store.create(QUOTAS, { metadata: { name: 'all', namespace: 'team' }, spec: { hard: { pods: '1000', 'requests.cpu': '100', 'count/pods': '1000' } } });
+    store.create(QUOTAS, { metadata: { name: 'terminating', namespace: 'team' }, spec: { hard: { pods: '1000', 'requests.cpu': '100' }, scopes: ['Terminating'] } });
+    settle();
+    let seed = 7;
+    const rnd = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const live = new Set<string>();
+    for (let step = 0; step < 300; step++) {
+      const name = `p${rnd(40)}`;
+      const current = store.get(PODS, 'team', name) as any;
+      if (!current) {
+        store.create(PODS, pod(name, `${1 + rnd(9)}00m`, rnd(2) ? { activeDeadlineSeconds: 60 } : {}));
+        live.add(name);
+      } else if (rnd(3) === 0) {
+        store.delete(PODS, 'team', name);
+        live.delete(name);
+      } else if (rnd(2) === 0) {
+        current.spec.containers[0].resources.requests.cpu = `${1 + rnd(9)}00m`;
+        store.update(PODS, current);
+      } else {
+        store.update(PODS, { ...current, status: { phase: rnd(2) ? 'Failed' : 'Running' } });
+      }
+      if (step % 7 === 0) settle();
+    }
+    settle();
+    for (const q of ['all', 'terminating']) {
+      const quotaObj = store.get(QUOTAS, 'team', q)!;
+      expect(used(store, q)).toEqual(quotaUsage(store, 'team', quotaObj));
+    }
+    expect(used(store, 'all')['count/pods']).toBe(String(live.size));
+  });
+});
