@@ -2,7 +2,8 @@
 // prints their tables and writes bench/results/*.json, *.md and summary.md (bench/results is gitignored).
 // `--docs` also writes docs/benchmarks.md: bench/benchmarks-intro.md (how the numbers are taken), then this
 // run's command, time and machine, then every table of this run — so the document never mixes runs.
-// BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts.
+// BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts (and the long ones that run
+// only when named).
 // The sims at 20k and 100k pods are populated once and shared by the scripts marked `sims` (bench/lib/sim.js), which
 // run in an order that leaves each what it measures: end-to-end only reads, sync then writes its watch replay's
 // updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k, endpoint
@@ -27,7 +28,7 @@ const SCRIPTS = [
   { name: 'live', title: 'The live view: throughput with --live', file: 'live.js', md: 'live.md', optional: true },
   { name: 'discovery', title: 'Discovery cache', file: 'discovery.js', md: 'discovery.md' },
   { name: 'reconcile', title: 'Reconcile runner', file: 'reconcile.js', md: 'reconcile.md' },
-  { name: 'sim-quota', title: 'kwatch sim: writes into a namespace with a ResourceQuota', file: 'sim-quota.js', md: 'sim-quota.md' },
+  { name: 'sim-quota', title: 'kwatch sim: writes into a namespace with a ResourceQuota', file: 'sim-quota.js', md: 'sim-quota.md', onlyWhenNamed: true },
   { name: 'recording-replay', title: 'Replaying a 1 GB recording: peak RSS against its state', file: 'recording-replay.js', md: 'recording-replay.md' },
   { name: 'index', title: 'Indexer', file: 'index.js', args: QUICK ? ['--pods', '20000'] : [], optional: true },
   { name: 'cold-start', title: 'CLI cold start', file: 'cold-start.js', args: ['--runs', QUICK ? '5' : '11'], optional: true },
@@ -84,7 +85,8 @@ const speedBefore = await calibrate();
 console.log(`host speed: ${speedBefore ?? '?'} µs per op of bench/lib/calibrate.js (lower is faster)\n`);
 const sections = new Map();
 const timings = [];
-const chosen = SCRIPTS.filter((s) => !ONLY || ONLY.has(s.name));
+// A script marked onlyWhenNamed (sim-quota: 12,000 pods written three ways, tens of minutes) runs only with --only NAME.
+const chosen = SCRIPTS.filter((s) => (ONLY ? ONLY.has(s.name) : !s.onlyWhenNamed));
 // The scripts sharing the sims run together, by runOrder, where the first of them stands in SCRIPTS.
 const firstShared = chosen.findIndex((s) => s.sims);
 const runOrder = chosen.map((s, i) => [s.sims ? firstShared + s.runOrder / 10 : i, s]).sort((a, b) => a[0] - b[0]).map(([, s]) => s);
