@@ -49,11 +49,25 @@ function faultyStream(inner: WatchStream, faults: WatchFaults, clock: Clock, onF
       wake = undefined;
       w?.();
     };
-    signal.addEventListener('abort', poke, { once: true });
-    const unregister = faults.register({
-      expire: (fault) => { cut ??= { then: 'expire', fault }; onFired(fault); poke(); },
-      drop: (fault) => { cut ??= { then: 'drop-connection', fault }; onFired(fault); poke(); },
+    // A cut watch is done with faults: later timed faults act on the watches open then, not on this one. Its reader
+    // may close it (abort) without ever reading on, which leaves this generator suspended and its finally unrun, so
+    // it leaves the faults' list as soon as it is cut or closed.
+    let unregister = () => {};
+    const cutBy = (c: Cut) => {
+      if (cut) return;
+      cut = c;
+      unregister();
+      onFired(c.fault);
+      poke();
+    };
+    unregister = faults.register({
+      expire: (fault) => cutBy({ then: 'expire', fault }),
+      drop: (fault) => cutBy({ then: 'drop-connection', fault }),
     });
+    // A fault that came due with no watch open fires on this one inside register(), before unregister was known.
+    if (cut) unregister();
+    const closed = () => { unregister(); poke(); };
+    signal.addEventListener('abort', closed, { once: true });
     void (async () => {
       try {
         for await (const event of inner) {
@@ -92,11 +106,14 @@ function faultyStream(inner: WatchStream, faults: WatchFaults, clock: Clock, onF
         for (const fault of f.fired) onFired(fault, event);
         if (!f.hide) yield event;
         if (f.duplicate) yield event;
-        if (f.then) return yield* cutShort({ then: f.then, fault: f.fired.join(',') });
+        if (f.then) {
+          unregister();
+          return yield* cutShort({ then: f.then, fault: f.fired.join(',') });
+        }
       }
     } finally {
       unregister();
-      signal.removeEventListener('abort', poke);
+      signal.removeEventListener('abort', closed);
       inner.close();
     }
   });

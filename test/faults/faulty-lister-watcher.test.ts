@@ -83,6 +83,19 @@ describe('FaultyListerWatcher', () => {
     faults.stop();
   });
 
+  it('a watch a timed fault cut, closed by its reader without reading on, is not cut again by the next fault: one record per fault', async () => {
+    const { faults, fired, lw } = setup('expire@20ms', 'expire@150ms');
+    faults.start();
+    const first = await lw.watch({ resourceVersion: '100' });
+    // As the reflector does on a 410: read the ERROR, then close() the stream (no return() on its iterator).
+    expect((await first[Symbol.asyncIterator]().next()).value?.type).toBe('ERROR');
+    first.close();
+    const { events } = await read(await lw.watch({ resourceVersion: '100' }));
+    expect(events.map((e) => e.type)).toEqual(['ERROR']);
+    expect(fired.map((f) => f.fault)).toEqual(['expire@20ms', 'expire@150ms']);
+    faults.stop();
+  });
+
   it('delay holds each event back by the same time, not one delay after another', async () => {
     const fake = new FakeListerWatcher({ resourceVersion: 100 });
     const faults = new WatchFaults([parseInjectSpec('delay:150ms')]);
