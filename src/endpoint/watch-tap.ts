@@ -213,8 +213,9 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     res.destroy();
   };
   const watch: FaultableWatch = {
-    expire: (text) => { observer.fault(text); expire(text); },
-    drop: (text) => { observer.fault(text); drop(); },
+    // A watch already cut (its 410 still draining to the client) is done with faults: no second record for it.
+    expire: (text) => { if (stopped) return; observer.fault(text); expire(text); },
+    drop: (text) => { if (stopped) return; observer.fault(text); drop(); },
   };
   let unregister: (() => void) | undefined;
   // Registered once the watch is answered: a fault that fires at once then follows its headers.
