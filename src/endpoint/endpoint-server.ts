@@ -329,6 +329,9 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem }, onRequest)
     : createServer(httpOptions, onRequest);
   server.keepAliveTimeout = 65_000;
+  // The process behind a connection is looked up as it is accepted (reading /proc takes tens of ms on a busy host),
+  // so the lookup overlaps the TLS handshake and the first request instead of delaying its forwarding.
+  if (o.clientRoot) server.on(credentials ? 'secureConnection' : 'connection', (s: Socket) => { identify(s).catch(() => undefined); });
   const sockets = trackSockets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new ListenError(`${host}:${o.port ?? 0} is in use: choose another --listen address`) : err));
