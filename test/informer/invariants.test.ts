@@ -156,7 +156,7 @@ function run(kind: 'delta' | 'real', ops: number, seed: number): void {
 }
 
 // CPU-bound: 100k operations through the real FIFO, indexer and workqueue, checked as they go (the profile spreads
-// over the indexer, the queue and the model; no one hot spot to cut). About 4 s each on a quiet 2-core machine, but
+// over the indexer, the queue and the model; no one hot spot to cut). 7–14 s each alone at load 20, and
 // 45 s at load 25, where the default 30 s cut it: the bound is 120 s, the work is not made smaller.
 describe('randomised invariants', { timeout: 120_000 }, () => {
   it('over 100k random add/update/delete/relist operations the DeltaFIFO pipeline keeps the indexer equal to the model', () => {
