@@ -3,6 +3,7 @@
 // delete, the kubeconfig is private, and only this run's token opens the endpoint.
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEndpointKubeconfig } from '../../src/endpoint/endpoint-kubeconfig.js';
@@ -139,6 +140,67 @@ describe('the endpoint\'s token', () => {
       const allowed = await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${endpoint.token}` } });
       expect(allowed.status).toBe(200);
       await allowed.body?.cancel();
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('the secret path prefix passes only as a whole path segment, and is taken off the path the target sees', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const bare = endpoint.url.replace(/\/kwatch-[^/]*$/, '');
+      const prefix = endpoint.url.slice(bare.length);
+      expect((await fetch(`${bare}${prefix}/api/v1/namespaces`)).status).toBe(200);
+      // The prefix alone, or followed by a query, is the root path: the target's answer for / (not the guard's 401).
+      const direct = async (path: string) => { const r = await fetch(`${sim.url}${path}`); return [r.status, await r.text()]; };
+      const through = async (path: string) => { const r = await fetch(`${bare}${prefix}${path}`); return [r.status, await r.text()]; };
+      expect(await through('')).toEqual(await direct('/'));
+      expect(await through('?limit=1')).toEqual(await direct('/?limit=1'));
+      // The token with more after it is another path, not this run's.
+      expect((await fetch(`${bare}${prefix}x/api/v1/namespaces`)).status).toBe(401);
+      expect((await fetch(`${bare}${prefix.slice(0, -1)}/api/v1/namespaces`)).status).toBe(401);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('takes the token with any case of "Bearer" and trailing spaces; no header, or another scheme, gets 401', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const bare = endpoint.url.replace(/\/kwatch-[^/]*$/, '');
+      const status = async (authorization?: string) => {
+        const r = await fetch(`${bare}/api/v1/namespaces`, authorization === undefined ? {} : { headers: { Authorization: authorization } });
+        await r.body?.cancel();
+        return r.status;
+      };
+      expect(await status(`bearer ${endpoint.token}`)).toBe(200);
+      expect(await status(`Bearer   ${endpoint.token}  `)).toBe(200);
+      expect(await status()).toBe(401);
+      expect(await status(`Basic ${endpoint.token}`)).toBe(401);
+      expect(await status(`Bearer ${endpoint.token} extra`)).toBe(401);
+      expect(await status(`XBearer ${endpoint.token}`)).toBe(401);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('refuses a Host naming the endpoint by a DNS name other than localhost (DNS rebinding), with the token', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const url = new URL(endpoint.url);
+      const statusFor = (host: string) => new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}/api/v1/namespaces`, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+      expect(await statusFor('localhost.evil.example')).toBe(403);
+      expect(await statusFor(`localhost:${url.port}`)).toBe(200);
+      expect(await statusFor(`127.0.0.1:${url.port}`)).toBe(200);
+      expect(await statusFor(`[::1]:${url.port}`)).toBe(200);
     } finally {
       await endpoint.close();
     }
