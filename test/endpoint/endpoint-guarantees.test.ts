@@ -4,6 +4,7 @@
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEndpointKubeconfig } from '../../src/endpoint/endpoint-kubeconfig.js';
@@ -133,7 +134,7 @@ describe('the endpoint\'s token', () => {
       expect(wrong).toHaveLength(endpoint.token.length);
       const refused = await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${wrong}` } });
       expect(refused.status).toBe(401);
-      expect(((await refused.json()) as { reason: string }).reason).toBe('Unauthorized');
+      expect(await refused.json()).toMatchObject({ reason: 'Unauthorized', message: expect.stringMatching(/^kwatch endpoint: this request does not come from the kubeconfig kwatch wrote for this run/) });
       // One character off, at the end.
       const last = endpoint.token.slice(0, -1) + (endpoint.token.endsWith('x') ? 'y' : 'x');
       expect((await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${last}` } })).status).toBe(401);
@@ -197,6 +198,23 @@ describe('the endpoint\'s token', () => {
         req.end();
       });
       expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+      const refused = await new Promise<{ reason: string; message: string }>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}/api`, headers: { host: 'evil.example' } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve(JSON.parse(body) as { reason: string; message: string }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(refused).toMatchObject({ reason: 'Forbidden', message: 'Host "evil.example" is not this endpoint\'s address: name it by IP address or as localhost' });
+      // An HTTP/1.0 request may carry no Host at all: refused too, naming none.
+      const bare = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.end(`GET ${url.pathname}/api HTTP/1.0\r\n\r\n`));
+        let text = '';
+        socket.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+      });
+      expect(bare).toMatch(/^HTTP\/1\.[01] 403 /);
+      expect(bare).toContain('Host \\"\\" is not this endpoint');
       expect(await statusFor('localhost.evil.example')).toBe(403);
       expect(await statusFor(`localhost:${url.port}`)).toBe(200);
       expect(await statusFor(`127.0.0.1:${url.port}`)).toBe(200);
