@@ -136,5 +136,27 @@ describe('WatchFaults', () => {
       vi.useRealTimers();
     }
   });
+
+  it('start() takes write faults and hide-delete beside timed ones; stop() cancels the timers; a watch opening takes the due drop and leaves the due duplicate for the next event', () => {
+    vi.useFakeTimers();
+    try {
+      const seen: string[] = [];
+      const watch = { expire: (t: string) => seen.push(`expire ${t}`), drop: (t: string) => seen.push(`drop ${t}`) };
+      const stopped = faults('conflict@1', 'hide-delete:a/b', 'expire@1s');
+      stopped.start();
+      stopped.register(watch);
+      stopped.stop();
+      vi.advanceTimersByTime(5000);
+      expect(seen).toEqual([]);
+      const both = faults('drop-connection@1s', 'duplicate@1s');
+      both.start();
+      vi.advanceTimersByTime(1000);
+      both.register(watch);
+      expect(seen).toEqual(['drop drop-connection@1000ms']);
+      expect(both.forEvent('MODIFIED', 'a/c', '9')).toEqual({ hide: false, duplicate: true, fired: ['duplicate@1000ms'] });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
