@@ -8,7 +8,7 @@ export const MUTATION_GROUPS = {
   faults: ['src/faults/**/*.ts'],
   reconcile: ['src/reconcile/**/*.ts'],
   sim: ['src/sim/write-handlers.ts', 'src/sim/kinds/platform-admission.ts', 'src/sim/controllers/quota-admission.ts'],
-  'code-cache': ['src/cli/bundle-code-cache.ts', 'src/cli/load-bundle.ts'],
+  'code-cache': ['src/cli/bundle-code-cache.ts', 'src/cli/load-bundle.ts', 'src/cli/compile-cache.ts', 'src/cli/user-cache-dir.ts'],
 };
 
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.

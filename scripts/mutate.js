@@ -3,7 +3,8 @@
 // them: endpoint, faults, reconcile, sim, code-cache), each in its own run with its own incremental file, so
 // a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
 // Other arguments go to Stryker as they are, e.g. `npm run mutate -- faults --concurrency 2`, or
-// `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder).
+// `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder), and
+// `--tests GLOBS` to run only those test files against the mutants (a lower bound, much faster).
 // On a loaded 2-core machine add `--ignoreStatic`: the few mutants of module-level constants run every related
 // test each and take most of a run's time (docs/mutation.md has the figures).
 import { spawnSync } from 'node:child_process';
@@ -16,9 +17,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const names = [];
 const passThrough = [];
-for (const arg of args) {
-  if (!arg.startsWith('-') && passThrough.length === 0) names.push(arg.replace(/^src\//, '').replace(/\/$/, ''));
+// --tests GLOBS (comma-separated): only these test files run against the mutants (vitest.stryker.config.ts says why).
+let tests;
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === '--tests') tests = args[++i] ?? '';
+  else if (arg.startsWith('--tests=')) tests = arg.slice('--tests='.length);
+  else if (!arg.startsWith('-') && passThrough.length === 0) names.push(arg.replace(/^src\//, '').replace(/\/$/, ''));
   else passThrough.push(arg);
+}
+if (tests !== undefined && tests.trim() === '') {
+  process.stderr.write('error: --tests needs comma-separated test file globs, e.g. --tests test/faults/watch-faults.test.ts\n');
+  process.exit(2);
 }
 const unknown = names.filter((name) => !(name in MUTATION_GROUPS));
 if (unknown.length > 0) {
@@ -37,6 +47,7 @@ let failed = 0;
 for (const name of runs) {
   if (name !== undefined) process.stdout.write(`\n== mutation testing: ${name} (${MUTATION_GROUPS[name].join(' ')})\n`);
   const env = { ...process.env };
+  if (tests !== undefined) env.KWATCH_MUTATION_TESTS = tests;
   if (name === undefined) delete env.KWATCH_MUTATION_GROUP;
   else env.KWATCH_MUTATION_GROUP = name;
   const started = Date.now();

@@ -2,7 +2,7 @@
 // os.tmpdir()/node-compile-cache that Node picks by itself (issue 36). These run on every Node version: Node's
 // module is stood in for by a recorder (Node 20 has no enableCompileCache); test/e2e/compile-cache.test.ts checks
 // what Node >= 22 itself does with the CLI.
-import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enableCompileCache, type CompileCacheModule } from '../../src/cli/compile-cache.js';
@@ -85,8 +85,16 @@ describe('enableCompileCache', () => {
     expect(off.calls).toEqual([]);
   });
 
-  it('does nothing on a Node without a compile cache (Node 20)', () => {
-    expect(enableCompileCache({}, { XDG_CACHE_HOME: freshHome() })).toBe('off');
+  it('does nothing on a Node without a compile cache (Node 20): no folder is made either', () => {
+    const home = freshHome();
+    expect(enableCompileCache({}, { XDG_CACHE_HOME: home })).toBe('off');
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it('never fails a run: a Node whose enableCompileCache throws means no cache', () => {
+    const node: CompileCacheModule = { enableCompileCache: () => { throw new Error('EACCES'); } };
+    expect(enableCompileCache(node, { XDG_CACHE_HOME: freshHome() })).toBe('off');
+    expect(enableCompileCache(node, { XDG_CACHE_HOME: freshHome(), NODE_COMPILE_CACHE: join(dir, 'chosen') })).toBe('off');
   });
 });
 
@@ -103,6 +111,17 @@ describe('the per-user cache folder', () => {
     expect(ownedByUserOnly({ uid: me, mode: 0o40755 }, me)).toBe(true);
     for (const mode of [0o40775, 0o40770, 0o40720, 0o40777, 0o40702, 0o41777]) expect(ownedByUserOnly({ uid: me, mode }, me), mode.toString(8)).toBe(false);
     expect(ownedByUserOnly({ uid: 1001, mode: 0o40700 }, me)).toBe(false);
+  });
+
+  it('on a platform without user ids (Windows: no process.getuid) judges the mode only', () => {
+    const getuid = Object.getOwnPropertyDescriptor(process, 'getuid')!;
+    Object.defineProperty(process, 'getuid', { value: undefined, configurable: true, writable: true });
+    try {
+      expect(ownedByUserOnly({ uid: 4242, mode: 0o40700 })).toBe(true);
+      expect(ownedByUserOnly({ uid: 4242, mode: 0o40770 })).toBe(false);
+    } finally {
+      Object.defineProperty(process, 'getuid', getuid);
+    }
   });
 
   it('follows a symlink to the user\'s own folder but judges what it points at', () => {

@@ -29,7 +29,9 @@ async function simRun(args: string[]): Promise<{ code: number | null; stdout: st
   child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
   child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 20_000;
+  // A wait for the sim's start, not a time it must meet: at load 25 a start took over 20 s, the SIGTERM then came
+  // before the sim's handler and the run ended by the signal (exit code null), failing the test.
+  const deadline = Date.now() + 60_000;
   while (!stdout.includes('control endpoint token') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   if (child.exitCode === null) child.kill('SIGTERM');
   return { code: await exited, stdout, stderr };

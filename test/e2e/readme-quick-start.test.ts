@@ -2,6 +2,7 @@
 // next lines must work at once. Only the install line is left out, `kwatch` and `kubectl-kwatch` come from bin/ on
 // PATH, and /tmp/sim.kubeconfig becomes a file of this test's temporary folder.
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -20,6 +21,15 @@ function quickStartBlock(): string[] {
   return block[1].split('\n').filter((l) => l.trim());
 }
 
+/** Whether a TCP connection to host:port is refused (a server still listening accepts it). */
+function refused(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('error', () => resolve(true));
+  });
+}
+
 describe('the README quick start', () => {
   it('runs as written: kubectl reads the sim\'s kubeconfig on the line after `kwatch sim … &`', { timeout: 120_000 }, async () => {
     const lines = quickStartBlock();
@@ -34,8 +44,10 @@ describe('the README quick start', () => {
     const path = [bin, ...(isAbsolute(KUBECTL) ? [dirname(KUBECTL)] : []), process.env.PATH ?? ''].join(delimiter);
     const file = join(dir, 'quick-start.sh');
     // Each line must succeed; the background jobs are stopped at the end, the events watch before the sim it watches
-    // (else the watch, still running for a moment, reports the sim's connection refused).
-    writeFileSync(file, ['set -e', 'trap \'for j in $(jobs -p | tac); do kill $j 2>/dev/null; wait $j 2>/dev/null; done; true\' EXIT', ...script, 'sleep 2', 'kubectl get deployments'].join('\n'));
+    // (else the watch, still running for a moment, reports the sim's connection refused). `set +e` first: under
+    // `set -e` the `wait` of a job killed by SIGTERM (status 143) ended the trap after the first job, and the sim
+    // outlived the test.
+    writeFileSync(file, ['set -e', 'trap \'set +e; for j in $(jobs -p | tac); do kill $j 2>/dev/null; wait $j 2>/dev/null; done; true\' EXIT', ...script, 'sleep 2', 'kubectl get deployments'].join('\n'));
     const res = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn('bash', [file], { env: childEnv({ PATH: path, HOME: dir }), stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
       let out = '';
@@ -49,5 +61,8 @@ describe('the README quick start', () => {
     expect(res.out).toMatch(/^NAMESPACE\s+NAME\s+READY\s+STATUS/m);
     expect(res.out).toMatch(/deployment\.apps\/web created/);
     expect(res.out).toMatch(/^web\s+\d\/3/m);
+    // The script stopped its sim: nothing listens on the sim's port any more.
+    const server = new URL(/^\s*server:\s*(\S+)/m.exec(readFileSync(kubeconfig, 'utf8'))![1]);
+    expect(await refused(server.hostname.replace(/^\[|\]$/g, ''), Number(server.port))).toBe(true);
   });
 });

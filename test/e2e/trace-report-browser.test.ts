@@ -52,7 +52,9 @@ async function open(file: string): Promise<Opened> {
 describe('the HTML report in chromium', () => {
   it('a self-triggering controller: a lane per key, arrows write → echo → next write, the loop finding linking to its lane', async () => {
     const html = join(dir, 'loop.html');
-    const r = await kwatch(['reconcile', 'deployments.apps', '--with', join(EXAMPLES, 'reconcilers', 'status-stamper.mjs'), '--sim', '-A', '--writes', 'overlay', '--for', '1s', '--trace-out', html], {});
+    // --once, not --for 1s: it stops at --max-reconciles (10 runs a key, past the loop threshold), however slow the
+    // machine; at load 35 a 1 s run wrote 6 trace records, before any loop, and the test failed.
+    const r = await kwatch(['reconcile', 'deployments.apps', '--with', join(EXAMPLES, 'reconcilers', 'status-stamper.mjs'), '--sim', '-A', '--writes', 'overlay', '--once', '--trace-out', html], {});
     expect(r.stderr).toMatch(/wrote \d+ trace records to .*loop\.html \(html\)/);
     const { page, errors, requests } = await open(html);
     const keys = await page.$$eval('g.lane[data-lane-kind=key]', (gs) => gs.map((g) => g.getAttribute('data-key')));

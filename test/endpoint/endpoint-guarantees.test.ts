@@ -3,6 +3,8 @@
 // delete, the kubeconfig is private, and only this run's token opens the endpoint.
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEndpointKubeconfig } from '../../src/endpoint/endpoint-kubeconfig.js';
@@ -132,13 +134,91 @@ describe('the endpoint\'s token', () => {
       expect(wrong).toHaveLength(endpoint.token.length);
       const refused = await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${wrong}` } });
       expect(refused.status).toBe(401);
-      expect(((await refused.json()) as { reason: string }).reason).toBe('Unauthorized');
+      expect(await refused.json()).toMatchObject({ reason: 'Unauthorized', message: expect.stringMatching(/^kwatch endpoint: this request does not come from the kubeconfig kwatch wrote for this run/) });
       // One character off, at the end.
       const last = endpoint.token.slice(0, -1) + (endpoint.token.endsWith('x') ? 'y' : 'x');
       expect((await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${last}` } })).status).toBe(401);
       const allowed = await fetch(`${bare}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${endpoint.token}` } });
       expect(allowed.status).toBe(200);
       await allowed.body?.cancel();
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('the secret path prefix passes only as a whole path segment, and is taken off the path the target sees', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const bare = endpoint.url.replace(/\/kwatch-[^/]*$/, '');
+      const prefix = endpoint.url.slice(bare.length);
+      expect((await fetch(`${bare}${prefix}/api/v1/namespaces`)).status).toBe(200);
+      // The prefix alone, or followed by a query, is the root path: the target's answer for / (not the guard's 401).
+      const direct = async (path: string) => { const r = await fetch(`${sim.url}${path}`); return [r.status, await r.text()]; };
+      const through = async (path: string) => { const r = await fetch(`${bare}${prefix}${path}`); return [r.status, await r.text()]; };
+      expect(await through('')).toEqual(await direct('/'));
+      expect(await through('?limit=1')).toEqual(await direct('/?limit=1'));
+      // The token with more after it is another path, not this run's.
+      expect((await fetch(`${bare}${prefix}x/api/v1/namespaces`)).status).toBe(401);
+      expect((await fetch(`${bare}${prefix.slice(0, -1)}/api/v1/namespaces`)).status).toBe(401);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('takes the token with any case of "Bearer" and trailing spaces; no header, or another scheme, gets 401', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const bare = endpoint.url.replace(/\/kwatch-[^/]*$/, '');
+      const status = async (authorization?: string) => {
+        const r = await fetch(`${bare}/api/v1/namespaces`, authorization === undefined ? {} : { headers: { Authorization: authorization } });
+        await r.body?.cancel();
+        return r.status;
+      };
+      expect(await status(`bearer ${endpoint.token}`)).toBe(200);
+      expect(await status(`Bearer   ${endpoint.token}  `)).toBe(200);
+      expect(await status()).toBe(401);
+      expect(await status(`Basic ${endpoint.token}`)).toBe(401);
+      expect(await status(`Bearer ${endpoint.token} extra`)).toBe(401);
+      expect(await status(`XBearer ${endpoint.token}`)).toBe(401);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('refuses a Host naming the endpoint by a DNS name other than localhost (DNS rebinding), with the token', async () => {
+    const { endpoint } = await start('intercept');
+    try {
+      const url = new URL(endpoint.url);
+      const statusFor = (host: string) => new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}/api/v1/namespaces`, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+      const refused = await new Promise<{ reason: string; message: string }>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}/api`, headers: { host: 'evil.example' } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve(JSON.parse(body) as { reason: string; message: string }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(refused).toMatchObject({ reason: 'Forbidden', message: 'Host "evil.example" is not this endpoint\'s address: name it by IP address or as localhost' });
+      // An HTTP/1.0 request may carry no Host at all: refused too, naming none.
+      const bare = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.end(`GET ${url.pathname}/api HTTP/1.0\r\n\r\n`));
+        let text = '';
+        socket.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+      });
+      expect(bare).toMatch(/^HTTP\/1\.[01] 403 /);
+      expect(bare).toContain('Host \\"\\" is not this endpoint');
+      expect(await statusFor('localhost.evil.example')).toBe(403);
+      expect(await statusFor(`localhost:${url.port}`)).toBe(200);
+      expect(await statusFor(`127.0.0.1:${url.port}`)).toBe(200);
+      expect(await statusFor(`[::1]:${url.port}`)).toBe(200);
     } finally {
       await endpoint.close();
     }

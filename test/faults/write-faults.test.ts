@@ -45,5 +45,9 @@ describe('WriteFaults', () => {
   it('is empty only with no write fault at all (watch faults do not count)', () => {
     expect(faults('expire@5s', 'hide-delete:a/b').empty).toBe(true);
     expect(faults('error@1').empty).toBe(false);
+    // Still not empty once its fault has fired (mutation testing, issue 39).
+    const used = faults('conflict@1');
+    used.next();
+    expect(used.empty).toBe(false);
   });
 });

@@ -60,4 +60,66 @@ describe('loop detector', () => {
     expect(f).toMatchObject({ key: 'default/settings', fields: ['metadata.annotations["tick"]'] });
     expect(f?.generationChangedWouldBreak).toBeUndefined();
   });
+
+  // Mutation testing (issue 39): each case below failed to be caught before.
+  const runLoop = (loops: LoopDetector, key: string, writes: () => WriteOutcome[], runs: number, controller = 'c') => {
+    let found;
+    for (let i = 0; i < runs && !found; i++) found = loops.observe(controller, key, [own(`${key}-${i}`)], writes());
+    return found;
+  };
+
+  it('follows each key, and each controller, on its own: interleaved runs of two looping keys both loop', () => {
+    const loops = new LoopDetector(2);
+    const found = [];
+    for (let i = 0; i < 6; i++) {
+      found.push(loops.observe('c', 'default/a', [own(`a${i}`)], [{ ...write(HASH), target: 'default/a' }]));
+      found.push(loops.observe('c', 'default/b', [own(`b${i}`)], [{ ...write(HASH), target: 'default/b' }]));
+      found.push(loops.observe('d', 'default/a', [own(`d${i}`)], [{ ...write('status.x'), target: 'default/a' }]));
+    }
+    expect(found.filter(Boolean).map((f) => `${f!.controller} ${f!.key}`)).toEqual(['c default/a', 'c default/b', 'd default/a']);
+  });
+
+  it('a write that failed changed nothing: a run whose only write failed ends the streak', () => {
+    const loops = new LoopDetector(2);
+    const runs = [false, false, true, false, false];
+    expect(runs.map((failed, i) => loops.observe('c', 'default/web', [own(`${i}`)], [{ ...write(HASH), failed }])).filter(Boolean)).toEqual([]);
+  });
+
+  it('after a run that writes nothing the key starts over: a later loop is reported again', () => {
+    const loops = new LoopDetector(1);
+    expect(runLoop(loops, 'default/web', () => [write(HASH)], 5)).toBeDefined();
+    expect(loops.observe('c', 'default/web', [own('quiet')], [])).toBeUndefined();
+    expect(runLoop(loops, 'default/web', () => [write(HASH)], 5)).toBeDefined();
+    expect(loops.findings).toHaveLength(2);
+  });
+
+  it('rounds is the shortest streak among the fields reported together', () => {
+    const loops = new LoopDetector(2);
+    // status.a changes on every run, status.b from the third on; all re-triggered from outside until the last.
+    let found;
+    for (let i = 0; i < 6; i++) found = loops.observe('c', 'default/web', [i === 5 ? own(`${i}`) : outside(`${i}`)], [write(...(i >= 2 ? ['status.a', 'status.b'] : ['status.a']))]);
+    expect(found).toMatchObject({ rounds: 3, fields: ['status.a', 'status.b'] });
+  });
+
+  it('GenerationChangedPredicate would break a loop only when every field leaves the generation alone', () => {
+    const mixed = runLoop(new LoopDetector(1), 'default/web', () => [{ ...write('status.x', HASH), generation: true }], 5);
+    expect(mixed?.fields).toEqual(['status.x', HASH]);
+    expect(mixed?.generationChangedWouldBreak).toBeUndefined();
+    for (const field of ['status', 'metadata.labels["app"]', 'metadata.annotations["note"]']) {
+      expect(runLoop(new LoopDetector(1), 'default/web', () => [{ ...write(field), generation: true }], 5)?.generationChangedWouldBreak, field).toBe(true);
+    }
+  });
+
+  it('a field of another object is named with its resource and target, and is not the key\'s own status', () => {
+    const other = (): WriteOutcome[] => [{ verb: 'patch', resource: 'configmaps', target: 'default/cfg', changed: ['status.conditions[type=Ready Now].x'], failed: false }];
+    const found = runLoop(new LoopDetector(1), 'default/web', other, 5);
+    expect(found?.fields).toEqual(['configmaps default/cfg: status.conditions[type=Ready Now].x']);
+    expect(found?.generationChangedWouldBreak).toBeUndefined();
+  });
+
+  it('keeps a field path that holds a space whole (a condition type is any string)', () => {
+    const field = 'status.conditions[type=Ready Now].lastUpdateTime';
+    expect(runLoop(new LoopDetector(1), 'default/web', () => [write(field)], 5)?.fields).toEqual([field]);
+  });
 });
+

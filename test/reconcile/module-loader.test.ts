@@ -21,6 +21,18 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
+/** Starts loading each case at once (each is a child node: the test waits for the slowest, not for the sum);
+ * `early(files, resource)` is that case's loadError. */
+function loadErrorsAtOnce(dir: string, cases: [files: string[], resource?: string][]): (files: string[], resource?: string) => Promise<string> {
+  const id = (files: string[], resource?: string) => `${files.join(',')}|${resource ?? ''}`;
+  const started = new Map(cases.map(([files, resource]) => {
+    const error = loadError(dir, files, resource);
+    error.catch(() => undefined); // awaited below, in its turn
+    return [id(files, resource), error];
+  }));
+  return (files, resource) => started.get(id(files, resource)) ?? Promise.reject(new Error(`${id(files, resource)} was not started`));
+}
+
 async function loaded(cwd: string, files: string[], resource?: string): Promise<Loaded[]> {
   const results = await loadInNode(cwd, files, resource);
   for (const r of results) if (!r.ok) throw new Error(`did not load: ${r.error}`);
@@ -158,11 +170,12 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'typeerror.mjs': `const o = {};\nexport const x = o.spec.replicas;\n`,
       'string.mjs': `throw 'just a string';\n`,
     });
-    expect(await loadError(dir, ['throws.mjs'])).toBe('throws.mjs:3: config has no cluster (thrown while loading the module)');
-    expect(await loadError(dir, ['throws.cjs'])).toBe('throws.cjs:2: cjs says no (thrown while loading the module)');
-    expect(await loadError(dir, ['throws.ts'])).toBe('throws.ts:6: ts config has no cluster (thrown while loading the module)');
-    expect(await loadError(dir, ['typeerror.mjs'])).toBe("typeerror.mjs:2: TypeError: Cannot read properties of undefined (reading 'replicas') (thrown while loading the module)");
-    expect(await loadError(dir, ['string.mjs'])).toBe('string.mjs: just a string (thrown while loading the module)');
+    const early = loadErrorsAtOnce(dir, [[['throws.mjs']], [['throws.cjs']], [['throws.ts']], [['typeerror.mjs']], [['string.mjs']]]);
+    expect(await early(['throws.mjs'])).toBe('throws.mjs:3: config has no cluster (thrown while loading the module)');
+    expect(await early(['throws.cjs'])).toBe('throws.cjs:2: cjs says no (thrown while loading the module)');
+    expect(await early(['throws.ts'])).toBe('throws.ts:6: ts config has no cluster (thrown while loading the module)');
+    expect(await early(['typeerror.mjs'])).toBe("typeerror.mjs:2: TypeError: Cannot read properties of undefined (reading 'replicas') (thrown while loading the module)");
+    expect(await early(['string.mjs'])).toBe('string.mjs: just a string (thrown while loading the module)');
   });
 
   test('a throw in a file the module imports names that file and line', async () => {
@@ -182,10 +195,11 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'rel.mjs': `import { x } from './nope.mjs';\nexport function reconcile() { return x; }\n`,
       'req.cjs': `const { defineController } = require('kwatch');\nmodule.exports = defineController({ for: 'pods', reconcile() {} });\n`,
     });
-    expect(await loadError(dir, ['pkg.ts'])).toBe(`pkg.ts:2: Cannot find package 'not-installed' imported from ${join(dir, 'pkg.ts')}`);
-    expect(await loadError(dir, ['rel.mjs'])).toBe('rel.mjs:1:19: Could not resolve "./nope.mjs"');
-    expect(await loadError(dir, ['export.ts'])).toBe("export.ts:3:10: SyntaxError: The requested module 'greeting' does not provide an export named 'farewell'");
-    expect(await loadError(dir, ['req.cjs'])).toBe(
+    const early = loadErrorsAtOnce(dir, [[['pkg.ts']], [['rel.mjs']], [['export.ts']], [['req.cjs']]]);
+    expect(await early(['pkg.ts'])).toBe(`pkg.ts:2: Cannot find package 'not-installed' imported from ${join(dir, 'pkg.ts')}`);
+    expect(await early(['rel.mjs'])).toBe('rel.mjs:1:19: Could not resolve "./nope.mjs"');
+    expect(await early(['export.ts'])).toBe("export.ts:3:10: SyntaxError: The requested module 'greeting' does not provide an export named 'farewell'");
+    expect(await early(['req.cjs'])).toBe(
       "req.cjs:1: Cannot find module 'kwatch' (require() cannot see the running kwatch: use import { defineController } from 'kwatch' in an ES module (.mjs), or export a plain object) (thrown while loading the module)",
     );
   });
@@ -199,13 +213,14 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'a/ctrl.mjs': `export function reconcile() {}\n`,
       'b/ctrl.mjs': `export function reconcile() {}\n`,
     });
-    expect(await loadError(dir, ['none.mjs'], 'pods')).toBe(
+    const early = loadErrorsAtOnce(dir, [[['none.mjs'], 'pods'], [['owns.mjs']], [['watches.ts']], [['nofor.mjs']], [['a/ctrl.mjs', 'b/ctrl.mjs'], 'pods']]);
+    expect(await early(['none.mjs'], 'pods')).toBe(
       'none.mjs: exports no reconcile function (export async function reconcile(req, ctx), or export default defineController({ for, reconcile }))',
     );
-    expect(await loadError(dir, ['owns.mjs'])).toBe(`owns.mjs: owns must be an array of resource names such as ['replicasets.apps'], got the string "replicasets.apps"`);
-    expect(await loadError(dir, ['watches.ts'])).toBe('watches.ts: watches[0].map must be a function from the watched object to the primary objects to reconcile, got undefined');
-    expect(await loadError(dir, ['nofor.mjs'])).toBe('nofor.mjs: names no primary resource: give RESOURCE on the command line or `for` in the module');
-    expect(await loadError(dir, ['a/ctrl.mjs', 'b/ctrl.mjs'], 'pods')).toBe(
+    expect(await early(['owns.mjs'])).toBe(`owns.mjs: owns must be an array of resource names such as ['replicasets.apps'], got the string "replicasets.apps"`);
+    expect(await early(['watches.ts'])).toBe('watches.ts: watches[0].map must be a function from the watched object to the primary objects to reconcile, got undefined');
+    expect(await early(['nofor.mjs'])).toBe('nofor.mjs: names no primary resource: give RESOURCE on the command line or `for` in the module');
+    expect(await early(['a/ctrl.mjs', 'b/ctrl.mjs'], 'pods')).toBe(
       "b/ctrl.mjs: its controller is named 'ctrl', like the one in a/ctrl.mjs; give one of them another name (name: '…' in its definition)",
     );
   });

@@ -92,6 +92,22 @@ describe('predicates', () => {
       expect(verdict('AnnotationChanged', { type: 'delete', object: base })).toBe('runs');
     });
 
+    // Mutation testing (issue 39): each case below failed to be caught before.
+    it('LabelChanged sees one changed value among several labels; a delete carrying its old object still passes', () => {
+      const two = (b: string) => cm('6', { app: 'a', tier: b });
+      expect(firstRejecting(compilePredicates(['LabelChanged']), { type: 'update', oldObject: two('x'), object: two('y') })).toBeUndefined();
+      expect(firstRejecting(compilePredicates(['LabelChanged']), { type: 'update', oldObject: two('x'), object: two('x') })?.name).toBe('LabelChangedPredicate');
+      expect(verdict('AnnotationChanged', { type: 'delete', oldObject: base, object: base })).toBe('runs');
+      expect(verdict('ResourceVersionChanged', { type: 'create', oldObject: base, object: base })).toBe('runs');
+    });
+
+    it('no predicates is none; a function without a name is named by its place', () => {
+      expect(compilePredicates(undefined)).toEqual([]);
+      const anonymous = [(() => true) as (e: unknown) => boolean][0];
+      const [, second] = compilePredicates(['GenerationChanged', anonymous]);
+      expect(second.name).toBe('predicates[1]');
+    });
+
     it('ResourceVersionChanged: an update at a new resourceVersion runs, one at the same (a resync) is filtered, a create passes', () => {
       expect(verdict('ResourceVersionChanged', { type: 'update', oldObject: base, object: cm('6', { app: 'a' }, { note: 'x' }) })).toBe('runs');
       expect(verdict('ResourceVersionChanged', { type: 'update', oldObject: base, object: cm('5', { app: 'b' }, { note: 'y' }) })).toBe('ResourceVersionChangedPredicate');
