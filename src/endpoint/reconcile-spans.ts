@@ -8,7 +8,7 @@
 // `close`), the span runs from the first to the last line logged inside it, and its records say so: `logged: false`
 // on the side that was inferred and `span: inferred` on the end. controller-runtime never runs one request twice at
 // once, nor does kube-rs one object: the next reconcile of the same key ends an open one.
-import { Tracer, type Stage, type TraceRecord } from '../informer/trace.js';
+import { ForwardingTracer, type Stage, type Tracer, type TraceRecord } from '../informer/trace.js';
 import { parseReconcileLogLine, type ReconcileLogLine, type ReconcileOutcome } from './reconcile-log.js';
 
 interface OpenSpan {
@@ -126,20 +126,12 @@ export class ReconcileSpans {
  * The tracer the endpoint emits into under --exec: each of its records passes `spans.attribute` on its way to
  * `target`, so that every listener (and the cause linker) sees the reconcile a request belongs to.
  */
-export class ReconcileAttributingTracer extends Tracer {
+export class ReconcileAttributingTracer extends ForwardingTracer {
   constructor(
-    private readonly target: Tracer,
+    target: Tracer,
     private readonly spans: ReconcileSpans,
   ) {
-    super();
-  }
-
-  override get enabled(): boolean {
-    return this.target.enabled;
-  }
-
-  override shouldEmit(stage: Stage, op: string): boolean {
-    return this.target.shouldEmit(stage, op);
+    super(target);
   }
 
   override emit(record: TraceRecord): void {

@@ -118,14 +118,11 @@ export class Tracer {
 }
 
 /**
- * A tracer for one resource of several: each record gains `resource` on its way to `target`. It asks the target
+ * A tracer that hands its records on to `target`, changed on the way by a subclass's `emit`. It asks the target
  * whether to build a record, so it costs nothing while nobody listens there.
  */
-export class ResourceTracer extends Tracer {
-  constructor(
-    private readonly target: Tracer,
-    private readonly resource: string,
-  ) {
+export abstract class ForwardingTracer extends Tracer {
+  constructor(protected readonly target: Tracer) {
     super();
   }
 
@@ -135,6 +132,16 @@ export class ResourceTracer extends Tracer {
 
   override shouldEmit(stage: Stage, op: string): boolean {
     return this.target.shouldEmit(stage, op);
+  }
+}
+
+/** A tracer for one resource of several: each record gains `resource` on its way to `target`. */
+export class ResourceTracer extends ForwardingTracer {
+  constructor(
+    target: Tracer,
+    private readonly resource: string,
+  ) {
+    super(target);
   }
 
   override emit(record: TraceRecord): void {
