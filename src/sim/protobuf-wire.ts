@@ -91,6 +91,8 @@ export function serveAsProtobuf(_req: IncomingMessage, res: ServerResponse, watc
     if (!json) return origWrite(chunk, ...rest);
     const cb = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     if (streaming) {
+      // After the ERROR event the response has ended; the watch handler's later writes go nowhere.
+      if (failed) return false;
       const out = frames(toBuffer(chunk).toString('utf8'));
       if (failed) { origEnd(out); return false; }
       return out.length ? origWrite(out, ...(cb ? [cb] : [])) : (cb?.(), true);
