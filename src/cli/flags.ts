@@ -46,11 +46,12 @@ export function numberInRange(text: string, flag: string, min: number, max: numb
 }
 
 /**
- * `--wire json|cbor`: what kwatch's own list and watch requests ask for. cbor asks as client-go's ClientsPreferCBOR
- * does, with JSON as the fallback, so a server without CBOR serving (the gate off) answers JSON.
+ * `--wire json|protobuf|cbor`: what kwatch's own list and watch requests ask for. protobuf asks as client-go's protobuf
+ * content config does, cbor as its ClientsPreferCBOR does, each with JSON as the fallback (custom resources are never
+ * protobuf; a server without CBOR serving answers JSON).
  */
 export const wireFlag = {
-  wire: Flags.string({ description: 'What kwatch asks the server for: json, or cbor (application/cbor, KEP-4222; watches as application/cbor-seq) with JSON as the fallback where the server does not serve CBOR (kube-apiserver with --feature-gates CBORServingAndStorage=true does). An http response record answered in CBOR carries its contentType.', options: ['json', 'cbor'], default: 'json' }),
+  wire: Flags.string({ description: 'What kwatch asks the server for: json; protobuf (application/vnd.kubernetes.protobuf, as client-go\'s protobuf clients; watches as ;stream=watch) with JSON as the fallback, which custom resources always get; or cbor (application/cbor, KEP-4222; watches as application/cbor-seq) with JSON as the fallback where the server does not serve CBOR (kube-apiserver with --feature-gates CBORServingAndStorage=true does). An http response record answered in CBOR or protobuf carries its contentType.', options: ['json', 'protobuf', 'cbor'], default: 'json' }),
 };
 
 export const globalFlags = {

@@ -105,7 +105,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
     if (flags.key !== undefined && !flags.live) throw new UserError('--key follows a key in the live dashboard: add --live');
     if (flags['snapshot-dir'] !== undefined && !flags.live) throw new UserError('--snapshot-dir is where the live dashboard saves snapshots: add --live');
     checkSnapshotDir(flags['snapshot-dir']);
-    if (flags.raw && flags.wire !== 'json') throw new UserError('--raw prints the watch stream\'s JSON lines as sent: it cannot be combined with --wire cbor');
+    if (flags.raw && flags.wire !== 'json') throw new UserError(`--raw prints the watch stream's JSON lines as sent: it cannot be combined with --wire ${flags.wire}`);
     if (flags.raw && flags.record) throw new UserError('--record records the informer\'s traffic: it cannot be combined with --raw');
     if (flags.record && !flags.force) (await import('../cli/recording-open.js')).refuseForeignRecording(flags.record);
 

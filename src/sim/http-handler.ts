@@ -28,6 +28,7 @@ import { handleOidcDiscovery } from './auth/oidc-discovery.js';
 import { isReviewType } from './kinds/auth-kinds.js';
 import { warnUnevaluatedRules } from './validation/cel-warning.js';
 import { negotiateCbor, serveAsCbor } from './cbor-wire.js';
+import { prefersProtobuf, serveAsProtobuf, servesProtobuf } from './protobuf-wire.js';
 import { DEFAULT_KUBE_VERSION } from './kube-version.js';
 
 /** Who a request is without users (sim without --users): everyone may do everything, as the admin. */
@@ -81,6 +82,8 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
     }
     // CBOR only where the gate is on and the client prefers it; a CBOR-only Accept with the gate off is kube's 406.
     if (negotiateCbor(req.headers.accept, verb === 'watch', ctx.featureGates?.CBORServingAndStorage ?? false) === 'cbor') serveAsCbor(req, res, verb === 'watch');
+    // Protobuf for the kinds the sim has schemas for (protobuf-wire.ts says which kube serves that the sim does not).
+    else if (prefersProtobuf(req.headers.accept) && servesProtobuf(route.type.group ? `${route.type.group}/${route.type.version}` : route.type.version, route.type.kind)) serveAsProtobuf(req, res, verb === 'watch');
     await serveResource(ctx, req, res, route, verb, q, user);
   } catch (err) {
     await drain(req).catch(() => undefined);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { encodeContinue } from '../../src/sim/continue-token.js';
+import { protobufToJson } from '../../src/wire/protobuf/to-json.js';
 import { http, pod, PODS, NAMESPACES } from './sim-helpers.js';
 
 let sim: SimServer;
@@ -25,10 +26,11 @@ describe('LIST', () => {
     expect(empty.json).toMatchObject({ kind: 'DeploymentList', apiVersion: 'apps/v1', items: [] });
   });
 
-  it('answers a protobuf-first Accept list with JSON', async () => {
-    const r = await get('/api/v1/pods', { Accept: 'application/vnd.kubernetes.protobuf,application/json' });
-    expect(r.headers['content-type']).toBe('application/json');
-    expect(r.json.items).toHaveLength(6);
+  it('answers a protobuf-first Accept list in protobuf, as kube does (test/sim/protobuf-wire.test.ts covers the encoding)', async () => {
+    const res = await fetch(`${sim.url}/api/v1/pods`, { headers: { Accept: 'application/vnd.kubernetes.protobuf,application/json' } });
+    expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
+    const list = protobufToJson(Buffer.from(await res.arrayBuffer())) as { items: unknown[] };
+    expect(list.items).toHaveLength(6);
   });
 
   it('pages with limit/continue over one snapshot: same RV, remainingItemCount, no continue on the last page', async () => {

@@ -216,7 +216,13 @@ describe('protobuf request bodies over HTTP', () => {
       const req = request(sim.url + path, { method, headers: { 'Content-Type': contentType, 'Content-Length': body.length, Accept: 'application/vnd.kubernetes.protobuf,application/json' } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        // The client prefers protobuf, so kube answers in it (errors too); src/wire's decoder reads it back.
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          try {
+            resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], json: res.headers['content-type'] === 'application/vnd.kubernetes.protobuf' ? protobufToJson(bytes) : JSON.parse(bytes.toString('utf8')) });
+          } catch (err) { reject(err as Error); }
+        });
       });
       req.on('error', reject);
       req.end(body);
@@ -224,10 +230,10 @@ describe('protobuf request bodies over HTTP', () => {
   }
   const CM = '/api/v1/namespaces/default/configmaps';
 
-  it('creates (POST) and updates (PUT) from protobuf, answering JSON', async () => {
+  it('creates (POST) and updates (PUT) from protobuf, answering protobuf as the Accept prefers', async () => {
     const created = await send('POST', CM, envelope('v1', 'ConfigMap', meta('pb'), entry(2, 'a', 'b')));
     expect(created.status).toBe(201);
-    expect(created.contentType).toBe('application/json');
+    expect(created.contentType).toBe('application/vnd.kubernetes.protobuf');
     expect(created.json).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'pb', namespace: 'default' }, data: { a: 'b' } });
     expect(created.json.metadata).toEqual(expect.objectContaining({ uid: expect.any(String), resourceVersion: expect.any(String), creationTimestamp: expect.stringMatching(/Z$/) }));
     const rv = created.json.metadata.resourceVersion as string;
@@ -242,7 +248,7 @@ describe('protobuf request bodies over HTTP', () => {
   it('answers 415 UnsupportedMediaType for what it cannot decode and 400 BadRequest for malformed bodies', async () => {
     const unknown = await send('POST', CM, envelope('v1', 'ConfigMap', meta('x'), int(42, 1)));
     expect(unknown.status).toBe(415);
-    expect(unknown.contentType).toBe('application/json');
+    expect(unknown.contentType).toBe('application/vnd.kubernetes.protobuf');
     expect(unknown.json).toEqual({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'UnsupportedMediaType', code: 415,
       message: 'the sim could not decode this protobuf body: ConfigMap (k8s.io.api.core.v1.ConfigMap) has field 42 (wire type 0) that the sim has no schema for; send this object as JSON instead',

@@ -13,6 +13,7 @@ import { requestFollowingRedirects } from './redirects.js';
 import { retryAfterSeconds } from './status-from-response.js';
 import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
 import { isCborType } from './cbor-media.js';
+import { isProtobufType, protobufErrorText } from './protobuf-media.js';
 import type { WireCall, WireLog } from './wire-log.js';
 
 export interface HttpConnectionOptions {
@@ -165,8 +166,9 @@ export class HttpConnection implements Connection {
       let text = '';
       try {
         const bytes = await readLimited(res.body, MAX_ERROR_BODY);
-        // A Status sent in CBOR (to a client that prefers it, --wire cbor) is read as its JSON.
-        text = isCborType(contentType) ? (await import('./cbor-body.js')).cborErrorText(bytes) : bytes.toString('utf8');
+        // A Status sent in CBOR or protobuf (to a client that prefers it, --wire cbor|protobuf) is read as its JSON.
+        text = isCborType(contentType) ? (await import('./cbor-body.js')).cborErrorText(bytes)
+          : isProtobufType(contentType) ? await protobufErrorText(bytes) : bytes.toString('utf8');
       } catch (err) {
         throw fail(err);
       }
@@ -184,8 +186,8 @@ export class HttpConnection implements Connection {
       if (wire && req.stream) wire.closed({ ms: ms(start), bytes, ...(err && !req.signal?.aborted ? { error: (err as Error).message } : {}) });
       if (kept) wire?.body(kept.text(), bytes);
       if (tracing && !req.stream) {
-        // A CBOR answer (--wire cbor) names its type, so a run shows where the server fell back to JSON.
-        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, ...(isCborType(contentType) ? { contentType } : {}), conn, ...(err ? { error: (err as Error).message } : {}) });
+        // A CBOR or protobuf answer (--wire) names its type, so a run shows where the server fell back to JSON.
+        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes, ...(isCborType(contentType) || isProtobufType(contentType) ? { contentType } : {}), conn, ...(err ? { error: (err as Error).message } : {}) });
       }
     }, fail, kept);
     return { status, headers: res.headers as HttpResponse['headers'], body, bytesRead: () => body.bytes };

@@ -9,6 +9,7 @@ import { checkListShape, UnexpectedAnswerError } from '../http/unexpected-answer
 import { ListBodyStream } from './list-body-stream.js';
 import { isAbortError } from '../http/network-error.js';
 import { isCborType } from '../http/cbor-media.js';
+import { isProtobufType } from '../http/protobuf-media.js';
 import { decodeWatchEventLine } from '../../informer/watch-decoder.js';
 
 export interface ListWatchTarget {
@@ -58,15 +59,26 @@ export interface HttpListerWatcherOptions {
   wire?: WireFormat;
 }
 
-export type WireFormat = 'json' | 'cbor';
-export const WIRE_FORMATS: readonly WireFormat[] = ['json', 'cbor'];
+export type WireFormat = 'json' | 'protobuf' | 'cbor';
+export const WIRE_FORMATS: readonly WireFormat[] = ['json', 'protobuf', 'cbor'];
+
+/**
+ * The Accept headers of each wire, for a list or get and for a watch. protobuf is client-go's protobuf content config
+ * (rest.Config ContentType protobuf, AcceptContentTypes "protobuf, json"): custom resources and kinds a server cannot
+ * encode come back as JSON, which the answer's Content-Type tells.
+ */
+const ACCEPT: Record<WireFormat, { list: string; watch: string }> = {
+  json: { list: 'application/json', watch: 'application/json' },
+  protobuf: { list: 'application/vnd.kubernetes.protobuf, application/json', watch: 'application/vnd.kubernetes.protobuf;stream=watch, application/json' },
+  cbor: { list: 'application/cbor, application/json;q=0.9', watch: 'application/cbor, application/json;q=0.9' },
+};
 
 export class HttpListerWatcher implements ListerWatcher {
   private readonly path: string;
   private readonly fieldSelector?: string;
   private readonly omitManagedFields: boolean;
   private readonly maxObjectBytes: number;
-  private readonly accept: string;
+  private readonly accept: { list: string; watch: string };
 
   constructor(
     private readonly conn: Connection,
@@ -74,7 +86,7 @@ export class HttpListerWatcher implements ListerWatcher {
     options: HttpListerWatcherOptions = {},
   ) {
     this.omitManagedFields = options.omitManagedFields === true;
-    this.accept = options.wire === 'cbor' ? 'application/cbor, application/json;q=0.9' : 'application/json';
+    this.accept = ACCEPT[options.wire ?? 'json'];
     this.maxObjectBytes = conn.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.path = resourcePath(target);
     const byName = target.name ? `metadata.name=${target.name}` : undefined;
@@ -97,8 +109,9 @@ export class HttpListerWatcher implements ListerWatcher {
   }
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<ListPage> {
-    const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: this.accept }, signal });
+    const res = await this.conn.request({ path: this.path, query: this.query(options, false), headers: { Accept: this.accept.list }, signal });
     if (isCborType(header(res.headers['content-type']))) return this.cborList(res);
+    if (isProtobufType(header(res.headers['content-type']))) return this.protobufList(res);
     // Items are parsed as the body arrives (a first list may be hundreds of MB); an item or envelope past the
     // bound fails the request, dropping the connection, as soon as it does.
     const body = new ListBodyStream({ omitManagedFields: this.omitManagedFields, maxObjectBytes: this.maxObjectBytes, what: this.path });
@@ -137,10 +150,32 @@ export class HttpListerWatcher implements ListerWatcher {
     return page;
   }
 
+  /** A list answered in protobuf: `k8s\0` + runtime.Unknown holding an XList, decoded by src/wire to its JSON. */
+  private async protobufList(res: HttpResponse): Promise<ListPage> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const c of res.body) { chunks.push(Buffer.from(c)); bytes += c.length; }
+    const { protobufToJson } = await import('../../wire/protobuf/to-json.js');
+    let value: unknown;
+    try {
+      value = protobufToJson(Buffer.concat(chunks));
+    } catch (err) {
+      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent a protobuf list body for ${this.path} that kwatch cannot read: ${(err as Error).message}`, { cause: err });
+    }
+    const page = checkListShape<ListPage>(value, { server: this.conn.server, path: this.path });
+    page.metadata ??= {};
+    page.items ??= [];
+    page.bytes = bytes;
+    if (this.omitManagedFields) for (const item of page.items) delete (item.metadata as { managedFields?: unknown } | undefined)?.managedFields;
+    fillItemTypeMeta(page);
+    return page;
+  }
+
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
     return this.openWatch(options, signal, (body, contentType) => (isCborType(contentType)
       ? cborWatchBatches(body, this.maxObjectBytes, this.omitManagedFields)
-      : decodeWatchBatches(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes })), this.accept);
+      : isProtobufType(contentType) ? protobufWatchBatches(body, this.maxObjectBytes, this.omitManagedFields)
+        : decodeWatchBatches(body, { omitManagedFields: this.omitManagedFields, maxLineBytes: this.maxObjectBytes })), this.accept.watch);
   }
 
   /** A watch that yields each event with the exact line the server sent (kwatch events --raw). */
@@ -215,6 +250,24 @@ async function* cborWatchBatches(body: AsyncIterable<Uint8Array>, maxItemBytes: 
   for await (const items of decodeCborSequence(body, maxItemBytes)) {
     yield items.map(({ value, bytes }) => {
       const event = decodeWatchEventLine(JSON.stringify(value), bytes);
+      if (omitManagedFields) delete (event.object.metadata as { managedFields?: unknown }).managedFields;
+      return event;
+    });
+  }
+}
+
+/** A `;stream=watch` protobuf body as batches of events, each checked as a JSON line is (client-go's checks). */
+async function* protobufWatchBatches(body: AsyncIterable<Uint8Array>, maxFrameBytes: number, omitManagedFields: boolean): AsyncGenerator<WatchEvent[]> {
+  const { decodeWatchEvent, watchFrames } = await import('../../wire/protobuf/watch-event.js');
+  for await (const frames of watchFrames(body, maxFrameBytes)) {
+    yield frames.map(({ frame, bytes }) => {
+      let decoded: unknown;
+      try {
+        decoded = decodeWatchEvent(frame);
+      } catch (err) {
+        throw new UnexpectedAnswerError(`a protobuf watch event kwatch cannot read: ${(err as Error).message}`, { cause: err });
+      }
+      const event = decodeWatchEventLine(JSON.stringify(decoded), bytes);
       if (omitManagedFields) delete (event.object.metadata as { managedFields?: unknown }).managedFields;
       return event;
     });

@@ -64,6 +64,29 @@ export const APIMACHINERY_MESSAGES: ProtoPackage[] = [
         4 propagationPolicy string ptr
         5 dryRun string[]
         6 ignoreStoreReadErrorWithClusterBreakingPotential bool ptr`,
+      ListMeta: `
+        1 selfLink string
+        2 resourceVersion string
+        3 continue string
+        4 remainingItemCount int64 ptr`,
+      Status: `
+        1 metadata ListMeta
+        2 status string
+        3 message string
+        4 reason string
+        5 details StatusDetails
+        6 code int32`,
+      StatusDetails: `
+        1 name string
+        2 group string
+        3 kind string
+        4 causes StatusCause[]
+        5 uid string
+        6 retryAfterSeconds int32`,
+      StatusCause: `
+        1 reason string
+        2 message string
+        3 field string`,
       Preconditions: `
         1 uid string ptr
         2 resourceVersion string ptr`,

@@ -112,8 +112,27 @@ const OBJECT_KINDS: Record<string, string> = {
 export function objectSchema(apiVersion: string, kind: string): MessageSchema | undefined {
   // Typed clients send DeleteOptions under their own group's version (it is registered in every group).
   if (kind === 'DeleteOptions') return messageSchema('DeleteOptions');
+  // metav1.Status is registered in every group version too (kube answers errors in it).
+  if (kind === 'Status') return messageSchema('Status');
   const name = OBJECT_KINDS[`${apiVersion}/${kind}`];
-  return name === undefined ? undefined : messageSchema(name);
+  if (name !== undefined) return messageSchema(name);
+  return kind.endsWith('List') ? listSchema(apiVersion, kind.slice(0, -'List'.length)) : undefined;
+}
+
+const listSchemas = new Map<string, MessageSchema>();
+
+/** Every generated XList is `metadata ListMeta = 1; repeated X items = 2`, so lists are made from their item's schema. */
+function listSchema(apiVersion: string, itemKind: string): MessageSchema | undefined {
+  const item = OBJECT_KINDS[`${apiVersion}/${itemKind}`];
+  if (item === undefined) return undefined;
+  let s = listSchemas.get(item);
+  if (!s) {
+    const field = (number: number, json: string, type: string, repeated: boolean): FieldSchema => ({ number, json, type, scalar: false, repeated, map: false, keepZero: false, inline: false });
+    const pkg = messageSchema(item).fullName.slice(0, -item.length);
+    s = { name: `${item}List`, fullName: `${pkg}${item}List`, fields: new Map([[1, field(1, 'metadata', 'ListMeta', false)], [2, field(2, 'items', item, true)]]) };
+    listSchemas.set(item, s);
+  }
+  return s;
 }
 
 export function decodableKinds(): string[] {
