@@ -160,7 +160,23 @@ describe('replayRecording of a watch-list recording (events\' default sync)', ()
     expect(result.stats).toEqual({ recorded: 1, synthesizedLists: 0, synthesizedExpiries: 0 });
     expect(records.some((r) => r.stage === 'reflector' && r.op === 'initial-events-end')).toBe(true);
   });
+
+  it('a LIST+WATCH client (reconcile --from-recording) gets the initial events as its list, then the same stream after the bookmark', async () => {
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(WATCH_LIST), clock: new VirtualClock(1e9), startEpoch: 0 }); // past every entry: no waits
+    const page = await lw.list({ resourceVersion: '0', limit: 500 });
+    expect(page.metadata.resourceVersion).toBe('100');
+    expect(page.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(['a@90', 'b@95']);
+    const stream = await lw.watch({ resourceVersion: '100' });
+    const [next] = await collectFirst(stream);
+    expect(next).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'a', resourceVersion: '101' } } });
+    expect(lw.stats).toEqual({ recorded: 1, synthesizedLists: 0, synthesizedExpiries: 0 });
+  });
 });
+
+async function collectFirst(stream: AsyncIterable<WatchEvent>): Promise<WatchEvent[]> {
+  for await (const e of stream) return [e];
+  return [];
+}
 
 describe('RecordedListerWatcher', () => {
   // Past every recorded time: nothing waits.
