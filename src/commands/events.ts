@@ -64,8 +64,8 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
       default: false,
     }),
     'watch-list': Flags.boolean({
-      description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. Without it (--no-watch-list): LIST then WATCH, as client-go 1.34 and earlier.",
-      default: false,
+      description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. The default; --no-watch-list: LIST then WATCH, as client-go 1.34 and earlier.",
+      default: true,
       allowNo: true,
     }),
     'initial-events-timeout': Flags.string({

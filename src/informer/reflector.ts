@@ -95,6 +95,8 @@ export class Reflector {
   private stream?: { conn: number; stream: WatchStream };
   /** Watch-list's temporary store (key → object), replaced into the store at the initial-events-end bookmark. */
   private collected = new Map<string, KubeObject>();
+  /** How many objects the last replace put in the store: a watch-list's `synced` record says it, as a LIST's does. */
+  private replacedCount = 0;
   private lastEventAt = 0;
   private resyncTimer?: TimerHandle;
   private watchdogTimer?: TimerHandle;
@@ -221,6 +223,7 @@ export class Reflector {
       case 'replace': {
         const items = e.items === 'collected' ? Array.from(this.collected.values()) : e.items;
         this.collected = new Map();
+        this.replacedCount = items.length;
         return this.store.replace(items, e.resourceVersion);
       }
       case 'updateResourceVersion':
@@ -238,6 +241,9 @@ export class Reflector {
         // Field by field rather than a spread of the detail: the watch stage's record comes once per event.
         const record: TraceRecord = { time: this.clock.now(), stage: e.stage, op: e.op, name: this.config.name };
         for (const k in e.detail) record[k] = e.detail[k];
+        // The state machine does not hold the watch-list's collected objects; their count is known here, after the
+        // replace effect that precedes this record (a template prints the initial objects as one block once this many came).
+        if (e.op === 'synced' && record.from === 'watch-list') record.items = this.replacedCount;
         this.tracer.emit(record);
         return;
       }

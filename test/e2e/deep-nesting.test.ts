@@ -77,7 +77,8 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
 
   it('events --diff (table and ndjson): the deep update is traced without its objects, saying why; the run goes on', async () => {
     for (const output of ['table', 'ndjson']) {
-      const res = await kwatch(['events', 'pods', '--diff', '-o', output, '--for', '2s'], server.env);
+      // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
+      const res = await kwatch(['events', 'pods', '--no-watch-list', '--diff', '-o', output, '--for', '2s'], server.env);
       expectNoCrash(res);
       expect(res.code, res.stderr).toBe(0);
       const lines = res.stdout.split('\n');
@@ -101,7 +102,8 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
   });
 
   it('events -o go-template (through the pipeline): the deep object is one line, the other printed', async () => {
-    const res = await kwatch(['events', 'pods', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
+    // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
+    const res = await kwatch(['events', 'pods', '--no-watch-list', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(TOO_DEEP_LINE);
@@ -110,7 +112,8 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
 
   it('events --record keeps every entry, the deep object cut at 1000 levels with a marker, and replays', async () => {
     const file = join(dir, 'deep.ndjson');
-    const res = await kwatch(['events', 'pods', '--record', file, '--for', '2s', '-o', 'ndjson'], server.env);
+    // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
+    const res = await kwatch(['events', 'pods', '--no-watch-list', '--record', file, '--for', '2s', '-o', 'ndjson'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/^Warning: a recorded list is nested more than 1000 levels deep/m);

@@ -65,7 +65,9 @@ describe('kwatch events (built CLI)', () => {
       expect([...order].sort((a, b) => a - b)).toEqual(order);
     }
     for (const r of ev.records) expect(Object.keys(r).slice(0, 5)).toEqual(['time', 'stage', 'op', 'key', 'rv']);
-    expect(ev.stderr).toMatch(/^│ watch +│ +3 │ +3 │ ADDED=1 MODIFIED=1 DELETED=1 +│$/m);
+    // The watch-list's initial-events-end bookmark is a watch event too (no object, so no fifo or handler record).
+    expect(ev.stderr).toMatch(/^│ watch +│ +4 │ +4 │ ADDED=1 MODIFIED=1 DELETED=1 BOOKMARK=1 +│$/m);
+    expect(ev.stderr).toMatch(/^│ reflector +│ .*watch-start=1 initial-events-end=1 synced=1/m);
     expect(ev.stderr).toMatch(/reconnects=0 relists=0 expired=0/);
   });
 
@@ -95,7 +97,8 @@ describe('kwatch events (built CLI)', () => {
     const ns = namespace();
     pod(ns, 'keep');
     pod(ns, 'gone');
-    const ev = new Running(['events', 'pods', '-n', ns, '-o', 'ndjson'], env);
+    // LIST+WATCH: the relist after the 410 is a LIST (under watch-list it is a new watch-list).
+    const ev = new Running(['events', 'pods', '-n', ns, '-o', 'ndjson', '--no-watch-list'], env);
     await ev.waitFor((r) => r.stage === 'reflector' && r.op === 'watch-start', 'the first watch');
     await waitForWatches(ns);
     pod(ns, 'seen'); // through the watch, so the drop below is not a "very short watch"
@@ -126,7 +129,8 @@ describe('kwatch events (built CLI)', () => {
     for (const n of ['m1', 'm2', 'm3']) pod(ns, n);
     const { code } = await ev.wait();
     expect(code).toBe(0);
-    expect(ev.records.filter((r) => r.stage === 'watch').map((r) => r.key)).toEqual([`${ns}/m1`, `${ns}/m2`]);
+    // Bookmarks (the watch-list's initial-events-end among them) are not counted.
+    expect(ev.records.filter((r) => r.stage === 'watch' && r.type !== 'BOOKMARK').map((r) => r.key)).toEqual([`${ns}/m1`, `${ns}/m2`]);
     expect(ev.records.filter((r) => r.stage === 'handler').map((r) => r.key)).toEqual([`${ns}/m1`, `${ns}/m2`]);
   });
 
@@ -222,7 +226,8 @@ describe('kwatch events (built CLI)', () => {
     pod(ns, 'rec1');
     sim.api.create({ group: '', version: 'v1', resource: 'secrets' }, { kind: 'Secret', apiVersion: 'v1', metadata: { name: 'creds', namespace: ns }, type: 'Opaque', data: { password: Buffer.from('hunter22').toString('base64') } });
     const file = join(dir, 'rec.ndjson');
-    const ev = new Running(['events', 'pods,secrets', '-n', ns, '-o', 'ndjson', '--record', file], env);
+    // LIST+WATCH, to check the list pages (a watch-list recording is replayed in replay.test.ts).
+    const ev = new Running(['events', 'pods,secrets', '-n', ns, '-o', 'ndjson', '--record', file, '--no-watch-list'], env);
     await ev.waitFor((r) => isSynced(r) && r.resource === 'secrets', 'the secrets sync');
     await ev.waitFor((r) => isSynced(r) && r.resource === 'pods', 'the pods sync');
     const managedFields = [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }];
@@ -248,6 +253,9 @@ describe('kwatch events (built CLI)', () => {
   });
 
   describe('errors: one line on stderr, non-zero exit', () => {
+    // The watch-list (the default sync) failed first; the trace shows it and client-go's fallback to LIST, whose
+    // error is the one reported (reflector.go: "making progress is better than deadlocking").
+    const watchListFellBack = /reflector +watch-error .*during=watch-start[^\n]*\n.*reflector +fallback +name=pods to=list /;
     it('an unknown resource type', async () => {
       const res = await kwatch(['events', 'pods,frobs'], env);
       expect(res).toMatchObject({ code: 1, stdout: '', stderr: 'error: the server doesn\'t have a resource type "frobs"\n' });
@@ -256,13 +264,13 @@ describe('kwatch events (built CLI)', () => {
     it('a bad label selector, with the server\'s message', async () => {
       const res = await kwatch(['events', 'pods', '-l', 'app in (web'], env);
       expect(res.code).toBe(1);
-      expect(res.stdout).toBe('');
+      expect(res.stdout).toMatch(watchListFellBack);
       expect(res.stderr).toMatch(/^error: Error from server \(BadRequest\): unable to parse requirement: .*\n$/);
     });
 
     it('a field selector the resource does not support', async () => {
       const res = await kwatch(['events', 'pods', '--field-selector', 'spec.color=blue'], env);
-      expect(res).toMatchObject({ code: 1, stdout: '', stderr: 'error: Error from server (BadRequest): field label not supported: spec.color\n' });
+      expect(res).toMatchObject({ code: 1, stdout: expect.stringMatching(watchListFellBack), stderr: 'error: Error from server (BadRequest): field label not supported: spec.color\n' });
     });
 
     it('an unreachable server', async () => {
@@ -284,7 +292,8 @@ describe('kwatch events (built CLI)', () => {
         const { writeKubeconfig } = await import('../../src/sim/kubeconfig.js');
         await writeKubeconfig(cfg, proxy.url);
         const res = await kwatch(['events', 'pods', '--kubeconfig', cfg, '--cache-dir', join(dir, 'cache-forbidden')], env);
-        expect(res).toMatchObject({ code: 1, stdout: '', stderr: `error: Error from server (Forbidden): ${message}\n` });
+        // The error is the fallback LIST's: client-go's reflector falls back to LIST on any watch-list error.
+        expect(res).toMatchObject({ code: 1, stdout: expect.stringMatching(watchListFellBack), stderr: `error: Error from server (Forbidden): ${message}\n` });
       } finally {
         proxy.server.close();
       }

@@ -101,7 +101,8 @@ describe('-v 8 and -v 9 never show a Secret value, whatever its key', () => {
       const runs = await Promise.all([
         kwatch(['list', 'secrets', '-n', 'default', '-v', v], env),
         // --until-synced, not --for: a loaded machine may not have listed within a fixed time.
-        kwatch(['events', 'secrets', '-n', 'default', '--until-synced', '-v', v], env),
+        // --no-watch-list: a watch-list sync has no list body (watch streams are not body-logged, as in kubectl).
+        kwatch(['events', 'secrets', '-n', 'default', '--until-synced', '--no-watch-list', '-v', v], env),
         kwatch(['index', 'secrets', '-n', 'default', '--by', '{.type}', '-v', v], env),
       ]);
       for (const r of runs) {

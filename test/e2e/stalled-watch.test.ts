@@ -26,7 +26,8 @@ function silentAfterOneEvent(_req: IncomingMessage, res: ServerResponse, watch: 
 describe('stalled watches (built CLI, a server that goes silent mid-watch)', () => {
   it('--stall-after: a stall record saying when the last event came; --watch-idle-timeout restarts the watch from its last resourceVersion', async () => {
     server = await startMisbehavingServer(silentAfterOneEvent);
-    const res = await kwatch(['events', 'pods', '-n', 'default', '--stall-after', '1s', '--watch-idle-timeout', '3s', '--for', '5s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
+      // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
+    const res = await kwatch(['events', 'pods', '-n', 'default', '--no-watch-list', '--stall-after', '1s', '--watch-idle-timeout', '3s', '--for', '5s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
     const records = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const stall = records.find((r) => r.op === 'stall');
     expect(stall).toMatchObject({ stage: 'reflector', rv: '11', resource: 'pods' });
@@ -43,7 +44,7 @@ describe('stalled watches (built CLI, a server that goes silent mid-watch)', () 
 
   it('without --watch-idle-timeout the silent watch is kept (client-go\'s behaviour), and reported', async () => {
     const before = server.watches();
-    const res = await kwatch(['events', 'pods', '-n', 'default', '--stall-after', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
+    const res = await kwatch(['events', 'pods', '-n', 'default', '--no-watch-list', '--stall-after', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
     const records = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(records.filter((r) => r.op === 'stall')).toHaveLength(1);
     expect(records.some((r) => r.op === 'watchdog')).toBe(false);

@@ -16,15 +16,20 @@ const httpTypes = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.
 
 describe('--wire cbor (built CLI)', () => {
   // The watch's own answer may not arrive before --until-synced stops the run: test/kube/cbor-wire.test.ts covers it.
-  it('events: the list comes in CBOR with the gate on, in JSON without it, and the pipeline syncs either way', { timeout: 60_000 }, async () => {
+  it('events: the initial sync comes in CBOR with the gate on, in JSON without it, and the pipeline syncs either way', { timeout: 60_000 }, async () => {
     const args = ['events', 'pods', '-A', '--sim', '--sim-churn', '0', '--until-synced', '--stages', 'all', '-o', 'ndjson', '--wire', 'cbor'];
     const on = await kwatch([...args, '--feature-gates', 'CBORServingAndStorage=true'], env());
     expect(on.code, on.stderr).toBe(0);
-    expect(httpTypes(on.stdout)[0]).toBe('application/cbor');
+    // The default sync is a watch-list: a watch stream, which CBOR frames as a sequence.
+    expect(httpTypes(on.stdout)[0]).toBe('application/cbor-seq');
     expect(on.stdout).toContain('"op":"synced"');
+    const listed = await kwatch([...args, '--no-watch-list', '--feature-gates', 'CBORServingAndStorage=true'], env());
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(httpTypes(listed.stdout)[0]).toBe('application/cbor');
+    expect(listed.stdout).toContain('"op":"synced"');
     const off = await kwatch(args, env());
     expect(off.code, off.stderr).toBe(0);
-    expect(httpTypes(off.stdout)[0]).toBe('json');
+    expect(httpTypes(off.stdout)[0]).toBe('application/json'); // the watch-list's stream names its type; a list's JSON does not
     expect(off.stdout).toContain('"op":"synced"');
   });
 

@@ -284,6 +284,8 @@ describe('Reflector driver: watch-list', () => {
     expect(t.store.calls.at(-1)).toBe('add default/c@1003');
     expect(lw.watches).toHaveLength(1);
     expect(t.ops('initial-events-end')).toHaveLength(1);
+    // Its synced record counts the objects, as a LIST's does (events -o custom-columns prints them as one block).
+    expect(t.ops('synced')).toEqual([expect.objectContaining({ from: 'watch-list', items: 2 })]);
     t.ac.abort();
   });
 

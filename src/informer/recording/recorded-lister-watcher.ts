@@ -6,6 +6,7 @@ import type { RecordingEntry } from './recording-format.js';
 import { applyList, ObjectState, type RecordedList, type RecordedWatch, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { ReplayFaults } from './replay-faults.js';
 import { generatedStream, never } from '../watch-streams.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../reflector-state.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type ListPage, type ListerWatcher, type Status, type WatchEvent, type WatchStream } from '../types.js';
 
 export interface RecordedListerWatcherOptions {
@@ -127,6 +128,10 @@ export class RecordedListerWatcher implements ListerWatcher {
       }
       return this.servePage(op, 0, signal);
     }
+    if (op?.kind === 'watch' && op.sendInitialEvents) {
+      const listed = await this.initialEventsAsList(op, signal);
+      if (listed) return listed;
+    }
     if (this.resume || op || this.owedRelist) {
       this.owedRelist = false;
       this.stats.synthesizedLists++;
@@ -158,6 +163,32 @@ export class RecordedListerWatcher implements ListerWatcher {
     if (op.kind === 'watch-error') throw errorFromEntry(op.error);
     this.stats.recorded++;
     return this.stream(this.next - 1, 0);
+  }
+
+  /**
+   * A LIST+WATCH client (reconcile --from-recording, the recording cluster) meets a watch-list the recording made: its
+   * initial events, up to the initial-events-end bookmark, are the list it is answered with, at the bookmark's
+   * resourceVersion and time; its next watch continues the same connection after the bookmark. Undefined when the
+   * recorded stream never ended its initial events.
+   */
+  private async initialEventsAsList(op: RecordedWatch, signal?: AbortSignal): Promise<ListPage | undefined> {
+    let end = -1;
+    for (let i = op.firstEvent, entry = this.timeline.event(op, i); entry; entry = this.timeline.event(op, ++i)) {
+      const ev = entry.event;
+      if (ev.type === 'BOOKMARK' && ev.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+        end = i;
+        break;
+      }
+      if (ev.type === 'ERROR') return undefined;
+    }
+    if (end < 0) return undefined;
+    this.next++;
+    this.releasePassed();
+    for (let i = op.firstEvent; i <= end; i++) this.state.apply(this.timeline.event(op, i)!.event);
+    await this.waitUntil(this.timeline.event(op, end)!.t, signal, 'list');
+    this.resume = { op: this.next - 1, event: end + 1 };
+    this.stats.recorded++;
+    return statePage(this.state);
   }
 
   private async continueList(token: string, signal?: AbortSignal): Promise<ListPage> {

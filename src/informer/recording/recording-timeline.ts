@@ -29,6 +29,8 @@ export interface RecordedWatch {
   t: number;
   conn: number;
   resourceVersion?: string;
+  /** The request was a watch-list (sendInitialEvents=true): its first events are the initial state. */
+  sendInitialEvents?: boolean;
   events: EventEntry[];
   firstEvent: number;
   end?: WatchEndEntry;
@@ -139,6 +141,7 @@ export class Timeline {
         break;
       case 'watch-start': {
         const w: RecordedWatch = { kind: 'watch', t: e.t, conn: e.conn, resourceVersion: e.options.resourceVersion, events: [], firstEvent: 0 };
+        if (e.options.sendInitialEvents) w.sendInitialEvents = true;
         this.watches.set(e.conn, w);
         this.ops.push(w);
         break;
@@ -153,6 +156,18 @@ export class Timeline {
       }
     }
   }
+}
+
+/**
+ * Whether the recorded client synced with a watch-list: its first request was a watch (served or refused) with
+ * sendInitialEvents. A replay must then sync the same way, or it reads the initial events as plain watch events
+ * after a list the recording never made.
+ */
+export function startsWithWatchList(timeline: Timeline): boolean {
+  const first = timeline.op(0);
+  if (first?.kind === 'watch') return first.sendInitialEvents === true;
+  if (first?.kind === 'watch-error') return first.error.options.sendInitialEvents === true;
+  return false;
 }
 
 /** Groups one resource's entries into the requests the client made, in the order it made them. */

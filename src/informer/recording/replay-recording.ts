@@ -4,7 +4,7 @@ import { EventLimit } from '../event-limit.js';
 import { buildPipeline } from '../pipeline.js';
 import { RecordedListerWatcher, type ClockDivergence, type InjectedFault, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
-import { buildTimeline, startAfter, type ObjectState, type Timeline, type TimelinePosition } from './recording-timeline.js';
+import { buildTimeline, startAfter, startsWithWatchList, type ObjectState, type Timeline, type TimelinePosition } from './recording-timeline.js';
 import { describeFault, ReplayFaults, type ReplayFault } from './replay-faults.js';
 import { Tracer } from '../trace.js';
 import { VirtualClock } from './virtual-clock.js';
@@ -94,6 +94,9 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
     traceObjects: o.traceObjects,
     keepManagedFields: o.keepManagedFields,
     resyncPeriodMs: o.resyncPeriodMs,
+    // A recording made with watch-list (events' default) replays with watch-list, fallback included; --from-rv seeds
+    // the cache with a list instead, so it keeps LIST+WATCH.
+    useWatchList: starts === undefined && timelines.some(startsWithWatchList),
   });
 
   const stop = new AbortController();

@@ -7,7 +7,7 @@ import { buildTimeline } from '../../../src/informer/recording/recording-timelin
 import { parseReplayFault } from '../../../src/informer/recording/replay-faults.js';
 import { replayRecording, type ReplayRecordingOptions } from '../../../src/informer/recording/replay-recording.js';
 import { Tracer, type TraceRecord } from '../../../src/informer/trace.js';
-import type { WatchEvent } from '../../../src/informer/types.js';
+import type { KubeObject, WatchEvent } from '../../../src/informer/types.js';
 import { VirtualClock } from '../../../src/informer/recording/virtual-clock.js';
 import { ENTRIES, pod, recordingText } from './recording-fixture.js';
 
@@ -138,6 +138,45 @@ describe('replayRecording', () => {
     expect(records.find((r) => r.stage === 'fifo')).toMatchObject({ fifo: 'delta' });
   });
 });
+
+describe('replayRecording of a watch-list recording (events\' default sync)', () => {
+  const endBookmark = { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '100', annotations: { 'k8s.io/initial-events-end': 'true' } } };
+  const WATCH_LIST: RecordingEntry[] = [
+    { rec: 'watch-start', t: 10, res: 0, conn: 1, options: { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+    { rec: 'event', t: 20, res: 0, conn: 1, event: { type: 'ADDED', object: pod('a', 90) } },
+    { rec: 'event', t: 21, res: 0, conn: 1, event: { type: 'ADDED', object: pod('b', 95) } },
+    { rec: 'event', t: 22, res: 0, conn: 1, event: { type: 'BOOKMARK', object: endBookmark as unknown as KubeObject } },
+    { rec: 'event', t: 100, res: 0, conn: 1, event: { type: 'MODIFIED', object: pod('a', 101, 'nginx:2') } },
+    { rec: 'watch-end', t: 200, res: 0, conn: 1, reason: 'aborted' },
+  ];
+
+  it('syncs with a watch-list as the recording did: the initial events are the initial list, no list is made up', async () => {
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const result = await replayRecording({ recording: parseRecording(recordingText(undefined, WATCH_LIST)), tracer, signal: new AbortController().signal, faults: [] });
+    const handlers = records.filter((r) => r.stage === 'handler').map((r) => `${line(r)}${r.isInInitialList ? ' initial' : ''}`);
+    expect(handlers).toEqual(['OnAdd default/a@90 initial', 'OnAdd default/b@95 initial', 'OnUpdate default/a@101']);
+    expect(result.stats).toEqual({ recorded: 1, synthesizedLists: 0, synthesizedExpiries: 0 });
+    expect(records.some((r) => r.stage === 'reflector' && r.op === 'initial-events-end')).toBe(true);
+  });
+
+  it('a LIST+WATCH client (reconcile --from-recording) gets the initial events as its list, then the same stream after the bookmark', async () => {
+    const lw = new RecordedListerWatcher({ timeline: buildTimeline(WATCH_LIST), clock: new VirtualClock(1e9), startEpoch: 0 }); // past every entry: no waits
+    const page = await lw.list({ resourceVersion: '0', limit: 500 });
+    expect(page.metadata.resourceVersion).toBe('100');
+    expect(page.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(['a@90', 'b@95']);
+    const stream = await lw.watch({ resourceVersion: '100' });
+    const [next] = await collectFirst(stream);
+    expect(next).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'a', resourceVersion: '101' } } });
+    expect(lw.stats).toEqual({ recorded: 1, synthesizedLists: 0, synthesizedExpiries: 0 });
+  });
+});
+
+async function collectFirst(stream: AsyncIterable<WatchEvent>): Promise<WatchEvent[]> {
+  for await (const e of stream) return [e];
+  return [];
+}
 
 describe('RecordedListerWatcher', () => {
   // Past every recorded time: nothing waits.
