@@ -16,12 +16,16 @@ const httpTypes = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.
   .filter((r) => r.stage === 'http' && r.op === 'response' && /\/pods/.test(r.url ?? '')).map((r) => r.contentType ?? 'json');
 
 describe('--wire protobuf (built CLI)', () => {
-  it('events: the list and the watch come in protobuf and the pipeline syncs, with the same pods as over JSON', { timeout: 60_000 }, async () => {
+  it('events: the watch-list (the default) and a LIST (--no-watch-list) come in protobuf and the pipeline syncs, with the same pods as over JSON', { timeout: 60_000 }, async () => {
     const args = ['events', 'pods', '-A', '--sim', '--sim-churn', '0', '--until-synced', '--stages', 'all', '-o', 'ndjson'];
     const pb = await kwatch([...args, '--wire', 'protobuf'], env());
     expect(pb.code, pb.stderr).toBe(0);
-    expect(httpTypes(pb.stdout)[0]).toBe('application/vnd.kubernetes.protobuf');
+    expect(httpTypes(pb.stdout)[0]).toBe('application/vnd.kubernetes.protobuf;stream=watch');
     expect(pb.stdout).toContain('"op":"synced"');
+    const listed = await kwatch([...args, '--wire', 'protobuf', '--no-watch-list'], env());
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(httpTypes(listed.stdout)[0]).toBe('application/vnd.kubernetes.protobuf');
+    expect(listed.stdout).toContain('"op":"synced"');
     const json = await kwatch(args, env());
     expect(json.code, json.stderr).toBe(0);
     const names = (out: string) => [...new Set(out.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; key?: string | null })
