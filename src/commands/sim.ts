@@ -134,6 +134,17 @@ export default class Sim extends Command {
       throw err;
     }
 
+    // Listening for the stop before the banner: a script that sends SIGTERM as soon as it reads the banner must find
+    // the handler there, not Node's default (which ends the process without closing the server).
+    const stopped = new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        done();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
     this.log(`kwatch sim serving the Kubernetes API at ${server.url}`);
     this.log(`kubeconfig written to ${kubeconfigPath}`);
     this.log(`  export KUBECONFIG=${kubeconfigPath}`);
@@ -143,15 +154,7 @@ export default class Sim extends Command {
     this.log(`Kubernetes v${kubeVersion} (--kube-version); feature gates: ${Object.entries(featureGates ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}`);
     this.log(`workload: seed ${flags.seed}, ${flags.nodes} nodes, ${flags.pods} pods, churn ${churn}/s; controllers ${flags.controllers ? `on (grace ×${graceScale})` : 'off'}; Ctrl-C to stop`);
 
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await stopped;
     await server.close();
     this.log('kwatch sim stopped');
   }
