@@ -2,11 +2,12 @@
 // gets every answer of a get or list (errors too) as self-described CBOR (tag 55799, the 0xd9d9f7 prefix, as kube's
 // CBOR serializer writes it), and a watch asked for as application/cbor-seq gets one such data item per event.
 // Clients that never ask (kubectl, the Python client) keep JSON. With the gate off, a client that accepts nothing
-// but CBOR gets the 406 kube gives. The JSON the handlers write is re-encoded on its way out, so every handler
+// but CBOR gets the 406 kube gives. The JSON the handlers write is re-encoded on its way out (response-reencoder.ts), so every handler
 // serves CBOR without knowing it. Encoding and decoding are cborg's (a maintained, strict CBOR library).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { decode, encode } from 'cborg';
 import { notAcceptable } from './status.js';
+import { reencodeResponse, type ResponseEncoding } from './response-reencoder.js';
 
 export const CBOR = 'application/cbor';
 export const CBOR_SEQ = 'application/cbor-seq';
@@ -44,67 +45,18 @@ export function negotiateCbor(accept: string | undefined, watch: boolean, gateOn
   throw notAcceptable(SERVED_WITHOUT_CBOR);
 }
 
+/** CBOR as the response re-encoder needs it: a whole answer is one item, a watch one item per event. */
+const CBOR_ENCODING: ResponseEncoding = {
+  bodyType: CBOR,
+  watchType: CBOR_SEQ,
+  encodeBody: (value) => encodeCbor(value),
+  encodeWatchEvent: (event) => ({ bytes: encodeCbor(event) }),
+};
+
 /**
  * Makes `res` re-encode what the handler writes: a whole JSON body becomes one CBOR item (Content-Type
  * application/cbor), a watch's JSON lines become a sequence of items (application/cbor-seq).
  */
-export function serveAsCbor(req: IncomingMessage, res: ServerResponse, watch: boolean): void {
-  const origWrite = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  const origEnd = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  const origWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  let json = false;
-  let buffered: Buffer[] = [];
-  let pending = '';
-  const isJsonType = (headers: unknown): boolean => {
-    const h = (headers ?? {}) as Record<string, unknown>;
-    const ct = String(h['Content-Type'] ?? h['content-type'] ?? res.getHeader('Content-Type') ?? '');
-    return ct.split(';')[0].trim() === 'application/json';
-  };
-  res.writeHead = ((code: number, ...rest: unknown[]) => {
-    const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as Record<string, unknown> | undefined;
-    json = isJsonType(headers);
-    if (!json) return origWriteHead(code, ...rest);
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() !== 'content-length' && k.toLowerCase() !== 'content-type') out[k] = v;
-    out['Content-Type'] = watch && code === 200 ? CBOR_SEQ : CBOR;
-    return origWriteHead(code, out);
-  }) as typeof res.writeHead;
-  const toBuffer = (chunk: unknown): Buffer => (Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
-  /** Watch lines → CBOR items; the text after the last newline waits for the rest of its line. */
-  const seq = (text: string): Buffer => {
-    pending += text;
-    const items: Buffer[] = [];
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      if (line.trim()) items.push(encodeCbor(JSON.parse(line)));
-    }
-    return Buffer.concat(items);
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (!json) return origWrite(chunk, ...rest);
-    if (watch && res.statusCode === 200) {
-      const out = seq(toBuffer(chunk).toString('utf8'));
-      const cb = rest.find((r) => typeof r === 'function');
-      return out.length ? origWrite(out, ...(cb ? [cb] : [])) : (cb && (cb as () => void)(), true);
-    }
-    buffered.push(toBuffer(chunk));
-    const cb = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    cb?.();
-    return true;
-  }) as typeof res.write;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    const data = typeof chunk === 'function' || chunk === undefined || chunk === null ? undefined : chunk;
-    if (!json) return data === undefined ? origEnd(...(typeof chunk === 'function' ? [chunk] : [])) : origEnd(data, ...rest);
-    if (watch && res.statusCode === 200) {
-      const out = data === undefined ? Buffer.alloc(0) : seq(toBuffer(data).toString('utf8'));
-      return out.length ? origEnd(out) : origEnd();
-    }
-    if (data !== undefined) buffered.push(toBuffer(data));
-    const body = Buffer.concat(buffered);
-    buffered = [];
-    return origEnd(body.length ? encodeCbor(JSON.parse(body.toString('utf8'))) : body);
-  }) as typeof res.end;
-  void req;
+export function serveAsCbor(res: ServerResponse, watch: boolean): void {
+  reencodeResponse(res, watch, CBOR_ENCODING);
 }

@@ -81,9 +81,9 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
       return sendNotFoundText(res);
     }
     // CBOR only where the gate is on and the client prefers it; a CBOR-only Accept with the gate off is kube's 406.
-    if (negotiateCbor(req.headers.accept, verb === 'watch', ctx.featureGates?.CBORServingAndStorage ?? false) === 'cbor') serveAsCbor(req, res, verb === 'watch');
+    if (negotiateCbor(req.headers.accept, verb === 'watch', ctx.featureGates?.CBORServingAndStorage ?? false) === 'cbor') serveAsCbor(res, verb === 'watch');
     // Protobuf for the kinds the sim has schemas for (protobuf-wire.ts says which kube serves that the sim does not).
-    else if (prefersProtobuf(req.headers.accept) && servesProtobuf(route.type.group ? `${route.type.group}/${route.type.version}` : route.type.version, route.type.kind)) serveAsProtobuf(req, res, verb === 'watch');
+    else if (prefersProtobuf(req.headers.accept) && servesProtobuf(route.type.group ? `${route.type.group}/${route.type.version}` : route.type.version, route.type.kind)) serveAsProtobuf(res, verb === 'watch');
     await serveResource(ctx, req, res, route, verb, q, user);
   } catch (err) {
     await drain(req).catch(() => undefined);
