@@ -14,6 +14,16 @@ beforeAll(async () => {
   sim = await startSimServer({ pods: 3, nodes: 1, churn: 0 });
   sim.api.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'one', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' }, binaryData: { b: Buffer.from([0, 1, 2]).toString('base64') } });
   sim.api.create({ group: 'apps', version: 'v1', resource: 'deployments' }, { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '500m' } } }] } } } });
+  sim.api.create({ group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' }, {
+    metadata: { name: 'web-abc', namespace: 'default', labels: { 'kubernetes.io/service-name': 'web' } }, addressType: 'IPv4',
+    endpoints: [{ addresses: ['10.64.0.7'], conditions: { ready: true, serving: true, terminating: false }, nodeName: 'node-001', zone: 'a', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-1' }, hints: { forZones: [{ name: 'a' }] } }],
+    ports: [{ name: 'http', protocol: 'TCP', port: 80 }],
+  });
+  // An event as client-go's new events recorder writes it: a MicroTime with microseconds, and a series.
+  sim.api.create({ group: 'events.k8s.io', version: 'v1', resource: 'events' }, {
+    metadata: { name: 'web.1', namespace: 'default' }, eventTime: '2026-01-02T03:04:05.123456Z', series: { count: 2, lastObservedTime: '2026-01-02T03:05:05.654321Z' },
+    reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', action: 'Sync', reason: 'Synced', regarding: { kind: 'Deployment', namespace: 'default', name: 'web' }, note: 'synced', type: 'Normal',
+  });
 });
 afterAll(async () => { await sim?.close(); });
 
@@ -23,7 +33,8 @@ async function get(path: string, accept: string): Promise<{ type: string | null;
 }
 
 describe('sim: protobuf answers', () => {
-  for (const path of ['/api/v1/namespaces/default/configmaps/one', '/api/v1/namespaces/default/configmaps', '/api/v1/pods', '/apis/apps/v1/namespaces/default/deployments/web', '/apis/apps/v1/deployments', '/api/v1/namespaces']) {
+  const clusterReports = ['/api/v1/nodes', '/api/v1/events', '/api/v1/namespaces/default/events/web.1', '/apis/events.k8s.io/v1/events', '/apis/events.k8s.io/v1/namespaces/default/events/web.1', '/apis/discovery.k8s.io/v1/endpointslices'];
+  for (const path of ['/api/v1/namespaces/default/configmaps/one', '/api/v1/namespaces/default/configmaps', '/api/v1/pods', '/apis/apps/v1/namespaces/default/deployments/web', '/apis/apps/v1/deployments', '/api/v1/namespaces', ...clusterReports]) {
     it(`${path}: protobuf when preferred, decoding to the JSON answer`, async () => {
       const pb = await get(path, `${PROTOBUF}, application/json`);
       expect(pb.type).toBe(PROTOBUF);
@@ -83,6 +94,15 @@ describe('from-json: the encoder is the decoder\'s inverse', () => {
     expect(protobufToJson(jsonToProtobuf(obj))).toEqual(obj);
     const secret = { kind: 'Secret', apiVersion: 'v1', metadata: { name: 's' }, data: { k: Buffer.from([0, 255, 7]).toString('base64') }, type: 'Opaque', immutable: false };
     expect(protobufToJson(jsonToProtobuf(secret))).toEqual(secret);
+  });
+
+  it('MicroTime keeps microseconds (Go prints six digits, in UTC); null stays null', () => {
+    const event = (eventTime: string | null) => ({ kind: 'Event', apiVersion: 'events.k8s.io/v1', metadata: { name: 'e' }, eventTime });
+    expect(protobufToJson(jsonToProtobuf(event('2026-01-02T03:04:05.123456Z')))).toEqual(event('2026-01-02T03:04:05.123456Z'));
+    expect(protobufToJson(jsonToProtobuf(event('2026-01-02T05:04:05.5+02:00')))).toEqual(event('2026-01-02T03:04:05.500000Z'));
+    expect(protobufToJson(jsonToProtobuf(event('2026-01-02T03:04:05Z')))).toEqual(event('2026-01-02T03:04:05.000000Z'));
+    expect(protobufToJson(jsonToProtobuf(event(null)))).toEqual(event(null));
+    expect(() => jsonToProtobuf(event('yesterday'))).toThrow(/not an RFC 3339 time/);
   });
 
   it('refuses a field the schemas lack, naming it, rather than dropping it', () => {

@@ -77,8 +77,8 @@ function encodeMessage(schema: MessageSchema, obj: JsonObject, path: string): Bu
     }
     known.add(f.json);
     const v = obj[f.json];
-    // A zero metav1.Time is JSON null; gogo writes it as an empty message, which decodes back to null.
-    if (v === null && f.type === 'Time' && !f.repeated && !f.map) { w.bytes(f.number, new Uint8Array()); continue; }
+    // A zero metav1.Time (or MicroTime) is JSON null; gogo writes it as an empty message, which decodes back to null.
+    if (v === null && (f.type === 'Time' || f.type === 'MicroTime') && !f.repeated && !f.map) { w.bytes(f.number, new Uint8Array()); continue; }
     if (v === undefined || v === null) continue;
     writeField(w, f, v, `${path}.${f.json}`);
   }
@@ -136,6 +136,7 @@ function customToMessage(name: string, v: unknown, path: string): JsonObject {
       if (Number.isNaN(ms)) throw new UnsupportedProtobufError(`${path}: ${JSON.stringify(v)} is not an RFC 3339 time`);
       return { seconds: Math.floor(ms / 1000) };
     }
+    case 'MicroTime': return microTimeMessage(v, path);
     case 'Quantity': return { string: String(v) };
     case 'IntOrString': return typeof v === 'number' ? { type: 0, intVal: v } : { type: 1, strVal: String(v) };
     case 'FieldsV1': return { Raw: Buffer.from(JSON.stringify(v)).toString('base64') };
@@ -144,4 +145,13 @@ function customToMessage(name: string, v: unknown, path: string): JsonObject {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UnsupportedProtobufError(`${path}: expected an object`);
       return v as JsonObject;
   }
+}
+
+/** An RFC 3339 time with up to nanosecond digits as MicroTime's seconds and nanos (Date.parse keeps only milliseconds). */
+function microTimeMessage(v: unknown, path: string): JsonObject {
+  const m = typeof v === 'string' ? /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i.exec(v) : null;
+  const ms = m ? Date.parse(`${m[1]}${m[3]}`) : NaN;
+  if (!m || Number.isNaN(ms)) throw new UnsupportedProtobufError(`${path}: ${JSON.stringify(v)} is not an RFC 3339 time`);
+  const nanos = Number((m[2] ?? '').padEnd(9, '0'));
+  return nanos ? { seconds: Math.floor(ms / 1000), nanos } : { seconds: Math.floor(ms / 1000) };
 }

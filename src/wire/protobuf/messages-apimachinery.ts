@@ -1,6 +1,6 @@
 // Protobuf schemas of the apimachinery messages the sim decodes (packages meta/v1, api/resource, util/intstr).
 // Field numbers, types and pointer-ness (ptr) are those of k8s.io/apimachinery v0.32 generated.proto; the JSON
-// shapes of Time, Quantity, IntOrString and FieldsV1 are custom (see well-known.ts). Format: schema.ts.
+// shapes of Time, MicroTime, Quantity, IntOrString and FieldsV1 are custom (see well-known.ts). Format: schema.ts.
 import type { ProtoPackage } from './schema.js';
 
 export const APIMACHINERY_MESSAGES: ProtoPackage[] = [
@@ -41,6 +41,9 @@ export const APIMACHINERY_MESSAGES: ProtoPackage[] = [
       FieldsV1: `
         1 Raw bytes ptr`,
       Time: `
+        1 seconds int64
+        2 nanos int32`,
+      MicroTime: `
         1 seconds int64
         2 nanos int32`,
       LabelSelector: `

@@ -7,6 +7,7 @@ import { CORE_V1_MESSAGES } from './messages-core-v1.js';
 import { MORE_KINDS_MESSAGES, MORE_OBJECT_KINDS } from './messages-more-kinds.js';
 import { PLATFORM_MESSAGES, PLATFORM_OBJECT_KINDS } from './messages-platform.js';
 import { AUTH_MESSAGES, AUTH_OBJECT_KINDS } from './messages-auth.js';
+import { CLUSTER_REPORTS_MESSAGES, CLUSTER_REPORTS_OBJECT_KINDS } from './messages-cluster-reports.js';
 
 /**
  * One proto package's messages. Each message is a block of lines `<number> <jsonName> <type> [flags]`:
@@ -16,7 +17,16 @@ import { AUTH_MESSAGES, AUTH_OBJECT_KINDS } from './messages-auth.js';
  *   writes every non-pointer field, so without them an empty string or 0 is dropped as Go's omitempty would;
  *   `inline` (Go `json:",inline"`) merges the nested message's fields into this message's JSON object.
  */
-export interface ProtoPackage { package: string; messages: Record<string, string> }
+export interface ProtoPackage {
+  package: string;
+  messages: Record<string, string>;
+  /**
+   * Indexes this package's messages as `prefix + name`, for a package whose message names another package already
+   * uses (events.k8s.io/v1 Event beside core/v1 Event); its own field types then name them with the prefix too.
+   * The proto name in error messages stays `package.name`.
+   */
+  prefix?: string;
+}
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 const SCALARS: ReadonlySet<string> = new Set<ScalarType>(['string', 'bool', 'int32', 'int64', 'bytes']);
@@ -43,7 +53,7 @@ export interface MessageSchema {
 
 const FIELD_LINE = /^(\d+) (\w+) (map<(\w+)>|(\w+)(\[\])?)((?: (?:ptr|req|inline))*)$/;
 
-function parseMessage(pkg: string, name: string, text: string): MessageSchema {
+function parseMessage(pkg: string, name: string, text: string, prefix = ''): MessageSchema {
   const fields = new Map<number, FieldSchema>();
   for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
     const m = FIELD_LINE.exec(line);
@@ -58,15 +68,16 @@ function parseMessage(pkg: string, name: string, text: string): MessageSchema {
     fields.set(field.number, field);
   }
   const ordered = new Map([...fields.entries()].sort((a, b) => a[0] - b[0]));
-  return { name, fullName: `${pkg}.${name}`, fields: ordered };
+  return { name: prefix + name, fullName: `${pkg}.${name}`, fields: ordered };
 }
 
 function indexSchemas(packages: ProtoPackage[]): Map<string, MessageSchema> {
   const index = new Map<string, MessageSchema>();
   for (const p of packages) {
     for (const [name, text] of Object.entries(p.messages)) {
-      if (index.has(name)) throw new Error(`protobuf schema ${name} defined twice`);
-      index.set(name, parseMessage(p.package, name, text));
+      const m = parseMessage(p.package, name, text, p.prefix);
+      if (index.has(m.name)) throw new Error(`protobuf schema ${m.name} defined twice`);
+      index.set(m.name, m);
     }
   }
   // A typo in a type name must fail at start-up, not on the first request that uses it.
@@ -81,7 +92,7 @@ function indexSchemas(packages: ProtoPackage[]): Map<string, MessageSchema> {
   return index;
 }
 
-const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES, ...MORE_KINDS_MESSAGES, ...PLATFORM_MESSAGES, ...AUTH_MESSAGES]);
+const SCHEMAS = indexSchemas([...APIMACHINERY_MESSAGES, CORE_V1_MESSAGES, APPS_V1_MESSAGES, BATCH_V1_MESSAGES, ...MORE_KINDS_MESSAGES, ...PLATFORM_MESSAGES, ...AUTH_MESSAGES, ...CLUSTER_REPORTS_MESSAGES]);
 
 export function messageSchema(name: string): MessageSchema {
   const s = SCHEMAS.get(name);
@@ -106,6 +117,7 @@ const OBJECT_KINDS: Record<string, string> = {
   ...MORE_OBJECT_KINDS,
   ...PLATFORM_OBJECT_KINDS,
   ...AUTH_OBJECT_KINDS,
+  ...CLUSTER_REPORTS_OBJECT_KINDS,
 };
 
 /** The schema for a top-level object, or undefined when the sim cannot decode that kind. */
@@ -128,8 +140,7 @@ function listSchema(apiVersion: string, itemKind: string): MessageSchema | undef
   let s = listSchemas.get(item);
   if (!s) {
     const field = (number: number, json: string, type: string, repeated: boolean): FieldSchema => ({ number, json, type, scalar: false, repeated, map: false, keepZero: false, inline: false });
-    const pkg = messageSchema(item).fullName.slice(0, -item.length);
-    s = { name: `${item}List`, fullName: `${pkg}${item}List`, fields: new Map([[1, field(1, 'metadata', 'ListMeta', false)], [2, field(2, 'items', item, true)]]) };
+    s = { name: `${item}List`, fullName: `${messageSchema(item).fullName}List`, fields: new Map([[1, field(1, 'metadata', 'ListMeta', false)], [2, field(2, 'items', item, true)]]) };
     listSchemas.set(item, s);
   }
   return s;

@@ -1,4 +1,4 @@
-// Messages whose Go types marshal to JSON their own way rather than field by field: metav1.Time, resource.Quantity,
+// Messages whose Go types marshal to JSON their own way rather than field by field: metav1.Time and MicroTime, resource.Quantity,
 // intstr.IntOrString, metav1.FieldsV1 and ExtraValue. Each gets the message as decoded by its schema plus its raw bytes.
 import { kubeTime } from '../kube-time.js';
 import { MalformedProtobufError, UnsupportedProtobufError } from './errors.js';
@@ -17,6 +17,15 @@ export const CUSTOM_JSON: Record<string, CustomJson> = {
       throw new UnsupportedProtobufError(`${path}: ${seconds} seconds is outside the years 0-9999 that RFC 3339 can express`);
     }
     return kubeTime(date);
+  },
+
+  MicroTime(m, raw, path) {
+    // metav1.MicroTime: as Time, but its JSON keeps microseconds (RFC3339Micro: always six digits, UTC).
+    if (raw.length === 0) return null;
+    const seconds = (m.seconds as number | undefined) ?? 0;
+    const nanos = (m.nanos as number | undefined) ?? 0;
+    const whole = CUSTOM_JSON.Time({ seconds }, raw, path) as string;
+    return `${whole.slice(0, -1)}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
   },
 
   // authorization and authentication's ExtraValue is a []string in Go and so a JSON array.
