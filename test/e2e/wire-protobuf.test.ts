@@ -1,31 +1,19 @@
 // End to end through the built CLI (run `npm run build` first): `--wire protobuf` makes kwatch's own lists and
-// watches ask as client-go's protobuf clients do; the sim answers protobuf for the kinds it has schemas for (pods) and
-// JSON for the rest (leases), and kwatch reads both.
-import { join } from 'node:path';
+// watches ask as client-go's protobuf clients do; the sim answers protobuf for the kinds it has schemas for (pods,
+// nodes) and JSON for the rest (leases), and kwatch reads both.
 import { describe, expect, it } from 'vitest';
 import { kwatch } from './events-helpers.js';
-import { tempDir } from '../temp-dir.js';
+import { expectRawRefused, syncedEvents, wireEnv } from './wire-helpers.js';
 
-const env = () => {
-  const dir = tempDir('kwatch-e2e-wire-protobuf-');
-  return { KUBECONFIG: join(dir, 'none'), KUBECACHEDIR: join(dir, 'cache') };
-};
-
-type Rec = { stage: string; op: string; contentType?: string; url?: string };
-const httpTypes = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec)
-  .filter((r) => r.stage === 'http' && r.op === 'response' && /\/pods/.test(r.url ?? '')).map((r) => r.contentType ?? 'json');
+const env = () => wireEnv('kwatch-e2e-wire-protobuf-');
 
 describe('--wire protobuf (built CLI)', () => {
   it('events: the watch-list (the default) and a LIST (--no-watch-list) come in protobuf and the pipeline syncs, with the same pods as over JSON', { timeout: 60_000 }, async () => {
     const args = ['events', 'pods', '-A', '--sim', '--sim-churn', '0', '--until-synced', '--stages', 'all', '-o', 'ndjson'];
-    const pb = await kwatch([...args, '--wire', 'protobuf'], env());
-    expect(pb.code, pb.stderr).toBe(0);
-    expect(httpTypes(pb.stdout)[0]).toBe('application/vnd.kubernetes.protobuf;stream=watch');
-    expect(pb.stdout).toContain('"op":"synced"');
-    const listed = await kwatch([...args, '--wire', 'protobuf', '--no-watch-list'], env());
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(httpTypes(listed.stdout)[0]).toBe('application/vnd.kubernetes.protobuf');
-    expect(listed.stdout).toContain('"op":"synced"');
+    const pb = await syncedEvents([...args, '--wire', 'protobuf'], env());
+    expect(pb.types[0]).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+    const listed = await syncedEvents([...args, '--wire', 'protobuf', '--no-watch-list'], env());
+    expect(listed.types[0]).toBe('application/vnd.kubernetes.protobuf');
     const json = await kwatch(args, env());
     expect(json.code, json.stderr).toBe(0);
     const names = (out: string) => [...new Set(out.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; key?: string | null })
@@ -45,7 +33,6 @@ describe('--wire protobuf (built CLI)', () => {
     const leases = await kwatch(['list', 'leases', '-n', 'kube-node-lease', '--sim', '--sim-nodes', '2', '--wire', 'protobuf', '-o', 'name'], env());
     expect(leases.code, leases.stderr).toBe(0);
     expect(leases.stdout.trim().split('\n')).toEqual(['lease.coordination.k8s.io/node-001', 'lease.coordination.k8s.io/node-002']);
-    const raw = await kwatch(['events', 'pods', '--sim', '--raw', '--wire', 'protobuf'], env());
-    expect([raw.code, raw.stderr.trim()]).toEqual([1, 'error: --raw prints the watch stream\'s JSON lines as sent: it cannot be combined with --wire protobuf']);
+    await expectRawRefused('protobuf', env());
   });
 });

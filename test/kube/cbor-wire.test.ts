@@ -1,41 +1,26 @@
 // kwatch's own --wire cbor: lists and watches asked for in CBOR (with JSON as the fallback) against the sim with the
 // CBORServingAndStorage gate on and off, errors sent in CBOR read as their Status, and kube's own CBOR encoding
 // (strings and field names as byte strings, []byte in tag 22) read as the JSON value it stands for.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StatusError } from '../../src/informer/errors.js';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
-import { connectionFromUrl, type Connection } from '../../src/kube/http/connection.js';
 import { decodeCborBody, decodeCborSequence } from '../../src/kube/http/cbor-body.js';
-import { HttpListerWatcher, type WireFormat } from '../../src/kube/lister-watchers/http-lister-watcher.js';
-import { startSimServer, type SimServer } from '../../src/sim/server.js';
+import type { WireFormat } from '../../src/kube/lister-watchers/http-lister-watcher.js';
+import { firstEventAfterCreate, lastContentType, wireSims } from './wire-helpers.js';
 
-const sims: SimServer[] = [];
-const conns: Connection[] = [];
-afterAll(async () => {
-  await Promise.all(conns.map((c) => c.close()));
-  await Promise.all(sims.map((s) => s.close()));
-});
+const startSim = wireSims();
 
 async function setup(gate: boolean, wire: WireFormat) {
-  const sim = await startSimServer({ featureGates: { CBORServingAndStorage: gate }, pods: 0, nodes: 0, churn: 0 });
-  sims.push(sim);
-  for (const name of ['one', 'two']) sim.api.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name, namespace: 'default' }, data: { k: name } });
-  const tracer = new Tracer();
-  const records: TraceRecord[] = [];
-  tracer.subscribe((e) => records.push(e));
-  const conn = connectionFromUrl(sim.url, { tracer });
-  conns.push(conn);
-  const lwWith = (w: WireFormat) => new HttpListerWatcher(conn, { group: '', version: 'v1', resource: 'configmaps', namespaced: true, namespace: 'default' }, { wire: w });
-  return { sim, lw: lwWith(wire), lwWith, records };
+  const { sim, records, lw } = await startSim({ featureGates: { CBORServingAndStorage: gate }, pods: 0, nodes: 0, churn: 0 });
+  return { sim, lw: lw(wire), lwWith: (w: WireFormat) => lw(w), records };
 }
 
-const responses = (records: TraceRecord[]) => records.filter((r) => r.stage === 'http' && r.op === 'response') as (TraceRecord & { contentType?: string })[];
+const lastType = lastContentType;
 
 describe('--wire cbor against the sim', () => {
   it('gate on: the list comes in CBOR, with the same items as in JSON, and the http record says so', async () => {
     const cbor = await setup(true, 'cbor');
     const page = await cbor.lw.list({});
-    expect(responses(cbor.records).at(-1)?.contentType).toBe('application/cbor');
+    expect(lastType(cbor.records)).toBe('application/cbor');
     const json = await cbor.lwWith('json').list({});
     expect(page.items.map((i) => i.metadata.name)).toEqual(['one', 'two']);
     expect(page.items).toEqual(json.items);
@@ -45,24 +30,18 @@ describe('--wire cbor against the sim', () => {
   it('gate on: a watch comes as application/cbor-seq, events decoded item by item', async () => {
     const { sim, lw, records } = await setup(true, 'cbor');
     const page = await lw.list({});
-    const stream = await lw.watch({ resourceVersion: page.metadata.resourceVersion, allowWatchBookmarks: true });
-    expect(responses(records).at(-1)?.contentType).toBe('application/cbor-seq');
-    sim.api.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'three', namespace: 'default' }, data: { k: 'three' } });
-    for await (const e of stream) {
-      expect([e.type, e.object.metadata.name, (e.object as { data?: unknown }).data]).toEqual(['ADDED', 'three', { k: 'three' }]);
-      expect(e.bytes).toBeGreaterThan(0);
-      break;
-    }
-    stream.close();
+    const e = await firstEventAfterCreate(sim, lw, page.metadata.resourceVersion, () => expect(lastType(records)).toBe('application/cbor-seq'));
+    expect([e.type, e.object.metadata.name, (e.object as { data?: unknown }).data]).toEqual(['ADDED', 'three', { k: 'three' }]);
+    expect(e.bytes).toBeGreaterThan(0);
   });
 
   it('gate off: the server answers JSON and the list and watch read it (the fallback)', async () => {
     const { lw, records } = await setup(false, 'cbor');
     const page = await lw.list({});
     expect(page.items).toHaveLength(2);
-    expect(responses(records).at(-1)?.contentType).toBeUndefined();
+    expect(lastType(records)).toBeUndefined();
     const stream = await lw.watch({ resourceVersion: page.metadata.resourceVersion });
-    expect(responses(records).at(-1)?.contentType).toBe('application/json');
+    expect(lastType(records)).toBe('application/json');
     stream.close();
   });
 
