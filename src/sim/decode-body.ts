@@ -236,7 +236,7 @@ export function objectDecodeError(type: ResourceType, obj: object): string | und
 }
 
 /** kube's 400 message for a create or update body that does not decode into its kind. */
-export function cannotBeHandled(type: ResourceType, err: string): string {
+export function cannotBeHandled(type: Pick<ResourceType, 'kind' | 'version'>, err: string): string {
   return `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: ${err}`;
 }
 

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { ResourceType } from './registry.js';
 import { SimApiError } from './api.js';
 import { badRequest, invalid } from './status.js';
-import { fieldTree, unknownFieldSegments, unknownFields } from './openapi/field-tree.js';
+import { fieldTree, unknownFieldSegments, unknownFields, type FieldNode } from './openapi/field-tree.js';
 import { listType } from './managed-fields/merge-keys.js';
 import { duplicateFields } from './json-duplicate-fields.js';
 import { cannotBeHandled } from './decode-body.js';
@@ -25,14 +25,19 @@ export interface FieldProblems { messages: string[] }
 
 /** Drops the fields `obj` has that its kind does not declare; returns each unknown (and, given the JSON text, duplicate) field. */
 export function checkFields(type: ResourceType, obj: object, text: string | undefined, mode: FieldValidation): FieldProblems {
-  const unknown = unknownFields(obj, fieldTree(type), true);
+  return checkFieldsOf(fieldTree(type), obj, text, mode);
+}
+
+/** checkFields for a body whose kind is not the served type's own (the scale subresource's autoscaling/v1 Scale). */
+export function checkFieldsOf(tree: FieldNode, obj: object, text: string | undefined, mode: FieldValidation): FieldProblems {
+  const unknown = unknownFields(obj, tree, true);
   if (mode === 'Ignore') return { messages: [] };
   const duplicates = text === undefined ? [] : duplicateFields(text);
   return { messages: [...unknown.map((p) => `unknown field "${p}"`), ...duplicates.map((p) => `duplicate field "${p}"`)] };
 }
 
 /** Strict on a create or update body: kube's 400 (the body cannot be handled as its kind). */
-export function strictBodyError(type: ResourceType, problems: FieldProblems): SimApiError | undefined {
+export function strictBodyError(type: Pick<ResourceType, 'kind' | 'version'>, problems: FieldProblems): SimApiError | undefined {
   return problems.messages.length ? badRequest(cannotBeHandled(type, `strict decoding error: ${problems.messages.join(', ')}`)) : undefined;
 }
 

@@ -10,6 +10,11 @@ import { sendObject } from './respond.js';
 import type { ServerContext } from './server-context.js';
 import { writeValidator } from './validation/index.js';
 import { badRequest, conflict, notFound, unsupportedMediaType } from './status.js';
+import { checkFieldsOf, fieldValidationOf, reportFields, strictBodyError, strictPatchError } from './field-validation.js';
+import { definitionTree } from './openapi/field-tree.js';
+import { DEFAULT_KUBE_VERSION } from './kube-version.js';
+
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 interface Scale {
   apiVersion: 'autoscaling/v1';
@@ -66,8 +71,10 @@ export async function handleScale(ctx: ServerContext, req: IncomingMessage, res:
   const scale = scaleOf(obj);
   if (verb === 'get') return sendObject(res, 200, scale);
 
+  const mode = fieldValidationOf(q, verb === 'update' ? 'UpdateOptions' : 'PatchOptions');
   const body = await readBody(req);
   let next: Scale;
+  let bodyText: string | undefined = body;
   if (verb === 'update') {
     next = parse(body) as Scale;
     const rv = next?.metadata?.resourceVersion;
@@ -76,12 +83,18 @@ export async function handleScale(ctx: ServerContext, req: IncomingMessage, res:
     const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     try {
       if (contentType === 'application/merge-patch+json' || contentType === 'application/strategic-merge-patch+json') next = applyMergePatch(scale, parse(body)) as Scale;
-      else if (contentType === 'application/json-patch+json') next = applyJsonPatch(scale, parse(body)) as Scale;
+      else if (contentType === 'application/json-patch+json') { next = applyJsonPatch(scale, parse(body)) as Scale; bodyText = undefined; }
       else throw unsupportedMediaType(acceptedPatchTypes(type.group, ctx.featureGates?.CBORServingAndStorage === true));
     } catch (err) {
       if (err instanceof PatchError) throw badRequest(err.message);
       throw err;
     }
+  }
+  // The body is a Scale, decoded as strictly as any write (kube's update and patch handlers apply fieldValidation to
+  // subresources too, apiserver/pkg/endpoints/handlers/update.go and patch.go): unknown fields are dropped and reported.
+  if (next && typeof next === 'object') {
+    const problems = checkFieldsOf(definitionTree(SCALE_DEFINITION, ctx.kubeVersion ?? DEFAULT_KUBE_VERSION), next, bodyText, mode);
+    reportFields(res, mode, problems, verb === 'update' ? strictBodyError({ kind: 'Scale', version: 'v1' }, problems) : strictPatchError(problems));
   }
   const replicas = next?.spec?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {

@@ -70,6 +70,11 @@ export function objectMetaTree(): FieldNode {
   return definitionNode(OBJECT_META);
 }
 
+/** The declared fields of one of kube's definitions (a subresource's own kind, e.g. `io.k8s.api.autoscaling.v1.Scale`). */
+export function definitionTree(name: string, release: KubeVersion = DEFAULT_KUBE_VERSION): FieldNode {
+  return definitionNode(name, release);
+}
+
 /** The declared fields of a served type's objects (compiled on first use, then cached with the type). */
 export function fieldTree(t: ResourceType): FieldNode {
   let n = byType.get(t);
