@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { SimApi, SimObject } from '../sim/api.js';
 import { groupVersion, type ResourceType } from '../sim/registry.js';
+import { checkFields, strictBodyError } from '../sim/field-validation.js';
 import { UserError } from './user-error.js';
 
 export interface SeedObject {
@@ -75,8 +76,15 @@ export function seedSim(sim: { api: SimApi; mirror: { registry: { all(): Resourc
       const ns = String(meta.namespace);
       if (!sim.api.get(namespaces, undefined, ns)) sim.api.create(namespaces, { metadata: { name: ns } });
     } else delete meta.namespace;
+    const seeded = { ...object, metadata: meta } as SimObject;
+    // A built-in kind never holds a field its schema lacks (kube's decoder drops it; kubectl create's default Strict
+    // refuses it), so neither does a seed: it would reach watchers that cannot read it (protobuf clients).
+    if (!type.crd) {
+      const refused = strictBodyError(type, checkFields(type, structuredClone(seeded), undefined, 'Strict'));
+      if (refused) throw new UserError(`${flag} ${where}: ${refused.status.message}`);
+    }
     try {
-      sim.api.create({ group: type.group, version: type.version, resource: type.resource }, { ...object, metadata: meta } as SimObject);
+      sim.api.create({ group: type.group, version: type.version, resource: type.resource }, seeded);
     } catch (err) {
       throw new UserError(`${flag} ${where}: ${(err as Error).message}`);
     }
