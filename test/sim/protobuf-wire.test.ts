@@ -112,6 +112,25 @@ describe('from-json: the encoder is the decoder\'s inverse', () => {
   });
 });
 
+describe('sim: a write carrying a field kube does not know', () => {
+  // kube-apiserver drops unknown fields when it decodes a write (fieldValidation Warn, the default, says so in a
+  // Warning header), so a built-in object never holds one and a protobuf watch can always encode it.
+  it('is stored without it, and a protobuf watch carries the object', async () => {
+    const list = JSON.parse((await get('/api/v1/namespaces/default/configmaps', 'application/json')).body.toString('utf8')) as { metadata: { resourceVersion: string } };
+    const ac = new AbortController();
+    const res = await fetch(`${sim.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${list.metadata.resourceVersion}`, { headers: { Accept: `${PROTOBUF};stream=watch` }, signal: ac.signal });
+    const created = await fetch(`${sim.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'typo' }, data: { k: 'v' }, dataa: { k: 'v' } }) });
+    expect([created.status, created.headers.get('warning')]).toEqual([201, '299 - "unknown field \\"dataa\\""']);
+    for await (const batch of watchFrames(res.body as unknown as AsyncIterable<Uint8Array>, 1 << 20)) {
+      const event = decodeWatchEvent(batch[0].frame);
+      expect(event).toMatchObject({ type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'typo' }, data: { k: 'v' } } });
+      expect(event.object).not.toHaveProperty('dataa');
+      break;
+    }
+    ac.abort();
+  });
+});
+
 describe('sim: objects its schemas cannot hold', () => {
   // core-v1's schema leaves out most in-tree volume plugins (messages-core-v1.ts); kube would encode them.
   const pod = (name: string) => ({ metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', awsElasticBlockStore: { volumeID: 'vol-1' } }] } });
