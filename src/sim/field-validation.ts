@@ -1,6 +1,8 @@
 // kube-apiserver's field validation of written objects (fieldValidation=Strict|Warn|Ignore, Warn when unset): fields
 // the kind's schema does not declare are dropped in every mode (as kube's decoder drops them), and reported — Strict
 // refuses the write with a 400 listing them and the body's duplicate fields, Warn answers with one Warning header each.
+// kube: apiserver/pkg/endpoints/handlers/create.go, update.go and patch.go decode with the strict serializer under Warn
+// and Strict, then add the strict-decoding errors as warnings (Warn) or answer them as a BadRequest (Strict).
 import type { ServerResponse } from 'node:http';
 import type { ResourceType } from './registry.js';
 import { SimApiError } from './api.js';
