@@ -1,6 +1,6 @@
 // End to end through the built CLI (run `npm run build` first): `--wire protobuf` makes kwatch's own lists and
 // watches ask as client-go's protobuf clients do; the sim answers protobuf for the kinds it has schemas for (pods,
-// nodes) and JSON for the rest (leases), and kwatch reads both.
+// nodes) and JSON for the rest (apiservices), and kwatch reads both.
 import { describe, expect, it } from 'vitest';
 import { kwatch } from './events-helpers.js';
 import { expectRawRefused, syncedEvents, wireEnv } from './wire-helpers.js';
@@ -22,7 +22,7 @@ describe('--wire protobuf (built CLI)', () => {
     expect(names(pb.stdout)).toEqual(names(json.stdout));
   });
 
-  it('list -o name reads protobuf pod and node lists; leases fall back to JSON; --raw refuses --wire protobuf', { timeout: 60_000 }, async () => {
+  it('list -o name reads protobuf pod and node lists; apiservices fall back to JSON; --raw refuses --wire protobuf', { timeout: 60_000 }, async () => {
     const pods = await kwatch(['list', 'pods', '-A', '--sim', '--sim-churn', '0', '--wire', 'protobuf', '-o', 'name'], env());
     expect(pods.code, pods.stderr).toBe(0);
     expect(pods.stdout.trim().split('\n').length).toBeGreaterThan(0);
@@ -30,9 +30,9 @@ describe('--wire protobuf (built CLI)', () => {
     const nodes = await kwatch(['list', 'nodes', '--sim', '--sim-nodes', '2', '--wire', 'protobuf', '-o', 'name'], env());
     expect(nodes.code, nodes.stderr).toBe(0);
     expect(nodes.stdout.trim().split('\n')).toEqual(['node/node-001', 'node/node-002']);
-    const leases = await kwatch(['list', 'leases', '-n', 'kube-node-lease', '--sim', '--sim-nodes', '2', '--wire', 'protobuf', '-o', 'name'], env());
-    expect(leases.code, leases.stderr).toBe(0);
-    expect(leases.stdout.trim().split('\n')).toEqual(['lease.coordination.k8s.io/node-001', 'lease.coordination.k8s.io/node-002']);
+    const apiServices = await kwatch(['list', 'apiservices', '--sim', '--wire', 'protobuf', '-o', 'name'], env());
+    expect(apiServices.code, apiServices.stderr).toBe(0);
+    expect(apiServices.stdout.trim().split('\n')).toEqual(expect.arrayContaining(['apiservice.apiregistration.k8s.io/v1.', 'apiservice.apiregistration.k8s.io/v1.apps']));
     await expectRawRefused('protobuf', env());
   });
 });

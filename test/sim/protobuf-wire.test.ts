@@ -33,7 +33,7 @@ async function get(path: string, accept: string): Promise<{ type: string | null;
 }
 
 describe('sim: protobuf answers', () => {
-  const clusterReports = ['/api/v1/nodes', '/api/v1/events', '/api/v1/namespaces/default/events/web.1', '/apis/events.k8s.io/v1/events', '/apis/events.k8s.io/v1/namespaces/default/events/web.1', '/apis/discovery.k8s.io/v1/endpointslices'];
+  const clusterReports = ['/api/v1/nodes', '/api/v1/events', '/api/v1/namespaces/default/events/web.1', '/apis/events.k8s.io/v1/events', '/apis/events.k8s.io/v1/namespaces/default/events/web.1', '/apis/discovery.k8s.io/v1/endpointslices', '/apis/coordination.k8s.io/v1/leases'];
   for (const path of ['/api/v1/namespaces/default/configmaps/one', '/api/v1/namespaces/default/configmaps', '/api/v1/pods', '/apis/apps/v1/namespaces/default/deployments/web', '/apis/apps/v1/deployments', '/api/v1/namespaces', ...clusterReports]) {
     it(`${path}: protobuf when preferred, decoding to the JSON answer`, async () => {
       const pb = await get(path, `${PROTOBUF}, application/json`);

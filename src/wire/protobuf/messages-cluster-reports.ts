@@ -1,7 +1,8 @@
-// Protobuf schemas of the kinds the cluster reports about itself, which controllers and kubectl watch through typed
-// (protobuf) clients: core/v1 Node, core/v1 Event, events.k8s.io/v1 Event and discovery.k8s.io/v1 EndpointSlice.
-// Field numbers and types are those of kube's generated.proto (core/v1, events/v1, discovery/v1; Node's status as of
-// 1.35, EndpointHints.forNodes from 1.33); ptr and req follow the Go types' pointers and json tags. Format: schema.ts.
+// Protobuf schemas of the kinds the cluster reports about itself, which controllers and kubectl watch or write through
+// typed (protobuf) clients: core/v1 Node, core/v1 Event, events.k8s.io/v1 Event, discovery.k8s.io/v1 EndpointSlice and
+// coordination.k8s.io/v1 Lease (node heartbeats, leader election). Field numbers and types are those of kube's
+// generated.proto (core/v1, events/v1, discovery/v1, coordination/v1; Node's status as of 1.35, EndpointHints.forNodes
+// from 1.33); ptr and req follow the Go types' pointers and json tags. Format: schema.ts.
 import type { ProtoPackage } from './schema.js';
 
 export const CLUSTER_REPORTS_MESSAGES: ProtoPackage[] = [
@@ -181,6 +182,22 @@ export const CLUSTER_REPORTS_MESSAGES: ProtoPackage[] = [
         4 appProtocol string ptr`,
     },
   },
+  {
+    package: 'k8s.io.api.coordination.v1',
+    messages: {
+      Lease: `
+        1 metadata ObjectMeta
+        2 spec LeaseSpec`,
+      LeaseSpec: `
+        1 holderIdentity string ptr
+        2 leaseDurationSeconds int32 ptr
+        3 acquireTime MicroTime
+        4 renewTime MicroTime
+        5 leaseTransitions int32 ptr
+        6 strategy string ptr
+        7 preferredHolder string ptr`,
+    },
+  },
 ];
 
 export const CLUSTER_REPORTS_OBJECT_KINDS: Record<string, string> = {
@@ -188,4 +205,5 @@ export const CLUSTER_REPORTS_OBJECT_KINDS: Record<string, string> = {
   'v1/Event': 'Event',
   'events.k8s.io/v1/Event': 'EventsV1Event',
   'discovery.k8s.io/v1/EndpointSlice': 'EndpointSlice',
+  'coordination.k8s.io/v1/Lease': 'Lease',
 };
