@@ -96,8 +96,12 @@ export function reencodeResponse(res: ServerResponse, watch: boolean, encoding: 
     // The stream ends here, but not from inside this write: the handler may have corked the response around a batch
     // of writes, and newer Node (24; not 20) keeps a corked response's chunks in its own buffer until uncork while
     // end() sends the terminating chunk at once — ending now would put the last frames after the end of the body,
-    // where clients never read them. A microtask runs once the handler's synchronous batch, uncork included, is done.
-    queueMicrotask(() => endOnce());
+    // where clients never read them. A microtask runs once the handler's synchronous batch, uncork included, is done;
+    // a cork still held then is released first, so end() finds every frame already sent.
+    queueMicrotask(() => {
+      while (res.writableCorked > 0) res.uncork();
+      endOnce();
+    });
     return false;
   }) as typeof res.write;
 

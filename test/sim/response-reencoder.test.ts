@@ -114,3 +114,18 @@ describe('response re-encoder', () => {
     expect(dechunk(body)).toBe('<ADDED:a><ERROR:why>');
   });
 });
+
+describe('response re-encoder, a cork held past the batch', () => {
+  it('an event that ends the watch while the handler keeps the response corked: the frames still precede the end', async () => {
+    const port = await serve((_req, res) => {
+      reencodeResponse(res, true, TOY);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.flushHeaders();
+      res.cork();
+      res.write(line('ADDED', 'a') + line('ERROR', 'why'));
+      // never uncorked by the handler
+    });
+    const { body } = await rawGet(port);
+    expect(dechunk(body)).toBe('<ADDED:a><ERROR:why>');
+  });
+});
