@@ -3,7 +3,7 @@
 // `--docs` also writes docs/benchmarks.md: bench/benchmarks-intro.md (how the numbers are taken), then this
 // run's command, time and machine, then every table of this run — so the document never mixes runs.
 // BENCH_QUICK=1 shrinks every size for a fast smoke run; `--only a,b` runs some scripts (and the long ones that run
-// only when named).
+// only when named); `--goals` runs only what issue 43's rows need and prints each row beside its goal (bench/goals.js).
 // The sims at 20k and 100k pods are populated once and shared by the scripts marked `sims` (bench/lib/sim.js), which
 // run in an order that leaves each what it measures: end-to-end only reads, sync then writes its watch replay's
 // updates (at 20k), relist ends watches and compacts the history, sim-throughput writes 5,000 updates at 100k, endpoint
@@ -34,6 +34,12 @@ const SCRIPTS = [
   { name: 'cold-start', title: 'CLI cold start', file: 'cold-start.js', args: ['--runs', QUICK ? '5' : '11'], optional: true },
 ];
 const argv = process.argv.slice(2);
+if (argv.includes('--goals')) {
+  // Issue 43's rows beside their goals, measured in one run (bench/goals.js), instead of every benchmark.
+  const { runGoals } = await import('./goals.js');
+  await runGoals();
+  process.exit(0);
+}
 const DOCS = argv.includes('--docs');
 const onlyAt = argv.indexOf('--only');
 const ONLY = onlyAt >= 0 ? new Set(argv[onlyAt + 1].split(',')) : undefined;

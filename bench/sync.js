@@ -42,6 +42,11 @@ const WATCH_FLOOR = 'floor: undici + JSON.parse per line';
 const WATCH_CORE = 'kwatch pipeline, tracing off';
 const WATCH_NDJSON = 'kwatch pipeline, -o ndjson tracing to /dev/null';
 const WATCH_TRACE_OUT = 'kwatch pipeline, --trace-out (every stage kept, ids and causes)';
+/**
+ * BENCH_SYNC_PARTS=tracing (what `bench/run.js --goals` runs): only the watch replay at the smaller size, with the
+ * floor, tracing off and -o ndjson (issue 43's tracing row); every part by default.
+ */
+const TRACING_ONLY = process.env.BENCH_SYNC_PARTS === 'tracing';
 
 const SYNC_MODES = [
   ['floor-paged', 'floor: undici + JSON.parse, pages of 500'],
@@ -56,7 +61,7 @@ export async function benchSync(log = console.log) {
   const dir = mkdtempSync(join(tmpdir(), 'kwatch-bench-sync-'));
   const out = { sizes: SIZES, sync: {}, heap: {}, watch: {}, byIndex: {}, sims: {} };
   try {
-    for (const [si, pods] of SIZES.entries()) {
+    for (const [si, pods] of (TRACING_ONLY ? SIZES.slice(0, 1) : SIZES).entries()) {
       const nodes = Math.max(1, Math.round(pods / 1000)); // 1000 pods per node at every size (ByIndex result size)
       log(`sync: starting the sim with ${pods} pods on ${nodes} nodes…`);
       // Shared with end-to-end and relist when run.js runs them (populated once); else this script's own.
@@ -69,7 +74,7 @@ export async function benchSync(log = console.log) {
         const reps = si === 0 ? REPS_SMALL : REPS_LARGE;
         const runs = Object.fromEntries(SYNC_MODES.map(([m]) => [m, []]));
         if (pods >= ONE_BODY_FAILS) for (const [mode, reason] of Object.entries(NOT_RUN_AT_LARGE)) runs[mode].push({ ok: false, reason });
-        for (let r = 0; r < reps; r++) {
+        for (let r = 0; r < (TRACING_ONLY ? 0 : reps); r++) {
           for (const [mode] of SYNC_MODES) {
             // After the first failure of a mode at this size (e.g. V8's string limit), do not repeat it.
             if (runs[mode].some((x) => !x.ok)) continue;
@@ -87,12 +92,14 @@ export async function benchSync(log = console.log) {
           }),
         );
 
-        const bi = await runWorker({ ...base, mode: 'byindex' });
-        out.byIndex[pods] = bi;
-        log(`  ${pods} pods byindex: ${bi.ok ? `median ${bi.medianUs} µs for ${bi.perValue} results` : `failed: ${bi.reason}`}`);
+        if (!TRACING_ONLY) {
+          const bi = await runWorker({ ...base, mode: 'byindex' });
+          out.byIndex[pods] = bi;
+          log(`  ${pods} pods byindex: ${bi.ok ? `median ${bi.medianUs} µs for ${bi.perValue} results` : `failed: ${bi.reason}`}`);
+        }
 
         if (si === 0) {
-          for (const [key, spec] of [
+          for (const [key, spec] of TRACING_ONLY ? [] : [
             ['core (managedFields stripped, default)', { mode: 'heap-core' }],
             ['core (keepManagedFields)', { mode: 'heap-core', keepManagedFields: true }],
             ['@kubernetes/client-node', { mode: 'heap-client-node' }],
@@ -111,13 +118,13 @@ export async function benchSync(log = console.log) {
             [WATCH_CORE, { mode: 'core-watch' }],
             [WATCH_NDJSON, { mode: 'core-watch', trace: 'ndjson' }],
             [WATCH_TRACE_OUT, { mode: 'core-watch', trace: 'trace-out' }],
-          ];
+          ].filter(([k]) => !TRACING_ONLY || k === WATCH_FLOOR || k === WATCH_CORE || k === WATCH_NDJSON);
           // The sim renders each line of the replay the first time it streams it: one untimed pass first, so
           // that no timed run (the floor's first, as the rounds go) pays for the server's work.
           const warm = await runWorker({ ...base, rvFrom: u.from, rvTo: u.to, mode: 'floor-watch' });
           log(`  watch ${WATCH_EVENTS} warm-up pass (not counted): ${warm.ok ? `${warm.eventsPerSec} events/s` : `failed: ${warm.reason}`}`);
           out.watch = await watchRuns(log, base, u.from, u.to, modes, WATCH_REPS);
-          out.watchShort = await watchRuns(log, base, u.from, u.from + WATCH_SHORT, modes.filter(([k]) => k === WATCH_FLOOR || k === WATCH_CORE), WATCH_SHORT_REPS);
+          if (!TRACING_ONLY) out.watchShort = await watchRuns(log, base, u.from, u.from + WATCH_SHORT, modes.filter(([k]) => k === WATCH_FLOOR || k === WATCH_CORE), WATCH_SHORT_REPS);
         }
       } finally {
         await sim.close();
@@ -195,9 +202,9 @@ function targets(out) {
   if (cn?.ok && mainMs) {
     const speedup = cn.ms / mainMs;
     t.push({ target: `at least 1.6x faster than client-node (${small} pods)`, met: speedup >= 1.6, figure: `${round(speedup, 2)}x (client-node ${fmtInt(cn.ms)} ms vs core list ${fmtInt(mainMs)} ms)` });
-  } else t.push({ target: `at least 1.6x faster than client-node (${small} pods)`, met: false, figure: `client-node failed: ${cn?.reason}` });
+  } else if (!TRACING_ONLY) t.push({ target: `at least 1.6x faster than client-node (${small} pods)`, met: false, figure: `client-node failed: ${cn?.reason}` });
   const okLarge = ['core-list', 'core-paged', 'core-watchlist'].filter((m) => l[m]?.ok);
-  t.push({
+  if (!TRACING_ONLY) t.push({
     target: `${large} pods sync where client-node cannot`,
     met: okLarge.length > 0 && !l['client-node']?.ok,
     figure: `core: ${['core-list', 'core-paged', 'core-watchlist'].filter((m) => !notRun(l[m])).map((m) => `${m} ${l[m]?.ok ? `${fmtInt(l[m].ms)} ms` : `failed (${l[m]?.reason})`}`).join(', ')}; client-node: ${l['client-node']?.ok ? `${fmtInt(l['client-node'].ms)} ms` : failure(l['client-node'])}`,
@@ -238,13 +245,16 @@ export function syncMarkdown(out) {
     return r?.ok && f ? `${round(r.ms / f.ms, 2)}x ${f.name}` : '—';
   };
   const parts = [];
-  parts.push(`### Initial sync (median and min–max of ${REPS_SMALL} interleaved runs at ${fmtInt(small)}, ${REPS_LARGE} at ${fmtInt(large)}; each ratio is of medians, to the floor fetching the same bytes the same way)`);
-  parts.push(
-    table(
-      ['how', `${fmtInt(small)} pods`, 'vs floor', 'best', `${fmtInt(large)} pods`, 'vs floor', 'best'],
-      SYNC_MODES.map(([m, label]) => [label, cell(out.sync[small]?.[m]), m === 'floor-paged' ? '1' : vs(m, small), bestCell(out.sync[small]?.[m]), cell(out.sync[large]?.[m]), m === 'floor-paged' ? '1' : vs(m, large), bestCell(out.sync[large]?.[m])]),
-    ),
-  );
+  // A BENCH_SYNC_PARTS=tracing run measured the watch replay alone: only its tables.
+  if (Object.keys(out.sync).length > 0) {
+    parts.push(`### Initial sync (median and min–max of ${REPS_SMALL} interleaved runs at ${fmtInt(small)}, ${REPS_LARGE} at ${fmtInt(large)}; each ratio is of medians, to the floor fetching the same bytes the same way)`);
+    parts.push(
+      table(
+        ['how', `${fmtInt(small)} pods`, 'vs floor', 'best', `${fmtInt(large)} pods`, 'vs floor', 'best'],
+        SYNC_MODES.map(([m, label]) => [label, cell(out.sync[small]?.[m]), m === 'floor-paged' ? '1' : vs(m, small), bestCell(out.sync[small]?.[m]), cell(out.sync[large]?.[m]), m === 'floor-paged' ? '1' : vs(m, large), bestCell(out.sync[large]?.[m])]),
+      ),
+    );
+  }
   for (const [watch, reps, note] of [
     [out.watch, WATCH_REPS, ', after one untimed pass in which the sim renders the lines'],
     [out.watchShort, WATCH_SHORT_REPS, ', JIT warm-up included'],
@@ -255,10 +265,14 @@ export function syncMarkdown(out) {
     parts.push(`### Watch throughput (${fmtInt(watch.events)} pod updates of ~${fmtInt((watch.eventBytes ?? 0) / (watch.events || 1))} B replayed from history; median and min–max of ${reps} interleaved runs${note})`);
     parts.push(table(['pipeline', 'events/s', 'vs floor (medians)', 'best', 'all runs'], Object.entries(w).map(([k, r]) => [k, r.ok ? fmtSpread({ median: r.eventsPerSec, min: r.min, max: r.max, n: r.n }) : `failed: ${r.reason}`, r.ok && wf?.ok ? `${round(r.eventsPerSec / wf.eventsPerSec, 2)}x` : '—', r.ok ? fmtInt(r.best) : '', r.runs?.join(', ') ?? ''])));
   }
-  parts.push(`### Heap per cached pod (${fmtInt(small)} pods, heapUsed after full GCs, minus the baseline)`);
-  parts.push(table(['cache', 'bytes/pod', 'heap'], Object.entries(out.heap).map(([k, r]) => [k, r.ok ? fmtInt(r.bytesPerPod) : `failed: ${r.reason}`, r.ok ? `${r.heapMB} MB` : ''])));
-  parts.push('### ByIndex on a nodeName index (1000 pods per node at every size; 3000 calls over all nodes)');
-  parts.push(table(['pods', 'results/call', 'median µs', 'mean µs', 'p99 µs', 'ns per result'], Object.entries(out.byIndex).map(([n, r]) => (r.ok ? [fmtInt(+n), r.perValue, r.medianUs, r.meanUs, r.p99Us, r.nsPerResult] : [fmtInt(+n), `failed: ${r.reason}`]))));
+  if (Object.keys(out.heap).length > 0) {
+    parts.push(`### Heap per cached pod (${fmtInt(small)} pods, heapUsed after full GCs, minus the baseline)`);
+    parts.push(table(['cache', 'bytes/pod', 'heap'], Object.entries(out.heap).map(([k, r]) => [k, r.ok ? fmtInt(r.bytesPerPod) : `failed: ${r.reason}`, r.ok ? `${r.heapMB} MB` : ''])));
+  }
+  if (Object.keys(out.byIndex).length > 0) {
+    parts.push('### ByIndex on a nodeName index (1000 pods per node at every size; 3000 calls over all nodes)');
+    parts.push(table(['pods', 'results/call', 'median µs', 'mean µs', 'p99 µs', 'ns per result'], Object.entries(out.byIndex).map(([n, r]) => (r.ok ? [fmtInt(+n), r.perValue, r.medianUs, r.meanUs, r.p99Us, r.nsPerResult] : [fmtInt(+n), `failed: ${r.reason}`]))));
+  }
   parts.push('### Targets');
   parts.push(table(['target', 'verdict (from medians)', 'figure'], out.targets.map((t) => [t.target, verdictUnderLoad(t.met), t.figure])));
   parts.push(startLoadNote());

@@ -18,6 +18,7 @@
 //   core-watch      buildPipeline with startAt rvFrom (watch only) until the reconcile has seen rvTo and the queue drained;
 //                   spec.trace = 'ndjson' subscribes the ndjson trace printer writing to /dev/null; 'trace-out' keeps
 //                   every record as --trace-out does (ids, causes), the file's writing at the end left out of the time
+//                   (BENCH_TRACE_FILE=PATH writes the ndjson lines there instead of /dev/null, to compare two builds' output)
 import { openSync, writeSync } from 'node:fs';
 import { setImmediate } from 'node:timers';
 
@@ -72,7 +73,8 @@ async function core({ watchList = false, paged = false, indexers, keepManagedFie
   const tracer = new Tracer();
   if (trace === 'ndjson') {
     const { createTracePrinter } = await import('../../dist/render/trace-printer.js');
-    const fd = openSync('/dev/null', 'w');
+    // BENCH_TRACE_FILE keeps the lines (to compare a build's output with another's); by default they go nowhere.
+    const fd = openSync(process.env.BENCH_TRACE_FILE || '/dev/null', 'w');
     // As kwatch events -o ndjson prints: the lines of one event-loop turn in one write.
     const printer = createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, batch: true });
     // And as it counts for the exit summary: what the view does not print is not built, only counted.

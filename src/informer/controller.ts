@@ -12,6 +12,7 @@ import type { QueueReason } from './workqueue/queue.js';
 import type { RateLimiter } from './workqueue/rate-limiters.js';
 import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
 import { PriorityQueue } from './workqueue/priority-queue.js';
+import { traceTimeStale } from './trace-time.js';
 
 export interface ReconcileRequest {
   key: string;
@@ -186,8 +187,8 @@ export class Controller {
         this.queue.done(key);
         continue;
       }
-      // Durations only go into trace records: skip the clock when nobody traces.
-      const start = this.tracer.enabled ? this.clock.now() : NOT_TIMED;
+      // Durations only go into reconcile records: skip the clock (a system call) when no listener wants them.
+      const start = this.timesRuns() ? this.clock.now() : NOT_TIMED;
       // The priority the key was handed out with (priority queue only): its requeues keep it.
       const priority = this.queue instanceof PriorityQueue ? this.queue.priorityOf(key) : undefined;
       const requeues = this.startRun(key, next.reasons, start, priority);
@@ -195,6 +196,7 @@ export class Controller {
       // it (which cost a promise more and two more turns of the microtask queue for every key).
       try {
         const result = await this.options.reconcile({ key, reasons: next.reasons, reasonsDropped: next.reasonsDropped, cache: this.cache ?? EMPTY_CACHE, requeues, signal });
+        traceTimeStale(); // the reconcile may have taken long: the records after it read the clock again
         this.finishRun(key, start, result, priority);
       } catch (err) {
         this.failRun(key, start, requeues, err, priority);
@@ -203,6 +205,12 @@ export class Controller {
         this.queue.done(key);
       }
     }
+  }
+
+  /** Whether a run's start and duration go into a record someone wants. */
+  private timesRuns(): boolean {
+    const t = this.tracer;
+    return t.wants('reconcile', 'start') || t.wants('reconcile', 'success') || t.wants('reconcile', 'error') || t.wants('reconcile', 'requeue-after');
   }
 
   /** Counts a run starting and traces it; returns the key's requeues so far. */

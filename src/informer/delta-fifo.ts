@@ -8,6 +8,7 @@ import type { ReflectorStore } from './reflector-store.js';
 import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
+import { traceTime } from './trace-time.js';
 
 export interface DeltaFifoOptions {
   /** The indexer: affects Delete (ignored for unknown keys), Replace (tombstones) and Resync. */
@@ -224,7 +225,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     if (this.tracer.shouldEmit('fifo', 'pop')) {
       const newest = deltas[deltas.length - 1];
       this.tracer.emit({
-        time: this.clock.now(),
+        time: traceTime(this.clock),
         stage: 'fifo',
         op: 'pop',
         key,
@@ -266,7 +267,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     }
     if (this.tracer.shouldEmit('fifo', type)) {
       this.tracer.emit({
-        time: this.clock.now(),
+        time: traceTime(this.clock),
         stage: 'fifo',
         op: type,
         key,

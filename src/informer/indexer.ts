@@ -7,6 +7,7 @@ import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
 import { KwatchError } from './errors.js';
+import { traceTime } from './trace-time.js';
 
 /** Computes the index values of an object; may return several (or none). Must not throw for objects it is given. */
 export type IndexFunc = (obj: KubeObject) => readonly string[];
@@ -213,7 +214,7 @@ export class Indexer implements ReadonlyIndexer {
     this.updateIndices(old, obj, key, changes);
     if (changes !== undefined) {
       this.tracer.emit({
-        time: this.clock.now(),
+        time: traceTime(this.clock),
         stage: 'indexer',
         op: traceOp,
         key,

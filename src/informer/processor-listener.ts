@@ -5,6 +5,7 @@ import type { ObjectOrTombstone } from './deltas.js';
 import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf, tombstoneTraceFields } from './deltas.js';
 import type { Tracer, TraceRecord } from './trace.js';
 import type { KubeObject } from './types.js';
+import { traceTime, traceTimeStale } from './trace-time.js';
 
 /**
  * client-go's ResourceEventHandler. Handlers may return a promise: the listener waits for it before
@@ -172,6 +173,8 @@ export class ProcessorListener {
       } catch (err) {
         this.failed(n, err);
       }
+      // The handler may have taken long: the next record reads the clock again.
+      traceTimeStale();
       if (r !== undefined && typeof (r as Promise<void>).then === 'function') {
         (r as Promise<void>).then(
           () => this.resume(n),
@@ -190,6 +193,7 @@ export class ProcessorListener {
 
   /** After a handler's promise settled: count it, then go on with the buffer. */
   private resume(n: Notification): void {
+    traceTimeStale();
     this.delivered(n);
     this.run();
   }
@@ -214,7 +218,7 @@ export class ProcessorListener {
 
   private trace(n: Notification, error?: unknown): void {
     const rec: TraceRecord = {
-      time: this.clock.now(),
+      time: traceTime(this.clock),
       stage: 'handler',
       op: HANDLER_OPS[n.kind],
       key: deletionHandlingKey(n.obj),

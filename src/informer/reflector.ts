@@ -16,6 +16,7 @@ import {
 } from './reflector-state.js';
 import { noTracer, type TraceRecord, type Tracer } from './trace.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchStream } from './types.js';
+import { traceTime } from './trace-time.js';
 
 export interface ReflectorOptions {
   listerWatcher: ListerWatcher;
@@ -239,7 +240,7 @@ export class Reflector {
         return;
       case 'trace': {
         // Field by field rather than a spread of the detail: the watch stage's record comes once per event.
-        const record: TraceRecord = { time: this.clock.now(), stage: e.stage, op: e.op, name: this.config.name };
+        const record: TraceRecord = { time: traceTime(this.clock), stage: e.stage, op: e.op, name: this.config.name };
         for (const k in e.detail) record[k] = e.detail[k];
         // The state machine does not hold the watch-list's collected objects; their count is known here, after the
         // replace effect that precedes this record (a template prints the initial objects as one block once this many came).

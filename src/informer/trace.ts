@@ -86,12 +86,18 @@ export class Tracer {
    * False when nobody listens, or when every listener declined it: the record then counts as skipped for them.
    */
   shouldEmit(stage: Stage, op: string): boolean {
+    const wanted = this.wants(stage, op);
+    if (!wanted && this.listeners.length > 0) this.skip(stage, op);
+    return wanted;
+  }
+
+  /** Whether some listener wants this record whole, asked ahead (nothing is counted as skipped). */
+  wants(stage: Stage, op: string): boolean {
     if (this.listeners.length === 0) return false;
     let ops = this.wanted.get(stage);
     if (ops === undefined) this.wanted.set(stage, (ops = new Map()));
     let wanted = ops.get(op);
     if (wanted === undefined) ops.set(op, (wanted = this.subscriptions.some((s) => s.interest === undefined || s.interest.wants(stage, op))));
-    if (!wanted) this.skip(stage, op);
     return wanted;
   }
 
@@ -132,6 +138,10 @@ export abstract class ForwardingTracer extends Tracer {
 
   override shouldEmit(stage: Stage, op: string): boolean {
     return this.target.shouldEmit(stage, op);
+  }
+
+  override wants(stage: Stage, op: string): boolean {
+    return this.target.wants(stage, op);
   }
 }
 

@@ -166,4 +166,36 @@ describe('Controller', () => {
     stop.abort();
     await done;
   });
+
+  it('reads the clock for a run only when a listener wants reconcile records (the default view shows none; a reading is a system call)', async () => {
+    const readsFor = async (wantsReconcile: boolean | undefined) => {
+      const clock = new FakeClock();
+      let reads = 0;
+      const counting = { now: () => (reads++, clock.now()), setTimeout: clock.setTimeout.bind(clock), sleep: clock.sleep.bind(clock) };
+      const tracer = new Tracer();
+      const records: TraceRecord[] = [];
+      // undefined: nobody traces at all (the reads any run makes: its queue reason's time).
+      if (wantsReconcile !== undefined) tracer.subscribe((r) => records.push(r), { wants: (stage) => stage === 'reconcile' && wantsReconcile, skipped: () => {} });
+      let runs = 0;
+      const c = new Controller({ reconcile: async () => void runs++, clock: counting, waitForSync: false, tracer });
+      const stop = new AbortController();
+      const done = c.run(stop.signal);
+      c.enqueue('k');
+      await eventually(() => runs === 1 && c.stats.active === 0);
+      const readsForTheRun = reads;
+      stop.abort();
+      await done;
+      const reconcileRecords = records.filter((r) => r.stage === 'reconcile');
+      return { reads: readsForTheRun, records: reconcileRecords.map((r) => `${r.stage} ${r.op} ${r.durationMs === undefined ? '' : 'timed'}`.trim()) };
+    };
+    const untraced = await readsFor(undefined);
+    const unwanted = await readsFor(false);
+    expect(unwanted.records).toEqual([]);
+    expect(unwanted.reads).toBe(untraced.reads);
+    // Wanted, the run is timed: its start, its end, and the success record's time.
+    const wanted = await readsFor(true);
+    expect(wanted.records).toEqual(['reconcile start', 'reconcile success timed']);
+    expect(wanted.reads).toBe(untraced.reads + 3);
+  });
 });
+

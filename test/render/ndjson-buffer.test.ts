@@ -111,6 +111,27 @@ describe('-o ndjson lines written directly', () => {
     ]);
   });
 
+  it('stay exact for records of one stage and op whose keys change: repeats, then a key more, a key less, keys reordered, other value types', () => {
+    // Each shape written three times (its keys then found in place), then its variants, then again.
+    const variants = (r: TraceRecord): TraceRecord[] => {
+      const { time, stage, op, ...rest } = r;
+      const details = Object.entries(rest);
+      return [
+        { ...r, extra: 'x' },
+        { time, stage, op, ...Object.fromEntries(details.slice(1)) },
+        { time, stage, op, ...Object.fromEntries([...details].reverse()) },
+        { time, stage, op, ...Object.fromEntries(details.map(([k, v]) => [k, typeof v === 'number' ? String(v) : typeof v === 'string' ? 7 : v])) },
+        { time, stage, op, ...Object.fromEntries(details.map(([k]) => [k, undefined])) },
+        { time, stage, op, ...Object.fromEntries(details.map(([k, v], i) => [i === 0 ? '0' : k, v])) },
+      ];
+    };
+    const records = RECORDS.flatMap((r) => [r, r, r, ...variants(r), r, r, ...variants(r), r]);
+    const lines = ndjson(records).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(records.length);
+    records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
   it('keeps a detail field named like a member of Object.prototype (it used to vanish)', () => {
     const line = ndjson([{ time: T0, stage: 'reconcile', op: 'start', key, constructor: 'c', toString: 't' }]);
     expect(JSON.parse(line)).toMatchObject({ constructor: 'c', toString: 't' });

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { realClock } from '../clock.js';
 import type { TraceRecord, Tracer } from '../trace.js';
 import { noTracer } from '../trace.js';
+import { traceTime } from '../trace-time.js';
 
 /** Why a key was queued: a handler event or delta (with its rv), a requeue, … Merged until the key is processed. */
 export interface QueueReason {
@@ -206,7 +207,7 @@ export class Queue<T = string> {
     const reason = detail.reason as QueueReason | undefined;
     // Filled in field by field, in the order the trace shows them: spreading the optional controller and the detail
     // cost more than the rest of a record, and a traced event makes four of these.
-    const record: TraceRecord = { time: this.clock.now(), stage: 'workqueue', op, key: String(item), rv: reason?.rv, queue: this.name };
+    const record: TraceRecord = { time: traceTime(this.clock), stage: 'workqueue', op, key: String(item), rv: reason?.rv, queue: this.name };
     if (this.controller !== undefined) record.controller = this.controller;
     record.depth = this.len();
     for (const k in detail) record[k] = detail[k];
