@@ -17,6 +17,7 @@ import { formatClock } from '../render/format-units.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import type { TraceOutput } from '../render/trace-printer.js';
 import { openReplayView, type ReplayView } from './replay-view.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import type { StopSignal } from './stop-signal.js';
 import { stdoutFailed } from './stdout-guard.js';
 import { UserError } from './user-error.js';
@@ -75,6 +76,7 @@ export async function runRecordingReplay(o: {
   verbose: boolean;
 }): Promise<void> {
   const recording = loadRecording(o.path);
+  limitHeapGrowth();
   checkOrder([o.fromRv, o.pipeline.untilRv, ...o.faults.map((f) => ('rv' in f ? f.rv : undefined))]);
   if (o.verbose) {
     const h = recording.header;

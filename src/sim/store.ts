@@ -140,6 +140,11 @@ export class SimStore implements SimApi {
   admitCreate: CreateAdmission | undefined;
   /** Set while the controllers run: quota admission of every create and update. */
   admitStored: StoredAdmission | undefined;
+  /**
+   * Set while the controllers run: a promise while writes admission made for the writes so far (quota status, batched
+   * per turn) are not stored yet. The API answers a write only after them, as kube's admission does.
+   */
+  admissionWrites: (() => Promise<void> | undefined) | undefined;
   /** What defaulting reads from the store (defaults/): the other services' cluster IPs and node ports. */
   private serviceAddresses: ServiceAddressIndex | undefined;
   private readonly defaultsContext: DefaultsContext = {

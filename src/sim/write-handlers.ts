@@ -213,6 +213,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
   omitEmpty(type, obj);
   const { stored, view } = storageOf(ctx, type);
   const created = ctx.store.createObject(stored, view ? view.toStorage(obj) : obj, { dryRun, fields: updateFields(type, fieldManagerOf(q, req)), validate: writeValidator(type, 'main', ctx.store) });
+  await admissionWritten(ctx);
   sendObject(res, 201, served(view, created));
 }
 
@@ -233,6 +234,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   const { stored, view } = storageOf(ctx, type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
+  await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }
 
@@ -300,6 +302,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   next.apiVersion = groupVersion(type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
+  await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }
 
@@ -336,7 +339,9 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (!current) {
     applied.metadata.name = name;
     omitEmpty(type, applied);
-    sendObject(res, 201, served(view, ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type, 'main', ctx.store) })));
+    const created = ctx.store.createObject(stored, view ? view.toStorage(applied) : applied, { dryRun: opts.dryRun, fields, validate: writeValidator(type, 'main', ctx.store) });
+    await admissionWritten(ctx);
+    sendObject(res, 201, served(view, created));
     return;
   }
   const rv = applied.metadata.resourceVersion;
@@ -347,7 +352,14 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   merged.metadata.resourceVersion = String(current.rv);
   omitEmpty(type, merged);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource, ctx.store) });
+  await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
+}
+
+/** A write is answered once what admission wrote for it (the quotas' status.used, batched per turn) is stored. */
+async function admissionWritten(ctx: ServerContext): Promise<void> {
+  const pending = ctx.store.admissionWrites?.();
+  if (pending) await pending;
 }
 
 interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }

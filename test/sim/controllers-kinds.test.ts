@@ -199,8 +199,9 @@ describe('disruption budgets, quotas and namespace defaults', () => {
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
     expect((after as any).status.used).toEqual({ pods: '0', 'requests.cpu': '0' });
     expect(store.get(PODS, 'default', 'dry')).toBeUndefined();
-    // The same create for real counts at once.
+    // The same create for real counts once admission's status write (batched per turn; the API answers after it) is stored.
     store.create(PODS, pod);
+    await store.admissionWrites?.();
     expect((store.get(QUOTAS, 'default', 'q') as any).status.used).toEqual({ pods: '1', 'requests.cpu': '500m' });
   });
 

@@ -206,7 +206,12 @@ export class RecordedListerWatcher implements ListerWatcher {
     const entry = op.pages[index];
     await this.waitUntil(entry.t, signal, 'list');
     this.stats.recorded++;
-    if (index === op.pages.length - 1) applyList(this.state, op);
+    if (index === op.pages.length - 1) {
+      applyList(this.state, op);
+      // Nothing continues a list after its last page: holding it would keep a second copy of the listed state
+      // (its objects, long replaced in the cache by newer ones) for the rest of the replay.
+      if (!op.error && this.currentList === op) this.currentList = undefined;
+    }
     return entry.bytes === undefined ? entry.page : { ...entry.page, bytes: entry.bytes };
   }
 

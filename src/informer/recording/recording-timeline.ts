@@ -6,6 +6,7 @@
 import type { RecordingEntry } from './recording-format.js';
 import { compareResourceVersions } from '../resource-version.js';
 import { metaNamespaceKey, type KubeObject, type WatchEvent } from '../types.js';
+import { LatestVersions } from './unchanged-parts.js';
 
 type ListEntry = Extract<RecordingEntry, { rec: 'list' }>;
 type EventEntry = Extract<RecordingEntry, { rec: 'event' }>;
@@ -63,6 +64,8 @@ export class Timeline {
   private ended = false;
   /** Ops before this index have been released. */
   private released = 0;
+  /** Each object read shares its unchanged parts with its version before (unchanged-parts.ts). */
+  private readonly versions = new LatestVersions();
 
   constructor(
     entries: Iterable<RecordingEntry>,
@@ -124,6 +127,7 @@ export class Timeline {
       case 'list': {
         const open = this.openList;
         const continues = open && e.options.continue && open.pages.at(-1)?.page.metadata.continue === e.options.continue;
+        this.versions.listPage(e.page.items, !continues, !e.page.metadata.continue);
         if (continues) open.pages.push(e);
         else {
           this.openList = { kind: 'list', t: e.t, pages: [e] };
@@ -146,9 +150,14 @@ export class Timeline {
         this.ops.push(w);
         break;
       }
-      case 'event':
-        this.watches.get(e.conn)?.events.push(e);
+      case 'event': {
+        const w = this.watches.get(e.conn);
+        if (w) {
+          this.versions.event(e.event);
+          w.events.push(e);
+        }
         break;
+      }
       case 'watch-end': {
         const w = this.watches.get(e.conn);
         if (w) w.end = e;

@@ -157,6 +157,7 @@ export class ControllerManager {
       admitDefaultStorageClass(this.store, type, obj);
     };
     this.store.admitStored = (type, next, prev, dryRun) => this.quotaAdmission.admit(type, next, prev, dryRun);
+    this.store.admissionWrites = () => this.quotaAdmission.pendingWrites();
     this.serviceAccounts.start();
     this.volumes.start();
   }
@@ -167,6 +168,8 @@ export class ControllerManager {
     this.unsubscribe = undefined;
     this.store.admitCreate = undefined;
     this.store.admitStored = undefined;
+    this.store.admissionWrites = undefined;
+    this.quotaAdmission.flush();
     for (const c of this.all()) c.queue.stop();
     this.cronJobs.stop();
   }

@@ -1,9 +1,16 @@
 // The ResourceQuota admission plugin: a create (or a claim's or service's update) that would take a namespace past a
 // quota's spec.hard is refused with kube's 403 "exceeded quota: NAME, requested: …, used: …, limited: …"; a pod
 // without a request or limit that a quota limits gets "failed quota: NAME: must specify …". An admitted write
-// updates the quotas' status.used at once, as kube's admission does (the quota controller recounts after), and reads
-// usage from status.used, so a write into a quota'd namespace costs the same however many objects it holds.
-// Namespaces without a ResourceQuota cost one sorted-key lookup per write.
+// updates the quotas' status.used before it is answered, as kube's admission does (the quota controller recounts
+// after), and reads usage from status.used, so a write into a quota'd namespace costs the same however many objects
+// it holds. Writes admitted together share one status update per quota, as in kube, whose quota evaluator takes every
+// admission waiting for a namespace, checks them one after another against a copy of the quotas, and updates each
+// changed quota once for all of them (quotaEvaluator.checkQuotas in
+// staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go). Here the check is at once, against
+// the usage of the writes already admitted (pending below), so a write that would exceed the quota is refused with
+// kube's 403 however many others race it; the status update follows in the same turn of the event loop, and the
+// HTTP handlers wait for it (SimStore.admissionWrites) before they answer, so status.used is right once a write is
+// answered. Namespaces without a ResourceQuota cost one sorted-key lookup per write.
 import type { SimObject } from '../api.js';
 import { SimApiError } from '../api.js';
 import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
@@ -29,8 +36,21 @@ function forbidden(type: ResourceType, name: string, why: string): SimApiError {
   return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${name ? `${what} "${name}"` : what} is forbidden: ${why}`, reason: 'Forbidden', details, code: 403 });
 }
 
+/** A quota's status.used as admission left it, not yet written: valid while the quota is still at `base`. */
+interface PendingUsage {
+  namespace: string;
+  name: string;
+  /** The quota's resourceVersion the usage was counted from: a newer write (the controller's) supersedes it. */
+  base: string | undefined;
+  used: Record<string, unknown>;
+}
+
 export class QuotaAdmission {
   private readonly quotas: ResourceType;
+  /** Usage admitted since the last status write, by quota (namespace/name). */
+  private readonly pending = new Map<string, PendingUsage>();
+  /** Resolves once the pending usage is written (one turn of the event loop after the first admission). */
+  private written: Promise<void> | undefined;
 
   constructor(private readonly store: SimStore) {
     this.quotas = store.resolve({ group: '', version: 'v1', resource: 'resourcequotas' });
@@ -75,13 +95,35 @@ export class QuotaAdmission {
     if (!dryRun) for (const { quota, used } of admitted) this.recordUsage(quota, used);
   }
 
+  /** Undefined when every admitted write's usage is stored, else a promise resolved once it is. */
+  pendingWrites(): Promise<void> | undefined {
+    return this.written;
+  }
+
+  /** Writes each quota's pending usage: one status update per quota for all the writes admitted since the last. */
+  flush(): void {
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of batch) {
+      const quota = this.store.get(this.quotas, p.namespace, p.name);
+      // Changed since (the controller wrote a newer status.used, counted from the stored objects, these included): it stands.
+      if (!quota || quota.metadata.resourceVersion !== p.base) continue;
+      const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+      try {
+        this.store.updateObject(this.quotas, { ...quota, status: { hard: { ...hard }, used: p.used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
+      } catch {
+        // The quota changed meanwhile: the controller recounts it.
+      }
+    }
+  }
+
   /**
    * What the quota has used of `names`: its status.used, as kube's admission reads it (admission keeps it current on
    * every admitted write; the controller catches up on deletes within milliseconds), else — a quota the controller
    * has not counted yet — counted now.
    */
   private usedOf(quota: SimObject, names: string[], namespace: string): Record<string, Quantity> {
-    const recorded = ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>;
+    const recorded = this.pendingOf(quota)?.used ?? (((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>);
     const used: Record<string, Quantity> = {};
     for (const name of names) {
       const q = parseQuantity(recorded[name]);
@@ -101,15 +143,27 @@ export class QuotaAdmission {
     throw forbidden(type, pod.metadata.name ?? '', `failed quota: ${quota.metadata.name}: must specify ${parts.join('; ')}`);
   }
 
-  /** status.used as admission leaves it: the new usage of what it counted, the rest as the controller last wrote it. */
+  /** The usage admitted into `quota` and not yet written, while the stored quota is still the one it was counted from. */
+  private pendingOf(quota: SimObject): PendingUsage | undefined {
+    const p = this.pending.get(`${quota.metadata.namespace}/${quota.metadata.name}`);
+    return p && p.base === quota.metadata.resourceVersion ? p : undefined;
+  }
+
+  /**
+   * status.used as admission leaves it — the new usage of what it counted, the rest as the controller last wrote it —
+   * kept pending and written with the other writes admitted in this turn of the event loop.
+   */
   private recordUsage(quota: SimObject, used: Record<string, Quantity>): void {
-    const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
-    const status = { hard: { ...hard }, used: { ...((quota.status as Json | undefined)?.used ?? {}) } };
-    for (const [name, q] of Object.entries(used)) status.used[name] = formatQuantity(q);
-    try {
-      this.store.updateObject(this.quotas, { ...quota, status }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
-    } catch {
-      // The quota changed meanwhile: the controller recounts it.
-    }
+    const key = `${quota.metadata.namespace}/${quota.metadata.name}`;
+    const p: PendingUsage = this.pendingOf(quota) ?? { namespace: quota.metadata.namespace!, name: quota.metadata.name!, base: quota.metadata.resourceVersion, used: { ...((quota.status as Json | undefined)?.used ?? {}) } };
+    for (const [name, q] of Object.entries(used)) p.used[name] = formatQuantity(q);
+    this.pending.set(key, p);
+    this.written ??= new Promise((resolve) => {
+      setImmediate(() => {
+        this.written = undefined;
+        this.flush();
+        resolve();
+      });
+    });
   }
 }
