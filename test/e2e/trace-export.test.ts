@@ -83,8 +83,10 @@ describe('--trace-out and kwatch trace', () => {
     const fighter = join(EXAMPLES, 'controllers', 'annotation-fighter.mjs');
     const node = process.execPath;
     const html = join(dir, 'fight.html');
-    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '-o', 'ndjson', '--trace-out', html,
-      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice & MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
+    // The run ends when both fighters have made their MAX_ROUNDS writes and exited; --quiet is only a backstop. Bob
+    // starts 4 s after alice, as a loaded machine may start him: with --quiet 3s that ended the run before the fight.
+    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '45s', '-o', 'ndjson', '--trace-out', html,
+      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice & sleep 4; MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
     const ndjson = join(dir, 'fight.ndjson');
     writeFileSync(ndjson, r.stdout);
     const why = await kwatch(['trace', 'why', 'default/trace-fight', ndjson], {});
