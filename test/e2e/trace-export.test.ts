@@ -70,7 +70,8 @@ describe('--trace-out and kwatch trace', () => {
   it('a looping --exec controller: trace why follows the wire (events inferred to trigger each write) and names the loop', async () => {
     const script = 'kubectl create configmap trace-loop --from-literal=n=0 && kubectl get configmap trace-loop -w -o name --output-watch-events | while read -r line; do kubectl annotate --overwrite configmap trace-loop tick=$(date +%s%N) >/dev/null; done';
     const perfetto = join(dir, 'exec-loop.json');
-    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '--loop-threshold', '3', '-o', 'ndjson', '--trace-out', perfetto, ...sh(script)], env());
+    // The loop verdict ends the run; --quiet is a backstop long enough for one kubectl call on a loaded machine.
+    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '25s', '--loop-threshold', '3', '-o', 'ndjson', '--trace-out', perfetto, ...sh(script)], env());
     const ndjson = join(dir, 'exec-loop.ndjson');
     writeFileSync(ndjson, r.stdout);
     expect(perfettoProblems(JSON.parse(readFileSync(perfetto, 'utf8')))).toEqual([]);
