@@ -75,7 +75,8 @@ export function describeRunnableBlocks(file: string): void {
     });
     it('has some', () => expect(blocks.length).toBeGreaterThan(0));
     for (const block of blocks) {
-      // The bound covers the wait for a free slot too: the blocks before it may all run first.
+      // Over 30 s on purpose: a block starts the CLI, often a sim, and kubectl several times (some run `--for 12s`), tries
+      // twice on a loaded machine, and may wait for a free slot first; bash's own bound is 240 s a try.
       it(`line ${block.line}: ${block.commands[0]?.line.slice(0, 80)}`, { timeout: 500_000 }, async () => {
         expect(block.commands.length).toBeGreaterThan(0);
         const failure = await runs.get(block)!;
