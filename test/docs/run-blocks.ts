@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KUBECTL } from '../kubectl-lookup.js';
 import { tempDir } from '../temp-dir.js';
-import { missingShapes, runnableBlocks, type Command, type RunnableBlock } from './markdown.js';
+import { missingShapes, runnableBlocks, type Command } from './markdown.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -35,7 +35,7 @@ function runInShell(commands: Command[], cwd: string, path: string): Promise<{ c
   });
 }
 
-/** One describe per file, one test per runnable block; the blocks run side by side (BLOCKS_AT_ONCE). */
+/** One describe per file, one concurrent test per runnable block. */
 export function describeRunnableBlocks(file: string): void {
   const base = tempDir('kwatch-docs-');
   const bin = join(base, 'bin');
@@ -59,52 +59,20 @@ export function describeRunnableBlocks(file: string): void {
     return '';
   }
 
-  /** A block run as the test does: one more try before failing, as a run can fall differently on a loaded machine. */
-  async function runBlockTwice(commands: Command[]): Promise<string> {
-    const failure = await runBlock(commands);
-    return failure ? runBlock(commands) : '';
-  }
-
   const blocks = runnableBlocks(file, readFileSync(file, 'utf8'));
-  /** Each block's run, started in the file's beforeAll, at most BLOCKS_AT_ONCE at a time (see there). */
-  const runs = new Map<RunnableBlock, Promise<string>>();
-  describe(`runnable blocks of ${relative(ROOT, file)}`, () => {
-    beforeAll(() => {
-      const slot = limiter(BLOCKS_AT_ONCE);
-      for (const block of blocks) runs.set(block, slot(() => runBlockTwice(block.commands)));
-    });
+  describe.concurrent(`runnable blocks of ${relative(ROOT, file)}`, () => {
     it('has some', () => expect(blocks.length).toBeGreaterThan(0));
     for (const block of blocks) {
-      // Over 30 s on purpose: a block starts the CLI, often a sim, and kubectl several times (some run `--for 12s`), tries
-      // twice on a loaded machine, and may wait for a free slot first; bash's own bound is 240 s a try.
+      // Over 30 s on purpose: a block starts the CLI, often a sim, and kubectl several times (some run `--for 12s`) and
+      // tries twice on a loaded machine; bash's own bound is 240 s a try.
       it(`line ${block.line}: ${block.commands[0]?.line.slice(0, 80)}`, { timeout: 500_000 }, async () => {
         expect(block.commands.length).toBeGreaterThan(0);
-        const failure = await runs.get(block)!;
+        // A run can fall differently on a loaded machine (another pod changes first, a watch event comes later):
+        // one more try before failing.
+        let failure = await runBlock(block.commands);
+        if (failure) failure = await runBlock(block.commands);
         expect(failure, failure).toBe('');
       });
     }
   });
-}
-
-/**
- * How many blocks of one file run at once. A block mostly waits (a sim starting, `--for 12s`, kubectl): the docs test
- * took 2.5–3 min of wall for about 45 s of CPU, five blocks at a time (vitest's maxConcurrency). Eight at a time
- * fill the waits of a 2-core machine without crowding it.
- */
-const BLOCKS_AT_ONCE = 8;
-
-/** Runs the functions given to it at most `n` at a time, in the order given. */
-function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await fn();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
 }
