@@ -64,7 +64,8 @@ for await (const chunk of res) {
     const event = JSON.parse(line);
     if (event.type !== 'ADDED' && event.type !== 'MODIFIED') continue;
     if (event.object.metadata.annotations?.[ANNOTATION] === me) continue;
-    if (rounds >= MAX_ROUNDS) process.exit(0);
     await claim();
+    // Done after its last write, not at the next event: its rival may have stopped already and send none.
+    if (rounds >= MAX_ROUNDS) process.exit(0);
   }
 }

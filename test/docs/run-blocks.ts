@@ -63,6 +63,8 @@ export function describeRunnableBlocks(file: string): void {
   describe.concurrent(`runnable blocks of ${relative(ROOT, file)}`, () => {
     it('has some', () => expect(blocks.length).toBeGreaterThan(0));
     for (const block of blocks) {
+      // Over 30 s on purpose: a block starts the CLI, often a sim, and kubectl several times (some run `--for 12s`) and
+      // tries twice on a loaded machine; bash's own bound is 240 s a try.
       it(`line ${block.line}: ${block.commands[0]?.line.slice(0, 80)}`, { timeout: 500_000 }, async () => {
         expect(block.commands.length).toBeGreaterThan(0);
         // A run can fall differently on a loaded machine (another pod changes first, a watch event comes later):

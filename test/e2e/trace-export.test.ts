@@ -33,9 +33,15 @@ describe('--trace-out and kwatch trace', () => {
   it('a looping reconcile module: ids and causes in -o ndjson, a well-formed Perfetto file, and trace why names the loop', async () => {
     const perfetto = join(dir, 'loop.json.gz');
     const ndjson = join(dir, 'loop.ndjson');
-    const r = await kwatchTo(ndjson, ['reconcile', 'deployments.apps', '--with', join(EXAMPLES, 'reconcilers', 'status-stamper.mjs'), '--sim', '-A', '--writes', 'overlay', '--for', '2s', '-o', 'ndjson', '--stages', 'all', '--trace-out', perfetto], {});
+    // --once ends the looping run after --max-reconciles runs, however fast the machine: a fixed --for 2s gave a
+    // loaded one fewer rounds.
+    const r = await kwatchTo(ndjson, ['reconcile', 'deployments.apps', '--with', join(EXAMPLES, 'reconcilers', 'status-stamper.mjs'), '--sim', '-A', '--writes', 'overlay', '--once', '--loop-threshold', '3', '-o', 'ndjson', '--stages', 'all', '--trace-out', perfetto], {});
     expect(r.stderr).toMatch(/wrote \d+ trace records to .*loop\.json\.gz \(perfetto\)/);
-    const recs = records(readFileSync(ndjson, 'utf8'));
+    const all = records(readFileSync(ndjson, 'utf8'));
+    // The --once report's row per key comes after the run, a verdict rather than a trace record: it has no id.
+    const recs = all.filter((x) => x.id !== undefined);
+    expect(all.filter((x) => x.id === undefined).map((x) => `${x.stage} ${x.op}`)).toEqual(expect.arrayContaining(['reconcile pending']));
+    expect(all.filter((x) => x.id === undefined).every((x) => x.stage === 'reconcile' && (x.op === 'pending' || x.op === 'converged'))).toBe(true);
     const ids = recs.map((x) => x.id);
     expect(new Set(ids).size).toBe(recs.length);
     const byId = new Map(recs.map((x) => [x.id, x]));
@@ -70,7 +76,8 @@ describe('--trace-out and kwatch trace', () => {
   it('a looping --exec controller: trace why follows the wire (events inferred to trigger each write) and names the loop', async () => {
     const script = 'kubectl create configmap trace-loop --from-literal=n=0 && kubectl get configmap trace-loop -w -o name --output-watch-events | while read -r line; do kubectl annotate --overwrite configmap trace-loop tick=$(date +%s%N) >/dev/null; done';
     const perfetto = join(dir, 'exec-loop.json');
-    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '--loop-threshold', '3', '-o', 'ndjson', '--trace-out', perfetto, ...sh(script)], env());
+    // The loop verdict ends the run; --quiet is a backstop long enough for one kubectl call on a loaded machine.
+    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '25s', '--loop-threshold', '3', '-o', 'ndjson', '--trace-out', perfetto, ...sh(script)], env());
     const ndjson = join(dir, 'exec-loop.ndjson');
     writeFileSync(ndjson, r.stdout);
     expect(perfettoProblems(JSON.parse(readFileSync(perfetto, 'utf8')))).toEqual([]);
@@ -83,8 +90,10 @@ describe('--trace-out and kwatch trace', () => {
     const fighter = join(EXAMPLES, 'controllers', 'annotation-fighter.mjs');
     const node = process.execPath;
     const html = join(dir, 'fight.html');
-    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '-o', 'ndjson', '--trace-out', html,
-      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice & MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
+    // The run ends when both fighters have made their MAX_ROUNDS writes and exited; --quiet is only a backstop. Bob
+    // starts 4 s after alice, as a loaded machine may start him: with --quiet 3s that ended the run before the fight.
+    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '45s', '-o', 'ndjson', '--trace-out', html,
+      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice & sleep 4; MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
     const ndjson = join(dir, 'fight.ndjson');
     writeFileSync(ndjson, r.stdout);
     const why = await kwatch(['trace', 'why', 'default/trace-fight', ndjson], {});

@@ -84,7 +84,9 @@ describe('the HTML report in chromium', () => {
     const html = join(dir, 'fight.html');
     const fighter = join(EXAMPLES, 'controllers', 'annotation-fighter.mjs');
     const script = `kubectl create configmap report-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${process.execPath} ${fighter} report-fight alice & MAX_ROUNDS=6 ${process.execPath} ${fighter} report-fight bob & wait)`;
-    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '25s', '--trace-out', html, '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)], { KUBECONFIG: k.kubeconfig, KUBECACHEDIR: `${k.dir}/cache` });
+    // The run ends when both fighters have made their MAX_ROUNDS writes and exited. --quiet is only a backstop: at 3 s,
+    // a loaded machine that started the second fighter 3 s after the first's write ended the run before the fight.
+    const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '45s', '--trace-out', html, '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)], { KUBECONFIG: k.kubeconfig, KUBECACHEDIR: `${k.dir}/cache` });
     expect(r.stderr).toMatch(/\(html\)/);
     const { page, errors, requests } = await open(html);
     expect(await page.$$eval('.finding[data-kind=fight] .t', (ts) => ts.map((t) => t.textContent))).toContainEqual(expect.stringMatching(/^fight: annotation-fighter\.mjs\[\d+\] and annotation-fighter\.mjs\[\d+\] on default\/report-fight$/));
