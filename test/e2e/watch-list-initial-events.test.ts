@@ -1,7 +1,8 @@
 // End to end through the built CLI (run `npm run build` first): `kwatch events --watch-list` syncs by watch-list, as
 // client-go 1.35's WatchListClient does; and against a server whose initial-events-end bookmark is dropped (the sim's
 // drop-initial-events-end fault, a proxy that drops it) kwatch says so after --initial-events-timeout, and with
-// --fallback syncs by LIST+WATCH instead of waiting forever. --batch-process delivers the RealFIFO in batches.
+// --fallback syncs by LIST+WATCH instead of waiting forever; `kwatch index` the same by default. --batch-process
+// delivers the RealFIFO in batches.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
@@ -56,6 +57,45 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
     expect(ops.indexOf('list-page')).toBeGreaterThan(ops.indexOf('no-initial-events-end'));
     expect(reflectorOps(r.stdout).find((x) => x.op === 'synced')).toMatchObject({ from: 'list' });
+  }, 60_000);
+});
+
+describe('kwatch index: watch-list by default (built CLI)', () => {
+  const podRequests = (sim: SimServer, since: number) => sim.requests().slice(since).filter((q) => /\/pods\b/.test(q.url));
+  it('syncs by watch-list (sendInitialEvents, NotOlderThan) and sends no LIST; --no-watch-list lists first', async () => {
+    let since = plain.requests().length;
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '-o', 'json'], env('plain'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.values(JSON.parse(r.stdout).nodeName as Record<string, string[]>).flat()).toHaveLength(4);
+    const asked = podRequests(plain, since);
+    expect(asked.map((q) => q.url.includes('watch=true') && q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toEqual([true]);
+
+    since = plain.requests().length;
+    const old = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '-o', 'json', '--no-watch-list'], env('plain'));
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.stdout).toBe(r.stdout);
+    const listed = podRequests(plain, since);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.some((q) => q.url.includes('sendInitialEvents'))).toBe(false);
+    expect(listed[0].url).not.toContain('watch=true');
+  }, 60_000);
+
+  it('without the bookmark: says so after --initial-events-timeout, and, like client-go, never syncs (until --sync-timeout)', async () => {
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--initial-events-timeout', '1s', '--sync-timeout', '4s'], env('dropping'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^kwatch: pods: no initial-events-end after 1s: the server or a proxy in between drops it; client-go would wait forever; still waiting \(--fallback lists instead\)$/m);
+    expect(r.stderr).toMatch(/^error: timed out after 4s waiting for the cache to sync: no initial-events-end after 1s/m);
+  }, 60_000);
+
+  it('without the bookmark and with --fallback: lists and watches instead, and syncs', async () => {
+    const since = dropping.requests().length;
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--initial-events-timeout', '1s', '--fallback', '-o', 'json'], env('dropping'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^kwatch: pods: no initial-events-end after 1s: .*client-go would wait forever; falling back to LIST\+WATCH \(--fallback\)$/m);
+    expect(Object.values(JSON.parse(r.stdout).nodeName as Record<string, string[]>).flat()).toHaveLength(4);
+    const asked = podRequests(dropping, since);
+    expect(asked[0].url).toContain('sendInitialEvents=true');
+    expect(asked.some((q) => !q.url.includes('watch=true'))).toBe(true);
   }, 60_000);
 });
 
