@@ -209,6 +209,9 @@ export async function watchEvents(o: WatchEventsOptions): Promise<void> {
 /** --live: the dashboard draws from the trace until q / Ctrl-C (or --for, --max-events, …); the summary follows on the restored screen. */
 async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, err: NodeJS.WritableStream): Promise<void> {
   const { startLiveSession } = await import('./live-session.js');
+  const { informerMetricsPanel } = await import('../render/live/informer-metrics-panel.js');
+  // Filled once the pipeline has built them: the metrics panel reads them on every frame.
+  const informers: SharedIndexInformer[] = [];
   const selectors = [...new Set(o.targets.map((t) => [t.labelSelector, t.fieldSelector].filter(Boolean).join(',')).filter(Boolean))];
   const namespaces = [...new Set(o.targets.map((t) => t.namespace ?? '(all)'))];
   const live = await startLiveSession({
@@ -225,11 +228,11 @@ async function watchEventsLive(o: WatchEventsOptions, out: NodeJS.WriteStream, e
     snapshotDir: o.snapshotDir,
     diff: o.diff,
     showSecrets: o.showSecrets,
+    panel: { content: () => informerMetricsPanel(informers) },
     stdout: out,
     onQuit: () => o.stop.stop('quit'),
   });
   let recording: RecordingFile | undefined;
-  const informers: SharedIndexInformer[] = [];
   try {
     recording = await runEventsPipeline(o, {
       informers,

@@ -44,7 +44,16 @@ import { describeFault, ReplayFaults, type ReplayFault } from '../informer/recor
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
-  | { kind: 'server'; conn: Connection; scope: CatalogScope; discovery: DiscoveryClientOptions; firstContact?: FirstContactOptions; record?: { path: string; kwatchVersion: string } }
+  | {
+      kind: 'server';
+      conn: Connection;
+      scope: CatalogScope;
+      discovery: DiscoveryClientOptions;
+      firstContact?: FirstContactOptions;
+      record?: { path: string; kwatchVersion: string };
+      /** The informers sync with a watch-list (--watch-list, the default), with its bound and --fallback; undefined: LIST first. */
+      watchList?: { initialEventsEndTimeoutMs: number; fallbackWithoutInitialEventsEnd: boolean };
+    }
   | { kind: 'recording'; path: string };
 
 export interface ReconcileRunOptions {
@@ -171,6 +180,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     starvedAfterMs: o.starvedAfterMs,
     readYourWrites: o.readYourWrites,
     fifo: o.fifo,
+    // A recording is replayed LIST+WATCH (the recorded lister-watcher turns a recorded watch-list into a list).
+    watchList: o.source.kind === 'server' ? o.source.watchList : undefined,
     traceObjects: o.diff !== undefined,
     fieldManager: o.fieldManager,
     reconcileTimeoutMs: o.reconcileTimeoutMs,

@@ -48,6 +48,7 @@ export default class Sim extends Command {
     ...traceOutFlags,
     'grace-scale': Flags.string({ description: 'Real seconds per second of a pod\'s termination grace period (0.05: a 30 s grace period ends after 1.5 s; 1: real time).', default: '0.05' }),
     'kube-version': Flags.string({ description: `The Kubernetes release to serve: /version, the kinds it adds, its feature-gate defaults (WatchList is off by default in 1.33 only). One of ${KUBE_VERSIONS.join(', ')}.`, options: [...KUBE_VERSIONS], default: DEFAULT_KUBE_VERSION }),
+    fault: Flags.string({ description: 'Faults from the start, comma-separated (the control endpoint changes them later): drop-watches-every=5s|100events, fail=CODE[xCOUNT][@VERB[:PATH]], delay=200ms[@VERB], cut-watch=1, drop-initial-events-end (watch-lists never get their k8s.io/initial-events-end bookmark, as behind a proxy that drops it).' }),
     'feature-gates': Flags.string({ description: 'Feature gates over the release\'s defaults, as kube-apiserver takes them: NAME=true|false,… (WatchList, CBORServingAndStorage).' }),
   };
 
@@ -68,6 +69,16 @@ export default class Sim extends Command {
       featureGates = parseFeatureGates(flags['feature-gates'] ?? '', kubeVersion);
     } catch (err) {
       this.fail(`invalid --feature-gates: ${(err as Error).message}`);
+    }
+
+    let faults;
+    if (flags.fault !== undefined) {
+      const { parseFaultSpec } = await import('../sim/faults.js');
+      try {
+        faults = parseFaultSpec(flags.fault);
+      } catch (err) {
+        this.fail(`invalid --fault: ${(err as Error).message}`);
+      }
     }
 
     const kubeconfigPath = resolve(flags['kubeconfig-out']);
@@ -110,6 +121,7 @@ export default class Sim extends Command {
         users: flags.users,
         kubeVersion,
         featureGates,
+        faults,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;

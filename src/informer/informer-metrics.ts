@@ -56,9 +56,13 @@ export class LatencyHistogram {
   }
 }
 
+/** The processing latency as the summary line and the --live panel print it: "p50 ≤1ms p99 ≤5ms max 7ms (12 sampled pops)". */
+export function formatProcessingLatency(l: InformerMetricsSnapshot['processingLatency']): string {
+  const ms = (s: number | undefined) => (s === undefined ? '-' : s < 0.001 ? '<1ms' : `${Math.round(s * 1000)}ms`);
+  return l.samples === 0 ? 'no samples' : `p50 ≤${ms(l.p50Seconds)} p99 ≤${ms(l.p99Seconds)} max ${ms(l.maxSeconds)} (${l.samples} sampled pops)`;
+}
+
 /** One summary line per informer, in client-go 1.36's metric names. */
 export function formatInformerMetrics(name: string, m: InformerMetricsSnapshot): string {
-  const ms = (s: number | undefined) => (s === undefined ? '-' : s < 0.001 ? '<1ms' : `${Math.round(s * 1000)}ms`);
-  const latency = m.processingLatency.samples === 0 ? 'no samples' : `p50 ≤${ms(m.processingLatency.p50Seconds)} p99 ≤${ms(m.processingLatency.p99Seconds)} max ${ms(m.processingLatency.maxSeconds)} (${m.processingLatency.samples} sampled pops)`;
-  return `informer ${name}: informer_queued_items ${m.queuedItems} (peak ${m.peakQueuedItems}), informer_processing_latency_seconds ${latency}, informer_store_resource_version ${m.storeResourceVersion || '-'}`;
+  return `informer ${name}: informer_queued_items ${m.queuedItems} (peak ${m.peakQueuedItems}), informer_processing_latency_seconds ${formatProcessingLatency(m.processingLatency)}, informer_store_resource_version ${m.storeResourceVersion || '-'}`;
 }

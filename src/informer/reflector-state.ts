@@ -122,7 +122,7 @@ export type ReflectorEffect =
   | { kind: 'updateResourceVersion'; resourceVersion: string }
   | { kind: 'startResync' }
   | { kind: 'stopResync' }
-  | { kind: 'count'; stat: 'expired' }
+  | { kind: 'count'; stat: 'expired' | 'relists' }
   | { kind: 'trace'; stage: Stage; op: string; detail: Record<string, unknown> }
   | { kind: 'done'; error?: Error };
 
@@ -636,8 +636,14 @@ class Builder {
 
   /** client-go's ListAndWatch: a watch-list when enabled, else a list. */
   listAndWatch(reason: string): void {
-    if (this.ctx.config.useWatchList && !this.m.watchListDropped) this.startWatchList();
-    else this.list(undefined, false, reason);
+    if (this.ctx.config.useWatchList && !this.m.watchListDropped) {
+      // A watch-list after a sync replaces the whole store again, as a LIST does: the same relist record (and count).
+      if (this.m.synced) {
+        this.effects.push({ kind: 'count', stat: 'relists' });
+        this.trace('reflector', 'relist', { reason, rv: rewatchResourceVersion(this.m), watchList: true });
+      }
+      this.startWatchList();
+    } else this.list(undefined, false, reason);
   }
 
   list(pageSize: number | undefined, unavailableRetry: boolean, reason: string): void {

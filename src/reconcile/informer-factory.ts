@@ -1,6 +1,6 @@
 // One informer per resource, shared by every controller of the run (kube-controller-manager's shared
-// informer factory): one LIST+WATCH per kind whatever the number of controllers, started on first use —
-// also while running, when a reconciler reads a kind nobody watched yet.
+// informer factory): one sync (watch-list, or LIST) and WATCH per kind whatever the number of controllers, started
+// on first use — also while running, when a reconciler reads a kind nobody watched yet.
 import type { Clock } from '../informer/clock.js';
 import { SharedIndexInformer } from '../informer/shared-informer.js';
 import { ResourceTracer, type Tracer } from '../informer/trace.js';
@@ -20,6 +20,11 @@ export interface InformerFactoryOptions {
   wrap?: (info: ResourceInfo, lw: ListerWatcher, role: 'primary' | 'secondary') => ListerWatcher;
   /** What the cache holds of a resource (the modules' `cache` entries, primaries' selectors); default: all of it. */
   scopeOf?: (info: ResourceInfo) => CacheScope;
+  /**
+   * Sync each informer with a watch-list (sendInitialEvents), falling back to LIST+WATCH when the server refuses it,
+   * as client-go 1.35's WatchListClient does by default; with the bound and --fallback of `kwatch events`.
+   */
+  watchList?: { initialEventsEndTimeoutMs?: number; fallbackWithoutInitialEventsEnd?: boolean };
   /** An informer gave up (e.g. 403 on its first LIST): the run cannot go on. */
   onFatal?: (err: unknown, info: ResourceInfo) => void;
 }
@@ -89,6 +94,9 @@ export class SharedInformerFactory {
       clock: this.o.clock,
       traceObjects: this.o.traceObjects,
       random: this.o.random,
+      useWatchList: this.o.watchList !== undefined,
+      initialEventsEndTimeoutMs: this.o.watchList?.initialEventsEndTimeoutMs,
+      fallbackWithoutInitialEventsEnd: this.o.watchList?.fallbackWithoutInitialEventsEnd,
     });
     const entry = { info, informer };
     this.entries.set(idOf(info), entry);

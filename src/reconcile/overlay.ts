@@ -4,6 +4,7 @@
 // get the local edits re-applied, as if the write had been stored. Nothing is sent.
 import type { KubeObject, ListOptions, ListPage, ListerWatcher, WatchEvent, WatchStream } from '../informer/types.js';
 import { metaNamespaceKey } from '../informer/types.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../informer/reflector-state.js';
 import type { ResourceInfo } from './catalog.js';
 import { applyPatch, type LocalPatchType } from './patch.js';
 
@@ -114,7 +115,11 @@ class ResourceOverlay implements ListerWatcher {
 
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
     const server = await this.inner.watch(this.serverOptions(options), signal);
-    const state = { closed: false };
+    // A watch-list's initial events are a fresh list, as list() above: they hold the local state, so the events
+    // queued before would repeat it, and local objects the server never had go in before the end bookmark.
+    const initial = options.sendInitialEvents === true ? new Set<string>() : undefined;
+    if (initial) this.pending = [];
+    const state = { closed: false, initial };
     return {
       close: () => {
         state.closed = true;
@@ -126,11 +131,12 @@ class ResourceOverlay implements ListerWatcher {
   }
 
   /** The server's events (local edits re-applied) interleaved with local ones, until closed. */
-  private async *merge(server: WatchStream, state: { closed: boolean }): AsyncGenerator<WatchEvent> {
+  private async *merge(server: WatchStream, state: { closed: boolean; initial?: Set<string> }): AsyncGenerator<WatchEvent> {
     const iterator = server[Symbol.asyncIterator]();
     let next: Promise<IteratorResult<WatchEvent>> | undefined;
     while (!state.closed) {
-      if (this.pending.length > 0) {
+      // Local events wait until a watch-list's initial events are over, as they would after a list.
+      if (this.pending.length > 0 && !state.initial) {
         yield this.pending.shift()!;
         continue;
       }
@@ -146,8 +152,25 @@ class ResourceOverlay implements ListerWatcher {
       }
       next = undefined;
       if (won.done) return;
-      const shown = this.fromServer(won.value);
+      const event = won.value;
+      if (state.initial) {
+        if (event.type === 'BOOKMARK' && event.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
+          yield* this.localOnly(state.initial);
+          state.initial = undefined;
+        } else if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') state.initial.add(metaNamespaceKey(event.object));
+      }
+      const shown = this.fromServer(event);
       if (shown) yield shown;
+    }
+  }
+
+  /** ADDED events for the objects only the local layer holds (created locally, not among `seen`). */
+  private *localOnly(seen: ReadonlySet<string>): Generator<WatchEvent> {
+    for (const [key, edits] of this.edits) {
+      const last = edits.at(-1);
+      if (seen.has(key) || last?.type !== 'object') continue;
+      this.known.set(key, last.obj);
+      yield { type: 'ADDED', object: last.obj };
     }
   }
 

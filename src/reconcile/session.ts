@@ -6,7 +6,7 @@ import type { Tracer } from '../informer/trace.js';
 import { metaNamespaceKey, type ListerWatcher } from '../informer/types.js';
 import type { RateLimiter } from '../informer/workqueue/rate-limiters.js';
 import { CatalogError, type CacheScope, type ResourceCatalog, type ResourceInfo } from './catalog.js';
-import { SharedInformerFactory, idOf } from './informer-factory.js';
+import { SharedInformerFactory, idOf, type InformerFactoryOptions } from './informer-factory.js';
 import { LoopDetector } from './loop-detector.js';
 import { Overlay } from './overlay.js';
 import { RunReport } from './report.js';
@@ -44,6 +44,8 @@ export interface SessionOptions {
   /** --read-your-writes: a run's cache reads wait until the informer holds the controller's own earlier writes. */
   readYourWrites?: boolean;
   fifo?: 'real' | 'delta';
+  /** The informers sync with a watch-list (client-go 1.35's default); undefined: LIST then WATCH. */
+  watchList?: InformerFactoryOptions['watchList'];
   traceObjects?: boolean;
   fieldManager?: string;
   maxReasonsPerKey?: number;
@@ -84,6 +86,7 @@ export class ReconcileSession {
       tracer: o.tracer,
       clock,
       fifo: o.fifo,
+      watchList: o.watchList,
       resyncPeriodMs: o.resyncPeriodMs,
       traceObjects: o.traceObjects,
       random: o.random,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kwatch } from './events-helpers.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../kube/misbehaving-server.js';
+import { initialEventsEnd, isWatchList, startMisbehavingServer, type MisbehavingServer } from '../kube/misbehaving-server.js';
 import { tempDir } from '../temp-dir.js';
 
 const DEPTH = 10_000;
@@ -20,9 +20,11 @@ let server: MisbehavingServer;
 const dir = tempDir('kwatch-deep-');
 
 beforeAll(async () => {
-  server = await startMisbehavingServer((_req, res: ServerResponse, watch) => {
+  server = await startMisbehavingServer((req, res: ServerResponse, watch) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     if (!watch) return res.end(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"2"},"items":[${okPod('1')},${deepPod('2', 'a')}]}`);
+    // A watch-list (the default sync) is answered as kube does: the list as ADDED events, then the end bookmark.
+    if (isWatchList(req)) res.write(`{"type":"ADDED","object":${okPod('1')}}\n{"type":"ADDED","object":${deepPod('2', 'a')}}\n${JSON.stringify(initialEventsEnd('Pod', 'v1', '2'))}\n`);
     // The deep object changes, then the other one; the connection stays open.
     res.write(`{"type":"MODIFIED","object":${deepPod('3', 'b')}}\n{"type":"MODIFIED","object":${okPod('4')}}\n`);
   });
@@ -76,9 +78,9 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
   });
 
   it('events --diff (table and ndjson): the deep update is traced without its objects, saying why; the run goes on', async () => {
-    for (const output of ['table', 'ndjson']) {
-      // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
-      const res = await kwatch(['events', 'pods', '--no-watch-list', '--diff', '-o', output, '--for', '2s'], server.env);
+    // Both syncs: the default watch-list (the stand-in answers it as kube does) and --no-watch-list's LIST+WATCH.
+    for (const [output, sync] of [['table', []], ['ndjson', []], ['table', ['--no-watch-list']], ['ndjson', ['--no-watch-list']]] as const) {
+      const res = await kwatch(['events', 'pods', ...sync, '--diff', '-o', output, '--for', '2s'], server.env);
       expectNoCrash(res);
       expect(res.code, res.stderr).toBe(0);
       const lines = res.stdout.split('\n');
@@ -102,8 +104,8 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
   });
 
   it('events -o go-template (through the pipeline): the deep object is one line, the other printed', async () => {
-    // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
-    const res = await kwatch(['events', 'pods', '--no-watch-list', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
+    // The default sync, a watch-list: the deep object arrives as an initial ADDED event.
+    const res = await kwatch(['events', 'pods', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(TOO_DEEP_LINE);
@@ -112,7 +114,7 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
 
   it('events --record keeps every entry, the deep object cut at 1000 levels with a marker, and replays', async () => {
     const file = join(dir, 'deep.ndjson');
-    // The stand-in serves LIST+WATCH only (it ignores sendInitialEvents), so events runs without watch-list.
+    // --no-watch-list: what is checked here is the recorded LIST's cut (a watch-list's objects are recorded as events).
     const res = await kwatch(['events', 'pods', '--no-watch-list', '--record', file, '--for', '2s', '-o', 'ndjson'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);

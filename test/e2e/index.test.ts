@@ -172,7 +172,7 @@ describe('kwatch index (built CLI)', () => {
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      await until(() => out.includes('VALUE'), 'the first table');
+      await until(() => out.includes('VALUE'), 'the first table', 30_000); // a sync on a loaded machine took over 10 s
       const pods = JSON.parse((await kubectl(['get', 'pods', '-A', '-o', 'json'])).stdout).items as Pod[];
       const victim = pods[pods.length - 1];
       expect((await kubectl(['delete', 'pod', '-n', victim.metadata.namespace, victim.metadata.name, '--wait=false'])).code).toBe(0);

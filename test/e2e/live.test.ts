@@ -148,6 +148,32 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toMatch(/reconnects=0 relists=0 expired=0/);
   }, 30_000);
 
+  it('events --live: the informer metrics panel (client-go 1.36 names), with the values the line after the summary prints', async () => {
+    const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events pods --sim --sim-churn 0 --live; echo EXIT=$?; sleep 60`;
+    tmux('new-session', '-d', '-x', '160', '-y', '45', '-s', 'metrics', `sh -c '${cmd}'`);
+    const at = () => tmux('capture-pane', '-p', '-t', 'metrics');
+    const deadline = Date.now() + 20_000;
+    const ROW = /^pods\s+(\d+)\s+(\d+)\s+(p50 .*?sampled pops\)|no samples)\s+(\d+)\s*$/m;
+    while (!(ROW.test(at()) && totals(at()).handler > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    let s = at();
+    expect(s).toMatch(/^informer metrics \(client-go 1\.36: informer_queued_items, informer_processing_latency_seconds, informer_store_resource_version\)/m);
+    expect(s).toMatch(/^INFORMER\s+QUEUED\s+PEAK\s+PROCESSING LATENCY\s+STORE RV\s*$/m);
+    const [, , peak, latency, rv] = ROW.exec(s)!;
+    // No churn: once synced nothing changes, so the panel and the exit line must agree exactly.
+    while (ROW.exec(at())?.[1] !== '0' && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 100));
+    s = at();
+    tmux('send-keys', '-t', 'metrics', '-l', 'q');
+    while (!at().includes('EXIT=') && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 100));
+    const shown = ROW.exec(s)!;
+    const after = tmux('capture-pane', '-p', '-J', '-t', 'metrics'); // -J: the metrics line is wider than the window
+    expect(after).toContain('EXIT=0');
+    expect(after).not.toMatch(/^INFORMER\s+QUEUED/m);
+    expect(after).toContain(`informer pods: informer_queued_items 0 (peak ${shown[2]}), informer_processing_latency_seconds ${shown[3]}, informer_store_resource_version ${shown[4]}`);
+    expect(Number(peak)).toBeGreaterThan(0);
+    expect(latency).toBeTruthy();
+    expect(rv).toBe(shown[4]);
+  }, 60_000);
+
   it('index --live: the pipeline and the index panel (values, counts, change since start); q restores the screen and prints the table', async () => {
     const cmd = `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} index pods --by nodeName --sim --sim-churn 50 --live; echo EXIT=$?; sleep 60`;
     tmux('new-session', '-d', '-x', '160', '-y', '45', '-s', 'index', `sh -c '${cmd}'`);

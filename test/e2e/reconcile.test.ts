@@ -141,18 +141,23 @@ describe('kwatch reconcile triggers, driven by kubectl', { timeout: 60_000 }, ()
     }
   });
 
-  it('two controllers share one LIST and one WATCH per kind', async () => {
-    const r = await reconcile('--with', example('replica-auditor.mjs'), '--with', example('configmap-roller.mjs'), '-A', '--once', '--stages', 'http,reconcile', '-o', 'ndjson');
-    expect(r.code).toBeLessThan(2);
-    const http = records(r.stdout).filter((x) => x.stage === 'http' && x.op === 'request');
-    const count = (re: RegExp) => http.filter((x) => re.test(String(x.url))).length;
-    for (const path of [/\/apis\/apps\/v1\/deployments\?/, /\/apis\/apps\/v1\/replicasets\?/, /\/api\/v1\/configmaps\?/]) {
-      expect(count(new RegExp(path.source + '(?!.*watch=)'))).toBe(1);
-      expect(count(new RegExp(path.source + '.*watch=true'))).toBe(1);
-    }
-    const starts = records(r.stdout).filter((x) => x.op === 'start');
-    expect(new Set(starts.map((x) => x.controller))).toEqual(new Set(['replica-auditor', 'configmap-roller']));
-  });
+  // client-go 1.35's default: each informer syncs with one watch-list (sendInitialEvents) and no LIST;
+  // --no-watch-list: one LIST and one WATCH, as client-go 1.34 and earlier.
+  for (const sync of ['watch-list', 'list'] as const) {
+    it(`two controllers share one ${sync === 'list' ? 'LIST and one WATCH' : 'watch-list'} per kind${sync === 'list' ? ' (--no-watch-list)' : ''}`, async () => {
+      const r = await reconcile('--with', example('replica-auditor.mjs'), '--with', example('configmap-roller.mjs'), '-A', '--once', ...(sync === 'list' ? ['--no-watch-list'] : []), '--stages', 'http,reconcile', '-o', 'ndjson');
+      expect(r.code).toBeLessThan(2);
+      const http = records(r.stdout).filter((x) => x.stage === 'http' && x.op === 'request');
+      const count = (re: RegExp) => http.filter((x) => re.test(String(x.url))).length;
+      for (const path of [/\/apis\/apps\/v1\/deployments\?/, /\/apis\/apps\/v1\/replicasets\?/, /\/api\/v1\/configmaps\?/]) {
+        expect(count(new RegExp(path.source + '(?!.*watch=)'))).toBe(sync === 'list' ? 1 : 0);
+        expect(count(new RegExp(path.source + '.*watch=true'))).toBe(1);
+        expect(count(new RegExp(path.source + '.*sendInitialEvents=true'))).toBe(sync === 'list' ? 0 : 1);
+      }
+      const starts = records(r.stdout).filter((x) => x.op === 'start');
+      expect(new Set(starts.map((x) => x.controller))).toEqual(new Set(['replica-auditor', 'configmap-roller']));
+    });
+  }
 });
 
 describe('kwatch reconcile --from-recording', { timeout: 60_000 }, () => {

@@ -101,9 +101,9 @@ describe('-v 8 and -v 9 never show a Secret value, whatever its key', () => {
       const runs = await Promise.all([
         kwatch(['list', 'secrets', '-n', 'default', '-v', v], env),
         // --until-synced, not --for: a loaded machine may not have listed within a fixed time.
-        // --no-watch-list: a watch-list sync has no list body (watch streams are not body-logged, as in kubectl).
+        // --no-watch-list (events, index): a watch-list sync has no list body (watch streams are not body-logged, as in kubectl).
         kwatch(['events', 'secrets', '-n', 'default', '--until-synced', '--no-watch-list', '-v', v], env),
-        kwatch(['index', 'secrets', '-n', 'default', '--by', '{.type}', '-v', v], env),
+        kwatch(['index', 'secrets', '-n', 'default', '--by', '{.type}', '--no-watch-list', '-v', v], env),
       ]);
       for (const r of runs) {
         expect(r.code, r.stderr).toBe(0);

@@ -101,6 +101,12 @@ describe('kwatch sim (built CLI)', () => {
     expect(res.code).toBe(1);
   });
 
+  it('refuses an unknown --fault in one line', async () => {
+    const res = await kwatch(['sim', '--fault', 'drop-initial-events-end,bogus', '--kubeconfig-out', join(dir, 'unused')], {});
+    expect(res.stderr).toBe('error: invalid --fault: unknown fault "bogus": use drop-watches-every, fail, delay, cut-watch or drop-initial-events-end\n');
+    expect(res.code).toBe(1);
+  });
+
   it('refuses --users without --tls in one line', async () => {
     const res = await kwatch(['sim', '--users', '--kubeconfig-out', join(dir, 'unused')], {});
     expect(res.stderr).toBe('error: --users needs --tls: the admin user authenticates with a client certificate\n');

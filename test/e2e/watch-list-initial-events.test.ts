@@ -1,7 +1,9 @@
 // End to end through the built CLI (run `npm run build` first): `kwatch events --watch-list` syncs by watch-list, as
 // client-go 1.35's WatchListClient does; and against a server whose initial-events-end bookmark is dropped (the sim's
 // drop-initial-events-end fault, a proxy that drops it) kwatch says so after --initial-events-timeout, and with
-// --fallback syncs by LIST+WATCH instead of waiting forever. --batch-process delivers the RealFIFO in batches.
+// --fallback syncs by LIST+WATCH instead of waiting forever; `kwatch index` and reconcile's module informers the same
+// by default. --batch-process delivers the RealFIFO in batches.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
@@ -56,6 +58,71 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
     expect(ops.indexOf('list-page')).toBeGreaterThan(ops.indexOf('no-initial-events-end'));
     expect(reflectorOps(r.stdout).find((x) => x.op === 'synced')).toMatchObject({ from: 'list' });
+  }, 60_000);
+});
+
+describe('kwatch index: watch-list by default (built CLI)', () => {
+  const podRequests = (sim: SimServer, since: number) => sim.requests().slice(since).filter((q) => /\/pods\b/.test(q.url));
+  it('syncs by watch-list (sendInitialEvents, NotOlderThan) and sends no LIST; --no-watch-list lists first', async () => {
+    let since = plain.requests().length;
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '-o', 'json'], env('plain'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.values(JSON.parse(r.stdout).nodeName as Record<string, string[]>).flat()).toHaveLength(4);
+    const asked = podRequests(plain, since);
+    expect(asked.map((q) => q.url.includes('watch=true') && q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toEqual([true]);
+
+    since = plain.requests().length;
+    const old = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '-o', 'json', '--no-watch-list'], env('plain'));
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.stdout).toBe(r.stdout);
+    const listed = podRequests(plain, since);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.some((q) => q.url.includes('sendInitialEvents'))).toBe(false);
+    expect(listed[0].url).not.toContain('watch=true');
+  }, 60_000);
+
+  it('without the bookmark: says so after --initial-events-timeout, and, like client-go, never syncs (until --sync-timeout)', async () => {
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--initial-events-timeout', '1s', '--sync-timeout', '4s'], env('dropping'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^kwatch: pods: no initial-events-end after 1s: the server or a proxy in between drops it; client-go would wait forever; still waiting \(--fallback lists instead\)$/m);
+    expect(r.stderr).toMatch(/^error: timed out after 4s waiting for the cache to sync: no initial-events-end after 1s/m);
+  }, 60_000);
+
+  it('without the bookmark and with --fallback: lists and watches instead, and syncs', async () => {
+    const since = dropping.requests().length;
+    const r = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--initial-events-timeout', '1s', '--fallback', '-o', 'json'], env('dropping'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^kwatch: pods: no initial-events-end after 1s: .*client-go would wait forever; falling back to LIST\+WATCH \(--fallback\)$/m);
+    expect(Object.values(JSON.parse(r.stdout).nodeName as Record<string, string[]>).flat()).toHaveLength(4);
+    const asked = podRequests(dropping, since);
+    expect(asked[0].url).toContain('sendInitialEvents=true');
+    expect(asked.some((q) => !q.url.includes('watch=true'))).toBe(true);
+  }, 60_000);
+});
+
+describe("kwatch reconcile: the module's informers sync by watch-list (built CLI)", () => {
+  const module = () => {
+    const file = join(dirs.plain, 'noop.mjs');
+    writeFileSync(file, `export default { for: 'pods', reconcile() {} };`);
+    return file;
+  };
+  it('without the bookmark: the bounded record, no sync; with --fallback: LIST+WATCH, synced, every pod reconciled', async () => {
+    const [waiting, fallback] = await Promise.all([
+      kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], env('dropping')),
+      kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--fallback', '--once', '-o', 'ndjson', '--stages', 'reflector,reconcile'], env('dropping')),
+    ]);
+    const waited = reflectorOps(waiting.stdout);
+    expect(waited.filter((x) => x.op === 'no-initial-events-end'), waiting.stderr).toEqual([
+      expect.objectContaining({ message: 'no initial-events-end after 1s: the server or a proxy in between drops it; client-go would wait forever', fallback: false }),
+    ]);
+    expect(waited.map((x) => x.op)).not.toContain('synced');
+
+    expect(fallback.code, fallback.stderr).toBe(0);
+    const ops = reflectorOps(fallback.stdout).map((x) => x.op);
+    expect(ops.indexOf('list-page')).toBeGreaterThan(ops.indexOf('no-initial-events-end'));
+    expect(reflectorOps(fallback.stdout).find((x) => x.op === 'synced')).toMatchObject({ from: 'list' });
+    const runs = fallback.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec & { key?: string }).filter((x) => x.stage === 'reconcile' && x.op === 'start');
+    expect(new Set(runs.map((x) => x.key)).size).toBe(4);
   }, 60_000);
 });
 

@@ -289,6 +289,23 @@ describe('Reflector driver: watch-list', () => {
     t.ac.abort();
   });
 
+  it('a 410 mid-watch after a watch-list sync re-syncs with a watch-list, recorded and counted as a relist', async () => {
+    const lw = new FakeListerWatcher();
+    lw.seed([pod('a'), pod('b')]);
+    const t = setup({ useWatchList: true }, lw);
+    await t.tick();
+    expect(t.ops('relist')).toHaveLength(0);
+    lw.expireWatches();
+    await t.tick();
+    await t.tick(2000); // past the backoff (0.8 s with random 0)
+    expect(lw.listRequests).toHaveLength(0);
+    expect(lw.watchRequests.filter((w) => w.sendInitialEvents)).toHaveLength(2);
+    expect(t.ops('relist')).toEqual([expect.objectContaining({ reason: 'watch expired', watchList: true, rv: '1002' })]);
+    expect(t.reflector.stats.relists).toBe(1);
+    expect(t.ops('initial-events-end')).toHaveLength(2);
+    t.ac.abort();
+  });
+
   it('falls back to LIST when the server rejects sendInitialEvents with a 4xx', async () => {
     const lw = new FakeListerWatcher({ watchList: false });
     lw.seed([pod('a')]);

@@ -50,3 +50,15 @@ export async function startMisbehavingServer(pods: PodsHandler): Promise<Misbeha
 
 export const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 export const podList = (rv: string, items: unknown[] = []) => ({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: rv }, items });
+
+/** A watch-list request (sendInitialEvents=true), what client-go 1.35's reflector and kwatch send first. */
+export const isWatchList = (req: IncomingMessage): boolean => new URL(req.url ?? '/', 'http://stand-in').searchParams.get('sendInitialEvents') === 'true';
+
+/**
+ * The BOOKMARK that ends a watch-list's initial events, as kube-apiserver sends it (an object of the kind with only a
+ * resourceVersion and the k8s.io/initial-events-end annotation; staging/src/k8s.io/apiserver/pkg/storage/cacher).
+ */
+export const initialEventsEnd = (kind: string, apiVersion: string, rv: string) => ({
+  type: 'BOOKMARK',
+  object: { kind, apiVersion, metadata: { resourceVersion: rv, annotations: { 'k8s.io/initial-events-end': 'true' } } },
+});

@@ -96,6 +96,12 @@ export class FirstContact {
     return this.done;
   }
 
+  /** What was asked for has arrived (a watch-list's initial-events-end bookmark): the policy steps aside. */
+  succeed(): void {
+    this.done = true;
+    this.lastError = undefined;
+  }
+
   /** Seconds since the first attempt (for messages). */
   elapsedSeconds(): number {
     return this.startedAt === undefined ? 0 : Math.round((this.now() - this.startedAt) / 1000);
@@ -114,14 +120,15 @@ export class FirstContact {
    * Runs `fn` until it succeeds, retrying transient failures with backoff until the deadline. Throws
    * fatal and 'pass' errors as they are, FirstContactError at the deadline, the abort reason when `signal` aborts.
    */
-  async attempt<T>(what: string, fn: () => Promise<T>, o: { signal?: AbortSignal; resourceVersion?: string } = {}): Promise<T> {
+  async attempt<T>(what: string, fn: () => Promise<T>, o: { signal?: AbortSignal; resourceVersion?: string; provisional?: boolean } = {}): Promise<T> {
     if (this.done) return fn();
     this.startedAt ??= this.now();
     const signal = o.signal ?? this.opts.signal;
     for (;;) {
       try {
         const value = await fn();
-        this.done = true;
+        // A provisional answer (an opened watch-list) is not yet what was asked for: the caller calls succeed() later.
+        if (!o.provisional) this.done = true;
         this.lastError = undefined;
         return value;
       } catch (err) {

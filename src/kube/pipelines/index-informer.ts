@@ -17,7 +17,12 @@ export interface IndexInformerOptions {
   expectedKind?: string;
   indexers: Indexers;
   tracer: Tracer;
+  /** Sync with a watch-list (sendInitialEvents), falling back to LIST+WATCH when refused (client-go 1.35's default). */
   useWatchList?: boolean;
+  /** A watch-list without its initial-events-end bookmark this long is a `no-initial-events-end` record (0: never). */
+  initialEventsEndTimeoutMs?: number;
+  /** …and then LIST+WATCH instead (--fallback). */
+  fallbackWithoutInitialEventsEnd?: boolean;
   pageSize?: number;
   /** Stops the informer. */
   signal: AbortSignal;
@@ -34,7 +39,7 @@ export interface IndexInformer {
    * (a 4xx, a malformed answer, a server still failing at the first-contact deadline), when the informer
    * fails or the signal aborts first, or after `timeoutMs` (with the last list error the reflector reported).
    */
-  synced(opts: { timeoutMs: number; onProgress?: (listed: number) => void }): Promise<void>;
+  synced(opts: { timeoutMs: number; onProgress?: (listed: number) => void; onNotice?: (line: string) => void }): Promise<void>;
   /** Settles when the informer stopped (rejects when it gave up). */
   readonly done: Promise<void>;
   /** The cache and the resourceVersion it reflects, taken when the FIFO is empty (waits up to `maxWaitMs` for that). */
@@ -63,18 +68,25 @@ export function startIndexInformer(o: IndexInformerOptions): IndexInformer {
     indexers: o.indexers,
     tracer: o.tracer,
     useWatchList: o.useWatchList,
+    initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs,
+    fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd,
     pageSize: o.pageSize,
   });
   const done = informer.run(o.signal);
   done.catch(() => {}); // observed through synced() or by the caller
 
-  const synced: IndexInformer['synced'] = async ({ timeoutMs, onProgress }) => {
+  const synced: IndexInformer['synced'] = async ({ timeoutMs, onProgress, onNotice }) => {
     let lastError: string | undefined;
     let listed = 0;
     const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
       if (r.stage !== 'reflector') return;
       if (r.op === 'list-error' || r.op === 'watch-error' || r.op === 'expired') lastError = String(r.error ?? '');
       else if (r.op === 'list-page' && typeof r.items === 'number') onProgress?.((listed += r.items));
+      else if (r.op === 'no-initial-events-end') {
+        // client-go 1.35 would wait here silently: the bounded message, and what happens next (--fallback or not).
+        lastError = String(r.message);
+        onNotice?.(`${lastError}${r.fallback ? '; falling back to LIST+WATCH (--fallback)' : '; still waiting (--fallback lists instead)'}`);
+      }
     });
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new SyncTimeoutError(timeoutMs, lastError)), timeoutMs);
