@@ -1,0 +1,43 @@
+// src/cli/load-bundle.ts in this process (load-bundle.test.ts runs the built dist/cli/load-bundle.js in a fresh Node
+// each time, as bin/ does, which mutation testing cannot see): both ways of loading give the exports require()
+// would, with require() resolving from the bundle's own folder, and read a non-ASCII bundle as UTF-8.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadBundle } from '../../src/cli/load-bundle.js';
+import { tempDir } from '../temp-dir.js';
+
+const dir = tempDir('kwatch-load-bundle-in-process-');
+mkdirSync(join(dir, 'node_modules', 'kwatch-test-package'), { recursive: true });
+writeFileSync(join(dir, 'node_modules', 'kwatch-test-package', 'index.js'), 'module.exports = "from node_modules";\n');
+writeFileSync(join(dir, 'beside.cjs'), 'module.exports = "beside";\n');
+
+function bundle(name: string, text: string): URL {
+  writeFileSync(join(dir, name), text);
+  return pathToFileURL(join(dir, name));
+}
+
+// module.exports reassigned, exports as a parameter, __filename/__dirname, require() of a package and of a file.
+const BODY = `const { basename } = require('node:path');
+exports.lost = true;
+module.exports = { where: basename(__dirname), file: basename(__filename), pkg: require('kwatch-test-package'), beside: require('./beside.cjs'), unit: UNIT };
+`;
+
+describe('loadBundle in process', () => {
+  for (const ownCodeCache of [false, true]) {
+    it(`gives require()'s exports, resolving from the bundle's folder (own code cache: ${ownCodeCache})`, () => {
+      const previous = process.env.NODE_DISABLE_COMPILE_CACHE;
+      // No cache file from this process's exit: the code cache itself is bundle-code-cache.test.ts's.
+      process.env.NODE_DISABLE_COMPILE_CACHE = '1';
+      try {
+        const exports = loadBundle(bundle(`ascii-${ownCodeCache}.cjs`, BODY.replace('UNIT', "'us'")), ownCodeCache);
+        expect(exports).toEqual({ where: dir.split('/').pop(), file: `ascii-${ownCodeCache}.cjs`, pkg: 'from node_modules', beside: 'beside', unit: 'us' });
+        expect((loadBundle(bundle(`utf8-${ownCodeCache}.cjs`, BODY.replace('UNIT', "'µs'")), ownCodeCache) as { unit: string }).unit).toBe('µs');
+      } finally {
+        if (previous === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
+        else process.env.NODE_DISABLE_COMPILE_CACHE = previous;
+      }
+    });
+  }
+});
