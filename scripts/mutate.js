@@ -39,6 +39,17 @@ if (!existsSync(join(root, 'node_modules', '@stryker-mutator', 'core'))) {
   process.stderr.write('error: StrykerJS is not installed: run `npm ci` first\n');
   process.exit(2);
 }
+// A few unit tests that Stryker's vitest runs also read built files (load-bundle.test.ts loads
+// dist/cli/load-bundle.js, module-loader.test.ts and public-types.test.ts use dist/ too): they cannot kill a
+// mutant, but without dist/ they fail Stryker's initial test run, so a fresh clone builds it first.
+if (!existsSync(join(root, 'dist', 'cli', 'load-bundle.js')) || !existsSync(join(root, 'dist', 'index.d.ts'))) {
+  process.stdout.write('dist/ is not built: running `npm run build` first (some unit tests read the built files)\n');
+  const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    process.stderr.write('error: `npm run build` failed: mutation testing needs dist/\n');
+    process.exit(2);
+  }
+}
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 const ownMutate = passThrough.includes('--mutate') || passThrough.includes('-m');
 const runs = ownMutate && names.length === 0 ? [undefined] : (names.length > 0 ? names : Object.keys(MUTATION_GROUPS));
