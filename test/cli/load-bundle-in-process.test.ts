@@ -18,10 +18,11 @@ function bundle(name: string, text: string): URL {
   return pathToFileURL(join(dir, name));
 }
 
-// module.exports reassigned, exports as a parameter, __filename/__dirname, require() of a package and of a file.
+// module.exports reassigned, exports as a parameter, __filename/__dirname, require() of a package and of a file,
+// and stack frames named after the bundle's file.
 const BODY = `const { basename } = require('node:path');
 exports.lost = true;
-module.exports = { where: basename(__dirname), file: basename(__filename), pkg: require('kwatch-test-package'), beside: require('./beside.cjs'), unit: UNIT };
+module.exports = { where: basename(__dirname), file: basename(__filename), pkg: require('kwatch-test-package'), beside: require('./beside.cjs'), unit: UNIT, stackNamesFile: new Error().stack.includes(__filename) };
 `;
 
 describe('loadBundle in process', () => {
@@ -32,7 +33,7 @@ describe('loadBundle in process', () => {
       process.env.NODE_DISABLE_COMPILE_CACHE = '1';
       try {
         const exports = loadBundle(bundle(`ascii-${ownCodeCache}.cjs`, BODY.replace('UNIT', "'us'")), ownCodeCache);
-        expect(exports).toEqual({ where: dir.split('/').pop(), file: `ascii-${ownCodeCache}.cjs`, pkg: 'from node_modules', beside: 'beside', unit: 'us' });
+        expect(exports).toEqual({ where: dir.split('/').pop(), file: `ascii-${ownCodeCache}.cjs`, pkg: 'from node_modules', beside: 'beside', unit: 'us', stackNamesFile: true });
         expect((loadBundle(bundle(`utf8-${ownCodeCache}.cjs`, BODY.replace('UNIT', "'µs'")), ownCodeCache) as { unit: string }).unit).toBe('µs');
       } finally {
         if (previous === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
