@@ -1,7 +1,7 @@
 // src/cli/load-bundle.ts in this process (load-bundle.test.ts runs the built dist/cli/load-bundle.js in a fresh Node
 // each time, as bin/ does, which mutation testing cannot see): both ways of loading give the exports require()
 // would, with require() resolving from the bundle's own folder, and read a non-ASCII bundle as UTF-8.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,4 +41,32 @@ describe('loadBundle in process', () => {
       }
     });
   }
+
+  it('with its own code cache, writes V8\'s code for the bundle when the process exits, and not again once V8 took it', () => {
+    const saved = { xdg: process.env.XDG_CACHE_HOME, off: process.env.NODE_DISABLE_COMPILE_CACHE };
+    const cacheHome = join(dir, 'cache-home');
+    process.env.XDG_CACHE_HOME = cacheHome;
+    delete process.env.NODE_DISABLE_COMPILE_CACHE;
+    const before = process.listeners('exit');
+    const added = () => process.listeners('exit').filter((l) => !before.includes(l));
+    try {
+      loadBundle(bundle('plain.cjs', BODY.replace('UNIT', "'us'")), false);
+      expect(added()).toEqual([]);
+      loadBundle(bundle('cached.cjs', BODY.replace('UNIT', "'us'")), true);
+      const [atExit] = added();
+      expect(added()).toHaveLength(1);
+      expect(readdirSync(cacheHome, { recursive: true }).filter((f) => String(f).endsWith('.code'))).toEqual([]);
+      (atExit as () => void)();
+      expect(readdirSync(join(cacheHome, 'kwatch')).filter((f) => f.startsWith('cached.cjs-') && f.endsWith('.code'))).toHaveLength(1);
+      // The next load is given that code, V8 takes it, and nothing is written again at exit.
+      process.removeListener('exit', atExit as () => void);
+      expect(loadBundle(bundle('cached.cjs', BODY.replace('UNIT', "'us'")), true)).toMatchObject({ unit: 'us' });
+      expect(added()).toEqual([]);
+    } finally {
+      for (const l of added()) process.removeListener('exit', l);
+      if (saved.xdg === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved.xdg;
+      if (saved.off !== undefined) process.env.NODE_DISABLE_COMPILE_CACHE = saved.off;
+    }
+  });
 });
