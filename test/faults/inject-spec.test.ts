@@ -58,6 +58,7 @@ describe('parseInjectSpec', () => {
 
   it('describes a fault as it can be given again', () => {
     expect(describeInject(parseInjectSpec('delay:2s@5s'))).toBe('delay:2000ms@5000ms');
+    expect(describeInject(parseInjectSpec('delay:2s'))).toBe('delay:2000ms');
     for (const s of ['expire@12', 'drop-connection@5000ms', 'delay:100ms@7', 'hide-delete:a/b', 'error@2']) expect(describeInject(parseInjectSpec(s))).toBe(s);
   });
 });
