@@ -14,7 +14,9 @@ export const MUTATION_GROUPS = {
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.
 const group = process.env.KWATCH_MUTATION_GROUP;
 if (group !== undefined && !(group in MUTATION_GROUPS)) throw new Error(`no mutation folder named ${group}`);
-const reportName = group ?? 'all';
+// A run of some files of it (`--mutate`) adds their names (KWATCH_MUTATION_PART): its own reports and incremental file.
+const part = process.env.KWATCH_MUTATION_PART;
+const reportName = [group ?? 'all', part].filter(Boolean).join('.');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -1,7 +1,7 @@
 // kwatch's own code cache (src/cli/bundle-code-cache.ts) on every Node version: its key, the folder and file it
 // trusts, and the hash that keeps damaged code away from V8. load-bundle.test.ts checks what V8 makes of the
 // files on Node >= 22, where the CLI uses them.
-import { chmodSync, chownSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeCacheFor, codeCacheName, sealCode, unsealCode } from '../../src/cli/bundle-code-cache.js';
@@ -46,6 +46,9 @@ describe('the code cache key', () => {
     expect(name(SOURCE, { NODE_OPTIONS: '--max-old-space-size=100' })).not.toBe(base);
     expect(name(SOURCE, { HOME: '/elsewhere', XDG_CACHE_HOME: '/x' })).toBe(base);
     expect(name(Buffer.from(SOURCE))).toBe(base);
+    // An empty NODE_OPTIONS starts Node as an unset one does; flags are told apart, not run together.
+    expect(name(SOURCE, { NODE_OPTIONS: '' })).toBe(base);
+    expect(name(SOURCE, {}, ['--stack-size', '900'])).not.toBe(name(SOURCE, {}, ['--stack-size900']));
   });
 
   it('an entry is read back by the same text and options only', () => {
@@ -124,7 +127,53 @@ describe('the code cache folder and file', () => {
   });
 });
 
+describe('the code cache\'s older files', () => {
+  it('keeps the newest and the three before it of the same bundle; another bundle\'s files and other files stay', () => {
+    const home = freshHome();
+    const folder = join(home, 'kwatch');
+    const sources = [1, 2, 3, 4, 5, 6].map((n) => Buffer.from(`module.exports = ${n};\n`));
+    const fileOf = (source: Buffer) => codeCacheName(BUNDLE, source, { XDG_CACHE_HOME: home }, []);
+    // Written a minute apart, in the past: the order pruning goes by is the files' times, not the names'.
+    const past = Date.now() / 1000 - 3600;
+    codeCacheFor(BUNDLE, sources[0], { XDG_CACHE_HOME: home }, []).write(() => CODE);
+    const otherBundle = codeCacheName('/opt/kwatch/dist/sim.cjs', sources[0], {}, []);
+    writeFileSync(join(folder, otherBundle), sealCode(CODE), { mode: 0o600 });
+    writeFileSync(join(folder, 'kwatch.cjs-notes.txt'), 'not a code file');
+    utimesSync(join(folder, otherBundle), past - 600, past - 600);
+    sources.forEach((source, i) => {
+      codeCacheFor(BUNDLE, source, { XDG_CACHE_HOME: home }, []).write(() => CODE);
+      utimesSync(join(folder, fileOf(source)), past + 60 * i, past + 60 * i);
+    });
+    expect(readdirSync(folder).sort()).toEqual([...sources.slice(2).map(fileOf), otherBundle, 'kwatch.cjs-notes.txt'].sort());
+  });
+
+  it('a write that cannot be put in place leaves no temporary file behind', () => {
+    const home = freshHome();
+    const path = written(home);
+    // A folder where the entry goes: the rename onto it fails.
+    unlinkSync(path);
+    mkdirSync(path);
+    writeFileSync(join(path, 'inside'), '');
+    codeCacheFor(BUNDLE, SOURCE, { XDG_CACHE_HOME: home }, []).write(() => CODE);
+    expect(readdirSync(join(home, 'kwatch'))).toEqual([path.split('/').pop()]);
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('reading closes the file it opened', () => {
+    const home = freshHome();
+    written(home);
+    const cache = codeCacheFor(BUNDLE, SOURCE, { XDG_CACHE_HOME: home }, []);
+    const open = readdirSync('/proc/self/fd').length;
+    for (let i = 0; i < 20; i++) expect(cache.read()?.equals(CODE)).toBe(true);
+    expect(readdirSync('/proc/self/fd').length).toBe(open);
+  });
+});
+
 describe('the code cache hash', () => {
+  it('writes its format\'s tag first, and takes no empty code for code', () => {
+    expect(sealCode(CODE).subarray(0, 17).toString('latin1')).toBe('kwatch-v8-code-1\n');
+    expect(unsealCode(sealCode(Buffer.alloc(0)))).toBeUndefined();
+  });
+
   it('gives back the code it sealed', () => {
     expect(unsealCode(sealCode(CODE))?.equals(CODE)).toBe(true);
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { realClock } from '../../src/informer/clock.js';
 import { ConnectionError } from '../../src/informer/errors.js';
 import { FakeListerWatcher } from '../../src/informer/fake-lister-watcher.js';
-import type { WatchEvent, WatchStream } from '../../src/informer/types.js';
+import type { ListerWatcher, WatchEvent, WatchStream } from '../../src/informer/types.js';
+import { generatedStream } from '../../src/informer/watch-streams.js';
 import { parseInjectSpec } from '../../src/faults/inject-spec.js';
 import { FaultyListerWatcher } from '../../src/faults/faulty-lister-watcher.js';
 import { WatchFaults } from '../../src/faults/watch-faults.js';
@@ -115,6 +116,42 @@ describe('FaultyListerWatcher', () => {
     expect(sleeps[0]).toBeGreaterThan(0);
     expect(sleeps[0]).toBeLessThanOrEqual(150);
     faults.stop();
+  });
+
+  it('passes the server\'s ERROR events and bookmarks on, asks no fault about an ERROR, and ends with the watch\'s own failure', async () => {
+    const gone = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Gone', message: 'from the server' };
+    const failure = new ConnectionError('socket hang up', 'ECONNRESET');
+    // The ERROR's object carries the resourceVersion a fault names: an ERROR is never a fault's event.
+    const events: WatchEvent[] = [
+      { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'Pod', metadata: { resourceVersion: '150' } } },
+      { type: 'ERROR', object: { ...gone, metadata: { resourceVersion: '160' } } as unknown as WatchEvent['object'] },
+    ];
+    const inner: ListerWatcher = {
+      list: () => Promise.reject(new Error('not listed')),
+      watch: () => Promise.resolve(generatedStream(async function* () {
+        yield* events;
+        throw failure;
+      })),
+    };
+    const fired: string[] = [];
+    const lw = new FaultyListerWatcher(inner, new WatchFaults([parseInjectSpec('expire@160'), parseInjectSpec('hide-delete:ns/a')]), realClock, (fault) => fired.push(fault));
+    const { events: got, error } = await read(await lw.watch({ resourceVersion: '100' }));
+    expect(got).toEqual(events);
+    expect(error).toBe(failure);
+    expect(fired).toEqual([]);
+  });
+
+  it('the cuts say what kwatch injected: the 410\'s whole Status, and the reset\'s message and code', async () => {
+    const expire = setup('expire@101');
+    const expired = await expire.lw.watch({ resourceVersion: '100' });
+    expire.fake.apply(pod('a'));
+    expect((await read(expired)).events[1].object).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version (injected by kwatch: expire@101)' });
+    const drop = setup('drop-connection@101');
+    const dropped = await drop.lw.watch({ resourceVersion: '100' });
+    drop.fake.apply(pod('a'));
+    const { error } = await read(dropped);
+    expect((error as Error).message).toBe('connection reset by kwatch --inject drop-connection@101');
+    expect((error as ConnectionError).sysCode).toBe('ECONNRESET');
   });
 
   it('lists pass through untouched; close() ends the stream quietly and closes the server\'s watch', async () => {
