@@ -17,11 +17,16 @@ export default function setup(): () => void {
     process.stderr.write(`error: ${problem}\n`);
     process.exit(1);
   }
+  // vitest runs this once per project (vitest.config.ts has three) in one process: the first makes the folder, the
+  // others share it and leave the check to the first.
+  if (process.env.KWATCH_SUITE_DIR !== undefined) return () => {};
   const runDir = mkdtempSync(join(tmpdir(), 'kwatch-suite-'));
+  process.env.KWATCH_SUITE_DIR = runDir;
   process.env.TMPDIR = runDir;
   return () => {
     const left = readdirSync(runDir).filter((name) => TEST_FOLDER.test(name));
     rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
+    delete process.env.KWATCH_SUITE_DIR;
     if (left.length > 0) throw new Error(`the run left ${left.length} temporary folder(s) behind (removed now): ${left.sort().join(', ')} — the test that made each must remove it (test/temp-dir.ts)`);
   };
 }
