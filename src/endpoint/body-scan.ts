@@ -207,9 +207,9 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
       return undefined;
     }, EVENT_MEMBERS);
     const t = type ?? 'UNKNOWN';
-    // Copied (as a one-byte string: no Buffer to make per event): a view would keep the whole chunk it came in alive for
-    // as long as this is the object's newest version.
-    const object = id ? new ScannedObject(id, line.toString('latin1', from, to), 'object') : undefined;
+    // Borrowed: whoever keeps it past this call copies it then (keep()); a version the client was already sent on
+    // another of its watches is not copied again.
+    const object = id ? new ScannedObject(id, line.subarray(from, to), 'object', true) : undefined;
     const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
     return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}), ...(table ? { table } : {}) };
   } catch (err) {
