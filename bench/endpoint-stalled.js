@@ -21,7 +21,7 @@ const mb = (n) => `${fmtInt(n / 1048576)} MB`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const memory = () => {
   const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed, external: m.external };
+  return { rss: m.rss, heap: m.heapUsed, external: m.external, heapTotal: m.heapTotal };
 };
 
 // The clients: raw sockets that send one watch request each and never read.
@@ -89,8 +89,8 @@ const rows = [
   [`${fmtInt(watchesOpen)} stalled watches, full`, full],
   ...after.map((m, i) => [`${i + 1} s after they closed`, m]),
   ...(collected ? [['then after a forced full GC (what is still reachable)', collected]] : []),
-].map(([when, m]) => [when, mb(m.rss), mb(m.heap), mb(m.external)]);
+].map(([when, m]) => [when, mb(m.rss), mb(m.heap), mb(m.external), mb(m.heapTotal)]);
 const md = `## kwatch endpoint: memory after ${fmtInt(WATCHES)} stalled watches close (${fmtInt(PODS)} pods, ${fmtInt(UPDATES)} updates)\n\n`
-  + `${table(['when', 'endpoint RSS', 'V8 heap used', 'external (Buffers)'], rows)}\n\n`
+  + `${table(["when", "endpoint RSS", "V8 heap used", "external (Buffers)", "heapTotal"], rows)}\n\n`
   + `RSS 5 s after the close: ${ratio.toFixed(2)}x of idle (goal ≤ 2x: ${ratio <= 2 ? 'met' : 'not met'}). Load average (1 min) before and after: ${load.map((l) => l.toFixed(2)).join(', ')}.\n`;
 publish('endpoint-stalled', out, md);

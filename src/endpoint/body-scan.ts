@@ -4,7 +4,7 @@
 // error: the client has it already.
 import { decodeBody } from './body-decode.js';
 import { isCborType } from '../kube/http/cbor-media.js';
-import { JsonScanError, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
+import { JsonScanError, KnownStrings, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
 import { splitBody } from './list-splitter.js';
 import { objectKey } from './request-info.js';
 import { decodedObject, type Identity, ScannedObject, type SentObject } from './sent-object.js';
@@ -64,40 +64,48 @@ export function scanObject(b: Buffer, start: number, end: number): SentObject {
   return new ScannedObject(identityOf(b, start), b.subarray(start, end));
 }
 
+/** The member names each scan reads; every other member is skipped unread. */
+const OBJECT_MEMBERS = new KnownStrings(['metadata']);
+const METADATA_MEMBERS = new KnownStrings(['name', 'namespace', 'resourceVersion', 'uid', 'ownerReferences', 'managedFields']);
+const TABLE_MEMBERS = new KnownStrings(['kind', 'rows']);
+const ROW_MEMBERS = new KnownStrings(['object']);
+const EVENT_MEMBERS = new KnownStrings(['type', 'object']);
+/** A watch event's type, as the constant (no string made per event). */
+const EVENT_TYPES = new KnownStrings(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
 /** The identity of the object whose brace is at `start`, read from its metadata: nothing after that is read. */
 function identityOf(b: Buffer, start: number): Identity {
   const id: Identity = {};
   let name: string | undefined;
   let namespace: string | undefined;
-  members(b, start, (key, s) => {
-    if (key !== 'metadata') return undefined;
+  members(b, start, (_metadata, s) => {
     if (b[s] === 0x7b) {
       members(b, s, (k, vs) => {
-        if (k === 'name' || k === 'namespace' || k === 'resourceVersion' || k === 'uid') {
-          const ve = valueEnd(b, vs);
-          const v = stringAt(b, vs, ve);
-          if (k === 'name') name = v;
-          else if (k === 'namespace') namespace = v;
-          else if (k === 'resourceVersion') id.rv = v;
-          else id.uid = v;
-          return ve;
-        }
         if (k === 'ownerReferences') {
           const ve = valueEnd(b, vs);
           id.ownersJson = b.toString('utf8', vs, ve);
           return ve;
         }
-        // managedFields, the bulk of most metadata, comes last as kube writes it: once the identity is known, the
-        // rest is not read, and owner references not met yet are looked up in the object if ever asked for.
-        if (k === 'managedFields' && name !== undefined && namespace !== undefined && id.rv !== undefined && id.uid !== undefined) {
-          if (id.ownersJson === undefined) id.ownersUnread = true;
-          return STOP;
+        if (k === 'managedFields') {
+          // managedFields, the bulk of most metadata, comes last as kube writes it: once the identity is known, the
+          // rest is not read, and owner references not met yet are looked up in the object if ever asked for.
+          if (name !== undefined && namespace !== undefined && id.rv !== undefined && id.uid !== undefined) {
+            if (id.ownersJson === undefined) id.ownersUnread = true;
+            return STOP;
+          }
+          return undefined;
         }
-        return undefined;
-      });
+        const ve = valueEnd(b, vs);
+        const v = stringAt(b, vs, ve);
+        if (k === 'name') name = v;
+        else if (k === 'namespace') namespace = v;
+        else if (k === 'resourceVersion') id.rv = v;
+        else id.uid = v;
+        return ve;
+      }, METADATA_MEMBERS);
     }
     return STOP;
-  });
+  }, OBJECT_MEMBERS);
   if (name !== undefined) id.key = objectKey(namespace, name);
   return id;
 }
@@ -115,19 +123,18 @@ function tableRowIdentity(b: Buffer, start: number): { id: Identity } | undefine
       kind = stringAt(b, s, e);
       return kind === 'Table' ? e : STOP;
     }
-    if (key !== 'rows') return undefined;
     id = {};
     if (b[s] !== OPEN_BRACKET) return STOP;
     const first = skipSpace(b, s + 1);
     if (b[first] === OPEN_BRACE) {
-      members(b, first, (k, vs) => {
-        if (k !== 'object' || b[vs] !== OPEN_BRACE) return undefined;
+      members(b, first, (_object, vs) => {
+        if (b[vs] !== OPEN_BRACE) return undefined;
         id = identityOf(b, vs);
         return STOP;
-      });
+      }, ROW_MEMBERS);
     }
     return STOP;
-  });
+  }, TABLE_MEMBERS);
   return kind === 'Table' && id ? { id } : undefined;
 }
 
@@ -184,10 +191,10 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
     members(line, skipSpace(line, from), (key, s) => {
       if (key === 'type') {
         const e = valueEnd(line, s);
-        type = stringAt(line, s, e);
+        type = EVENT_TYPES.match(line, s, e) ?? stringAt(line, s, e);
         return id ? STOP : e;
       }
-      if (key === 'object' && line[s] === 0x7b) {
+      if (line[s] === 0x7b) {
         id = identityOf(line, s);
         const row = id.key === undefined ? tableRowIdentity(line, s) : undefined;
         if (row) {
@@ -198,11 +205,11 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
         return type !== undefined ? STOP : undefined;
       }
       return undefined;
-    });
+    }, EVENT_MEMBERS);
     const t = type ?? 'UNKNOWN';
-    // Copied (as a one-byte string: no Buffer to make per event): a view would keep the whole chunk it came in alive for
-    // as long as this is the object's newest version.
-    const object = id ? new ScannedObject(id, line.toString('latin1', from, to), 'object') : undefined;
+    // Borrowed: whoever keeps it past this call copies it then (keep()); a version the client was already sent on
+    // another of its watches is not copied again.
+    const object = id ? new ScannedObject(id, line.subarray(from, to), 'object', true) : undefined;
     const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
     return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}), ...(table ? { table } : {}) };
   } catch (err) {

@@ -94,15 +94,19 @@ export class ClientSession {
     let byKey = this.delivered.get(resource);
     if (!byKey) this.delivered.set(resource, (byKey = new Map()));
     if (type === 'DELETED') byKey.delete(object.key);
-    else byKey.set(object.key, object);
+    else byKey.set(object.key, object.keep?.() ?? object);
   }
 
   /** A watch event delivered: kept as the object's newest version and among the recent events. */
   event(resource: string, e: ScannedEvent, now: number): RecentEvent | undefined {
     if (!e.object || e.key === undefined || e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
+    // The version the client holds already, sent on another of its watches (a client with many watches of one
+    // collection): kept as it is, not copied again per watch.
+    const held = e.type === 'DELETED' || e.table ? undefined : this.delivered.get(resource)?.get(e.key);
+    const same = held !== undefined && e.rv !== undefined && held.rv === e.rv && held.uid === e.object.uid;
     // A Table row is not the object: it is no base to diff the client's writes against.
-    if (!e.table) this.sent(resource, e.object, e.type);
-    const object = e.object;
+    if (!e.table && !same) this.sent(resource, e.object, e.type);
+    const object = same ? held : (e.object.keep?.() ?? e.object);
     // Owners are read when a write asks (most events never are).
     const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: object.uid, get owners() { return object.owners; }, own: false };
     this.recent.push(r);

@@ -14,6 +14,11 @@ export interface SentObject {
   raw(): Record<string, unknown>;
   /** The object without metadata.managedFields (which change on every write): what diffs are made against. */
   object(): Record<string, unknown>;
+  /**
+   * Makes the object its own, when it reads the bytes of a chunk it only borrowed (a watch line, read where it lies):
+   * to be called before it is kept past the call it was made in. Answers the object.
+   */
+  keep?(): SentObject;
 }
 
 interface Meta {
@@ -65,7 +70,7 @@ export class ScannedObject implements SentObject {
    * those bytes as a latin1 string), or the JSON of what holds it as `member` (a watch event's line, whose `object`
    * it is).
    */
-  constructor(id: Identity, private bytes: Buffer | string | undefined, private readonly member?: string) {
+  constructor(id: Identity, private bytes: Buffer | string | undefined, private readonly member?: string, private borrowed = false) {
     this.key = id.key;
     this.rv = id.rv;
     this.uid = id.uid;
@@ -80,6 +85,16 @@ export class ScannedObject implements SentObject {
       this.ownersJson = undefined;
     }
     return this.ownerUids;
+  }
+
+  keep(): SentObject {
+    if (this.borrowed) {
+      this.borrowed = false;
+      // Copied (as a one-byte string: no Buffer to make): a view would keep the whole chunk it came in alive for as
+      // long as this is the object's newest version.
+      if (Buffer.isBuffer(this.bytes)) this.bytes = this.bytes.toString('latin1');
+    }
+    return this;
   }
 
   raw(): Record<string, unknown> {

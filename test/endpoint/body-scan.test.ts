@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
-import { closeOf, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
+import { closeOf, KnownStrings, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
 
 const pod = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({
   kind: 'Pod', apiVersion: 'v1',
@@ -40,6 +40,21 @@ const chunked = (text: string) => {
   for (let i = 0; i < b.length; i += 7) out.push(b.subarray(i, i + 7));
   return out;
 };
+
+describe('members with the names it reads', () => {
+  it('visits only those, each by its name however it is escaped, and skips the rest unread', () => {
+    const b = Buffer.from('{"kind":"Pod","n\\u0061me":"a","nam":"x","names":"y","name\\"":"z","uid":"u","rest":{"name":"inner"}}');
+    const seen: [string, unknown][] = [];
+    members(b, 0, (k, s) => { const e = valueEnd(b, s); seen.push([k, JSON.parse(b.toString('utf8', s, e))]); return e; }, new KnownStrings(['name', 'uid']));
+    expect(seen).toEqual([['name', 'a'], ['uid', 'u']]);
+  });
+
+  it('reads the identity of a watch line whose metadata names are escaped, as JSON.parse would', () => {
+    const line = Buffer.from(`${JSON.stringify({ type: 'ADDED', object: pod('p', '7') }).replace('"name":"p"', '"n\\u0061me":"p"').replace('"type"', '"typ\\u0065"')}\n`);
+    expect(JSON.parse(line.toString()).object.metadata.name).toBe('p');
+    expect(scanWatchEvent(line)).toMatchObject({ type: 'ADDED', key: 'demo/p', rv: '7' });
+  });
+});
 
 describe('readBody', () => {
   it('reads a list page: its metadata, and each item\'s identity, decoded whole only when asked', () => {

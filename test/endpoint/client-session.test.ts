@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientRegistry, ClientSession, clientName } from '../../src/endpoint/client-session.js';
 import { clientIdentity, programName } from '../../src/endpoint/client-identity.js';
 import { decodedObject } from '../../src/endpoint/sent-object.js';
+import { scanWatchEvent } from '../../src/endpoint/body-scan.js';
 
 const cm = (name: string, rv: string, extra: Record<string, unknown> = {}) => decodedObject({ metadata: { namespace: 'demo', name, resourceVersion: rv, uid: `uid-${name}`, ...extra } });
 
@@ -15,6 +16,24 @@ describe('clientName', () => {
 });
 
 describe('ClientSession', () => {
+  it('keeps one copy of a version sent on several of its watches, and no view into the chunk a watch line came in', () => {
+    const line = (rv: string) => Buffer.from(`${JSON.stringify({ type: 'MODIFIED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'a', namespace: 'demo', uid: 'uid-a', resourceVersion: rv }, spec: { nodeName: 'n1' } } })}\n`);
+    const s = new ClientSession('c', 'c');
+    const chunk = line('5');
+    s.event('pods', scanWatchEvent(chunk), 0);
+    const kept = s.newest('pods', 'demo/a');
+    // The chunk is the reader's to reuse once written: what the session keeps must not read it later.
+    chunk.fill(0x20);
+    expect(kept?.raw()).toMatchObject({ metadata: { resourceVersion: '5' }, spec: { nodeName: 'n1' } });
+    // The same version again, on the client's second watch of pods: the copy it holds already stays.
+    s.event('pods', scanWatchEvent(line('5')), 1);
+    expect(s.newest('pods', 'demo/a')).toBe(kept);
+    // A newer version replaces it.
+    s.event('pods', scanWatchEvent(line('6')), 2);
+    expect(s.newest('pods', 'demo/a')?.rv).toBe('6');
+    expect(s.newest('pods', 'demo/a')).not.toBe(kept);
+  });
+
   it('says why a client lists a collection again', () => {
     const s = new ClientSession('c', 'c');
     expect(s.listStarted('pods')).toBeUndefined();
