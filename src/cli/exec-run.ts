@@ -130,6 +130,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (child) waits.push(child.exited.then((e) => { exit = e; }));
     if (o.once) waits.push(settle(endpoint, o.once, started, o.stop.signal, child).then((s) => { settled = s; }));
     await Promise.race(waits);
+    // The child's exit can win the race against settle()'s next look: the run ended because the controller exited.
+    if (o.once && settled === undefined && exit !== undefined && !o.stop.signal.aborted) settled = 'exited';
     if (child) exit = await child.stop(o.child!.graceMs);
     if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
   } finally {

@@ -108,6 +108,14 @@ describe('kwatch reconcile --exec', () => {
     expect(r.code).toBe(2);
   });
 
+  it('--once names the controller\'s own exit as what ended the run, not an interruption', async () => {
+    // --quiet is far off, so the run can only end by the controller exiting; its exit used to win the race against
+    // the settle loop's next look and read "stopped: interrupted before it settled".
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '60s', '--max-wait', '90s', ...sh('kubectl create configmap exec-exits --from-literal=a=b'));
+    expect(r.stderr).toMatch(/^stopped: the controller exited$/m);
+    expect(r.stderr).not.toMatch(/interrupted/);
+  });
+
   it('a write kwatch refuses itself is an http record with refused= and fails the run (exit 2), even when the controller exits 0', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); curl -s --cacert "$1.ca.crt" -o /dev/null -w "status=%{http_code}\\n" -X POST -H 'Content-Type: text/html' --data '{"metadata":{"name":"exec-html"}}' "$url/api/v1/namespaces/default/configmaps"; kubectl create configmap exec-fine --from-literal=a=b`;
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', '--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL), 'controller', '{kubeconfig}');
