@@ -59,7 +59,9 @@ export class LatencyHistogram {
 /** The processing latency as the summary line and the --live panel print it: "p50 ≤1ms p99 ≤5ms max 7ms (12 sampled pops)". */
 export function formatProcessingLatency(l: InformerMetricsSnapshot['processingLatency']): string {
   const ms = (s: number | undefined) => (s === undefined ? '-' : s < 0.001 ? '<1ms' : `${Math.round(s * 1000)}ms`);
-  return l.samples === 0 ? 'no samples' : `p50 ≤${ms(l.p50Seconds)} p99 ≤${ms(l.p99Seconds)} max ${ms(l.maxSeconds)} (${l.samples} sampled pops)`;
+  // A quantile is a bucket's upper bound ("≤5ms"); under a millisecond it already reads as a bound ("<1ms").
+  const bound = (s: number | undefined) => (s !== undefined && s < 0.001 ? ms(s) : `≤${ms(s)}`);
+  return l.samples === 0 ? 'no samples' : `p50 ${bound(l.p50Seconds)} p99 ${bound(l.p99Seconds)} max ${ms(l.maxSeconds)} (${l.samples} sampled pops)`;
 }
 
 /** One summary line per informer, in client-go 1.36's metric names. */

@@ -18,10 +18,10 @@ describe('informer metrics panel (--live)', () => {
     const panel = informerMetricsPanel([{ name: 'pods', metrics: () => pods }, { name: 'nodes', metrics: () => nodes }]);
     expect(panel.title).toContain('client-go 1.36');
     expect(panel.lines[0]).toMatch(/^INFORMER\s+QUEUED\s+PEAK\s+PROCESSING LATENCY\s+STORE RV$/);
-    expect(panel.lines[1]).toMatch(/^pods\s+3\s+40\s+p50 ≤<1ms p99 ≤5ms max 7ms \(12 sampled pops\)\s+182$/);
+    expect(panel.lines[1]).toMatch(/^pods\s+3\s+40\s+p50 <1ms p99 ≤5ms max 7ms \(12 sampled pops\)\s+182$/);
     expect(panel.lines[2]).toMatch(/^nodes\s+0\s+0\s+no samples\s+-$/);
     // The summary line says the same.
-    expect(formatInformerMetrics('pods', pods)).toBe('informer pods: informer_queued_items 3 (peak 40), informer_processing_latency_seconds p50 ≤<1ms p99 ≤5ms max 7ms (12 sampled pops), informer_store_resource_version 182');
+    expect(formatInformerMetrics('pods', pods)).toBe('informer pods: informer_queued_items 3 (peak 40), informer_processing_latency_seconds p50 <1ms p99 ≤5ms max 7ms (12 sampled pops), informer_store_resource_version 182');
   });
 
   it('reads the metrics anew on every frame, and says so before the informers exist', () => {
