@@ -29,8 +29,11 @@ const medianOf = (runs, pick) => {
   return xs.length ? median(xs) : undefined;
 };
 
-/** "idle" below half the cores busy at the script's start: the endpoint's replay goal differs by it. */
-const idle = (load) => load < CORES / 2;
+/**
+ * "idle" when the load average at the script's start is under the core count, i.e. nothing else wants the cores (the
+ * tail of work that just ended still shows in the 1-minute average): the endpoint's replay goal differs by it.
+ */
+const idle = (load) => load < CORES;
 
 /** The endpoint's replay through the endpoint against direct, from its runs (or its targets' text). */
 function endpointReplay(data, variant) {

@@ -1,6 +1,7 @@
 // `node bench/run.js --goals` reads what other benchmark scripts wrote (bench/results/NAME.json), scripts that change
 // under other hands: each row reads the data as the script writes it today, falls back to its targets' text, and says
 // "no figure" (no verdict) rather than throwing or inventing one when neither is there.
+import { cpus } from 'node:os';
 import { describe, expect, it } from 'vitest';
 
 interface Figure { now: string; met: boolean | undefined }
@@ -25,6 +26,8 @@ describe('bench --goals rows', () => {
     const data = replay([1000, 1100, 900], [900, 1000, 800], [700, 700, 700]);
     expect(r.read(data, 0.2)).toEqual({ now: expect.stringMatching(/^0\.90x \(-o ndjson 0\.70x\); load 0\.2: the idle goal \(≥ 0\.95x\) applies/), met: false });
     expect(r.read(data, 9)).toEqual({ now: expect.stringMatching(/busy goal \(≥ 0\.8x\)/), met: true });
+    // The 1-minute average still shows work that ended just before: under the core count the machine is idle.
+    expect(r.read(data, cpus().length - 0.5).now).toMatch(/the idle goal/);
   });
 
   it("falls back to a script's targets text when its data has another shape", () => {
