@@ -18,15 +18,17 @@ export default function setup(): () => void {
     process.exit(1);
   }
   // vitest runs this once per project (vitest.config.ts has three) in one process: the first makes the folder, the
-  // others share it and leave the check to the first.
-  if (process.env.KWATCH_SUITE_DIR !== undefined) return () => {};
+  // others share it and leave the check to the first. A global, not an environment variable, which a vitest the
+  // tests start (test/suite/) would inherit.
+  const shared = globalThis as { kwatchSuiteDir?: string };
+  if (shared.kwatchSuiteDir !== undefined) return () => {};
   const runDir = mkdtempSync(join(tmpdir(), 'kwatch-suite-'));
-  process.env.KWATCH_SUITE_DIR = runDir;
+  shared.kwatchSuiteDir = runDir;
   process.env.TMPDIR = runDir;
   return () => {
     const left = readdirSync(runDir).filter((name) => TEST_FOLDER.test(name));
     rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
-    delete process.env.KWATCH_SUITE_DIR;
+    shared.kwatchSuiteDir = undefined;
     if (left.length > 0) throw new Error(`the run left ${left.length} temporary folder(s) behind (removed now): ${left.sort().join(', ')} — the test that made each must remove it (test/temp-dir.ts)`);
   };
 }

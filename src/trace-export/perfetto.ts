@@ -81,6 +81,8 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
       case 'reflector': {
         const name = String(r.name ?? r.resource ?? '');
         if (r.op === 'list-page' && typeof r.ms === 'number') slices.push({ name: `LIST ${name} page ${String(r.page ?? '')}`, cat: 'list', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'list', args: { id: r.id, items: r.items, bytes: r.bytes, rv: r.rv } });
+        // A watch-list's initial events are its LIST (client-go 1.35's default sync): the same category, from the watch's start.
+        else if (r.op === 'initial-events-end' && typeof r.ms === 'number') slices.push({ name: `WATCH-LIST ${name} initial events`, cat: 'list', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'list', args: { id: r.id, events: r.events, rv: r.rv } });
         else if (r.op === 'watch-start') open.set(`watch ${name}`, { row: r, start: t });
         else if (r.op === 'watch-close' || r.op === 'watch-error' || r.op === 'stopped' || r.op === 'expired') {
           closeSlice(`watch ${name}`, r, `WATCH ${name} conn ${String(open.get(`watch ${name}`)?.row.conn ?? '')}`.trim(), 'watch', `watch ${name}`, { end: r.op, reason: r.reason ?? r.error });

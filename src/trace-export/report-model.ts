@@ -130,6 +130,9 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
         lane().marks.push({ id: r.id, t: r.time, kind: 'gone', label: '410 Gone', client, stage, detail: String(r.error ?? r.reason ?? `resourceVersion ${String(r.rv ?? '')} expired`) });
       } else if (r.op === 'list-page' || r.op === 'list') {
         lane().marks.push({ id: r.id, t: r.time, kind: 'list', label: 'list', client, stage, detail: `${String(r.items ?? '?')} items${typeof r.bytes === 'number' ? `, ${r.bytes} bytes` : ''}` });
+      } else if (r.op === 'initial-events-end') {
+        // The end of a watch-list's initial events: the sync a LIST used to be.
+        lane().marks.push({ id: r.id, t: r.time, kind: 'list', label: 'watch-list', client, stage, detail: `${String(r.events ?? '?')} initial events` });
       }
     }
   }

@@ -112,6 +112,35 @@ describe('tombstones a relist delivered', () => {
   });
 });
 
+describe('a watch-list sync (client-go 1.35\'s default)', () => {
+  /** The initial state as ADDED events on the watch, ended by the initial-events-end bookmark: no LIST is made. */
+  function watchListTrace(): TraceRow[] {
+    const tracer = new Tracer();
+    const collector = new TraceCollector(tracer);
+    let t = 1_700_000_000_000;
+    const emit = (r: Omit<TraceRecord, 'time'>, dt = 1) => tracer.emit({ time: (t += dt), ...r } as TraceRecord);
+    emit({ stage: 'reflector', op: 'watch-start', name: 'pods', conn: 1, watchList: true });
+    emit({ stage: 'watch', op: 'ADDED', type: 'ADDED', key: 'ns/a', rv: '5', name: 'pods' }, 10);
+    emit({ stage: 'watch', op: 'BOOKMARK', type: 'BOOKMARK', rv: '9', name: 'pods' }, 10);
+    emit({ stage: 'reflector', op: 'initial-events-end', name: 'pods', rv: '9', conn: 1, events: 2, ms: 21 });
+    emit({ stage: 'reflector', op: 'synced', name: 'pods', rv: '9', from: 'watch-list', items: 1 });
+    return collector.stop();
+  }
+
+  it('Perfetto draws the initial events as the sync\'s slice, where a LIST would be', () => {
+    const file = toPerfetto(watchListTrace());
+    expect(perfettoProblems(file)).toEqual([]);
+    const sync = file.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'list');
+    expect(sync.map((e) => [e.name, e.dur])).toEqual([['WATCH-LIST pods initial events', 21_000]]);
+  });
+
+  it('the HTML report marks it in the watch lane', async () => {
+    const { buildReportModel } = await import('../../src/trace-export/report-model.js');
+    const lane = buildReportModel(watchListTrace(), 'watch-list').lanes.find((l) => l.kind === 'watch' && l.id === 'watch pods')!;
+    expect(lane.marks.filter((m) => m.kind === 'list').map((m) => [m.label, m.detail])).toEqual([['watch-list', '2 initial events']]);
+  });
+});
+
 describe('reconciles a controller process logged (--exec)', () => {
   it('OTLP: a kube-rs reconcile keeps its object.ref and reason, and the write made inside it is its child', () => {
     const tracer = new Tracer();
