@@ -4,6 +4,7 @@ import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { parseDuration } from '../cli/duration.js';
+import { watchListFlags, watchListOptions } from '../cli/watch-list-flags.js';
 import { parseTraceViewFlags } from '../cli/trace-view-flags.js';
 import { createStopSignal, type StopSignal } from '../cli/stop-signal.js';
 import { displayName, requireVerb, splitTypeName, targetFor } from '../cli/target.js';
@@ -63,16 +64,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
       description: "Hand the RealFIFO's deltas to the handlers in batches of distinct keys (up to 1000), the cache updated for the whole batch first, as client-go 1.35's InOrderInformersBatchProcess does; each batch is a `fifo batch` record and its pops carry batch=N. Needs --fifo real.",
       default: false,
     }),
-    'watch-list': Flags.boolean({
-      description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. The default; --no-watch-list: LIST then WATCH, as client-go 1.34 and earlier.",
-      default: true,
-      allowNo: true,
-    }),
-    'initial-events-timeout': Flags.string({
-      description: 'How long a watch-list may go without its k8s.io/initial-events-end bookmark before a `no-initial-events-end` reflector record says so (client-go would wait forever); 0 = never.',
-      default: '30s',
-    }),
-    fallback: Flags.boolean({ description: 'When a watch-list has no initial-events-end bookmark after --initial-events-timeout, do what a fixed client would: close it and LIST+WATCH for the rest of the run.', default: false }),
+    ...watchListFlags(),
     resync: Flags.string({ description: 'Resync period (e.g. 30s): every period each handler gets an update for every cached object.' }),
     'keep-managed-fields': Flags.boolean({ description: 'Keep metadata.managedFields in the cache (stripped by default, as most controllers do).', default: false }),
     'stall-after': Flags.string({ description: 'A watch that receives no event and no bookmark for this long is a `stall` reflector record saying when its last event came (default 2m; 0 = off).', default: '2m' }),
@@ -140,8 +132,7 @@ It stops on Ctrl-C, after --for, after --max-events watch events, or with --unti
           fifo: flags.fifo as 'real' | 'delta',
           batchProcess: flags['batch-process'],
           useWatchList: flags['watch-list'],
-          initialEventsEndTimeoutMs: parseDuration(flags['initial-events-timeout'], '--initial-events-timeout'),
-          fallbackWithoutInitialEventsEnd: flags.fallback,
+          ...watchListOptions(flags),
           resyncPeriodMs: resyncMs,
           stallAfterMs: parseDuration(flags['stall-after'], '--stall-after') || undefined,
           watchIdleTimeoutMs: flags['watch-idle-timeout'] !== undefined ? positiveDuration(flags['watch-idle-timeout'], '--watch-idle-timeout') : undefined,

@@ -4,6 +4,7 @@ import { Args, Flags, type Interfaces } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { startTraceOut, traceOutFlags } from '../cli/trace-out.js';
 import { parseDuration } from '../cli/duration.js';
+import { watchListFlags, watchListOptions } from '../cli/watch-list-flags.js';
 import { describeError } from '../cli/error-message.js';
 import { createStopSignal } from '../cli/stop-signal.js';
 import type { GlobalFlags } from '../cli/flags.js';
@@ -70,16 +71,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     stages: Flags.string({ description: 'Stages to show, comma-separated: http, reflector, watch, fifo, indexer, handler, workqueue, reconcile, endpoint, or all; STAGE:OP shows only those ops (endpoint:write+relist+loop+fault) (default: workqueue, reconcile and the reflector lifecycle; with --exec, endpoint).' }),
     diff: Flags.boolean({ description: 'Also print what changed on every handler update (writes always show their diff).', default: false }),
     fifo: Flags.string({ description: 'The informer queue: real (RealFIFO, client-go 1.33+) or delta (DeltaFIFO, client-go ≤ 1.32).', options: ['real', 'delta'], default: 'real' }),
-    'watch-list': Flags.boolean({
-      description: "Module mode: the informers sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. The default; --no-watch-list: LIST then WATCH, as client-go 1.34 and earlier. A --from-recording run replays LIST+WATCH.",
-      default: true,
-      allowNo: true,
-    }),
-    'initial-events-timeout': Flags.string({
-      description: 'Module mode: how long a watch-list may go without its k8s.io/initial-events-end bookmark before a `no-initial-events-end` reflector record says so (client-go would wait forever); 0 = never.',
-      default: '30s',
-    }),
-    fallback: Flags.boolean({ description: 'Module mode: when a watch-list has no initial-events-end bookmark after --initial-events-timeout, do what a fixed client would: close it and LIST+WATCH for the rest of the run.', default: false }),
+    ...watchListFlags({ scope: 'Module mode: ', listFirst: 'LIST then WATCH', note: 'A --from-recording run replays LIST+WATCH.' }),
     queue: Flags.string({ description: "The workqueue: priority (controller-runtime 0.23's default: initial-list events of objects older than a minute and resyncs at priority -100, highest priority first) or fifo (client-go's workqueue, controller-runtime before 0.23).", options: ['priority', 'fifo'], default: 'priority' }),
     'read-your-writes': Flags.boolean({ description: "A run's cache reads (ctx.get, ctx.list) of keys its controller wrote wait until the informer holds those writes (at most 10s), as controller-runtime's read-your-own-writes does; each wait is a read-your-writes record. Without it such a read is a stale-read finding.", default: false }),
     'starved-after': Flags.string({ description: 'With --queue priority: a ready key passed over this long by keys of higher priority is a `starved` finding.', default: '1m' }),
@@ -294,7 +286,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
       discovery: { ...discovery, firstContact: discovery.firstContact && { ...discovery.firstContact, signal } },
       firstContact: this.firstContactOptions(),
       record: flags.record ? { path: flags.record, kwatchVersion: this.config.version } : undefined,
-      watchList: flags['watch-list'] ? { initialEventsEndTimeoutMs: parseDuration(flags['initial-events-timeout'], '--initial-events-timeout'), fallbackWithoutInitialEventsEnd: flags.fallback } : undefined,
+      watchList: watchListOptions(flags),
     } as const;
   }
 }

@@ -3,6 +3,7 @@ import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../../cli/base-command.js';
 import { startTraceOut, traceOutFlags } from '../../cli/trace-out.js';
 import { parseDuration } from '../../cli/duration.js';
+import { watchListFlags, watchListOptions } from '../../cli/watch-list-flags.js';
 import { createStopSignal, type StopSignal } from '../../cli/stop-signal.js';
 import { UserError } from '../../cli/user-error.js';
 import { checkSnapshotDir } from '../../cli/snapshot-file.js';
@@ -78,16 +79,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
     live: Flags.boolean({ description: 'A full-screen dashboard: the pipeline (stage rates, queue depths, sparklines, activity) and an index panel (values, counts, change since the start, by count); q quits and prints the table. Falls back to the plain periodic table without a terminal, under CI or with TERM=dumb.', default: false, exclusive: ['value'] }),
     'snapshot-dir': Flags.string({ description: 'With --live: the folder where s saves the screen as kwatch-snapshot-<time>.txt (default: the working directory).' }),
     check: Flags.boolean({ description: `Compare the cache with a LIST from the server (with --watch: when the watch ends); exit code ${CHECK_DIFFERS_EXIT_CODE} when objects are missing, extra or stale.`, default: false, exclusive: ['value'] }),
-    'watch-list': Flags.boolean({
-      description: "Sync with a watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan), as client-go 1.35's WatchListClient does by default, falling back to LIST+WATCH when the server refuses it. The default; --no-watch-list: a paged LIST then WATCH, as client-go 1.34 and earlier.",
-      default: true,
-      allowNo: true,
-    }),
-    'initial-events-timeout': Flags.string({
-      description: 'How long a watch-list may go without its k8s.io/initial-events-end bookmark before a `no-initial-events-end` reflector record says so (client-go would wait forever); 0 = never.',
-      default: '30s',
-    }),
-    fallback: Flags.boolean({ description: 'When a watch-list has no initial-events-end bookmark after --initial-events-timeout, do what a fixed client would: close it and LIST+WATCH for the rest of the run.', default: false }),
+    ...watchListFlags({ listFirst: 'a paged LIST then WATCH' }),
     'page-size': Flags.integer({ description: 'Objects per LIST page (0 = one unpaged LIST).', default: 500, min: 0 }),
     for: Flags.string({ description: 'With --watch: stop after this long (e.g. 30s, 5m).' }),
     interval: Flags.string({ description: 'With --watch: how often the table is redrawn.', default: '1s' }),
@@ -156,8 +148,7 @@ With --check: after the sync, LISTs at the cache's resourceVersion (resourceVers
       indexers,
       tracer,
       useWatchList: flags['watch-list'],
-      initialEventsEndTimeoutMs: parseDuration(flags['initial-events-timeout'], '--initial-events-timeout'),
-      fallbackWithoutInitialEventsEnd: flags.fallback,
+      ...watchListOptions(flags),
       pageSize: flags['page-size'],
       signal: end.signal,
       firstContact: this.firstContactOptions(),
