@@ -2,6 +2,8 @@
 // writer from src/kube) or of a recording replayed on virtual time — the trace into the printer, the
 // ways to stop (Ctrl-C, --for, --max-events, --once's idle queue, the recording's end), and the verdict:
 // the --once report and its exit code.
+import { formatInformerMetrics } from '../informer/informer-metrics.js';
+import type { MetricsSource } from '../render/live/informer-metrics-panel.js';
 import type { TraceRecord, Tracer } from '../informer/trace.js';
 import { metaNamespaceKey, type ListerWatcher } from '../informer/types.js';
 import { VirtualClock } from '../informer/recording/virtual-clock.js';
@@ -150,7 +152,9 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   let muted = false;
   let records = 0;
   const run = new AbortController();
-  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit')) : undefined;
+  // The informers the --live panel draws metrics of: none until the session exists (the panel asks every frame).
+  let informersNow: () => readonly MetricsSource[] = () => [];
+  const live = o.live ? await startLive(o, out, err, () => o.stop.stop('quit'), () => informersNow()) : undefined;
   const unsubscribe = o.tracer.subscribe((r: TraceRecord) => {
     records++;
     if (muted) return;
@@ -190,6 +194,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     wrap: (info, lw, role) => new GatedListerWatcher(backend.wrap(info, lw, role, onFatal), gate),
     onMaskedRead: backend.masked ? maskedReadWarning(o.tracer, err, backend.session.clock ?? realClock) : undefined,
   });
+
+  informersNow = () => session.factory.informers.map((e) => e.informer);
 
   let unsettled: string | undefined;
   const onUserStop = () => {
@@ -305,6 +311,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   if (closed?.failure) throw closed.failure;
 
   err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
+  // After the summary, as events prints them: each informer's metrics in client-go 1.36's names.
+  for (const { informer } of session.factory.informers) err.write(`${formatInformerMetrics(informer.name, informer.metrics())}\n`);
   if (closed?.note) err.write(`${closed.note}\n`);
   const unused = [...backend.unusedFaults(), ...writeFaults.unused()];
   if (unused.length) err.write(`Warning: --inject ${unused.join(', ')} never fired\n`);
@@ -341,12 +349,13 @@ function priorityQueueLines(session: ReconcileSession): string[] {
 }
 
 /** --live on a terminal: the dashboard, its reconcile panel fed by the same trace; undefined (said in one line) without one. */
-async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void) {
+async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }, err: NodeJS.WritableStream, quit: () => void, informersNow: () => readonly MetricsSource[]) {
   // Asked first: a run that cannot draw never loads the live session.
   const { canDrawLive } = await import('./live-available.js');
   if (!canDrawLive(out, err)) return undefined;
   const { startLiveSession } = await import('./live-session.js');
   const { ReconcileStats } = await import('../render/live/reconcile-panel.js');
+  const { informerMetricsPanel } = await import('../render/live/informer-metrics-panel.js');
   const panel = new ReconcileStats();
   const src = o.source;
   const names = o.controllers.map((c) => c.name).join(', ');
@@ -362,7 +371,14 @@ async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { 
     snapshotDir: o.live?.snapshotDir,
     diff: o.diff,
     showSecrets: o.showSecrets,
-    panel: { content: () => ({ title: `reconcile: ${names} (writes ${o.mode})`, lines: panel.lines() }), add: panel.add },
+    panel: {
+      // The reconcile panel, then the informers' metrics (client-go 1.36's names) as events --live draws them.
+      content: () => {
+        const informers = informerMetricsPanel(informersNow());
+        return { title: `reconcile: ${names} (writes ${o.mode})`, lines: [...panel.lines(), '', informers.title, ...informers.lines] };
+      },
+      add: panel.add,
+    },
     stdout: out as NodeJS.WriteStream,
     onQuit: quit,
   });

@@ -216,12 +216,16 @@ describe.runIf(TMUX)('kwatch events --live in tmux', () => {
     expect(s).toContain('following default/cart-api:');
     expect(s).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+reconcile\s+write\s+\S+\s+.*verb=update-status/m);
     expect(s).toMatch(/^ {6}status\.conditions.*: .* → /m); // the diff of the write, under it
+    // Under the reconcile panel, the informers' metrics as events --live draws them.
+    expect(s).toMatch(/^informer metrics \(client-go 1\.36: informer_queued_items/m);
+    expect(s).toMatch(/^deployments\.apps\s+\d+\s+\d+\s+(no samples|p50 )/m);
     tmux('send-keys', '-t', 'reconcile', '-l', 'q');
     while (!at().includes('EXIT=') && Date.now() < deadline + 15_000) await new Promise((r) => setTimeout(r, 100));
     s = at();
     expect(s).toContain('EXIT=0');
     expect(s).not.toContain('following default/cart-api');
     expect(s).toMatch(/^│ reconcile\s+│\s+\d+ │\s+\d+ │ start=\d+ success=\d+ write=\d+ loop=1/m);
+    expect(s).toMatch(/^informer deployments\.apps: informer_queued_items \d+ \(peak \d+\)/m);
   }, 60_000);
 
   it('in a terminal with TERM=dumb or CI set, says so in one line and prints the plain trace', async () => {
