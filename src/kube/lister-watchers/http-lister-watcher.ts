@@ -132,39 +132,29 @@ export class HttpListerWatcher implements ListerWatcher {
 
   /** A list answered in CBOR: one data item, read whole, then checked and completed as a JSON list is. */
   private async cborList(res: HttpResponse): Promise<ListPage> {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const c of res.body) { chunks.push(Buffer.from(c)); bytes += c.length; }
     const { decodeCborBody } = await import('../http/cbor-body.js');
-    let value: unknown;
-    try {
-      value = decodeCborBody(Buffer.concat(chunks));
-    } catch (err) {
-      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent an unreadable CBOR list body for ${this.path}: ${(err as Error).message}`, { cause: err });
-    }
-    const page = checkListShape<ListPage>(value, { server: this.conn.server, path: this.path });
-    page.metadata ??= {};
-    page.bytes = bytes;
-    if (this.omitManagedFields) for (const item of page.items) delete (item.metadata as { managedFields?: unknown } | undefined)?.managedFields;
-    fillItemTypeMeta(page);
-    return page;
+    return this.binaryList(res, decodeCborBody, (path) => `an unreadable CBOR list body for ${path}`);
   }
 
   /** A list answered in protobuf: `k8s\0` + runtime.Unknown holding an XList, decoded by src/wire to its JSON. */
   private async protobufList(res: HttpResponse): Promise<ListPage> {
+    const { protobufToJson } = await import('../../wire/protobuf/to-json.js');
+    return this.binaryList(res, protobufToJson, (path) => `a protobuf list body for ${path} that kwatch cannot read`);
+  }
+
+  /** A binary list body is one encoded item: read it whole, decode it, then check and complete it as a JSON list. */
+  private async binaryList(res: HttpResponse, decode: (body: Buffer) => unknown, unreadable: (path: string) => string): Promise<ListPage> {
     const chunks: Buffer[] = [];
     let bytes = 0;
     for await (const c of res.body) { chunks.push(Buffer.from(c)); bytes += c.length; }
-    const { protobufToJson } = await import('../../wire/protobuf/to-json.js');
     let value: unknown;
     try {
-      value = protobufToJson(Buffer.concat(chunks));
+      value = decode(Buffer.concat(chunks));
     } catch (err) {
-      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent a protobuf list body for ${this.path} that kwatch cannot read: ${(err as Error).message}`, { cause: err });
+      throw new UnexpectedAnswerError(`the server at ${this.conn.server} sent ${unreadable(this.path)}: ${(err as Error).message}`, { cause: err });
     }
     const page = checkListShape<ListPage>(value, { server: this.conn.server, path: this.path });
     page.metadata ??= {};
-    page.items ??= [];
     page.bytes = bytes;
     if (this.omitManagedFields) for (const item of page.items) delete (item.metadata as { managedFields?: unknown } | undefined)?.managedFields;
     fillItemTypeMeta(page);
