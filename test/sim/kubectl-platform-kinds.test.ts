@@ -3,7 +3,7 @@
 // approve|deny), API priority and fairness, RuntimeClasses and APIServices: created or applied, printed with kube's
 // columns, explained from the OpenAPI, refused where kube refuses, deleted; and api-resources as on a 1.32 server.
 import { describe, expect, it } from 'vitest';
-import { http, kubectlSim, until } from './sim-helpers.js';
+import { CSR_PEM, http, kubectlSim, until } from './sim-helpers.js';
 
 // A 1.32 server (the default is the newest release, which serves more kinds: kube-versions.test.ts).
 const fx = kubectlSim({ kubeVersion: '1.32', nodes: 0, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-platform-');
@@ -24,15 +24,6 @@ const refused = async (...args: string[]): Promise<string> => {
 };
 const apply = (name: string, yaml: string) => kubectl('apply', '-f', fx.file(name, yaml));
 
-// An ECDSA P-256 request for CN=jane (openssl req -new), base64 as spec.request carries it.
-const CSR_PEM = `-----BEGIN CERTIFICATE REQUEST-----
-MIHIMHECAQAwDzENMAsGA1UEAwwEamFuZTBZMBMGByqGSM49AgEGCCqGSM49AwEH
-A0IABOtBPUioWCGhYarMV2OnaWKhQTJZvbKH2S4GnRUO8/q34AAslJsoYAEXV2ji
-dHwYbzWlprxI31rMx1M0OCs55XWgADAKBggqhkjOPQQDAgNHADBEAiAyTw7vOD2Y
-jvXtpvbTardgLufoYiqVG0DIhLfZguxAUwIgI1Wlxnz8K5WQt4s7OnTbctBnUAcZ
-y1dYcr9h4gj2Wt0=
------END CERTIFICATE REQUEST-----
-`;
 const csr = (name: string) => `apiVersion: certificates.k8s.io/v1
 kind: CertificateSigningRequest
 metadata: {name: ${name}}

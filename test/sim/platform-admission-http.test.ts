@@ -4,21 +4,12 @@
 // PriorityClasses lets the default itself be written again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { http } from './sim-helpers.js';
+import { CSR_PEM, http } from './sim-helpers.js';
 
 let sim: SimServer;
 beforeAll(async () => { sim = await startSimServer({ nodes: 0, pods: 0, churn: 0 }); });
 afterAll(() => sim.close());
 
-// An ECDSA P-256 request for CN=jane (openssl req -new), as kubectl-platform-kinds.test.ts uses.
-const CSR_PEM = `-----BEGIN CERTIFICATE REQUEST-----
-MIHIMHECAQAwDzENMAsGA1UEAwwEamFuZTBZMBMGByqGSM49AgEGCCqGSM49AwEH
-A0IABOtBPUioWCGhYarMV2OnaWKhQTJZvbKH2S4GnRUO8/q34AAslJsoYAEXV2ji
-dHwYbzWlprxI31rMx1M0OCs55XWgADAKBggqhkjOPQQDAgNHADBEAiAyTw7vOD2Y
-jvXtpvbTardgLufoYiqVG0DIhLfZguxAUwIgI1Wlxnz8K5WQt4s7OnTbctBnUAcZ
-y1dYcr9h4gj2Wt0=
------END CERTIFICATE REQUEST-----
-`;
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const csr = (name: string) => ({
   apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name },

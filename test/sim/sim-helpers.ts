@@ -213,3 +213,16 @@ export function kubectlSim(options: SimServerOptions = {}, dirPrefix = 'kwatch-k
     },
   };
 }
+
+/**
+ * An ECDSA P-256 certificate request for CN=jane (made with `openssl req -new`), as a CertificateSigningRequest's
+ * spec.request carries it after base64; the platform-kind tests (kubectl and plain HTTP) both submit it.
+ */
+export const CSR_PEM = `-----BEGIN CERTIFICATE REQUEST-----
+MIHIMHECAQAwDzENMAsGA1UEAwwEamFuZTBZMBMGByqGSM49AgEGCCqGSM49AwEH
+A0IABOtBPUioWCGhYarMV2OnaWKhQTJZvbKH2S4GnRUO8/q34AAslJsoYAEXV2ji
+dHwYbzWlprxI31rMx1M0OCs55XWgADAKBggqhkjOPQQDAgNHADBEAiAyTw7vOD2Y
+jvXtpvbTardgLufoYiqVG0DIhLfZguxAUwIgI1Wlxnz8K5WQt4s7OnTbctBnUAcZ
+y1dYcr9h4gj2Wt0=
+-----END CERTIFICATE REQUEST-----
+`;
