@@ -37,6 +37,8 @@ export class FakeWatch implements WatchStream {
   private ended = false;
   private error?: unknown;
   private wake?: () => void;
+  /** Called once when the stream ends, however it ends (the lister-watcher drops its abort listener there). */
+  onEnd?: () => void;
 
   constructor(
     readonly id: number,
@@ -60,6 +62,7 @@ export class FakeWatch implements WatchStream {
     this.ended = true;
     this.error = error;
     this.wakeUp();
+    this.onEnd?.();
   }
 
   close(): void {
@@ -327,7 +330,11 @@ export class FakeListerWatcher implements ListerWatcher {
     }
     const w = new FakeWatch(this.watches.length + 1, request.options);
     request.watch = w;
-    signal?.addEventListener('abort', () => w.close(), { once: true });
+    // The listener goes when the watch ends: a test's one signal outlives many watches (more than ten listeners
+    // on it is Node's MaxListenersExceededWarning, and each would keep its ended watch alive).
+    const onAbort = () => w.close();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    w.onEnd = () => signal?.removeEventListener('abort', onAbort);
     const rvParam = options.resourceVersion ?? '';
     const requested = rvParam === '' || rvParam === '0' ? 0 : Number(rvParam);
     if (options.sendInitialEvents) {
