@@ -137,6 +137,12 @@ describe('--expect', () => {
     // Fields outside data are shown as for any object.
     const [typed] = parseExpectations([{ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'shop', name: 'creds' }, type: 'kubernetes.io/tls' }], 'e.yaml');
     expect(checkExpectation(typed, secret({})).diff).toEqual(['type: want "kubernetes.io/tls", got "Opaque"']);
+    // "data" inside another path (metadata.labels) is not the Secret's data.
+    const [labelled] = parseExpectations([{ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'shop', name: 'creds', labels: { tier: 'db' } } }], 'e.yaml');
+    expect(checkExpectation(labelled, secret({})).diff).toEqual(['metadata.labels: want {"tier":"db"}, got <none>']);
+    // stringData (write-only: never stored) is masked as data is.
+    const [plain] = parseExpectations([{ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'shop', name: 'creds' }, stringData: { password: 'hunter2' } }], 'e.yaml');
+    expect(checkExpectation(plain, secret({})).diff).toEqual(['stringData: differs (values masked)']);
     // A ConfigMap's data is no secret.
     const [cm] = parseExpectations([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'shop', name: 'creds' }, data: { password: 'a' } }], 'e.yaml');
     expect(checkExpectation(cm, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'shop', name: 'creds' }, data: { password: 'b' } }).diff).toEqual(['data.password: want "a", got "b"']);
