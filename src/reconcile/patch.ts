@@ -70,14 +70,17 @@ export function applyJsonPatch(target: Json, ops: unknown): Json {
         doc = removeAt(doc, pointer(raw.path), raw.path);
         break;
       case 'move': {
-        const v = getAt(doc, pointer(raw.from ?? ''), raw.from ?? '');
-        doc = removeAt(doc, pointer(raw.from ?? ''), raw.from ?? '');
+        const from = fromOf(raw);
+        const v = getAt(doc, pointer(from), from);
+        doc = removeAt(doc, pointer(from), from);
         doc = setAt(doc, pointer(raw.path), v, 'add');
         break;
       }
-      case 'copy':
-        doc = setAt(doc, pointer(raw.path), structuredClone(getAt(doc, pointer(raw.from ?? ''), raw.from ?? '')), 'add');
+      case 'copy': {
+        const from = fromOf(raw);
+        doc = setAt(doc, pointer(raw.path), structuredClone(getAt(doc, pointer(from), from)), 'add');
         break;
+      }
       case 'test':
         if (!jsonEqual(getAt(doc, pointer(raw.path), raw.path), raw.value)) throw new PatchError(`testing value ${raw.path} failed`);
         break;
@@ -86,6 +89,12 @@ export function applyJsonPatch(target: Json, ops: unknown): Json {
     }
   }
   return doc;
+}
+
+/** move and copy need `from` (RFC 6902 §4.4, §4.5): without it the API server refuses the patch, not copies the root. */
+function fromOf(op: JsonPatchOp): string {
+  if (typeof op.from !== 'string') throw new PatchError(`the "${op.op}" operation needs a "from" path: ${JSON.stringify(op)}`);
+  return op.from;
 }
 
 function pointer(p: string): string[] {

@@ -82,6 +82,7 @@ describe('merge patch and createMergePatch, edge by edge', () => {
   it('jsonEqual: deep, order-sensitive for lists, key-set-sensitive for maps', () => {
     expect(jsonEqual({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual([1, 2], [1, 3])).toBe(false);
     expect(jsonEqual([1, 2], [1, 2, 3])).toBe(false);
     expect(jsonEqual([1], { 0: 1 })).toBe(false);
     expect(jsonEqual({ 0: 1 }, [1])).toBe(false);
@@ -127,14 +128,20 @@ describe('JSON patch (RFC 6902), operation by operation', () => {
     expect(copied).toEqual({ a: { x: 1 }, b: { x: 2 } });
     expect(patchError(() => applyJsonPatch({ a: 1 }, [{ op: 'move', from: '/nope', path: '/b' }]))).toBe('the path "/nope" does not exist');
     expect(patchError(() => applyJsonPatch({ a: 1 }, [{ op: 'copy', from: '/nope', path: '/b' }]))).toBe('the path "/nope" does not exist');
-    // No `from`: the whole document.
-    expect(applyJsonPatch({ a: 1 }, [{ op: 'copy', path: '/b' }])).toEqual({ a: 1, b: { a: 1 } });
+    // Into a list at an index, both insert (the element there moves up), as add does.
+    expect(applyJsonPatch({ a: 'm', l: ['x'] }, [{ op: 'move', from: '/a', path: '/l/0' }])).toEqual({ l: ['m', 'x'] });
+    expect(applyJsonPatch({ a: 'c', l: ['x'] }, [{ op: 'copy', from: '/a', path: '/l/0' }])).toEqual({ a: 'c', l: ['c', 'x'] });
+    // No `from` is refused (it used to copy or move the whole document).
+    expect(patchError(() => applyJsonPatch({ a: 1 }, [{ op: 'copy', path: '/b' }]))).toBe('the "copy" operation needs a "from" path: {"op":"copy","path":"/b"}');
+    expect(patchError(() => applyJsonPatch({ a: 1 }, [{ op: 'move', path: '/b' }]))).toBe('the "move" operation needs a "from" path: {"op":"move","path":"/b"}');
   });
 
   it('test compares deeply; a failed test names its path', () => {
     expect(applyJsonPatch({ a: { b: [1, 2] } }, [{ op: 'test', path: '/a', value: { b: [1, 2] } }])).toEqual({ a: { b: [1, 2] } });
     expect(patchError(() => applyJsonPatch({ a: { b: [1, 2] } }, [{ op: 'test', path: '/a/b', value: [2, 1] }]))).toBe('testing value /a/b failed');
     expect(patchError(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/b', value: 1 }]))).toBe('the path "/b" does not exist');
+    // A path does not reach into a string's own properties.
+    expect(patchError(() => applyJsonPatch({ a: 'abc' }, [{ op: 'test', path: '/a/length', value: 3 }]))).toBe('the path "/a/length" does not exist');
   });
 
   it('pointers: ~1 is a slash and ~0 a tilde (in that order), and a pointer must start with /', () => {
@@ -183,6 +190,8 @@ describe('strategic merge patch, edge by edge', () => {
   it('$patch: replace replaces a map; $patch: delete of an element not there changes nothing; other $ directives are not stored', () => {
     expect(applyStrategicMergePatch({ a: { x: 1, y: 2 } }, { a: { $patch: 'replace', z: 3 } })).toEqual({ a: { z: 3 } });
     expect(applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'zz', $patch: 'delete' }] } })).toEqual(pod);
+    // The first element can be deleted too.
+    expect(applyStrategicMergePatch(pod, { status: { conditions: [{ type: 'Ready', $patch: 'delete' }] } })).toMatchObject({ status: { conditions: [{ type: 'Synced', status: 'True' }] } });
     expect(applyStrategicMergePatch({ a: 1 }, { $setElementOrder: [{ name: 'a' }], $retainKeys: ['a'], b: 2 })).toEqual({ a: 1, b: 2 });
     // A new element's own $patch is not stored with it.
     expect(applyStrategicMergePatch({ spec: { volumes: [] } }, { spec: { volumes: [{ name: 'v', $patch: 'merge' }] } })).toEqual({ spec: { volumes: [{ name: 'v' }] } });

@@ -64,6 +64,20 @@ describe('selectors over cached objects (ctx.list)', () => {
     expect(parseFieldSelector('metadata.name  !=  q')({ metadata: { name: 'p' } } as never)).toBe(true);
   });
 
+  it('an empty set member is the empty value, as kube reads it: (a,) is {a, ""} and () is {""}', () => {
+    expect(parseLabelSelector('app in (web,)')({ app: '' })).toBe(true);
+    expect(parseLabelSelector('app in (web,)')({ app: 'web' })).toBe(true);
+    expect(parseLabelSelector('app in (web,)')({ app: 'api' })).toBe(false);
+    expect(parseLabelSelector('app in ()')({ app: '' })).toBe(true);
+    expect(parseLabelSelector('app notin (web,)')({ app: '' })).toBe(false);
+    expect(parseLabelSelector('app notin ( , web)')({ app: 'api' })).toBe(true);
+  });
+
+  it('field selectors: an empty requirement (a trailing comma) is skipped', () => {
+    expect(parseFieldSelector('metadata.name=p,')({ metadata: { name: 'p' } } as never)).toBe(true);
+    expect(parseFieldSelector(',metadata.name=q')({ metadata: { name: 'p' } } as never)).toBe(false);
+  });
+
   it('field selectors on any dotted path', () => {
     const pod = { metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'node-1' } };
     expect(parseFieldSelector('spec.nodeName=node-1,metadata.namespace!=kube-system')(pod)).toBe(true);

@@ -79,6 +79,20 @@ describe('write limiter', () => {
     expect(done).toBe(true);
   });
 
+  it('a write waits only for the part of a token the bucket lacks', async () => {
+    const clock = new FakeClock();
+    const limiter = new WriteLimiter({ qps: 10, burst: 1, maxWrites: 100 }, clock);
+    await limiter.take();
+    await clock.advance(50); // half a token back
+    let done = false;
+    const next = limiter.take().then(() => (done = true));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false);
+    await clock.advance(50); // the other half: 50 ms, not 100 or 150
+    await next;
+    expect(done).toBe(true);
+  });
+
   it('a write whose wait is aborted rejects, takes no token, and the writes queued behind it still go', async () => {
     const clock = new FakeClock();
     const limiter = new WriteLimiter({ qps: 10, burst: 1, maxWrites: 100 }, clock);
