@@ -52,26 +52,27 @@ export function checkExpectation(e: Expectation, found: KubeObject | undefined):
   if (found === undefined) return { expectation: e, met: false, diff: ['not found'] };
   const diff: string[] = [];
   compare(e.want, found, '', diff);
-  // A Secret's values never reach the output: which key differs is enough.
-  const shown = e.kind === 'Secret' ? diff.map((d) => (/^(data|stringData)[.[]/.test(d) ? `${d.slice(0, d.indexOf(':'))}: differs (values masked)` : d)) : diff;
+  // A Secret's values never reach the output: which key differs is enough. `data` itself too: a wanted `data:
+  // null` (or any non-map) would otherwise print the stored map whole.
+  const shown = e.kind === 'Secret' ? diff.map((d) => (/^(data|stringData)[.[:]/.test(d) ? `${d.slice(0, d.indexOf(':'))}: differs (values masked)` : d)) : diff;
   return { expectation: e, met: diff.length === 0, diff: shown };
 }
 
 /** Every field of `want` in `got`: maps by key, lists order-free (each wanted element matches some element). */
 function compare(want: unknown, got: unknown, path: string, diff: string[]): void {
   if (Array.isArray(want)) {
-    if (!Array.isArray(got)) return void diff.push(`${path}: want ${show(want)}, got ${show(got)}`);
+    if (!Array.isArray(got)) return void diff.push(`${path}: want ${show(want)}, got ${showGot(got)}`);
     want.forEach((w, i) => {
       if (!got.some((g) => matches(w, g))) diff.push(`${path}[${i}]: want an element ${show(w)}, none matches`);
     });
     return;
   }
   if (isMap(want)) {
-    if (!isMap(got)) return void diff.push(`${path || '(object)'}: want ${show(want)}, got ${show(got)}`);
+    if (!isMap(got)) return void diff.push(`${path || '(object)'}: want ${show(want)}, got ${showGot(got)}`);
     for (const [k, w] of Object.entries(want)) compare(w, got[k], path ? `${path}.${k}` : k, diff);
     return;
   }
-  if (want !== got) diff.push(`${path}: want ${show(want)}, got ${got === undefined ? '<none>' : show(got)}`);
+  if (want !== got) diff.push(`${path}: want ${show(want)}, got ${showGot(got)}`);
 }
 
 function matches(want: unknown, got: unknown): boolean {
@@ -82,6 +83,11 @@ function matches(want: unknown, got: unknown): boolean {
 
 function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A missing field reads `<none>` whatever was wanted there (not `undefined`). */
+function showGot(v: unknown): string {
+  return v === undefined ? '<none>' : show(v);
 }
 
 function show(v: unknown): string {

@@ -70,14 +70,17 @@ export function applyJsonPatch(target: Json, ops: unknown): Json {
         doc = removeAt(doc, pointer(raw.path), raw.path);
         break;
       case 'move': {
-        const v = getAt(doc, pointer(raw.from ?? ''), raw.from ?? '');
-        doc = removeAt(doc, pointer(raw.from ?? ''), raw.from ?? '');
+        const from = fromOf(raw);
+        const v = getAt(doc, pointer(from), from);
+        doc = removeAt(doc, pointer(from), from);
         doc = setAt(doc, pointer(raw.path), v, 'add');
         break;
       }
-      case 'copy':
-        doc = setAt(doc, pointer(raw.path), structuredClone(getAt(doc, pointer(raw.from ?? ''), raw.from ?? '')), 'add');
+      case 'copy': {
+        const from = fromOf(raw);
+        doc = setAt(doc, pointer(raw.path), structuredClone(getAt(doc, pointer(from), from)), 'add');
         break;
+      }
       case 'test':
         if (!jsonEqual(getAt(doc, pointer(raw.path), raw.path), raw.value)) throw new PatchError(`testing value ${raw.path} failed`);
         break;
@@ -86,6 +89,12 @@ export function applyJsonPatch(target: Json, ops: unknown): Json {
     }
   }
   return doc;
+}
+
+/** move and copy need `from` (RFC 6902 §4.4, §4.5): without it the API server refuses the patch, not copies the root. */
+function fromOf(op: JsonPatchOp): string {
+  if (typeof op.from !== 'string') throw new PatchError(`the "${op.op}" operation needs a "from" path: ${JSON.stringify(op)}`);
+  return op.from;
 }
 
 function pointer(p: string): string[] {
@@ -128,7 +137,10 @@ function removeAt(doc: Json, path: string[], shown: string): Json {
   return doc;
 }
 
-/** Lists kube merges by a key under strategic merge patch (patchMergeKey in kube's Go types). */
+/**
+ * Lists kube merges by a key under strategic merge patch (patchMergeKey in kube's Go types, k8s.io/api
+ * core/v1/types.go). Lists without a patch strategy replace: `tolerations` among them (PodSpec's has none).
+ */
 const MERGE_KEYS: Record<string, string> = {
   containers: 'name',
   initContainers: 'name',
@@ -143,8 +155,10 @@ const MERGE_KEYS: Record<string, string> = {
   hostAliases: 'ip',
   topologySpreadConstraints: 'topologyKey',
   ownerReferences: 'uid',
-  tolerations: 'key',
 };
+
+/** A Service's `spec.ports` merge by `port` (ServiceSpec's patchMergeKey), not by a container's `containerPort`. */
+const SERVICE_MERGE_KEYS: Record<string, string> = { ...MERGE_KEYS, ports: 'port' };
 
 /**
  * Strategic merge patch as kube applies it to built-in types: maps merge, null deletes, lists named in
@@ -152,7 +166,11 @@ const MERGE_KEYS: Record<string, string> = {
  * Directives beyond `$patch: delete|replace` ($retainKeys, $setElementOrder, $deleteFromPrimitiveList)
  * are not applied.
  */
-export function applyStrategicMergePatch(target: Json, patch: Json): Json {
+export function applyStrategicMergePatch(target: Json, patch: Json, kind?: string): Json {
+  return strategicMerge(target, patch, kind === 'Service' ? SERVICE_MERGE_KEYS : MERGE_KEYS);
+}
+
+function strategicMerge(target: Json, patch: Json, keys: Record<string, string>): Json {
   if (!isObject(patch)) return structuredClone(patch);
   if (patch.$patch === 'replace') {
     const { $patch: _p, ...rest } = patch;
@@ -162,13 +180,13 @@ export function applyStrategicMergePatch(target: Json, patch: Json): Json {
   for (const [k, v] of Object.entries(patch)) {
     if (k.startsWith('$')) continue;
     if (v === null) delete out[k];
-    else if (Array.isArray(v) && MERGE_KEYS[k] && Array.isArray(out[k])) out[k] = mergeList(out[k] as unknown[], v, MERGE_KEYS[k]);
-    else out[k] = applyStrategicMergePatch(out[k], v);
+    else if (Array.isArray(v) && Object.hasOwn(keys, k) && Array.isArray(out[k])) out[k] = mergeList(out[k] as unknown[], v, keys[k], keys);
+    else out[k] = strategicMerge(out[k], v, keys);
   }
   return out;
 }
 
-function mergeList(current: unknown[], patch: unknown[], key: string): unknown[] {
+function mergeList(current: unknown[], patch: unknown[], key: string, keys: Record<string, string>): unknown[] {
   const out = current.map((x) => x);
   for (const p of patch) {
     if (!isObject(p) || p[key] === undefined) {
@@ -178,8 +196,8 @@ function mergeList(current: unknown[], patch: unknown[], key: string): unknown[]
     const i = out.findIndex((x) => isObject(x) && x[key] === p[key]);
     if (p.$patch === 'delete') {
       if (i >= 0) out.splice(i, 1);
-    } else if (i >= 0) out[i] = applyStrategicMergePatch(out[i], p);
-    else out.push(applyStrategicMergePatch(undefined, p));
+    } else if (i >= 0) out[i] = strategicMerge(out[i], p, keys);
+    else out.push(strategicMerge(undefined, p, keys));
   }
   return out;
 }
@@ -194,9 +212,9 @@ export function applyPatch(obj: KubeObject, patch: unknown, type: LocalPatchType
     case 'json':
       return applyJsonPatch(obj, patch) as KubeObject;
     case 'strategic':
-      return applyStrategicMergePatch(obj, patch) as KubeObject;
+      return applyStrategicMergePatch(obj, patch, obj.kind) as KubeObject;
     case 'apply':
       // Server-side apply, approximated locally: the applied configuration merged strategically over the live object.
-      return applyStrategicMergePatch(obj, patch) as KubeObject;
+      return applyStrategicMergePatch(obj, patch, obj.kind) as KubeObject;
   }
 }

@@ -16,7 +16,9 @@ export function parseLabelSelector(selector: string): (labels: Record<string, st
     if (!s) continue;
     let m: RegExpMatchArray | null;
     if ((m = s.match(/^!\s*([\w./-]+)$/))) reqs.push({ key: m[1], op: 'notexists' });
-    else if ((m = s.match(/^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/))) reqs.push({ key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((v) => v.trim()).filter((v) => v !== '') });
+    // An empty member is the empty value, as kube reads it: `(a,)` is {a, ""} and `()` is {""}
+    // (apimachinery pkg/labels/selector.go, parseIdentifiersList and parseValues).
+    else if ((m = s.match(/^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/))) reqs.push({ key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((v) => v.trim()) });
     else if ((m = s.match(/^([\w./-]+)\s*(==|=|!=)\s*([\w./-]*)$/))) reqs.push({ key: m[1], op: m[2] === '!=' ? 'notin' : 'in', values: [m[3]] });
     else if ((m = s.match(/^([\w./-]+)$/))) reqs.push({ key: m[1], op: 'exists' });
     else throw new SelectorError(`unable to parse requirement: "${s}" in label selector "${selector}"`);

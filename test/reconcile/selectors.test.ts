@@ -48,6 +48,36 @@ describe('selectors over cached objects (ctx.list)', () => {
     expect(() => parseFieldSelector('x spec.nodeName=a')).toThrow('invalid field selector requirement "x spec.nodeName=a": use path=value or path!=value');
   });
 
+  it('a field path through null or a string is a missing field (""), not an error nor the string\'s own properties', () => {
+    const pod = { metadata: { name: 'p' }, spec: { hostNetwork: null } } as unknown as Parameters<ReturnType<typeof parseFieldSelector>>[0];
+    expect(parseFieldSelector('spec.hostNetwork.deeper=')(pod)).toBe(true);
+    expect(parseFieldSelector('metadata.name.length=')(pod)).toBe(true);
+    expect(parseFieldSelector('metadata.name.length=1')(pod)).toBe(false);
+  });
+
+  it('label selectors: several blanks around in/notin and none around = count alike', () => {
+    const labels = { app: 'web', tier: 'front' };
+    expect(parseLabelSelector('tier  in   (front)')(labels)).toBe(true);
+    expect(parseLabelSelector('app  notin  (web)')(labels)).toBe(false);
+    expect(parseLabelSelector('app=web,tier!=back')(labels)).toBe(true);
+    expect(parseLabelSelector('!  gone')(labels)).toBe(true);
+    expect(parseFieldSelector('metadata.name  !=  q')({ metadata: { name: 'p' } } as never)).toBe(true);
+  });
+
+  it('an empty set member is the empty value, as kube reads it: (a,) is {a, ""} and () is {""}', () => {
+    expect(parseLabelSelector('app in (web,)')({ app: '' })).toBe(true);
+    expect(parseLabelSelector('app in (web,)')({ app: 'web' })).toBe(true);
+    expect(parseLabelSelector('app in (web,)')({ app: 'api' })).toBe(false);
+    expect(parseLabelSelector('app in ()')({ app: '' })).toBe(true);
+    expect(parseLabelSelector('app notin (web,)')({ app: '' })).toBe(false);
+    expect(parseLabelSelector('app notin ( , web)')({ app: 'api' })).toBe(true);
+  });
+
+  it('field selectors: an empty requirement (a trailing comma) is skipped', () => {
+    expect(parseFieldSelector('metadata.name=p,')({ metadata: { name: 'p' } } as never)).toBe(true);
+    expect(parseFieldSelector(',metadata.name=q')({ metadata: { name: 'p' } } as never)).toBe(false);
+  });
+
   it('field selectors on any dotted path', () => {
     const pod = { metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'node-1' } };
     expect(parseFieldSelector('spec.nodeName=node-1,metadata.namespace!=kube-system')(pod)).toBe(true);

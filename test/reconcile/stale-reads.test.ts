@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/informer/types.js';
 import { applyPatch } from '../../src/reconcile/patch.js';
+import { OwnWrites } from '../../src/reconcile/stale-reads.js';
 import type { ControllerDefinition } from '../../src/reconcile/types.js';
 import type { ObjectWriter, WriteRequest } from '../../src/reconcile/writer.js';
 import { DEPLOYMENTS, MemoryCatalog, deployment, eventually, startSession } from './helpers.js';
@@ -71,5 +72,44 @@ describe('stale reads (module mode)', () => {
     expect(h.records.some((r) => r.op === 'stale-read')).toBe(false);
     expect(h.session.writes.ownWrites.staleReads).toEqual([]);
     await h.stop();
+  });
+});
+
+describe('OwnWrites: the controller\'s own last write of each key', () => {
+  const cached = (resourceVersion?: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'a', ...(resourceVersion === undefined ? {} : { resourceVersion }) } });
+
+  it('keeps the newest revision written, per controller, resource and key', () => {
+    const own = new OwnWrites();
+    expect(own.lastRv('c', 'configmaps', 'default/a')).toBeUndefined();
+    own.wrote('c', 'configmaps', 'default/a', '10');
+    own.wrote('c', 'configmaps', 'default/a', '9'); // an older answer arriving late does not move it back
+    expect(own.lastRv('c', 'configmaps', 'default/a')).toBe('10');
+    own.wrote('c', 'configmaps', 'default/a', '10');
+    own.wrote('c', 'configmaps', 'default/a', '100'); // ordered as numbers, not as text
+    expect(own.lastRv('c', 'configmaps', 'default/a')).toBe('100');
+    // Another controller, resource or key is its own entry.
+    expect(own.lastRv('d', 'configmaps', 'default/a')).toBeUndefined();
+    expect(own.lastRv('c', 'secrets', 'default/a')).toBeUndefined();
+    expect(own.lastRv('c', 'configmaps', 'default/b')).toBeUndefined();
+    // A revision that is not an etcd one (a recording's) gives no order: the first one stays.
+    own.wrote('c', 'configmaps', 'default/b', 'abc');
+    own.wrote('c', 'configmaps', 'default/b', 'xyz');
+    expect(own.lastRv('c', 'configmaps', 'default/b')).toBe('abc');
+    expect(own.staleReads).toEqual([]);
+  });
+
+  it('a cached object older than the last write is stale; as new, newer, absent or unordered is not', () => {
+    const own = new OwnWrites();
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached('5'))).toBeUndefined();
+    own.wrote('c', 'configmaps', 'default/a', '10');
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached('9'))).toEqual({ cachedRv: '9', writtenRv: '10' });
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached('10'))).toBeUndefined();
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached('11'))).toBeUndefined();
+    expect(own.staleBy('c', 'configmaps', 'default/a', undefined)).toBeUndefined();
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached('x1'))).toBeUndefined();
+    // A cached copy without a resourceVersion counts as revision 0: older than any write.
+    expect(own.staleBy('c', 'configmaps', 'default/a', cached())).toEqual({ cachedRv: '0', writtenRv: '10' });
+    // Only this controller's writes count.
+    expect(own.staleBy('d', 'configmaps', 'default/a', cached('9'))).toBeUndefined();
   });
 });
