@@ -44,4 +44,30 @@ describe('splitBody', () => {
     expect(splitBody([Buffer.from('not json')])).toBeUndefined();
     expect(splitBody([Buffer.from('{"a":1}{"b":2}')])).toBeUndefined();
   });
+
+  it('takes items only from the top-level "items" array, not from another array before or after it', () => {
+    const body = '{"kind":"PodList","extra":[{"name":"before"}],"items":[{"name":"a"},{"name":"b"}],"more":[{"name":"after"}],"rows":"x"}';
+    for (const size of [1, 4, body.length]) {
+      const split = splitBody(cut(Buffer.from(body), size))!;
+      expect(split.items!.map((b) => b.toString('utf8')), String(size)).toEqual(['{"name":"a"}', '{"name":"b"}']);
+      expect(split.rows).toBeUndefined();
+    }
+    // A member named "items" inside an item, or a string value "items", is not the list.
+    expect(splitBody([Buffer.from('{"kind":"items","metadata":{"items":[{"x":1}]},"data":{"items":[{"y":2}]}}')])).toEqual({ kind: 'items', metadata: { items: [{ x: 1 }] } });
+    // Rows are counted at the Table's own level only: objects inside a row are not rows.
+    expect(splitBody([Buffer.from('{"kind":"Table","rows":[{"cells":[{"a":{}}],"object":{"metadata":{}}},{"cells":[]}]}')])).toEqual({ kind: 'Table', rows: 2 });
+  });
+
+  it('keeps only a kind that is a string and metadata that is an object', () => {
+    expect(splitBody([Buffer.from('{"kind":5,"metadata":[1,2],"items":[]}')])).toEqual({ items: [] });
+    expect(splitBody([Buffer.from('{"kind":null,"metadata":"m"}')])).toEqual({});
+    expect(splitBody([Buffer.from('{"metadata":{"resourceVersion":"3"},"kind":"PodList"}')])).toEqual({ kind: 'PodList', metadata: { resourceVersion: '3' } });
+  });
+
+  it('refuses what is not one whole JSON object: a stray closer, an open string or object, a bare value, nothing', () => {
+    for (const text of ['}{"a":{}', ']{"kind":"X"}', '{"a":1}"x', '{"kind":"Pod', '{"a":{"b":1}', '"x"', '5', '', '{"metadata":{"a":tru}}']) {
+      expect(splitBody(cut(Buffer.from(text), 2)), text).toBeUndefined();
+    }
+    expect(splitBody([])).toBeUndefined();
+  });
 });
