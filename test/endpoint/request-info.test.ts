@@ -17,7 +17,7 @@ describe('requestInfo', () => {
   });
 
   it('is not a resource for discovery, OpenAPI and health paths', () => {
-    for (const p of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v3', '/version', '/healthz']) expect(requestInfo('GET', p).isResource).toBe(false);
+    for (const p of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v3', '/version', '/healthz', '/openapi/v3/apis/apps/v1', '/other/a/b/c/d', '/']) expect(requestInfo('GET', p).isResource, p).toBe(false);
   });
 
   it('counts as writes what stores something, not the questions asked by create (reviews, TokenRequests)', () => {
@@ -56,6 +56,11 @@ describe('requestInfo', () => {
     expect(originForm('https://[::1]:6443/apis/apps/v1/deployments')).toBe('/apis/apps/v1/deployments');
     expect(originForm('git+ssh://host/api')).toBe('/api');
     expect(originForm('http://host')).toBe('/');
+    expect(originForm('http://127.0.0.1:8001/api/')).toBe('/api/');
+    // An empty path is "/" in origin form (RFC 9112 §3.2.1), also with a query.
+    expect(originForm('http://host?x=1')).toBe('/?x=1');
+    expect(requestInfo('GET', 'http://host?watch=1')).toMatchObject({ isResource: false, path: '/' });
+    expect(requestInfo('GET', 'http://host?watch=1').query.get('watch')).toBe('1');
     expect(requestInfo('GET', 'https://h:1/api/v1/namespaces/a/pods/p?watch=true')).toMatchObject({ isResource: true, verb: 'watch', namespace: 'a', name: 'p', path: '/api/v1/namespaces/a/pods/p' });
     // Not a URL: kept as it is (and then no resource).
     expect(originForm('*')).toBe('*');
