@@ -190,3 +190,77 @@ describe('decodedWatchEvent (a CBOR watch\'s item)', () => {
     }
   });
 });
+
+describe('the identity scan, metadata in any order', () => {
+  const kubeOrder = { name: 'a', namespace: 'demo', uid: 'uid-a', resourceVersion: '5', ownerReferences: [{ uid: 'rs-1' }, { uid: 'rs-2' }], managedFields: [{ manager: 'm' }] };
+
+  it('reads owner references written before managedFields, as kube writes them, without mistaking them for another field', () => {
+    for (const scanned of [readBody([Buffer.from(JSON.stringify({ kind: 'Pod', metadata: kubeOrder }))], 'application/json')!.object!, scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { metadata: kubeOrder } }))).object!]) {
+      expect([scanned.key, scanned.rv, scanned.uid, scanned.owners]).toEqual(['demo/a', '5', 'uid-a', ['rs-1', 'rs-2']]);
+    }
+  });
+
+  it('reads every identity field even when it comes after managedFields (the early stop waits for all four)', () => {
+    const fields: [string, unknown][] = [['name', 'a'], ['namespace', 'demo'], ['uid', 'uid-a'], ['resourceVersion', '5']];
+    for (const [late, value] of fields) {
+      const meta: Record<string, unknown> = Object.fromEntries(fields.filter(([k]) => k !== late));
+      meta.managedFields = [{ manager: 'm' }];
+      meta[late] = value;
+      const o = readBody([Buffer.from(JSON.stringify({ kind: 'Pod', metadata: meta }))], 'application/json')!.object!;
+      expect([o.key, o.rv, o.uid], late).toEqual(['demo/a', '5', 'uid-a']);
+      expect(scanWatchEvent(Buffer.from(JSON.stringify({ type: 'MODIFIED', object: { metadata: meta } }))), late).toMatchObject({ key: 'demo/a', rv: '5' });
+    }
+  });
+
+  it('has no key for an object without a name, even in a namespace, and no identity when metadata is not an object', () => {
+    const unnamed = readBody([Buffer.from('{"kind":"Pod","metadata":{"namespace":"demo","generateName":"web-"}}')], 'application/json')!;
+    expect(unnamed.object!.key).toBeUndefined();
+    for (const meta of ['null', '"x"', '[1]']) {
+      const o = readBody([Buffer.from(`{"kind":"Status","metadata":${meta},"code":500}`)], 'application/json')!;
+      expect([o.kind, o.object!.key, o.object!.rv, o.object!.uid], meta).toEqual(['Status', undefined, undefined, undefined]);
+    }
+  });
+
+  it('gives up quietly on an object, or a list item, whose metadata is not well-formed, keeping the list\'s own metadata', () => {
+    expect(readBody([Buffer.from('{"kind":"Pod","metadata":{"name" "a"}}')], 'application/json')).toBeUndefined();
+    const list = readBody([Buffer.from('{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[{"metadata":{"name" "a"}}]}')], 'application/json')!;
+    expect(list).toStrictEqual({ kind: 'PodList', resourceVersion: '9', continue: undefined, remainingItemCount: undefined });
+  });
+});
+
+describe('scanWatchEvent, events as they may be written', () => {
+  it('reads the type written after the object, a type it does not know by name, and an event without a type or an object', () => {
+    const pod = { metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' } };
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ object: pod, type: 'DELETED' })))).toMatchObject({ type: 'DELETED', key: 'demo/a', rv: '5' });
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ type: 'SYNC', object: pod })))).toMatchObject({ type: 'SYNC', key: 'demo/a' });
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ object: pod })))).toMatchObject({ type: 'UNKNOWN', key: 'demo/a' });
+    expect(scanWatchEvent(Buffer.from('{"type":"ADDED"}'))).toStrictEqual({ type: 'ADDED', key: undefined, rv: undefined, object: undefined });
+    expect(scanWatchEvent(Buffer.from('{"type":"ADDED","object":null}'))).toStrictEqual({ type: 'ADDED', key: undefined, rv: undefined, object: undefined });
+  });
+
+  it('gives a Status only to an ERROR event, and says Table only for a Table', () => {
+    const e = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', code: 5, metadata: { name: 'a' } } })));
+    expect(Object.keys(e).sort()).toEqual(['key', 'object', 'rv', 'type']);
+    // A Table without rows, or of another kind with rows, is no Table event.
+    const noRows = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Table', metadata: { resourceVersion: '5' }, columnDefinitions: [] } })));
+    expect(noRows).toMatchObject({ type: 'ADDED', key: undefined, rv: '5' });
+    expect(noRows.table).toBeUndefined();
+    const notTable = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Report', metadata: { resourceVersion: '6' }, rows: [{ object: { metadata: { name: 'r' } } }] } })));
+    expect(notTable).toMatchObject({ key: undefined, rv: '6' });
+    expect(notTable.table).toBeUndefined();
+  });
+
+  it('reads a Table event whose rows are empty or carry no object as a Table with no key', () => {
+    for (const rows of ['[]', '[ ]', '[{"cells":["a"],"object":null}]', '[{"object":"x"}]', 'null']) {
+      const e = scanWatchEvent(Buffer.from(`{"type":"MODIFIED","object":{"kind":"Table","metadata":{"resourceVersion":"7"},"rows":${rows}}}`));
+      expect(e, rows).toMatchObject({ type: 'MODIFIED', key: undefined, rv: '7', table: true });
+    }
+  });
+
+  it('keeps its object readable after keep() though the line it was read from is reused', () => {
+    const line = Buffer.from(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' }, data: { k: 'v' } } })}\n`);
+    const kept = scanWatchEvent(line).object!.keep!();
+    line.fill(0x20);
+    expect(kept.raw()).toEqual({ metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' }, data: { k: 'v' } });
+  });
+});
