@@ -37,7 +37,7 @@ describe('scaleView', () => {
   });
 
   it('each selector operator as kube prints it, the values sorted; an unknown operator, or a selector that is not an object, gives none', () => {
-    const sel = (selector: unknown) => scaleView({ kind: 'StatefulSet', spec: { selector } }, { status: { selector: 'never used' } }).status.selector;
+    const sel = (selector: unknown) => (scaleView({ kind: 'StatefulSet', spec: { selector } }, { status: { selector: 'never used' } }).status as { selector?: string }).selector;
     expect(sel({ matchExpressions: [{ key: 'b', operator: 'NotIn', values: ['z', 'y'] }, { key: 'a', operator: 'In', values: ['2', '10'] }] })).toBe('a in (10,2),b notin (y,z)');
     expect(sel({ matchExpressions: [{ key: 'k', operator: 'Exists' }, { key: 'j', operator: 'DoesNotExist' }] })).toBe('!j,k');
     expect(sel({ matchLabels: { b: 1, a: true } })).toBe('a=true,b=1');
@@ -45,13 +45,13 @@ describe('scaleView', () => {
     expect(sel({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'c', operator: 'in', values: ['1'] }] })).toBeUndefined();
     for (const s of [null, 'app=web', 7]) expect(sel(s), String(s)).toBeUndefined();
     // The ReplicationController's map, likewise.
-    const rc = (selector: unknown) => scaleView({ kind: 'ReplicationController', spec: { selector } }, { status: { selector: 'never used' } }).status.selector;
+    const rc = (selector: unknown) => (scaleView({ kind: 'ReplicationController', spec: { selector } }, { status: { selector: 'never used' } }).status as { selector?: string }).selector;
     expect(rc({ z: 1, a: 'x' })).toBe('a=x,z=1');
     for (const s of [null, 'app=web', {}]) expect(rc(s), String(s)).toBeUndefined();
   });
 
   it('sorts requirements by key whichever order they come in', () => {
-    const sel = (matchExpressions: unknown[]) => scaleView({ kind: 'Deployment', spec: { selector: { matchExpressions } } }, undefined).status.selector;
+    const sel = (matchExpressions: unknown[]) => (scaleView({ kind: 'Deployment', spec: { selector: { matchExpressions } } }, undefined).status as { selector?: string }).selector;
     const exprs = [{ key: 'b', operator: 'Exists' }, { key: 'c', operator: 'Exists' }, { key: 'a', operator: 'Exists' }];
     expect(sel(exprs)).toBe('a,b,c');
     expect(sel([...exprs].reverse())).toBe('a,b,c');
@@ -65,6 +65,6 @@ describe('scaleView', () => {
 
   it('keeps a key that is both a label and an expression in the order written, labels first, as kube\'s sort does for a short list', () => {
     const selector = { matchLabels: { a: '1' }, matchExpressions: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }, { key: 'a', operator: 'NotIn', values: ['2'] }] };
-    expect(scaleView({ kind: 'Deployment', spec: { selector } }, undefined).status.selector).toBe('a=1,a,a notin (2),b');
+    expect((scaleView({ kind: 'Deployment', spec: { selector } }, undefined).status as { selector?: string }).selector).toBe('a=1,a,a notin (2),b');
   });
 });
