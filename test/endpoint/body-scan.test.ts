@@ -223,6 +223,8 @@ describe('the identity scan, metadata in any order', () => {
 
   it('gives up quietly on an object, or a list item, whose metadata is not well-formed, keeping the list\'s own metadata', () => {
     expect(readBody([Buffer.from('{"kind":"Pod","metadata":{"name" "a"}}')], 'application/json')).toBeUndefined();
+    // The splitter does not check a top-level member's colon; the identity scan does, and gives up quietly.
+    expect(readBody([Buffer.from('{"kind" "Pod","metadata":{"name":"a"}}')], 'application/json')).toBeUndefined();
     const list = readBody([Buffer.from('{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[{"metadata":{"name" "a"}}]}')], 'application/json')!;
     expect(list).toStrictEqual({ kind: 'PodList', resourceVersion: '9', continue: undefined, remainingItemCount: undefined });
   });
@@ -248,6 +250,12 @@ describe('scanWatchEvent, events as they may be written', () => {
     const notTable = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Report', metadata: { resourceVersion: '6' }, rows: [{ object: { metadata: { name: 'r' } } }] } })));
     expect(notTable).toMatchObject({ key: undefined, rv: '6' });
     expect(notTable.table).toBeUndefined();
+    // Rows written before the kind, or no kind at all: still only a Table is a Table.
+    for (const object of [{ rows: [{ object: { metadata: { name: 'r' } } }], kind: 'Report', metadata: { resourceVersion: '6' } }, { rows: [{ object: { metadata: { name: 'r' } } }], metadata: { resourceVersion: '6' } }]) {
+      const e2 = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object })));
+      expect(e2, JSON.stringify(object)).toMatchObject({ key: undefined, rv: '6' });
+      expect(e2.table).toBeUndefined();
+    }
   });
 
   it('reads a Table event whose rows are empty or carry no object as a Table with no key', () => {
