@@ -14,7 +14,12 @@ const config = mergeConfig(base, defineConfig({
     exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'test/e2e/**', 'test/examples/**', 'test/package/**', 'test/bench/**'],
   },
 }));
-// Set, not merged: mergeConfig would append these globs to the base config's and narrow nothing.
-if (only && only.length > 0) config.test!.include = only;
+// Set, not merged: mergeConfig would append these globs to the base config's and narrow nothing. The base config's
+// projects (unit, isolated, own-worker) each have their own include, which a root include does not narrow (with them
+// every unit file ran against each mutant): a narrowed run is one plain project of these files.
+if (only && only.length > 0) {
+  config.test!.include = only;
+  delete config.test!.projects;
+}
 
 export default config;

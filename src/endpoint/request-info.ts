@@ -19,9 +19,14 @@ export interface RequestInfo {
 /** Subresources of a namespace itself: /api/v1/namespaces/NAME/status is the namespace, not a resource named "status". */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-/** A request line's target in origin form: an absolute-form target (a proxy client's) loses its scheme and host. */
+/**
+ * A request line's target in origin form: an absolute-form target (a proxy client's) loses its scheme and host, and
+ * an empty path is "/" (RFC 9112 §3.2.1: `http://host?x=1` is `/?x=1`, not `?x=1`).
+ */
 export function originForm(target: string): string {
-  return target.startsWith('/') ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '') || '/';
+  if (target.startsWith('/')) return target;
+  const rest = target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
+  return rest.startsWith('?') ? `/${rest}` : rest || '/';
 }
 
 /** `target` as the request line has it (origin form, or absolute form: the scheme and host are dropped). */

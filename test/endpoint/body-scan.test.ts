@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
+import { decodedWatchEvent, readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
+import { encodeCbor } from '../../src/sim/cbor-wire.js';
+import { jsonToProtobuf } from '../../src/wire/protobuf/from-json.js';
 import { closeOf, KnownStrings, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
 
 const pod = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({
@@ -109,5 +111,164 @@ describe('scanWatchEvent', () => {
     // includeObject=None: no row object, no key.
     const bare = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { ...table, rows: [{ cells: ['a'] }] } })));
     expect(bare).toMatchObject({ type: 'ADDED', key: undefined, rv: '41', table: true });
+  });
+});
+
+/** kube's CBOR (self-described, as the sim and kube-apiserver write it). */
+const cbor = (v: unknown) => encodeCbor(v);
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+describe('readBody of a body that is decoded whole (protobuf, CBOR)', () => {
+  it('reads a protobuf list page, cut in chunks: its metadata and each item\'s identity and owners', () => {
+    const list = {
+      apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '12', continue: 'tok', remainingItemCount: 7 },
+      items: [
+        { metadata: { name: 'a', namespace: 'demo', resourceVersion: '3', uid: 'uid-a', ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'o1' }] }, data: { k: 'v' } },
+        { metadata: { name: 'n1', resourceVersion: '4' } },
+      ],
+    };
+    const b = jsonToProtobuf(list);
+    const body = readBody([b.subarray(0, 5), b.subarray(5)], PROTOBUF)!;
+    expect(body).toMatchObject({ kind: 'ConfigMapList', resourceVersion: '12', continue: 'tok', remainingItemCount: 7 });
+    expect(body.rows).toBeUndefined();
+    expect(body.object).toBeUndefined();
+    expect(body.items!.map((o) => [o.key, o.rv, o.uid, o.owners])).toEqual([['demo/a', '3', 'uid-a', ['o1']], ['n1', '4', undefined, []]]);
+    expect(body.items![0].raw()).toMatchObject({ data: { k: 'v' } });
+  });
+
+  it('reads a CBOR list leaving out items that are not objects, a list without metadata, a Table\'s rows and one object', () => {
+    const items = [{ metadata: { name: 'a', namespace: 'demo', resourceVersion: '3' } }, null, 5, 'x', { metadata: { name: 'b', resourceVersion: '4' } }];
+    const list = readBody([cbor({ kind: 'PodList', metadata: { resourceVersion: '9' }, items })], 'application/cbor')!;
+    expect(list).toMatchObject({ kind: 'PodList', resourceVersion: '9' });
+    expect(list.items!.map((o) => o.key)).toEqual(['demo/a', 'b']);
+    // No metadata at all, and a kind that is not a string: still a list, with nothing more to say.
+    const bare = readBody([cbor({ kind: 5, items: [] })], 'application/cbor')!;
+    expect(bare).toEqual({ kind: undefined, resourceVersion: undefined, continue: undefined, remainingItemCount: undefined, items: [] });
+    expect(readBody([cbor({ kind: 'Table', metadata: { resourceVersion: '5', continue: 'c', remainingItemCount: 2 }, rows: [{ cells: [1] }, { cells: [2] }, { cells: [3] }] })], 'application/cbor'))
+      .toEqual({ kind: 'Table', resourceVersion: '5', continue: 'c', remainingItemCount: 2, rows: 3 });
+    expect(readBody([cbor({ kind: 'Table', rows: [] })], 'application/cbor')).toEqual({ kind: 'Table', resourceVersion: undefined, continue: undefined, remainingItemCount: undefined, rows: 0 });
+    const one = readBody([cbor({ kind: 'Pod', metadata: { name: 'x', namespace: 'demo', resourceVersion: '7', uid: 'u' } })], 'application/cbor')!;
+    expect(Object.keys(one).sort()).toEqual(['kind', 'object']);
+    expect(one.kind).toBe('Pod');
+    expect([one.object!.key, one.object!.rv, one.object!.uid]).toEqual(['demo/x', '7', 'u']);
+    const noKind = readBody([cbor({ metadata: { name: 'y' } })], 'application/cbor')!;
+    expect(noKind.kind).toBeUndefined();
+    expect(noKind.object!.key).toBe('y');
+  });
+
+  it('gives up quietly on a body it cannot decode, and on no body at all', () => {
+    expect(readBody([Buffer.from('not protobuf')], PROTOBUF)).toBeUndefined();
+    expect(readBody([Buffer.from('{"kind":"Pod"}')], 'application/cbor')).toBeUndefined();
+    expect(readBody([], 'application/json')).toBeUndefined();
+    expect(readBody(undefined, 'application/json')).toBeUndefined();
+  });
+});
+
+describe('decodedWatchEvent (a CBOR watch\'s item)', () => {
+  it('reads the type, the key and the resourceVersion, and keeps the object', () => {
+    const pod = { kind: 'Pod', metadata: { name: 'a', namespace: 'demo', resourceVersion: '20', uid: 'u', ownerReferences: [{ uid: 'o1' }] } };
+    const e = decodedWatchEvent({ type: 'MODIFIED', object: pod })!;
+    expect([e.type, e.key, e.rv, e.status, e.table]).toEqual(['MODIFIED', 'demo/a', '20', undefined, undefined]);
+    expect(e.object!.raw()).toBe(pod);
+    expect([e.object!.key, e.object!.uid, e.object!.owners]).toEqual(['demo/a', 'u', ['o1']]);
+    // A cluster-scoped object (a namespace that is not a string is none), and an object without a name.
+    expect(decodedWatchEvent({ type: 'ADDED', object: { metadata: { name: 'n1', namespace: 7, resourceVersion: '3' } } })).toMatchObject({ key: 'n1', rv: '3' });
+    expect(decodedWatchEvent({ type: 'ADDED', object: { metadata: { name: 5, resourceVersion: 6 } } })).toMatchObject({ type: 'ADDED', key: undefined, rv: undefined });
+    expect(decodedWatchEvent({ type: 'DELETED', object: {} })).toMatchObject({ type: 'DELETED', key: undefined, rv: undefined });
+    // A bookmark names no object, though its object has metadata.
+    expect(decodedWatchEvent({ type: 'BOOKMARK', object: { kind: 'Pod', metadata: { name: 'x', resourceVersion: '30' } } })).toMatchObject({ type: 'BOOKMARK', key: undefined, rv: '30' });
+  });
+
+  it('reads an ERROR\'s Status (only its numeric code and string message), with no key', () => {
+    expect(decodedWatchEvent({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: { name: 'x' } } })).toEqual({ type: 'ERROR', status: { code: 410, message: 'too old' } });
+    expect(decodedWatchEvent({ type: 'ERROR', object: { kind: 'Status', code: '410', message: 5 } })).toEqual({ type: 'ERROR', status: { code: undefined, message: undefined } });
+  });
+
+  it('is undefined for what is not a watch event', () => {
+    for (const v of [undefined, null, 0, 'ADDED', [], [{ type: 'ADDED', object: {} }], { object: {} }, { type: 5, object: {} }, { type: 'ADDED' }, { type: 'ADDED', object: null }, { type: 'ADDED', object: 'x' }, { type: 'ADDED', object: [] }]) {
+      expect(decodedWatchEvent(v), JSON.stringify(v)).toBeUndefined();
+    }
+  });
+});
+
+describe('the identity scan, metadata in any order', () => {
+  const kubeOrder = { name: 'a', namespace: 'demo', uid: 'uid-a', resourceVersion: '5', ownerReferences: [{ uid: 'rs-1' }, { uid: 'rs-2' }], managedFields: [{ manager: 'm' }] };
+
+  it('reads owner references written before managedFields, as kube writes them, without mistaking them for another field', () => {
+    for (const scanned of [readBody([Buffer.from(JSON.stringify({ kind: 'Pod', metadata: kubeOrder }))], 'application/json')!.object!, scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { metadata: kubeOrder } }))).object!]) {
+      expect([scanned.key, scanned.rv, scanned.uid, scanned.owners]).toEqual(['demo/a', '5', 'uid-a', ['rs-1', 'rs-2']]);
+    }
+  });
+
+  it('reads every identity field even when it comes after managedFields (the early stop waits for all four)', () => {
+    const fields: [string, unknown][] = [['name', 'a'], ['namespace', 'demo'], ['uid', 'uid-a'], ['resourceVersion', '5']];
+    for (const [late, value] of fields) {
+      const meta: Record<string, unknown> = Object.fromEntries(fields.filter(([k]) => k !== late));
+      meta.managedFields = [{ manager: 'm' }];
+      meta[late] = value;
+      const o = readBody([Buffer.from(JSON.stringify({ kind: 'Pod', metadata: meta }))], 'application/json')!.object!;
+      expect([o.key, o.rv, o.uid], late).toEqual(['demo/a', '5', 'uid-a']);
+      expect(scanWatchEvent(Buffer.from(JSON.stringify({ type: 'MODIFIED', object: { metadata: meta } }))), late).toMatchObject({ key: 'demo/a', rv: '5' });
+    }
+  });
+
+  it('has no key for an object without a name, even in a namespace, and no identity when metadata is not an object', () => {
+    const unnamed = readBody([Buffer.from('{"kind":"Pod","metadata":{"namespace":"demo","generateName":"web-"}}')], 'application/json')!;
+    expect(unnamed.object!.key).toBeUndefined();
+    for (const meta of ['null', '"x"', '[1]']) {
+      const o = readBody([Buffer.from(`{"kind":"Status","metadata":${meta},"code":500}`)], 'application/json')!;
+      expect([o.kind, o.object!.key, o.object!.rv, o.object!.uid], meta).toEqual(['Status', undefined, undefined, undefined]);
+    }
+  });
+
+  it('gives up quietly on an object, or a list item, whose metadata is not well-formed, keeping the list\'s own metadata', () => {
+    expect(readBody([Buffer.from('{"kind":"Pod","metadata":{"name" "a"}}')], 'application/json')).toBeUndefined();
+    // The splitter does not check a top-level member's colon; the identity scan does, and gives up quietly.
+    expect(readBody([Buffer.from('{"kind" "Pod","metadata":{"name":"a"}}')], 'application/json')).toBeUndefined();
+    const list = readBody([Buffer.from('{"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[{"metadata":{"name" "a"}}]}')], 'application/json')!;
+    expect(list).toStrictEqual({ kind: 'PodList', resourceVersion: '9', continue: undefined, remainingItemCount: undefined });
+  });
+});
+
+describe('scanWatchEvent, events as they may be written', () => {
+  it('reads the type written after the object, a type it does not know by name, and an event without a type or an object', () => {
+    const pod = { metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' } };
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ object: pod, type: 'DELETED' })))).toMatchObject({ type: 'DELETED', key: 'demo/a', rv: '5' });
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ type: 'SYNC', object: pod })))).toMatchObject({ type: 'SYNC', key: 'demo/a' });
+    expect(scanWatchEvent(Buffer.from(JSON.stringify({ object: pod })))).toMatchObject({ type: 'UNKNOWN', key: 'demo/a' });
+    expect(scanWatchEvent(Buffer.from('{"type":"ADDED"}'))).toStrictEqual({ type: 'ADDED', key: undefined, rv: undefined, object: undefined });
+    expect(scanWatchEvent(Buffer.from('{"type":"ADDED","object":null}'))).toStrictEqual({ type: 'ADDED', key: undefined, rv: undefined, object: undefined });
+  });
+
+  it('gives a Status only to an ERROR event, and says Table only for a Table', () => {
+    const e = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', code: 5, metadata: { name: 'a' } } })));
+    expect(Object.keys(e).sort()).toEqual(['key', 'object', 'rv', 'type']);
+    // A Table without rows, or of another kind with rows, is no Table event.
+    const noRows = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Table', metadata: { resourceVersion: '5' }, columnDefinitions: [] } })));
+    expect(noRows).toMatchObject({ type: 'ADDED', key: undefined, rv: '5' });
+    expect(noRows.table).toBeUndefined();
+    const notTable = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: { kind: 'Report', metadata: { resourceVersion: '6' }, rows: [{ object: { metadata: { name: 'r' } } }] } })));
+    expect(notTable).toMatchObject({ key: undefined, rv: '6' });
+    expect(notTable.table).toBeUndefined();
+    // Rows written before the kind, or no kind at all: still only a Table is a Table.
+    for (const object of [{ rows: [{ object: { metadata: { name: 'r' } } }], kind: 'Report', metadata: { resourceVersion: '6' } }, { rows: [{ object: { metadata: { name: 'r' } } }], metadata: { resourceVersion: '6' } }]) {
+      const e2 = scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object })));
+      expect(e2, JSON.stringify(object)).toMatchObject({ key: undefined, rv: '6' });
+      expect(e2.table).toBeUndefined();
+    }
+  });
+
+  it('reads a Table event whose rows are empty or carry no object as a Table with no key', () => {
+    for (const rows of ['[]', '[ ]', '[{"cells":["a"],"object":null}]', '[{"object":"x"}]', 'null']) {
+      const e = scanWatchEvent(Buffer.from(`{"type":"MODIFIED","object":{"kind":"Table","metadata":{"resourceVersion":"7"},"rows":${rows}}}`));
+      expect(e, rows).toMatchObject({ type: 'MODIFIED', key: undefined, rv: '7', table: true });
+    }
+  });
+
+  it('keeps its object readable after keep() though the line it was read from is reused', () => {
+    const line = Buffer.from(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' }, data: { k: 'v' } } })}\n`);
+    const kept = scanWatchEvent(line).object!.keep!();
+    line.fill(0x20);
+    expect(kept.raw()).toEqual({ metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' }, data: { k: 'v' } });
   });
 });

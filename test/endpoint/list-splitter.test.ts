@@ -32,7 +32,8 @@ describe('splitBody', () => {
   it('keeps an item that lies within one chunk as a view of it, and copies only one that straddles chunks', () => {
     const body = Buffer.from(JSON.stringify(list));
     const split = splitBody([body])!;
-    expect(split.items!.every((b) => b.buffer === body.buffer)).toBe(true);
+    // A view of the body's own bytes (small buffers share Node's pool: the offset tells a view from a copy).
+    expect(split.items!.every((b) => b.buffer === body.buffer && b.byteOffset > body.byteOffset && b.byteOffset + b.length < body.byteOffset + body.length)).toBe(true);
   });
 
   it('counts a Table\'s rows, treats "items": null as an empty list, and refuses a body that is not one whole object', () => {
@@ -43,5 +44,47 @@ describe('splitBody', () => {
     expect(splitBody([Buffer.from('[1,2]')])).toBeUndefined();
     expect(splitBody([Buffer.from('not json')])).toBeUndefined();
     expect(splitBody([Buffer.from('{"a":1}{"b":2}')])).toBeUndefined();
+  });
+
+  it('takes items only from the top-level "items" array, not from another array before or after it', () => {
+    const body = '{"kind":"PodList","extra":[{"name":"before"}],"items":[{"name":"a"},{"name":"b"}],"more":[{"name":"after"}],"rows":"x"}';
+    for (const size of [1, 4, body.length]) {
+      const split = splitBody(cut(Buffer.from(body), size))!;
+      expect(split.items!.map((b) => b.toString('utf8')), String(size)).toEqual(['{"name":"a"}', '{"name":"b"}']);
+      expect(split.rows).toBeUndefined();
+    }
+    // A member named "items" inside an item, or a string value "items", is not the list.
+    expect(splitBody([Buffer.from('{"kind":"items","metadata":{"items":[{"x":1}]},"data":{"items":[{"y":2}]}}')])).toEqual({ kind: 'items', metadata: { items: [{ x: 1 }] } });
+    // Rows are counted at the Table's own level only: objects inside a row are not rows.
+    expect(splitBody([Buffer.from('{"kind":"Table","rows":[{"cells":[{"a":{}}],"object":{"metadata":{}}},{"cells":[]}]}')])).toEqual({ kind: 'Table', rows: 2 });
+  });
+
+  it('keeps only a kind that is a string and metadata that is an object', () => {
+    expect(splitBody([Buffer.from('{"kind":5,"metadata":[1,2],"items":[]}')])).toStrictEqual({ items: [] });
+    expect(splitBody([Buffer.from('{"kind":null,"metadata":"m"}')])).toStrictEqual({});
+    expect(splitBody([Buffer.from('{"kind":"X","metadata":null}')])).toStrictEqual({ kind: 'X' });
+    expect(splitBody([Buffer.from('{"metadata":{"resourceVersion":"3"},"kind":"PodList"}')])).toStrictEqual({ kind: 'PodList', metadata: { resourceVersion: '3' } });
+    // A list has items and no rows; a Table rows and no items.
+    expect(splitBody([Buffer.from('{"kind":"PodList","items":[{"a":1}]}')])).toStrictEqual({ kind: 'PodList', items: [Buffer.from('{"a":1}')] });
+    expect(splitBody([Buffer.from('{"kind":"Table","rows":[{"a":1}]}')])).toStrictEqual({ kind: 'Table', rows: 1 });
+  });
+
+  it('refuses what is not one whole JSON object: a stray closer, an open string or object, a bare value, nothing', () => {
+    for (const text of ['}{"a":{}', ']{"kind":"X"}', '{"a":1}"x', '{"kind":"Pod', '{"a":{"b":1}', '"x"', '5', '', '{"metadata":{"a":tru}}']) {
+      expect(splitBody(cut(Buffer.from(text), 2)), text).toBeUndefined();
+    }
+    expect(splitBody([])).toBeUndefined();
+  });
+
+  it('takes only objects as items or rows, and only from an array', () => {
+    expect(splitBody([Buffer.from('{"kind":"PodList","items":[[{"a":1}],{"b":2},"c",3]}')])).toStrictEqual({ kind: 'PodList', items: [Buffer.from('{"b":2}')] });
+    expect(splitBody([Buffer.from('{"kind":"Table","rows":[[{"a":1}],{"b":2},[]]}')])).toStrictEqual({ kind: 'Table', rows: 1 });
+    expect(splitBody([Buffer.from('{"kind":"PodList","items":{"x":{"a":1}}}')])).toStrictEqual({ kind: 'PodList', items: [] });
+    expect(splitBody([Buffer.from('{"kind":"Table","rows":{"x":{"a":1}}}')])).toStrictEqual({ kind: 'Table' });
+  });
+
+  it('reads a body whose first member name is empty', () => {
+    const body = Buffer.from('{"":"x","kind":"PodList","items":[{"a":1}]}');
+    for (const size of [1, 3, body.length]) expect(splitBody(cut(body, size)), String(size)).toStrictEqual({ kind: 'PodList', items: [Buffer.from('{"a":1}')] });
   });
 });
