@@ -60,4 +60,24 @@ describe('quota admission batches its status writes', () => {
     const quota = (await (await fetch(`${url}/api/v1/namespaces/race/resourcequotas/q`)).json()) as any;
     expect(quota.status.used).toEqual({ pods: '4' });
   });
+
+  it('reads each quota version afresh: a raised limit admits at once, and kinds the quota does not count pass', async () => {
+    const store = new SimStore();
+    store.create(NAMESPACES, { metadata: { name: 'team' } });
+    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+    running.push(cm);
+    cm.start();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '1' } } });
+    await until(() => (store.get(QUOTAS, 'team', 'q') as any)?.status?.used?.pods === '0', 5000);
+    const pods = store.resolve(PODS);
+    store.createObject(pods, pod('p0', 'team'));
+    expect(() => store.createObject(pods, pod('p1', 'team'))).toThrow('exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+    // A ConfigMap counts toward nothing this quota limits.
+    store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm', namespace: 'team' }, data: {} });
+    const q = store.get(QUOTAS, 'team', 'q') as any;
+    store.update(QUOTAS, { ...q, spec: { hard: { pods: '2', 'count/configmaps': '1' } } });
+    store.createObject(pods, pod('p1', 'team'));
+    expect(() => store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm2', namespace: 'team' }, data: {} }))
+      .toThrow(/exceeded quota: q, requested: count\/configmaps=1, used: count\/configmaps=\d, limited: count\/configmaps=1/);
+  });
 });

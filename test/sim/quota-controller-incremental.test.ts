@@ -31,8 +31,16 @@ const pod = (name: string, cpu: string, extra: Record<string, unknown> = {}): Si
   spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu, memory: '64Mi' }, limits: { memory: '128Mi' } } }], ...extra },
 });
 const used = (store: SimStore, name = 'q'): Record<string, string> => (store.get(QUOTAS, 'team', name) as any)?.status?.used;
-/** Lets the controller's queue run (its keys wait 10 ms to share a write; the old recount waited up to 1 s). */
-const settle = (): void => { vi.advanceTimersByTime(50); };
+/**
+ * Lets the controller's queue run (its keys wait 10 ms to share a write, and 100 ms after its last write of the
+ * namespace; the old recount waited up to 1 s).
+ */
+const settle = (): void => { vi.advanceTimersByTime(200); };
+const quotaWrites = (store: SimStore): { count: number } => {
+  const seen = { count: 0 };
+  store.onCommit((c, t) => { if (t.resource === 'resourcequotas' && c.type === 'MODIFIED') seen.count++; });
+  return seen;
+};
 
 describe('the quota controller counts from the change events', () => {
   it('has status.used right after creates, deletes, a finished pod and an update that changes requests', () => {
@@ -119,5 +127,46 @@ describe('the quota controller counts from the change events', () => {
       expect(used(store, q)).toEqual(quotaUsage(store, 'team', quotaObj));
     }
     expect(used(store, 'all')['count/pods']).toBe(String(live.size));
+  });
+
+  it('an update that changes nothing a quota counts (labels, annotations, a status that is not terminal) queues no sync', () => {
+    const { store, quota } = setup();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '10', 'requests.cpu': '10', 'limits.memory': '10Gi' } } });
+    store.create(PODS, pod('a', '250m'));
+    settle();
+    const writes = quotaWrites(store);
+    const a = store.get(PODS, 'team', 'a') as any;
+    store.update(PODS, { ...a, metadata: { ...a.metadata, annotations: { 'example.com/seq': '1' } } });
+    const b = store.get(PODS, 'team', 'a') as any;
+    store.update(PODS, { ...b, status: { phase: 'Running' } });
+    expect(quota.queue.size).toBe(0);
+    settle();
+    expect(writes.count).toBe(0);
+    expect(used(store)).toEqual({ pods: '1', 'requests.cpu': '250m', 'limits.memory': '128Mi' });
+  });
+
+  it('writes a lone change within 10 ms, and a long burst of deletes a few times rather than once per 10 ms', () => {
+    const { store } = setup();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '100', 'requests.cpu': '100' } } });
+    for (let i = 0; i < 40; i++) store.create(PODS, pod(`p${i}`, '100m'));
+    settle();
+    expect(used(store)).toEqual({ pods: '40', 'requests.cpu': '4' });
+    const writes = quotaWrites(store);
+    // One delete after a quiet spell: written 10 ms later.
+    store.delete(PODS, 'team', 'p0');
+    vi.advanceTimersByTime(10);
+    expect(used(store)).toEqual({ pods: '39', 'requests.cpu': '3900m' });
+    expect(writes.count).toBe(1);
+    // 39 deletes 5 ms apart (195 ms): at most one write per 100 ms, and right once the burst has settled.
+    settle();
+    writes.count = 0;
+    for (let i = 1; i < 40; i++) {
+      store.delete(PODS, 'team', `p${i}`);
+      vi.advanceTimersByTime(5);
+    }
+    settle();
+    expect(used(store)).toEqual({ pods: '0', 'requests.cpu': '0' });
+    expect(writes.count).toBeGreaterThanOrEqual(2);
+    expect(writes.count).toBeLessThanOrEqual(4);
   });
 });

@@ -12,12 +12,13 @@
 // HTTP handlers wait for it (SimStore.admissionWrites) before they answer, so status.used is right once a write is
 // answered. Namespaces without a ResourceQuota cost one sorted-key lookup per write.
 import type { SimObject } from '../api.js';
+import type { StoredObject } from '../history.js';
 import { SimApiError } from '../api.js';
 import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
 import { qualifiedResource } from '../status.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { inScope, missingPodResources, MUST_SPECIFY, namespaceUsage, usageOf } from './quota-usage.js';
+import { countsKind, inScope, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -45,6 +46,25 @@ interface PendingUsage {
   used: Record<string, unknown>;
 }
 
+/** Per stored quota version and kind: the hard names that count objects of that kind (usageOf answers for them). */
+const restrictedByQuota = new WeakMap<StoredObject, Map<ResourceType, string[]>>();
+
+/**
+ * The quota's hard names that objects of `type` count toward, worked out once per stored quota version and kind, so
+ * a write of a kind the quota does not count (an Event, say) neither parses the quota nor matches its names.
+ */
+function restrictedNames(stored: StoredObject, type: ResourceType): string[] {
+  let byType = restrictedByQuota.get(stored);
+  if (!byType) restrictedByQuota.set(stored, byType = new Map());
+  let names = byType.get(type);
+  if (!names) {
+    const hard = ((storedQuota(stored).spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+    names = Object.keys(hard).filter((name) => countsKind(type, name));
+    byType.set(type, names);
+  }
+  return names;
+}
+
 export class QuotaAdmission {
   private readonly quotas: ResourceType;
   /** Usage admitted since the last status write, by quota (namespace/name). */
@@ -59,18 +79,20 @@ export class QuotaAdmission {
   /** The store's hook: throws kube's 403 to refuse `next`; `prev` is the stored object on update. */
   admit(type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean): void {
     if (!type.namespaced || type === this.quotas) return;
+    // An update of any other kind is not evaluated at all (kube's evaluators handle only creates of them), so it
+    // costs nothing here: no quota is read.
+    if (prev && (type.group !== '' || !UPDATE_EVALUATED.has(type.resource))) return;
     const namespace = next.metadata.namespace!;
     const quotas = this.store.storedIn(this.quotas, namespace);
     if (quotas.length === 0) return;
-    if (prev && (type.group !== '' || !UPDATE_EVALUATED.has(type.resource))) return;
     const admitted: { quota: SimObject; used: Record<string, Quantity> }[] = [];
     // In name order (storage key order), so the first quota a write exceeds is the one named.
     for (const stored of quotas) {
-      const quota = stored.obj;
+      const restricted = restrictedNames(stored, type);
+      if (restricted.length === 0) continue;
+      const quota = storedQuota(stored);
       if (!inScope(quota, type, next)) continue;
       const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
-      const restricted = Object.keys(hard).filter((name) => usageOf(type, next, name) !== undefined);
-      if (restricted.length === 0) continue;
       if (type.group === '' && type.resource === 'pods') this.checkConstraints(type, next, quota, restricted);
       const requested: Record<string, Quantity> = {};
       for (const name of restricted) {

@@ -3,6 +3,7 @@
 // replicationcontrollers, resourcequotas, count/<resource>[.<group>]), pod compute requests and limits (terminal
 // pods count for count/pods only), claims' requested storage (also per storage class), load balancers and node ports.
 import type { SimObject } from '../api.js';
+import type { StoredObject } from '../history.js';
 import { addQuantities, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
@@ -18,8 +19,20 @@ const POD_COMPUTE = /^(?:(requests|limits)\.)?(cpu|memory|ephemeral-storage|huge
 /** The resources whose quota makes every container state its own request or limit (kube's "must specify"). */
 export const MUST_SPECIFY = ['cpu', 'limits.cpu', 'limits.memory', 'memory', 'requests.cpu', 'requests.memory'];
 
+/** countedCollection's answers: a quota's few names are asked about on every write. */
+const collections = new Map<string, { group: string; resource: string } | undefined>();
+
 /** The collection (group, resource) whose objects a quota resource name counts, or undefined for a name the sim does not know. */
 export function countedCollection(name: string): { group: string; resource: string } | undefined {
+  const hit = collections.get(name);
+  if (hit !== undefined || collections.has(name)) return hit;
+  const coll = collectionOf(name);
+  if (collections.size >= 1024) collections.clear();
+  collections.set(name, coll && Object.freeze(coll));
+  return coll;
+}
+
+function collectionOf(name: string): { group: string; resource: string } | undefined {
   const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(name);
   if (count) return { group: count[2] ?? '', resource: count[1] };
   if (PVC_NAMES.has(name) || STORAGE_CLASS_NAME.test(name)) return { group: '', resource: 'persistentvolumeclaims' };
@@ -74,6 +87,26 @@ function claimUsage(pvc: SimObject, name: string): Quantity {
   return what === 'persistentvolumeclaims' ? ONE : storage;
 }
 
+/** A pod compute name read as (requests or limits, resource): "cpu" → requests of cpu, "limits.memory" → limits of memory. */
+const computeNames = new Map<string, { kind: 'requests' | 'limits'; resource: string }>();
+function podComputeName(name: string): { kind: 'requests' | 'limits'; resource: string } {
+  let hit = computeNames.get(name);
+  if (!hit) {
+    const m = POD_COMPUTE.exec(name)!;
+    hit = { kind: (m[1] ?? m[3] ?? 'requests') as 'requests' | 'limits', resource: m[2] ?? m[4] };
+    if (computeNames.size >= 1024) computeNames.clear();
+    computeNames.set(name, hit);
+  }
+  return hit;
+}
+
+/** Whether objects of `type` count toward the quota resource `name` (usageOf answers for them, whatever the object). */
+export function countsKind(type: ResourceType, name: string): boolean {
+  const coll = countedCollection(name);
+  if (!coll || coll.group !== type.group || coll.resource !== type.resource) return false;
+  return name.startsWith('count/') || type.group === '';
+}
+
 /** What `obj` (of `type`) adds to the quota resource `name`; undefined when that name does not count objects of its kind. */
 export function usageOf(type: ResourceType, obj: SimObject, name: string): Quantity | undefined {
   const coll = countedCollection(name);
@@ -84,14 +117,24 @@ export function usageOf(type: ResourceType, obj: SimObject, name: string): Quant
     case 'pods': {
       if (podTerminal(obj)) return ZERO;
       if (name === 'pods') return ONE;
-      const m = POD_COMPUTE.exec(name)!;
-      const kind = (m[1] ?? m[3] ?? 'requests') as 'requests' | 'limits';
-      return podResource(obj, kind, m[2] ?? m[4]);
+      const { kind, resource } = podComputeName(name);
+      return podResource(obj, kind, resource);
     }
     case 'services': return serviceUsage(obj, name);
     case 'persistentvolumeclaims': return claimUsage(obj, name);
     default: return ONE;
   }
+}
+
+/**
+ * A stored quota, parsed once per stored version and shared by admission and the controller, which only read it
+ * (each write stores a new version, so a stale parse is never handed out). Never change the object returned.
+ */
+const parsedQuotas = new WeakMap<StoredObject, SimObject>();
+export function storedQuota(stored: StoredObject): SimObject {
+  let quota = parsedQuotas.get(stored);
+  if (!quota) parsedQuotas.set(stored, quota = stored.obj);
+  return quota;
 }
 
 /** A collection by group and resource, at whatever version the sim serves it. */

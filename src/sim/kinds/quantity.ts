@@ -6,10 +6,29 @@ const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6
 
 export interface Quantity { milli: bigint; binary: boolean }
 
-/** Milli-units of a quantity string (rounded up, as kube rounds sub-milli values), or undefined when it does not parse. */
+/**
+ * Parsed quantity strings: quota counts read the same few strings ("100m", "128Mi") on every write, and the parse
+ * (a regex and BigInt arithmetic) was most of what counting a pod cost. Bounded: cleared when full.
+ */
+const parsed = new Map<string, Quantity | undefined>();
+const PARSED_MAX = 4096;
+
+/**
+ * Milli-units of a quantity string (rounded up, as kube rounds sub-milli values), or undefined when it does not parse.
+ * The result is shared (frozen): never change it, make a new one.
+ */
 export function parseQuantity(s: unknown): Quantity | undefined {
   if (typeof s === 'number') s = String(s);
   if (typeof s !== 'string') return undefined;
+  const hit = parsed.get(s);
+  if (hit !== undefined || parsed.has(s)) return hit;
+  const q = parseFresh(s);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(s, q && Object.freeze(q));
+  return q;
+}
+
+function parseFresh(s: string): Quantity | undefined {
   const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(s.trim());
   if (!m) return undefined;
   const [, sign, num, suffix = ''] = m;
