@@ -36,7 +36,7 @@ export interface SocketAnswer extends ParsedHead {
 
 /** The read buffer every socket of the process shares: a read is handed on (copied) before the next one begins. */
 let sharedRead: Buffer | undefined;
-const READ_BYTES = 64 * 1024;
+const READ_BYTES = 16 * 1024;
 
 /** How long an idle keep-alive connection is kept (undici's keepAliveTimeout as connection.ts sets it). */
 const IDLE_MS = 30_000;
