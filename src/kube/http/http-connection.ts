@@ -221,7 +221,7 @@ export class HttpConnection implements Connection {
       answer = await this.sockets.request(method, this.basePath + url, headers, req.signal);
     } catch (err) {
       const mapped = isAbortError(err) || req.signal?.aborted ? (req.signal?.reason ?? err) : toConnectionError(err, this.hostPort);
-      this.opts.wireLog && this.beginWire(method, url, headers, { stream: true })?.failed({ message: (mapped as Error).message, ms: ms(start) });
+      if (this.opts.wireLog) this.beginWire(method, url, headers, { stream: true })?.failed({ message: (mapped as Error).message, ms: ms(start) });
       if (this.tracer.enabled) {
         this.tracer.emit({ time, stage: 'http', op: 'request', method, url });
         this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, ms: ms(start), error: (mapped as Error).message });

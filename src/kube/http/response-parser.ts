@@ -28,7 +28,7 @@ export class ResponseParser {
   head: ParsedHead | undefined;
   /** The body has been read to its end (the framing said so). */
   get done(): boolean {
-    return this.state === 'done';
+    return this.head !== undefined && this.state === 'done';
   }
 
   private headBytes: Buffer | undefined;
