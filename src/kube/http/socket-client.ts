@@ -98,7 +98,11 @@ export class SocketClient {
     const conn = { id: this.nextId(), reused: false, onRead: () => undefined, onClose: () => undefined } as unknown as Conn;
     const onread = {
       buffer: (sharedRead ??= Buffer.allocUnsafeSlow(READ_BYTES)),
-      callback: (n: number, buf: Uint8Array): boolean => { conn.onRead(Buffer.from(buf.buffer, buf.byteOffset, n)); return true; },
+      callback: (n: number, buf: Uint8Array): boolean => {
+        // A receiver that throws ends the answer with its error, as a failed read would (never the process).
+        try { conn.onRead(Buffer.from(buf.buffer, buf.byteOffset, n)); } catch (err) { conn.socket.destroy(err as Error); }
+        return true;
+      },
     };
     // TLS as undici's connector sets it: the kubeconfig's CA, client certificate and verification; SNI by host name.
     const socket = tls
