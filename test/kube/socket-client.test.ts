@@ -118,3 +118,15 @@ describe('Connection.requestPushed', () => {
     await conn.close();
   });
 });
+
+describe('SocketClient idle connections', () => {
+  it('an idle keep-alive connection does not keep the process alive', async () => {
+    const port = await target([['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok']]);
+    const c = client(port);
+    const answer = await c.request('GET', '/', {});
+    expect(await read(answer)).toBe('ok');
+    // Sockets that keep the process alive (an unref'd one is not counted): the target's side only.
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap')).toHaveLength(sockets.size);
+    c.close();
+  });
+});

@@ -71,6 +71,7 @@ export class SocketClient {
     for (let attempt = 0; ; attempt++) {
       const conn = this.idle.pop() ?? (await this.connect(signal));
       if (conn.idleTimer) { clearTimeout(conn.idleTimer); conn.idleTimer = undefined; }
+      conn.socket.ref();
       try {
         return await this.exchange(conn, method, head, signal);
       } catch (err) {
@@ -137,6 +138,8 @@ export class SocketClient {
     conn.onClose = () => undefined;
     conn.idleTimer = setTimeout(() => conn.socket.destroy(), IDLE_MS);
     conn.idleTimer.unref();
+    // An idle connection does not keep the process alive (as undici's do not).
+    conn.socket.unref();
     this.idle.push(conn);
   }
 
