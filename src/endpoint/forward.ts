@@ -65,6 +65,8 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
 
 /** The target's answer into the response, read no faster than the client takes it. */
 function pushInto(answer: PushedResponse, res: ServerResponse): Promise<void> {
+  // The client left while the target answered: its 'close' has passed, so the target's connection goes now.
+  if (res.destroyed) { answer.destroy(); return Promise.resolve(); }
   res.writeHead(answer.status, answerHeaders(answer.headers));
   // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
   res.flushHeaders();

@@ -69,6 +69,8 @@ export class SocketClient {
   async request(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): Promise<SocketAnswer> {
     const head = requestHead(method, path, this.hostHeader(), headers);
     for (let attempt = 0; ; attempt++) {
+      // Gone already (an abort listener added now would never be called).
+      if (signal?.aborted) throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
       const conn = this.idle.pop() ?? (await this.connect(signal));
       if (conn.idleTimer) { clearTimeout(conn.idleTimer); conn.idleTimer = undefined; }
       conn.socket.ref();
