@@ -1,7 +1,7 @@
 // Passing a client's request to the target and its answer back, byte for byte as it arrives (a watch stays open as long
 // as both ends do). The target connection applies the user's credentials and TLS; the client's own token stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Connection } from '../kube/http/connection.js';
+import type { Connection, PushedResponse } from '../kube/http/connection.js';
 import { ApiStatusError } from '../wire/api-status.js';
 
 /**
@@ -21,6 +21,22 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   const ac = new AbortController();
   const onGone = () => { if (!res.writableFinished) ac.abort(); };
   res.on('close', onGone);
+  // Reads (watches, lists, gets) go through the connection's socket client when it has one: the answer is pushed into
+  // the response as it arrives, and the target is not read while the client does not drain.
+  if ((req.method ?? 'GET') === 'GET' && !body?.length && upstream.requestPushed) {
+    let pushed: PushedResponse | undefined;
+    try {
+      pushed = await upstream.requestPushed({ path: target, headers, signal: ac.signal });
+    } catch (err) {
+      res.off('close', onGone);
+      if (ac.signal.aborted) return;
+      throw err;
+    }
+    if (pushed) {
+      res.off('close', onGone);
+      return pushInto(pushed, res);
+    }
+  }
   let answer: Awaited<ReturnType<Connection['request']>>;
   try {
     answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
@@ -30,9 +46,7 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
     if (ac.signal.aborted) return;
     throw err;
   }
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k.toLowerCase())) out[k] = v;
-  res.writeHead(answer.status, out);
+  res.writeHead(answer.status, answerHeaders(answer.headers));
   // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
   res.flushHeaders();
   try {
@@ -47,6 +61,44 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   } finally {
     res.off('close', onGone);
   }
+}
+
+/** The target's answer into the response, read no faster than the client takes it. */
+function pushInto(answer: PushedResponse, res: ServerResponse): Promise<void> {
+  // The client left while the target answered: its 'close' has passed, so the target's connection goes now.
+  if (res.destroyed) { answer.destroy(); return Promise.resolve(); }
+  res.writeHead(answer.status, answerHeaders(answer.headers));
+  // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
+  res.flushHeaders();
+  return new Promise<void>((resolve) => {
+    let ended = false;
+    const resume = () => answer.resume();
+    const done = () => {
+      res.off('drain', resume);
+      res.off('close', gone);
+      resolve();
+    };
+    // The client went away: the target's connection goes too (a watch would otherwise stay open upstream).
+    const gone = () => { if (!ended) answer.destroy(); };
+    res.on('drain', resume);
+    res.on('close', gone);
+    answer.pipe({
+      data: (chunk) => !res.destroyed && res.write(chunk),
+      end: (err) => {
+        ended = true;
+        // The target broke the stream: the client sees its connection break too.
+        if (err) { if (!res.destroyed) res.destroy(err); } else if (!res.destroyed) res.end();
+        done();
+      },
+    });
+  });
+}
+
+/** Answer headers passed back: all but the hop-by-hop ones and the body's framing. */
+function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k.toLowerCase())) out[k] = v;
+  return out;
 }
 
 /** The client's request headers the target gets (the names a Connection header lists stay here too, as hop-by-hop). */

@@ -58,3 +58,38 @@ describe('TLS from the kubeconfig', () => {
     await conn.close();
   });
 });
+
+/** The body of a pushed answer (Connection.requestPushed, the endpoint's forwarding), read whole. */
+async function pushedBody(conn: Awaited<ReturnType<typeof loadConnection>>, path: string): Promise<{ status: number; text: string }> {
+  const answer = await conn.requestPushed!({ path });
+  if (!answer) throw new Error('no pushed answer');
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => answer.pipe({ data: (c) => { chunks.push(c); return true; }, end: (err) => (err ? reject(err) : resolve()) }));
+  return { status: answer.status, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('TLS from the kubeconfig, for the socket client of forwarded reads', () => {
+  it('refuses an unknown certificate authority', async () => {
+    const conn = await loadConnection({ kubeconfig: kubeconfig('plain.yaml', `{server: "${url}"}`) });
+    const err = await pushedBody(conn, '/api').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect((err as Error).message).toMatch(/^tls: failed to verify certificate: x509: certificate signed by unknown authority/);
+    await conn.close();
+  });
+
+  it('trusts certificate-authority and presents the client certificate', async () => {
+    seenClientCert = false;
+    const certData = readFileSync(join(dir, 'client.crt')).toString('base64');
+    const keyData = readFileSync(join(dir, 'client.key')).toString('base64');
+    const conn = await loadConnection({ kubeconfig: kubeconfig('ca.yaml', `{server: "${url}", certificate-authority: server.crt}`, `{client-certificate-data: ${certData}, client-key-data: ${keyData}}`) });
+    expect(await pushedBody(conn, '/api')).toEqual({ status: 200, text: '{"kind":"APIVersions","versions":["v1"]}' });
+    expect(seenClientCert).toBe(true);
+    await conn.close();
+  });
+
+  it('skips verification only when insecure-skip-tls-verify says so', async () => {
+    const conn = await loadConnection({ kubeconfig: kubeconfig('insecure.yaml', `{server: "${url}", insecure-skip-tls-verify: true}`) });
+    expect((await pushedBody(conn, '/api')).status).toBe(200);
+    await conn.close();
+  });
+});

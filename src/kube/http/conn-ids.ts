@@ -41,6 +41,11 @@ export class ConnIds {
     }
   }
 
+  /** A number for a connection kwatch opened itself (socket-client.ts), from the same sequence. */
+  fresh(): number {
+    return this.nextConn++;
+  }
+
   /** The connection number that carried `call` (known once its headers were sent); forgets it. */
   take(call: number): number | undefined {
     const conn = this.connOfCall.get(call);

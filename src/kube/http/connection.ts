@@ -6,6 +6,7 @@ import { HttpConnection } from './http-connection.js';
 import { resolveKubeconfig, type TlsOptions } from './kubeconfig.js';
 import { serverAddress, type ServerAddress } from './server-url.js';
 import type { WireLog } from './wire-log.js';
+import type { BodySink, SocketTarget } from './socket-client.js';
 
 export { KubeconfigError } from './config-error.js';
 
@@ -47,7 +48,30 @@ export interface Connection {
    * Status for plain-text bodies) unless `allowErrorStatus` is set.
    */
   request(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * A GET whose answer is passed on as it arrives (the endpoint's forwarding), read by kwatch's socket client
+   * (socket-client.ts) into buffers it owns, with reads stopped while the receiver cannot take more. Traced as a
+   * `stream` request. Resolves undefined when this connection cannot (a proxy is in the way) or the target redirected:
+   * the caller then uses `request`, which follows redirects.
+   */
+  requestPushed?(req: PushedRequest): Promise<PushedResponse | undefined>;
   close(): Promise<void>;
+}
+
+export interface PushedRequest {
+  path: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface PushedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Starts passing the body to `sink` (its `data` returns false to stop the reads until `resume()`). */
+  pipe(sink: BodySink): void;
+  resume(): void;
+  /** The receiver went away: the target's connection is closed. */
+  destroy(): void;
 }
 
 export interface HttpRequest {
@@ -89,6 +113,18 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '[::1]' || host === '::1';
 }
 
+/** Where kwatch's socket client may dial the target itself: a direct connection (no proxy applies), else undefined. */
+function directTarget(server: string, tls: TlsOptions, proxyUrl?: string): SocketTarget | undefined {
+  const u = new URL(server);
+  if (proxyUrl) return undefined;
+  const env = process.env;
+  const envProxy = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+  if (envProxy && !isLoopback(u.hostname)) return undefined;
+  const https = u.protocol === 'https:';
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return { host, port: u.port ? Number(u.port) : https ? 443 : 80, ...(https ? { tls } : {}) };
+}
+
 async function makeDispatcher(server: string, tls: TlsOptions, proxyUrl?: string): Promise<Dispatcher> {
   const undici = await import('./undici-parts.js');
   const connect = { ...tls };
@@ -113,6 +149,7 @@ export async function loadConnection(opts: ConnectionOptions): Promise<Connectio
     contextName: kc.contextName,
     tracer: opts.tracer ?? new Tracer(),
     dispatcher: await makeDispatcher(kc.cacheHost, kc.tls, kc.proxyUrl),
+    direct: directTarget(kc.cacheHost, kc.tls, kc.proxyUrl),
     headers: kc.headers,
     authHeaders: kc.authHeaders,
     requestTimeoutMs: opts.requestTimeoutMs,
@@ -169,6 +206,7 @@ class LazyDispatcherConnection implements Connection {
           namespace: this.namespace,
           tracer: this.tracer,
           dispatcher,
+          direct: directTarget(this.address.raw, {}),
           headers: this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : basicAuth ? { Authorization: basicAuth } : {},
           requestTimeoutMs: this.opts.requestTimeoutMs,
           maxObjectBytes: this.opts.maxObjectBytes,
@@ -182,6 +220,10 @@ class LazyDispatcherConnection implements Connection {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     return (await this.connection()).request(req);
+  }
+
+  async requestPushed(req: PushedRequest): Promise<PushedResponse | undefined> {
+    return (await this.connection()).requestPushed(req);
   }
 
   async close(): Promise<void> {

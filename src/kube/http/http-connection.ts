@@ -5,11 +5,12 @@
 import type { Dispatcher } from 'undici';
 import { ConnectionError } from '../../informer/errors.js';
 import type { Tracer } from '../../informer/trace.js';
-import type { Connection, HttpRequest, HttpResponse } from './connection.js';
+import type { Connection, HttpRequest, HttpResponse, PushedRequest, PushedResponse } from './connection.js';
+import { SocketClient, type SocketAnswer, type SocketTarget } from './socket-client.js';
 import { ConnIds } from './conn-ids.js';
 import { isAbortError, toConnectionError } from './network-error.js';
 import { redact } from './redact.js';
-import { requestFollowingRedirects } from './redirects.js';
+import { REDIRECTS, requestFollowingRedirects } from './redirects.js';
 import { retryAfterSeconds } from './status-from-response.js';
 import { errorForAnswer, isNotKubernetesAnswer } from './unexpected-answer.js';
 import { isCborType } from './cbor-media.js';
@@ -39,6 +40,8 @@ export interface HttpConnectionOptions {
   bodyIdleTimeoutMs?: number;
   /** The request log (-v 6..9): told about every request, answer and body. */
   wireLog?: WireLog;
+  /** The target as kwatch's socket client dials it (requestPushed), when no proxy is in the way. */
+  direct?: SocketTarget;
 }
 
 /** A list body stalled this long is given up (client-go has only the overall timeout; we never hang silently). */
@@ -68,6 +71,7 @@ export class HttpConnection implements Connection {
   private readonly connIds = new ConnIds();
   private seq = 0;
   private closed = false;
+  private sockets: SocketClient | undefined;
 
   constructor(private readonly opts: HttpConnectionOptions) {
     this.server = opts.server;
@@ -91,17 +95,7 @@ export class HttpConnection implements Connection {
     const start = performance.now();
     if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'request', method, url });
 
-    let headers: Record<string, string> = { 'User-Agent': 'kwatch', ...this.opts.headers };
-    if (this.opts.authHeaders) {
-      try {
-        headers = { ...headers, ...(await this.opts.authHeaders()) };
-      } catch (err) {
-        throw new Error(`getting credentials: ${redact((err as Error).message ?? String(err), this.opts.secrets)}`, { cause: err });
-      }
-    }
-    // A header the request names replaces the connection's own whatever its case (a forwarded client's user-agent
-    // over kwatch's User-Agent): two of one name would reach the server, and Go reads the first.
-    if (req.headers) headers = { ...withoutNames(headers, Object.keys(req.headers)), ...req.headers };
+    const headers = await this.headersFor(req.headers);
     const wire = this.opts.wireLog ? this.beginWire(method, url, headers, req) : undefined;
 
     // One controller aborts the request: the caller's signal, or our timeout.
@@ -193,8 +187,85 @@ export class HttpConnection implements Connection {
     return { status, headers: res.headers as HttpResponse['headers'], body, bytesRead: () => body.bytes };
   }
 
+  /** The connection's headers and credentials, with those the request names in their place. */
+  private async headersFor(own: Record<string, string> | undefined): Promise<Record<string, string>> {
+    let headers: Record<string, string> = { 'User-Agent': 'kwatch', ...this.opts.headers };
+    if (this.opts.authHeaders) {
+      try {
+        headers = { ...headers, ...(await this.opts.authHeaders()) };
+      } catch (err) {
+        throw new Error(`getting credentials: ${redact((err as Error).message ?? String(err), this.opts.secrets)}`, { cause: err });
+      }
+    }
+    // A header the request names replaces the connection's own whatever its case (a forwarded client's user-agent
+    // over kwatch's User-Agent): two of one name would reach the server, and Go reads the first.
+    if (own) headers = { ...withoutNames(headers, Object.keys(own)), ...own };
+    return headers;
+  }
+
+  /**
+   * Connection.requestPushed: a GET read by kwatch's socket client when the target is dialled directly. The request
+   * and its answer are traced and logged as `request` traces a stream; an HTML answer fails as it does there.
+   */
+  async requestPushed(req: PushedRequest): Promise<PushedResponse | undefined> {
+    if (!this.opts.direct) return undefined;
+    if (this.closed) throw new Error('connection is closed');
+    this.sockets ??= new SocketClient(this.opts.direct, () => this.connIds.fresh());
+    const method = 'GET';
+    const url = req.path;
+    const time = Date.now();
+    const start = performance.now();
+    const headers = await this.headersFor(req.headers);
+    let answer: SocketAnswer;
+    try {
+      answer = await this.sockets.request(method, this.basePath + url, headers, req.signal);
+    } catch (err) {
+      const mapped = isAbortError(err) || req.signal?.aborted ? (req.signal?.reason ?? err) : toConnectionError(err, this.hostPort);
+      if (this.opts.wireLog) this.beginWire(method, url, headers, { stream: true })?.failed({ message: (mapped as Error).message, ms: ms(start) });
+      if (this.tracer.enabled) {
+        this.tracer.emit({ time, stage: 'http', op: 'request', method, url });
+        this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, ms: ms(start), error: (mapped as Error).message });
+      }
+      throw mapped;
+    }
+    const { status } = answer;
+    // Redirects are followed as `request` follows them (Go's http.Client): the caller asks again there.
+    if (REDIRECTS.has(status) && answer.headers.location !== undefined) {
+      answer.destroy();
+      return undefined;
+    }
+    const contentType = header(answer.headers['content-type']);
+    const wire = this.opts.wireLog ? this.beginWire(method, url, headers, { stream: true }) : undefined;
+    wire?.response({ status, headers: answer.headers, ms: ms(start) });
+    const tracing = this.tracer.enabled;
+    if (tracing) this.tracer.emit({ time, stage: 'http', op: 'request', method, url });
+    const ok = status >= 200 && status < 300;
+    if (ok && isNotKubernetesAnswer(contentType)) {
+      const bytes = await readPushed(answer, MAX_ERROR_BODY);
+      const text = bytes.toString('utf8');
+      wire?.body(text.slice(0, this.opts.wireLog?.bodyBytes ?? 0), bytes.length);
+      if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), bytes: bytes.length, conn: answer.socketId });
+      throw errorForAnswer({ server: this.server, status, contentType, text, retryAfter: retryAfterSeconds(answer.headers['retry-after']), secrets: this.opts.secrets });
+    }
+    if (tracing) this.tracer.emit({ time: Date.now(), stage: 'http', op: 'response', method, url, status, ms: ms(start), contentType, conn: answer.socketId, stream: true });
+    return {
+      status,
+      headers: answer.headers,
+      pipe: (sink) => answer.pipe({
+        data: (chunk) => sink.data(chunk),
+        end: (err) => {
+          const mapped = err && !req.signal?.aborted ? toConnectionError(err, this.hostPort) : undefined;
+          wire?.closed({ ms: ms(start), bytes: answer.bytes, ...(mapped ? { error: mapped.message } : {}) });
+          sink.end(mapped);
+        },
+      }),
+      resume: () => answer.resume(),
+      destroy: () => answer.destroy(),
+    };
+  }
+
   /** Hands the request to the request log, with every credential the connection knows masked. */
-  private beginWire(method: string, url: string, headers: Record<string, string>, req: HttpRequest): WireCall | undefined {
+  private beginWire(method: string, url: string, headers: Record<string, string>, req: Pick<HttpRequest, 'body' | 'stream'>): WireCall | undefined {
     const shown: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) shown[k] = redact(String(v), this.opts.secrets);
     const body = req.body === undefined ? undefined : redact(String(req.body), this.opts.secrets);
@@ -205,6 +276,7 @@ export class HttpConnection implements Connection {
     if (this.closed) return;
     this.closed = true;
     this.connIds.close();
+    this.sockets?.close();
     // destroy (not close): open watches must not keep the process alive.
     await this.opts.dispatcher.destroy().catch(() => undefined);
   }
@@ -216,6 +288,18 @@ function ms(start: number): number {
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** A pushed answer's body, its first `limit` bytes kept. */
+function readPushed(answer: SocketAnswer, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    answer.pipe({
+      data: (c) => { if (n < limit) chunks.push(c); n += c.length; return true; },
+      end: (err) => (err ? reject(err) : resolve(Buffer.concat(chunks).subarray(0, limit))),
+    });
+  });
 }
 
 async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer> {

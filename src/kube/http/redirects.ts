@@ -8,7 +8,8 @@ import { maskUrlPasswords } from './server-url.js';
 /** Go's defaultCheckRedirect: the 11th redirect is an error. */
 export const MAX_REDIRECTS = 10;
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The statuses followed when they carry a Location. */
+export const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** The headers Go's shouldCopyHeaderOnRedirect keeps from other hosts. */
 const CREDENTIALS = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
 
