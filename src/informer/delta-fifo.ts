@@ -9,6 +9,7 @@ import type { Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
 import { traceTime } from './trace-time.js';
+import { FifoPopRecord } from './trace-records.js';
 
 export interface DeltaFifoOptions {
   /** The indexer: affects Delete (ignored for unknown keys), Replace (tombstones) and Resync. */
@@ -224,18 +225,7 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     this.items.delete(key);
     if (this.tracer.shouldEmit('fifo', 'pop')) {
       const newest = deltas[deltas.length - 1];
-      this.tracer.emit({
-        time: traceTime(this.clock),
-        stage: 'fifo',
-        op: 'pop',
-        key,
-        rv: resourceVersionOf(newest.object),
-        deltas: deltas.length,
-        types: deltas.map((d) => d.type),
-        isInInitialList,
-        depth: this.length,
-        fifo: 'delta',
-      });
+      this.tracer.emit(new FifoPopRecord(traceTime(this.clock), key, resourceVersionOf(newest.object), deltas.map((d) => d.type), isInInitialList, this.length, 'delta', undefined));
     }
     return [key, deltas, isInInitialList];
   }

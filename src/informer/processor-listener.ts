@@ -6,6 +6,7 @@ import { DeletedFinalStateUnknown, deletionHandlingKey, resourceVersionOf, tombs
 import type { Tracer, TraceRecord } from './trace.js';
 import type { KubeObject } from './types.js';
 import { traceTime, traceTimeStale } from './trace-time.js';
+import { HandlerCallRecord } from './trace-records.js';
 
 /**
  * client-go's ResourceEventHandler. Handlers may return a promise: the listener waits for it before
@@ -217,6 +218,15 @@ export class ProcessorListener {
   }
 
   private trace(n: Notification, error?: unknown): void {
+    const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    // An add or an update without its objects (every call of a plain -o ndjson run) is the fixed-shape record.
+    if (n.kind !== 'delete' && !this.traceObjects) {
+      const add = n.kind === 'add';
+      this.tracer.emit(
+        new HandlerCallRecord(traceTime(this.clock), HANDLER_OPS[n.kind], deletionHandlingKey(n.obj), resourceVersionOf(n.obj), this.name, this.controller, add ? n.isInInitialList : undefined, add ? undefined : n.old.metadata?.resourceVersion, add ? undefined : n.sync, message),
+      );
+      return;
+    }
     const rec: TraceRecord = {
       time: traceTime(this.clock),
       stage: 'handler',
@@ -239,7 +249,7 @@ export class ProcessorListener {
       if (n.kind === 'update') rec.old = n.old;
       rec.new = n.obj instanceof DeletedFinalStateUnknown ? n.obj.obj : n.obj;
     }
-    if (error !== undefined) rec.error = error instanceof Error ? error.message : String(error);
+    if (message !== undefined) rec.error = message;
     this.tracer.emit(rec);
   }
 

@@ -9,6 +9,7 @@ import type { TraceRecord, Tracer } from './trace.js';
 import { noTracer } from './trace.js';
 import type { KubeObject } from './types.js';
 import { traceTime } from './trace-time.js';
+import { FifoDeltaRecord, FifoPopRecord } from './trace-records.js';
 
 /** client-go's RealFIFO defaultBatchSize: the most deltas one PopBatch hands out. */
 export const DEFAULT_FIFO_BATCH_SIZE = 1000;
@@ -205,21 +206,7 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     const delta = this.items.shift()!;
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     if (this.tracer.shouldEmit('fifo', 'pop')) {
-      // Field by field rather than spreading the optional batch: a spread in a literal costs a runtime call, per event.
-      const record: TraceRecord = {
-        time: traceTime(this.clock),
-        stage: 'fifo',
-        op: 'pop',
-        key: deletionHandlingKey(delta.object),
-        rv: resourceVersionOf(delta.object),
-        deltas: 1,
-        types: [delta.type],
-        isInInitialList,
-        depth: this.length,
-        fifo: 'real',
-      };
-      if (batch !== undefined) record.batch = batch;
-      this.tracer.emit(record);
+      this.tracer.emit(new FifoPopRecord(traceTime(this.clock), deletionHandlingKey(delta.object), resourceVersionOf(delta.object), [delta.type], isInInitialList, this.length, 'real', batch));
     }
     return [delta];
   }
@@ -228,16 +215,14 @@ export class RealFifo implements ReflectorStore, InformerQueue {
     if (this.transform !== undefined && !skipTransform && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transform(obj);
     this.items.push({ type, object: obj });
     if (this.tracer.shouldEmit('fifo', type)) {
-      const tombstone = obj instanceof DeletedFinalStateUnknown;
-      // The tombstone's fields only for a tombstone: spreading an empty object for every other delta cost a runtime call.
-      const record: TraceRecord = { time: traceTime(this.clock), stage: 'fifo', op: type, key: key ?? deletionHandlingKey(obj), rv: resourceVersionOf(obj) };
-      if (tombstone) {
-        record.tombstone = true;
+      if (obj instanceof DeletedFinalStateUnknown) {
+        // A tombstone's delta carries its fields between rv and depth: a literal (rare; every other delta is a FifoDeltaRecord).
+        const record: TraceRecord = { time: traceTime(this.clock), stage: 'fifo', op: type, key: key ?? deletionHandlingKey(obj), rv: resourceVersionOf(obj), tombstone: true };
         Object.assign(record, tombstoneTraceFields(obj));
-      }
-      record.depth = this.length;
-      record.fifo = 'real';
-      this.tracer.emit(record);
+        record.depth = this.length;
+        record.fifo = 'real';
+        this.tracer.emit(record);
+      } else this.tracer.emit(new FifoDeltaRecord(traceTime(this.clock), type, key ?? deletionHandlingKey(obj), resourceVersionOf(obj), this.length, 'real'));
     }
     this.waiters.broadcast();
   }

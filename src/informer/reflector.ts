@@ -15,8 +15,9 @@ import {
   type StepContext,
 } from './reflector-state.js';
 import { noTracer, type TraceRecord, type Tracer } from './trace.js';
-import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchStream } from './types.js';
+import { metaNamespaceKey, type KubeObject, type ListOptions, type ListerWatcher, type StartAt, type WatchEvent, type WatchEventType, type WatchStream } from './types.js';
 import { traceTime } from './trace-time.js';
+import { WatchEventRecord } from './trace-records.js';
 
 export interface ReflectorOptions {
   listerWatcher: ListerWatcher;
@@ -239,7 +240,14 @@ export class Reflector {
         this.stats[e.stat]++;
         return;
       case 'trace': {
-        // Field by field rather than a spread of the detail: the watch stage's record comes once per event.
+        const d = e.detail;
+        // A watch event's record comes once per event: the fixed-shape class, unless it carries an error, a drop or a
+        // local mark (trace-records.ts). Its fields are those of the literal below, in the same order.
+        if (e.stage === 'watch' && d.error === undefined && d.dropped === undefined && d.local === undefined) {
+          this.tracer.emit(new WatchEventRecord(traceTime(this.clock), e.op as WatchEventType, this.config.name, d.key as string | undefined, d.rv as string | undefined, d.bytes, d.conn));
+          return;
+        }
+        // Field by field rather than a spread of the detail.
         const record: TraceRecord = { time: traceTime(this.clock), stage: e.stage, op: e.op, name: this.config.name };
         for (const k in e.detail) record[k] = e.detail[k];
         // The state machine does not hold the watch-list's collected objects; their count is known here, after the

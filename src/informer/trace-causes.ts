@@ -78,7 +78,9 @@ export class CauseLinker {
 
   private watchEvent(r: TraceRecord, id: number): void {
     if (r.key === undefined || !CHANGE_EVENTS.has(r.op)) return;
-    this.linksOf(r.key).watch = r;
+    const links = this.linksOf(r.key);
+    links.watch = id;
+    links.watchRv = r.rv;
     if (this.writesSeen) this.markEcho(r, id);
   }
 
@@ -90,8 +92,7 @@ export class CauseLinker {
       let cause: number | undefined;
       if (r.op === 'Replaced') cause = this.lastListed.get(String(r.name ?? r.resource ?? '')) ?? lastOf(this.lastListed);
       else {
-        const w = links.watch;
-        if (w && (r.rv === undefined || w.rv === r.rv)) cause = w.id as number;
+        if (links.watch !== undefined && (r.rv === undefined || links.watchRv === r.rv)) cause = links.watch;
       }
       if (cause !== undefined) r.cause = [cause];
       links.deltas = withId(links.deltas, id);
@@ -108,7 +109,8 @@ export class CauseLinker {
     if (r.key === undefined) return;
     const links = this.linksOf(r.key);
     if (links.pop !== undefined) r.cause = [links.pop];
-    links.handler = r;
+    links.handler = id;
+    links.handlerRv = r.rv;
     this.newestHandler = id;
   }
 
@@ -142,8 +144,8 @@ export class CauseLinker {
         return write;
       }
     }
-    const h = this.linksOf(key).handler;
-    if (h && (rv === undefined || h.rv === rv)) return h.id as number;
+    const links = this.linksOf(key);
+    if (links.handler !== undefined && (rv === undefined || links.handlerRv === rv)) return links.handler;
     if (r.op === 'requeue' || r.op === 'add-after' || r.op === 'add-rate-limited') return this.controllers.get(String(r.controller ?? r.queue ?? ''))?.running.get(r.key!);
     return this.newestHandler;
   }
@@ -199,7 +201,7 @@ export class CauseLinker {
   private linksOf(key: string): KeyLinks {
     if (key === this.lastKey) return this.lastLinks!;
     let links = this.keys.get(key);
-    if (links === undefined) this.keys.set(key, (links = { watch: undefined, deltas: undefined, pop: undefined, handler: undefined }));
+    if (links === undefined) this.keys.set(key, (links = { watch: undefined, watchRv: undefined, deltas: undefined, pop: undefined, handler: undefined, handlerRv: undefined, endpointEvent: undefined }));
     this.lastKey = key;
     this.lastLinks = links;
     return links;
@@ -245,18 +247,24 @@ export class CauseLinker {
   }
 }
 
-/** What the linker keeps of one key: the latest record of each stage it links from (records by reference, for their rv). */
+/**
+ * What the linker keeps of one key: the id of the latest record of each stage it links from, and the rv of those a
+ * later record must match. Ids and rvs rather than the records: a record kept here outlived the young generation
+ * (one per key, for as long as the key's next event takes) and was copied by every scavenge meanwhile.
+ */
 interface KeyLinks {
   /** The latest change event (ADDED, MODIFIED, DELETED). */
-  watch: TraceRecord | undefined;
+  watch: number | undefined;
+  watchRv: string | undefined;
   /** The fifo deltas queued since the key was last popped. */
   deltas: Ids | undefined;
   /** The id of the key's last pop. */
   pop: number | undefined;
   /** The latest handler call. */
-  handler: TraceRecord | undefined;
+  handler: number | undefined;
+  handlerRv: string | undefined;
   /** The latest change event the endpoint delivered to a client (--exec, proxy). */
-  endpointEvent?: number;
+  endpointEvent: number | undefined;
 }
 
 /** What the linker keeps of one controller, by key. */

@@ -6,6 +6,7 @@ import { realClock } from '../clock.js';
 import type { TraceRecord, Tracer } from '../trace.js';
 import { noTracer } from '../trace.js';
 import { traceTime } from '../trace-time.js';
+import { QueueOpRecord } from '../trace-records.js';
 
 /** Why a key was queued: a handler event or delta (with its rv), a requeue, … Merged until the key is processed. */
 export interface QueueReason {
@@ -205,6 +206,12 @@ export class Queue<T = string> {
 
   protected trace(op: string, item: T, detail: Record<string, unknown>): void {
     const reason = detail.reason as QueueReason | undefined;
+    // The ops of every event (add, get; dedup, done) are the fixed-shape record; ops with details of their own
+    // (a delay, requeues, a priority) stay literals.
+    if (onlyFixedDetails(detail)) {
+      this.tracer.emit(new QueueOpRecord(traceTime(this.clock), op, String(item), reason?.rv, this.name, this.controller, this.len(), detail.reason, detail.processing as boolean | undefined, detail.reasons as number | undefined));
+      return;
+    }
     // Filled in field by field, in the order the trace shows them: spreading the optional controller and the detail
     // cost more than the rest of a record, and a traced event makes four of these.
     const record: TraceRecord = { time: traceTime(this.clock), stage: 'workqueue', op, key: String(item), rv: reason?.rv, queue: this.name };
@@ -213,4 +220,15 @@ export class Queue<T = string> {
     for (const k in detail) record[k] = detail[k];
     this.tracer.emit(record);
   }
+}
+
+/** Whether a queue record's details are among QueueOpRecord's (reason, processing, reasons), in its order. */
+function onlyFixedDetails(detail: Record<string, unknown>): boolean {
+  let last = -1;
+  for (const k in detail) {
+    const at = k === 'reason' ? 0 : k === 'processing' ? 1 : k === 'reasons' ? 2 : -1;
+    if (at <= last) return false;
+    last = at;
+  }
+  return true;
 }
