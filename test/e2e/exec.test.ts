@@ -20,7 +20,12 @@ function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
 
-describe('kwatch reconcile --exec', () => {
+// The describes marked concurrent run their tests at once (vitest's default of at most five at a time): each test is
+// its own kwatch process with its own endpoint and fork, on ConfigMaps of its own name; the one --writes apply run
+// stores exec-many-* in the sim, which no other test lists. Left one at a time: "the --once verdict" (its verdicts
+// hang on pauses between a script's writes) and the mirror (it compares the sim's whole ConfigMap list). The concurrent
+// ones get 60 s: a test's wall time now holds its neighbours' processes too (a few seconds each on an idle machine).
+describe.concurrent('kwatch reconcile --exec', { timeout: 60_000 }, () => {
   it('intercept (default): writes get the target\'s dry-run answer and never reach it; --once says they are pending (exit 1)', async () => {
     const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl create configmap exec-intercept --from-literal=a=b && kubectl label namespace default checked=yes'));
     expect(r.stderr).toMatch(/writes intercept: answered with the target's dry run/);
@@ -175,7 +180,7 @@ describe('kwatch reconcile --exec', () => {
   });
 });
 
-describe('reconcile flags on the wire', () => {
+describe.concurrent('reconcile flags on the wire', { timeout: 60_000 }, () => {
   it('--expect checks the fork under overlay: exit 3 with the per-field diff; met, exit 0', async () => {
     const expectFile = `${k.dir}/exec-expect.yaml`;
     const { writeFileSync } = await import('node:fs');
@@ -208,11 +213,12 @@ describe('reconcile flags on the wire', () => {
   });
 
   it('a flag of the module runner given with --exec is one line, exit 1', async () => {
-    for (const flag of [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']]) {
-      const r = await exec('--once', ...flag, '--', 'true');
-      expect(r.stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
-      expect(r.code).toBe(1);
-    }
+    const flags = [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']];
+    const runs = await Promise.all(flags.map((flag) => exec('--once', ...flag, '--', 'true')));
+    flags.forEach((flag, i) => {
+      expect(runs[i].stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
+      expect(runs[i].code).toBe(1);
+    });
   });
 });
 
@@ -260,7 +266,7 @@ describe('the --once verdict', () => {
   }, 60_000);
 });
 
-describe('--sim-objects', () => {
+describe.concurrent('--sim-objects', { timeout: 60_000 }, () => {
   it('seeds --sim before the controller starts (exec and module mode); seeded objects are not the controller\'s writes', async () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${k.dir}/seed.yaml`;
@@ -281,7 +287,7 @@ describe('--sim-objects', () => {
   });
 });
 
-describe('the endpoint refuses other local processes', () => {
+describe.concurrent('the endpoint refuses other local processes', { timeout: 60_000 }, () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
     const r = await exec('--no-tls', '--', 'sh', '-c', script, 'controller', '{kubeconfig}');
@@ -294,7 +300,7 @@ describe('the endpoint refuses other local processes', () => {
   });
 });
 
-describe('the bearer token alone is enough (HTTPS, the default)', () => {
+describe.concurrent('the bearer token alone is enough (HTTPS, the default)', { timeout: 60_000 }, () => {
   it('kubectl get --raw /apis, which drops the server URL\'s path, is answered; a wrong token is 401', async () => {
     const script = `kubectl get --raw /apis | head -c 40; echo; kubectl --token wrong-token get --raw /apis 2>&1 | tail -1`;
     const r = await exec('--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL));
@@ -305,7 +311,7 @@ describe('the bearer token alone is enough (HTTPS, the default)', () => {
   });
 });
 
-describe('kwatch proxy', () => {
+describe.concurrent('kwatch proxy', { timeout: 60_000 }, () => {
   it('serves a controller started elsewhere through --kubeconfig-out until stopped, and never replaces a file it did not write', async () => {
     const own = k.file('user-kubeconfig', 'apiVersion: v1\nkind: Config\n');
     const refused = await kwatch(['proxy', '--kubeconfig-out', own, '--for', '1s'], env());
@@ -322,7 +328,7 @@ describe('kwatch proxy', () => {
     // Its own file it may replace.
     const again = await kwatch(['proxy', '--kubeconfig-out', out, '--for', '1s'], env());
     expect(again.code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('kwatch sim --mirror', () => {
