@@ -185,18 +185,24 @@ describe.concurrent('reconcile flags on the wire', { timeout: 60_000 }, () => {
     const expectFile = `${k.dir}/exec-expect.yaml`;
     const { writeFileSync } = await import('node:fs');
     writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect, namespace: default}\ndata: {a: c}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-never, namespace: default}\nabsent: true\n');
-    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b'));
+    // The met case has a file of its own, so both runs go at once.
+    const metFile = `${k.dir}/exec-expect-met.yaml`;
+    writeFileSync(metFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
+    const [r, ok] = await Promise.all([
+      exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b')),
+      exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', metFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b')),
+    ]);
     expect(r.stderr).toMatch(/^expectation not met: configmaps default\/exec-expect \(.*exec-expect\.yaml document 1\)\n {2}data\.a: want "c", got "b"$/m);
     expect(r.stderr).toMatch(/^expectations: 1 of 2 not met$/m);
     expect(r.code).toBe(3);
-    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
-    const ok = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b'));
     expect(ok.stderr).toMatch(/^expectations: 1 of 1 met$/m);
     expect(ok.code).toBe(0);
   });
 
   it('--max-writes refuses the writes past it on the wire and fails the run (exit 2); --qps answers 429 with Retry-After, which kubectl waits out', async () => {
     const many = 'for i in 1 2 3 4 5 6; do kubectl create configmap exec-many-$i --from-literal=a=b || exit 0; done; sleep 30';
+    // The paced run (server-dry-run, its own names) goes beside the capped one.
+    const pacedRun = exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
     const r = await exec('-n', 'default', '--writes', 'apply', '--yes', '--max-writes', '3', '-o', 'ndjson', ...sh(many));
     const writes = records(r.stdout).filter((x) => x.op === 'write');
     expect(writes.filter((w) => w.code === 201)).toHaveLength(3);
@@ -205,7 +211,7 @@ describe.concurrent('reconcile flags on the wire', { timeout: 60_000 }, () => {
     expect(r.code).toBe(2);
     expect((await k.kubectl('get', 'configmap', 'exec-many-4')).code).not.toBe(0);
 
-    const paced = await exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
+    const paced = await pacedRun;
     const recs = records(paced.stdout);
     expect(recs).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
     expect(recs.filter((x) => x.op === 'write' && x.code === 201)).toHaveLength(2);
@@ -271,18 +277,21 @@ describe.concurrent('--sim-objects', { timeout: 60_000 }, () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${k.dir}/seed.yaml`;
     writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: seeded-cm, namespace: shop}\ndata: {x: "1"}\n---\napiVersion: v1\nkind: ConfigMapList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: seeded-two, namespace: shop}}\n');
-    const r = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {});
+    const module = `${k.dir}/seed-module.mjs`;
+    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
+    // Three runs, each with its own --sim: at once.
+    const [r, m, missing] = await Promise.all([
+      kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {}),
+      kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {}),
+      kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {}),
+    ]);
     expect(r.stderr).toMatch(/^sh \| configmap\/seeded-cm$/m);
     expect(r.stderr).toMatch(/^sh \| configmap\/seeded-two$/m);
     expect(records(r.stdout).filter((x) => x.op === 'write').map((x) => `${x.verb} ${x.key}`)).toEqual(['patch shop/seeded-cm']);
     expect(r.code).toBe(0);
 
-    const module = `${k.dir}/seed-module.mjs`;
-    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
-    const m = await kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {});
     expect(records(m.stdout).filter((x) => x.stage === 'reconcile' && x.op === 'converged').map((x) => x.key).sort()).toEqual(expect.arrayContaining(['shop/seeded-cm', 'shop/seeded-two']));
 
-    const missing = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {});
     expect(missing.stderr).toBe(`error: --sim-objects ${k.dir}/none.yaml: no such file or directory\n`);
   });
 });
