@@ -137,13 +137,15 @@ describe('kwatch events (built CLI)', () => {
   it('TYPE/NAME and TYPE NAME watch one object, as kubectl names it', async () => {
     const ns = namespace();
     for (const n of ['one', 'two']) pod(ns, n);
-    for (const args of [['po/two'], ['pods', 'two']]) {
-      const ev = new Running(['events', ...args, '-n', ns, '-o', 'ndjson', '--until-synced'], env);
+    // The three runs only read: they go at once.
+    const runs = [['po/two'], ['pods', 'two']].map((args) => new Running(['events', ...args, '-n', ns, '-o', 'ndjson', '--until-synced'], env));
+    const mixedRun = kwatch(['events', 'pods', 'pod/two', '-n', ns], env);
+    for (const ev of runs) {
       const { code } = await ev.wait();
       expect(code).toBe(0);
       expect(ev.records.filter((r) => r.stage === 'handler').map((r) => r.key)).toEqual([`${ns}/two`]);
     }
-    const mixed = await kwatch(['events', 'pods', 'pod/two', '-n', ns], env);
+    const mixed = await mixedRun;
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/^error: there is no need to specify a resource type as a separate argument/);
   });
@@ -164,7 +166,7 @@ describe('kwatch events (built CLI)', () => {
     pod(ns, 'p1');
     pod(ns, 'p2');
     const args = ['events', 'pods,configmaps', '-n', ns, '-o', 'ndjson', '--until-synced'];
-    const [shown, all] = [await kwatch(args, env), await kwatch([...args, '--stages', 'all'], env)];
+    const [shown, all] = await Promise.all([kwatch(args, env), kwatch([...args, '--stages', 'all'], env)]);
     expect([shown.code, all.code]).toEqual([0, 0]);
     const ops = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Rec).map((r) => `${r.resource} ${r.stage} ${r.op}`);
     expect(ops(all.stdout)).toEqual(expect.arrayContaining(['pods indexer add', 'pods workqueue done', 'pods workqueue forget', 'pods reconcile success']));
@@ -204,11 +206,13 @@ describe('kwatch events (built CLI)', () => {
     const ns = namespace();
     const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
     sim.api.create(SECRETS, { metadata: { name: 'db', namespace: ns }, stringData: { password: 'hunter2' } });
-    const raw = await kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1'], env);
+    const [raw, shown] = await Promise.all([
+      kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1'], env),
+      kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1', '--show-secrets'], env),
+    ]);
     expect(raw.code).toBe(0);
     expect(raw.stdout).not.toContain('aHVudGVyMg');
     expect(JSON.parse(raw.stdout).object.data).toEqual({ password: '<masked 7 bytes>' });
-    const shown = await kwatch(['events', 'secrets', '-n', ns, '--raw', '-o', 'ndjson', '--max-events', '1', '--show-secrets'], env);
     expect(JSON.parse(shown.stdout).object.data).toEqual({ password: 'aHVudGVyMg==' });
 
     const ev = new Running(['events', 'secrets', '-n', ns, '--diff', '--stages', 'handler', '-o', 'ndjson'], env);
@@ -252,7 +256,9 @@ describe('kwatch events (built CLI)', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(Buffer.from('hunter22').toString('base64'));
   });
 
-  describe('errors: one line on stderr, non-zero exit', () => {
+  // One-shot runs that fail before they watch: they run at once (the tests above stay one at a time, as some drop every
+  // watch of the sim). 60 s each, as a test's wall time holds its neighbours' processes too.
+  describe.concurrent('errors: one line on stderr, non-zero exit', { timeout: 60_000 }, () => {
     // The watch-list (the default sync) failed first; the trace shows it and client-go's fallback to LIST, whose
     // error is the one reported (reflector.go: "making progress is better than deadlocking").
     const watchListFellBack = /reflector +watch-error .*during=watch-start[^\n]*\n.*reflector +fallback +name=pods to=list /;
@@ -273,7 +279,8 @@ describe('kwatch events (built CLI)', () => {
       expect(res).toMatchObject({ code: 1, stdout: expect.stringMatching(watchListFellBack), stderr: 'error: Error from server (BadRequest): field label not supported: spec.color\n' });
     });
 
-    it('an unreachable server', async () => {
+    // Alone: the port of the server it closes must not be handed to the forbidding proxy of the next test meanwhile.
+    it.sequential('an unreachable server', async () => {
       const cfg = join(dir, 'unreachable');
       const closed = await startSimServer({ port: 0 });
       await closed.writeKubeconfig(cfg);

@@ -30,8 +30,10 @@ beforeAll(() => {
 const sh = (script: string) => ['--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)];
 const records = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 
-describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () => {
-  it('the process starts on the recording\'s first state, sees its events at the recording\'s pace, and writes into a fork of it', async () => {
+// Each test has its own recording file and its own --sim or recording as the cluster, so they run at once; the first
+// stays alone, as its script must get from the recorded delete to its write within --quiet 1s.
+describe.concurrent('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () => {
+  it.sequential('the process starts on the recording\'s first state, sees its events at the recording\'s pace, and writes into a fork of it', async () => {
     const r = await kwatch(['reconcile', '--exec', '--from-recording', recording, '--speed', '4', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh(
       'kubectl get configmaps -n shop -o name && kubectl wait --for=delete configmap/one -n shop --timeout=60s && kubectl get configmaps -n shop -o name && kubectl create configmap three -n shop --from-literal=a=b && kubectl get configmap three -n shop -o name',
     )], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
@@ -64,10 +66,12 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
     expect(JSON.stringify(lines)).not.toContain(Buffer.from('hunter2').toString('base64'));
     expect(lines.some((l) => l.rec === 'list' && l.page.kind === 'SecretList' && l.page.items.some((i: any) => i.metadata.name === 'rec-secret'))).toBe(true);
     // The recording is an ordinary one to the readers.
-    const replayed = await kwatch(['replay', file, '-o', 'ndjson', '--stages', 'indexer'], {});
+    const [replayed, served] = await Promise.all([
+      kwatch(['replay', file, '-o', 'ndjson', '--stages', 'indexer'], {}),
+      kwatch(['reconcile', '--exec', '--from-recording', file, '--speed', 'max', '--once', '--quiet', '1s', ...sh('kubectl get secret rec-secret -n default -o name')], { KUBECONFIG: join(dir, 'no-such-kubeconfig') }),
+    ]);
     expect(replayed.code).toBe(0);
     expect(records(replayed.stdout).some((x) => x.key === 'default/rec-secret')).toBe(true);
-    const served = await kwatch(['reconcile', '--exec', '--from-recording', file, '--speed', 'max', '--once', '--quiet', '1s', ...sh('kubectl get secret rec-secret -n default -o name')], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
     expect(served.stderr).toMatch(/^sh \| secret\/rec-secret$/m);
     expect(served.code).toBe(0);
   });
@@ -90,13 +94,15 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
   });
 
   it('bad input: --speed without a recording, and --from-recording with --sim, are one line and exit 1', async () => {
-    const a = await kwatch(['reconcile', '--exec', '--speed', '2', '--sim', '--', 'true'], {});
+    const [a, b, c] = await Promise.all([
+      kwatch(['reconcile', '--exec', '--speed', '2', '--sim', '--', 'true'], {}),
+      kwatch(['reconcile', '--exec', '--from-recording', recording, '--sim', '--', 'true'], {}),
+      kwatch(['reconcile', '--exec', '--from-recording', join(dir, 'missing.ndjson'), '--', 'true'], {}),
+    ]);
     expect(a.stderr.trim()).toBe('error: --speed paces a recording: add --from-recording FILE');
     expect(a.code).toBe(1);
-    const b = await kwatch(['reconcile', '--exec', '--from-recording', recording, '--sim', '--', 'true'], {});
     expect(b.stderr).toMatch(/--from-recording is the controller's cluster: leave out --sim/);
     expect(b.code).toBe(1);
-    const c = await kwatch(['reconcile', '--exec', '--from-recording', join(dir, 'missing.ndjson'), '--', 'true'], {});
     expect(c.stderr).toMatch(/missing\.ndjson: no such file/);
     expect(c.code).toBe(1);
   });

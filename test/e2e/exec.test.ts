@@ -20,7 +20,12 @@ function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
 
-describe('kwatch reconcile --exec', () => {
+// The describes marked concurrent run their tests at once (vitest's default of at most five at a time): each test is
+// its own kwatch process with its own endpoint and fork, on ConfigMaps of its own name; the one --writes apply run
+// stores exec-many-* in the sim, which no other test lists. Left one at a time: "the --once verdict" (its verdicts
+// hang on pauses between a script's writes) and the mirror (it compares the sim's whole ConfigMap list). The concurrent
+// ones get 60 s: a test's wall time now holds its neighbours' processes too (a few seconds each on an idle machine).
+describe.concurrent('kwatch reconcile --exec', { timeout: 60_000 }, () => {
   it('intercept (default): writes get the target\'s dry-run answer and never reach it; --once says they are pending (exit 1)', async () => {
     const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl create configmap exec-intercept --from-literal=a=b && kubectl label namespace default checked=yes'));
     expect(r.stderr).toMatch(/writes intercept: answered with the target's dry run/);
@@ -175,23 +180,29 @@ describe('kwatch reconcile --exec', () => {
   });
 });
 
-describe('reconcile flags on the wire', () => {
+describe.concurrent('reconcile flags on the wire', { timeout: 60_000 }, () => {
   it('--expect checks the fork under overlay: exit 3 with the per-field diff; met, exit 0', async () => {
     const expectFile = `${k.dir}/exec-expect.yaml`;
     const { writeFileSync } = await import('node:fs');
     writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect, namespace: default}\ndata: {a: c}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-never, namespace: default}\nabsent: true\n');
-    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b'));
+    // The met case has a file of its own, so both runs go at once.
+    const metFile = `${k.dir}/exec-expect-met.yaml`;
+    writeFileSync(metFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
+    const [r, ok] = await Promise.all([
+      exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect --from-literal=a=b')),
+      exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', metFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b')),
+    ]);
     expect(r.stderr).toMatch(/^expectation not met: configmaps default\/exec-expect \(.*exec-expect\.yaml document 1\)\n {2}data\.a: want "c", got "b"$/m);
     expect(r.stderr).toMatch(/^expectations: 1 of 2 not met$/m);
     expect(r.code).toBe(3);
-    writeFileSync(expectFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: exec-expect2, namespace: default}\ndata: {a: b}\n');
-    const ok = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', expectFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b'));
     expect(ok.stderr).toMatch(/^expectations: 1 of 1 met$/m);
     expect(ok.code).toBe(0);
   });
 
   it('--max-writes refuses the writes past it on the wire and fails the run (exit 2); --qps answers 429 with Retry-After, which kubectl waits out', async () => {
     const many = 'for i in 1 2 3 4 5 6; do kubectl create configmap exec-many-$i --from-literal=a=b || exit 0; done; sleep 30';
+    // The paced run (server-dry-run, its own names) goes beside the capped one.
+    const pacedRun = exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
     const r = await exec('-n', 'default', '--writes', 'apply', '--yes', '--max-writes', '3', '-o', 'ndjson', ...sh(many));
     const writes = records(r.stdout).filter((x) => x.op === 'write');
     expect(writes.filter((w) => w.code === 201)).toHaveLength(3);
@@ -200,7 +211,7 @@ describe('reconcile flags on the wire', () => {
     expect(r.code).toBe(2);
     expect((await k.kubectl('get', 'configmap', 'exec-many-4')).code).not.toBe(0);
 
-    const paced = await exec('-n', 'default', '--writes', 'server-dry-run', '--qps', '1', '--burst', '1', '-o', 'ndjson', ...sh('for i in 1 2; do kubectl create configmap exec-paced-$i --from-literal=a=b || exit 1; done'));
+    const paced = await pacedRun;
     const recs = records(paced.stdout);
     expect(recs).toContainEqual(expect.objectContaining({ op: 'http', method: 'POST', status: 429, refused: 'TooManyRequests' }));
     expect(recs.filter((x) => x.op === 'write' && x.code === 201)).toHaveLength(2);
@@ -208,11 +219,12 @@ describe('reconcile flags on the wire', () => {
   });
 
   it('a flag of the module runner given with --exec is one line, exit 1', async () => {
-    for (const flag of [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']]) {
-      const r = await exec('--once', ...flag, '--', 'true');
-      expect(r.stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
-      expect(r.code).toBe(1);
-    }
+    const flags = [['--concurrency', '2'], ['--max-reconciles', '5'], ['--settle-timeout=5s'], ['--debounce', '1s']];
+    const runs = await Promise.all(flags.map((flag) => exec('--once', ...flag, '--', 'true')));
+    flags.forEach((flag, i) => {
+      expect(runs[i].stderr).toMatch(new RegExp(`^error: ${flag[0].split('=')[0]} acts on the reconcile loop of a --with module; a controller process runs its own \\(leave it out with --exec\\)\n$`));
+      expect(runs[i].code).toBe(1);
+    });
   });
 });
 
@@ -260,28 +272,31 @@ describe('the --once verdict', () => {
   }, 60_000);
 });
 
-describe('--sim-objects', () => {
+describe.concurrent('--sim-objects', { timeout: 60_000 }, () => {
   it('seeds --sim before the controller starts (exec and module mode); seeded objects are not the controller\'s writes', async () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${k.dir}/seed.yaml`;
     writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: seeded-cm, namespace: shop}\ndata: {x: "1"}\n---\napiVersion: v1\nkind: ConfigMapList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: seeded-two, namespace: shop}}\n');
-    const r = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {});
+    const module = `${k.dir}/seed-module.mjs`;
+    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
+    // Three runs, each with its own --sim: at once.
+    const [r, m, missing] = await Promise.all([
+      kwatch(['reconcile', '--exec', '--sim', '--sim-objects', file, '-n', 'shop', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl get configmaps -o name; kubectl get configmaps -w >/dev/null & kubectl label configmap seeded-cm seen=yes; sleep 1')], {}),
+      kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {}),
+      kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {}),
+    ]);
     expect(r.stderr).toMatch(/^sh \| configmap\/seeded-cm$/m);
     expect(r.stderr).toMatch(/^sh \| configmap\/seeded-two$/m);
     expect(records(r.stdout).filter((x) => x.op === 'write').map((x) => `${x.verb} ${x.key}`)).toEqual(['patch shop/seeded-cm']);
     expect(r.code).toBe(0);
 
-    const module = `${k.dir}/seed-module.mjs`;
-    writeFileSync(module, "export default { for: 'configmaps', reconcile() { return {}; } };\n");
-    const m = await kwatch(['reconcile', 'configmaps', '--with', module, '--sim', '--sim-pods', '0', '--sim-objects', file, '-n', 'shop', '--once', '-o', 'ndjson'], {});
     expect(records(m.stdout).filter((x) => x.stage === 'reconcile' && x.op === 'converged').map((x) => x.key).sort()).toEqual(expect.arrayContaining(['shop/seeded-cm', 'shop/seeded-two']));
 
-    const missing = await kwatch(['reconcile', '--exec', '--sim', '--sim-objects', `${k.dir}/none.yaml`, '--', 'true'], {});
     expect(missing.stderr).toBe(`error: --sim-objects ${k.dir}/none.yaml: no such file or directory\n`);
   });
 });
 
-describe('the endpoint refuses other local processes', () => {
+describe.concurrent('the endpoint refuses other local processes', { timeout: 60_000 }, () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
     const r = await exec('--no-tls', '--', 'sh', '-c', script, 'controller', '{kubeconfig}');
@@ -294,7 +309,7 @@ describe('the endpoint refuses other local processes', () => {
   });
 });
 
-describe('the bearer token alone is enough (HTTPS, the default)', () => {
+describe.concurrent('the bearer token alone is enough (HTTPS, the default)', { timeout: 60_000 }, () => {
   it('kubectl get --raw /apis, which drops the server URL\'s path, is answered; a wrong token is 401', async () => {
     const script = `kubectl get --raw /apis | head -c 40; echo; kubectl --token wrong-token get --raw /apis 2>&1 | tail -1`;
     const r = await exec('--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL));
@@ -305,7 +320,7 @@ describe('the bearer token alone is enough (HTTPS, the default)', () => {
   });
 });
 
-describe('kwatch proxy', () => {
+describe.concurrent('kwatch proxy', { timeout: 60_000 }, () => {
   it('serves a controller started elsewhere through --kubeconfig-out until stopped, and never replaces a file it did not write', async () => {
     const own = k.file('user-kubeconfig', 'apiVersion: v1\nkind: Config\n');
     const refused = await kwatch(['proxy', '--kubeconfig-out', own, '--for', '1s'], env());
@@ -322,7 +337,7 @@ describe('kwatch proxy', () => {
     // Its own file it may replace.
     const again = await kwatch(['proxy', '--kubeconfig-out', out, '--for', '1s'], env());
     expect(again.code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('kwatch sim --mirror', () => {

@@ -37,7 +37,8 @@ async function simRun(args: string[]): Promise<{ code: number | null; stdout: st
   return { code: await exited, stdout, stderr };
 }
 
-describe('sim --kubeconfig-out', () => {
+// Every test works on files of its own names and starts its own sims: the tests run at once.
+describe.concurrent('sim --kubeconfig-out', () => {
   it('leaves the user\'s kubeconfig untouched: one line naming it and --force, exit 1, no server started', { timeout: 120_000 }, async () => {
     const config = usersFile('users-config');
     const before = readFileSync(config, 'utf8');
@@ -73,14 +74,16 @@ describe('sim --kubeconfig-out', () => {
   });
 });
 
-describe('--record and --checkpoint', () => {
+describe.concurrent('--record and --checkpoint', () => {
   it('events --record and reconcile --record refuse a file that is not a recording, and leave it untouched', { timeout: 120_000 }, async () => {
     const notes = usersFile('notes.txt', 'my notes\n');
     const mod = usersFile('noop.mjs', 'export default { for: "deployments.apps", reconcile() {} };\n');
-    const events = await kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced'], {});
+    const [events, reconcile] = await Promise.all([
+      kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced'], {}),
+      kwatch(['reconcile', '--with', mod, '--sim', '--record', notes, '--once'], {}),
+    ]);
     expect(events.code).toBe(1);
     expect(events.stderr).toBe(refusal(notes, 'recording'));
-    const reconcile = await kwatch(['reconcile', '--with', mod, '--sim', '--record', notes, '--once'], {});
     expect(reconcile.code).toBe(1);
     expect(reconcile.stderr).toBe(refusal(notes, 'recording'));
     expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
@@ -88,24 +91,23 @@ describe('--record and --checkpoint', () => {
 
   it('events --record replaces a recording, and the user\'s file with --force', { timeout: 120_000 }, async () => {
     const rec = join(dir, 'pods.ndjson');
+    const notes = usersFile('forced-notes.txt', 'my notes\n');
+    // The forced run, on a file of its own, goes beside the two runs on one recording (those one after the other).
+    const forcedRun = kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced', '--force'], {});
     for (let run = 0; run < 2; run++) {
       const r = await kwatch(['events', 'pods', '--sim', '--record', rec, '--until-synced'], {});
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(rec, 'utf8')).toMatch(/^\{"kind":"KwatchRecording"/);
     }
-    const notes = usersFile('forced-notes.txt', 'my notes\n');
-    const forced = await kwatch(['events', 'pods', '--sim', '--record', notes, '--until-synced', '--force'], {});
+    const forced = await forcedRun;
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(notes, 'utf8')).toMatch(/^\{"kind":"KwatchRecording"/);
   });
 
   it('replay --checkpoint refuses a file that is not a checkpoint, and replaces a checkpoint', { timeout: 120_000 }, async () => {
     const notes = usersFile('cp-notes.txt', 'my notes\n');
-    const refused = await kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', notes, '--max-events', '1'], {});
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(refusal(notes, 'checkpoint'));
-    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
-
+    // The refused run, on a file of its own, goes beside the two runs on one checkpoint (those one after the other).
+    const refusedRun = kwatch(['replay', 'pods', '--sim', '--from-rv', '1', '--checkpoint', notes, '--max-events', '1'], {});
     const cp = join(dir, 'cp.json');
     for (let run = 0; run < 2; run++) {
       // --max-events, not --for: the checkpoint is written once an event arrives, however loaded the machine.
@@ -113,5 +115,9 @@ describe('--record and --checkpoint', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(readFileSync(cp, 'utf8'))).toMatchObject({ kind: 'KwatchCheckpoint' });
     }
+    const refused = await refusedRun;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(refusal(notes, 'checkpoint'));
+    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
   });
 });

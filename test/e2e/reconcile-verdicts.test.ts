@@ -10,7 +10,10 @@ const k = kubectlSim({ seed: 11, nodes: 1, pods: 6, churn: 0 }, 'kwatch-e2e-verd
 const env = () => ({ KUBECONFIG: k.kubeconfig, KUBECACHEDIR: join(k.dir, 'cache') });
 const reconcile = (...args: string[]) => kwatch(['reconcile', ...args], env());
 
-describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
+// The tests run at once (each is one or two CLI runs that mostly wait: a --settle-timeout, a retry's backoff, --qps),
+// except the one that writes to the sim with --writes apply: not beside the other verdicts, whose reconcilers would see
+// its status writes as events. (The two describes below run beside it: an extra event changes none of their asserts.)
+describe.concurrent('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
   it('a key that fails once and then succeeds is retried, as controller-runtime would: converged, exit 0', async () => {
     const mod = k.file(
       'flaky.mjs',
@@ -61,7 +64,7 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
     expect(r.code).toBe(1);
   });
 
-  it('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
+  it.sequential('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
     const args = ['--with', join(EXAMPLES, 'status-stamper.mjs'), '-n', 'default', '--field-selector', 'metadata.name=' + (await firstDeployment()), '--once', '--max-reconciles', '12'];
     const overlay = await reconcile(...args, '--writes', 'overlay');
     const apply = await reconcile(...args, '--writes', 'apply', '--yes');
@@ -102,7 +105,7 @@ async function firstDeployment(): Promise<string> {
   return r.stdout.trim();
 }
 
-describe('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
+describe.concurrent('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
   it('a TypeScript controller\'s error names its file:line in the table (source-mapped) and carries the stack in ndjson', async () => {
     const mod = k.file(
       'thrower.ts',
@@ -127,7 +130,7 @@ export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { che
   });
 });
 
-describe('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
+describe.concurrent('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
   it('--max-writes stops a reconciler that writes without end: one line, exit 2; --qps paces what is sent', async () => {
     const mod = k.file(
       'flood.mjs',

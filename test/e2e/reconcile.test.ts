@@ -170,12 +170,16 @@ describe('kwatch reconcile --from-recording', { timeout: 60_000 }, () => {
     await recording.waitFor((r) => r.stage === 'watch' && r.op === 'MODIFIED' && r.key === `default/${rs.metadata.name}`, 'the recorded update', 25_000);
     await recording.stop();
     const args = ['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '-o', 'ndjson'];
-    const [a, b] = await Promise.all([kwatch(args, env()), kwatch(args, env())]);
+    // The two replays and the refused one read the recording only: all at once.
+    const [a, b, refused] = await Promise.all([
+      kwatch(args, env()),
+      kwatch(args, env()),
+      kwatch(['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '--writes', 'apply'], env()),
+    ]);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     const starts = records(a.stdout).filter((r) => r.op === 'start');
     expect(starts.some((r) => (r.reasons as { reason: string; key: string }[]).some((x) => x.reason === 'related object updated' && x.key === `default/${rs.metadata.name}`))).toBe(true);
-    const refused = await kwatch(['reconcile', '--with', example('replica-auditor.mjs'), '--from-recording', rec, '--writes', 'apply'], env());
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(/^error: --from-recording has no server to send writes to/);
   });
@@ -213,14 +217,14 @@ export default defineController({ name: 'ts-labeller', for: 'deployments.apps', 
   });
 });
 
-describe('kwatch reconcile: bad input', () => {
+// Runs that fail at once and never write: they go at once (60 s each, as a test's wall time holds its neighbours').
+describe.concurrent('kwatch reconcile: bad input', { timeout: 60_000 }, () => {
   it('a module without reconcile, or a missing file, is one line naming the file, exit 1', async () => {
     const mod = k.file('empty.mjs', 'export const nothing = 1;\n');
-    const r = await reconcile('deployments', '--with', mod, '--once');
+    const [r, missing] = await Promise.all([reconcile('deployments', '--with', mod, '--once'), reconcile('deployments', '--with', join(k.dir, 'nope.mjs'))]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('empty.mjs');
-    const missing = await reconcile('deployments', '--with', join(k.dir, 'nope.mjs'));
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('nope.mjs');

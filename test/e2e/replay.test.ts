@@ -51,7 +51,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sim?.close());
 
-describe('kwatch replay FILE (offline, built CLI)', () => {
+// Offline replays of the one recording beforeAll made (the cut copy and the notes file are the test's own): they run at
+// once, 60 s each, as a test's wall time holds its neighbours' processes too.
+describe.concurrent('kwatch replay FILE (offline, built CLI)', { timeout: 60_000 }, () => {
   it('reproduces the live run\'s handler events exactly, relist and tombstone included', async () => {
     const res = await kwatch(['replay', rec, '-o', 'ndjson', '--stages', 'handler']);
     expect(res.code).toBe(0);
@@ -140,12 +142,11 @@ describe('kwatch replay FILE (offline, built CLI)', () => {
     const cut = join(dir, 'cut.ndjson');
     copyFileSync(rec, cut);
     truncateSync(cut, statSync(cut).size - 25);
-    const res = await kwatch(['replay', cut, '-o', 'name', '--stages', 'handler']);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/Warning: .*cut\.ndjson: the last line \(line \d+, \d+ bytes\) is incomplete/);
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'shopping list\n');
-    const bad = await kwatch(['replay', notes]);
+    const [res, bad] = await Promise.all([kwatch(['replay', cut, '-o', 'name', '--stages', 'handler']), kwatch(['replay', notes])]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/Warning: .*cut\.ndjson: the last line \(line \d+, \d+ bytes\) is incomplete/);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(`error: ${notes} is not a kwatch recording: its first line is not JSON (recordings are written by kwatch events --record)\n`);
   });

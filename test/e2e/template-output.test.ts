@@ -110,7 +110,10 @@ function listVersionAsKubectl(template: string, out: string): string {
   return out.replace(/"resourceVersion":"\d+"/, '"resourceVersion":""');
 }
 
-describe('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl get prints', () => {
+// Every test here only reads the four objects beforeAll made, so they all run at once (vitest's default of at most
+// five at a time): most of a test's time is its kwatch and kubectl processes starting. 60 s each, as a test's wall time
+// now holds its neighbours' processes too.
+describe.concurrent('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl get prints', { timeout: 60_000 }, () => {
   it(`${JSONPATHS.length} jsonpath templates, each as kubectl prints it`, () => eachTemplate('jsonpath', JSONPATHS));
 
   it(`${GO_TEMPLATES.length} go-templates, each as kubectl prints it`, () => eachTemplate('go-template', GO_TEMPLATES));
@@ -124,14 +127,13 @@ describe('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl
     const jp = fx.file('t.jsonpath', '{range .items[*]}{.metadata.name}{"\\n"}{end}');
     const cc = fx.file('t.columns', 'NAME        NODE\n.metadata.name   {.spec.nodeName}\n');
     const gt = fx.file('t.gotemplate', '{{range .items}}{{.metadata.name}}\n{{end}}');
-    for (const [format, file] of [['jsonpath-file', jp], ['custom-columns-file', cc], ['go-template-file', gt]]) {
-      const { ours, theirs } = await both(['list', 'pods', ...NS, '-o', `${format}=${file}`], ['get', 'pods', ...NS, '-o', `${format}=${file}`]);
-      expect(ours).toBe(theirs);
-    }
+    const pairs = await Promise.all([['jsonpath-file', jp], ['custom-columns-file', cc], ['go-template-file', gt]].map(([format, file]) =>
+      both(['list', 'pods', ...NS, '-o', `${format}=${file}`], ['get', 'pods', ...NS, '-o', `${format}=${file}`])));
+    for (const { ours, theirs } of pairs) expect(ours).toBe(theirs);
   }, 60_000);
 });
 
-describe('kwatch index --value and kwatch events with templates', () => {
+describe.concurrent('kwatch index --value and kwatch events with templates', { timeout: 60_000 }, () => {
   it('index --value: the objects under the value, as kubectl get prints the same objects', async () => {
     const t = '{range .items[*]}{.kind}/{.metadata.name} {.spec.nodeName}{"\\n"}{end}';
     const { ours, theirs } = await both(['index', 'pods', ...NS, '--by', 'nodeName', '--value', 'n1', '-o', `jsonpath=${t}`], ['get', 'pods', ...NS, '--field-selector', 'spec.nodeName=n1', '-o', `jsonpath=${t}`]);
@@ -147,13 +149,15 @@ describe('kwatch index --value and kwatch events with templates', () => {
 
   it('events: each object as it arrives, as kubectl get NAME prints it', async () => {
     const names = ['api', 'batch', 'web'];
-    for (const t of ['{.metadata.name} {.status.phase}{"\\n"}', '{{.metadata.name}} {{len .spec.containers}} {{.metadata.labels}}{{"\\n"}}']) {
+    await Promise.all(['{.metadata.name} {.status.phase}{"\\n"}', '{{.metadata.name}} {{len .spec.containers}} {{.metadata.labels}}{{"\\n"}}'].map(async (t) => {
       const format = t.startsWith('{{') ? 'go-template' : 'jsonpath';
-      const ours = await kwatch(['events', 'pods', ...NS, '--until-synced', '-o', `${format}=${t}`], env());
+      const [ours, theirs] = await Promise.all([
+        kwatch(['events', 'pods', ...NS, '--until-synced', '-o', `${format}=${t}`], env()),
+        Promise.all(names.map((n) => fx.kubectl('get', 'pod', n, ...NS, '-o', `${format}=${t}`))),
+      ]);
       expect(ours.code).toBe(0);
-      const theirs = await Promise.all(names.map((n) => fx.kubectl('get', 'pod', n, ...NS, '-o', `${format}=${t}`)));
       expect(ours.stdout).toBe(theirs.map((r) => r.stdout).join(''));
-    }
+    }));
   }, 60_000);
 
   it('events -o custom-columns: the header once, then a row per object', async () => {
@@ -166,7 +170,7 @@ describe('kwatch index --value and kwatch events with templates', () => {
   });
 });
 
-describe('template outputs keep Secret data masked', () => {
+describe.concurrent('template outputs keep Secret data masked', { timeout: 60_000 }, () => {
   it('unless --show-secrets, which prints what kubectl prints', async () => {
     const t = '{.items[*].data.password}';
     const [masked, gt, pair] = await Promise.all([
@@ -181,7 +185,7 @@ describe('template outputs keep Secret data masked', () => {
   }, 60_000);
 });
 
-describe('bad templates: one line, exit 1', () => {
+describe.concurrent('bad templates: one line, exit 1', { timeout: 60_000 }, () => {
   it.each([
     ['jsonpath={.items[*].metadata.name', /^error: error parsing jsonpath .*unclosed action/],
     ['go-template={{template "x"}}', /^error: error parsing go-template .*\{\{template\}\} is not supported/],

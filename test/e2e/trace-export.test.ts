@@ -27,7 +27,9 @@ function kwatchTo(out: string, args: string[], extraEnv: Record<string, string>)
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
 }
 
-describe('--trace-out and kwatch trace', () => {
+// Each test writes files of its own names and runs its own --sim or a fork (overlay) of the shared sim, on a
+// ConfigMap of its own: they run at once.
+describe.concurrent('--trace-out and kwatch trace', () => {
   const dir = tempDir('kwatch-trace-out-');
 
   it('a looping reconcile module: ids and causes in -o ndjson, a well-formed Perfetto file, and trace why names the loop', async () => {
@@ -103,18 +105,24 @@ describe('--trace-out and kwatch trace', () => {
   }, 60_000);
 
   it('bad input is one line and exit 1', async () => {
-    const missing = await kwatch(['trace', 'why', 'a/b', join(dir, 'missing.ndjson')], {});
+    const [missing, notTrace, badName] = await Promise.all([
+      kwatch(['trace', 'why', 'a/b', join(dir, 'missing.ndjson')], {}),
+      run(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'run.js'), 'trace', 'convert', '/etc/hostname', '--to', 'html'], {}),
+      kwatch(['events', 'pods', '--sim', '--trace-out', join(dir, 'x.txt')], {}),
+    ]);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: cannot read .*missing\.ndjson: no such file\n$/) });
-    const notTrace = await run(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'run.js'), 'trace', 'convert', '/etc/hostname', '--to', 'html'], {});
     expect(notTrace.code).toBe(1);
     expect(notTrace.stderr).toMatch(/^error: .*not a JSON line|^error: .*not a kwatch trace record/);
-    const badName = await kwatch(['events', 'pods', '--sim', '--trace-out', join(dir, 'x.txt')], {});
     expect(badName).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: cannot tell the picture format from ".*x\.txt": name it \.json/) });
   }, 60_000);
 
   it('trace open serves a Perfetto file once to ui.perfetto.dev (CORS for it only), and prints an HTML report\'s address', async () => {
     const file = join(dir, 'tiny.json');
     writeFileSync(file, JSON.stringify({ traceEvents: [{ name: 'x', ph: 'X', ts: 1, dur: 1, pid: 1, tid: 1 }] }));
+    // The HTML report's and the missing file's runs go beside the Perfetto one.
+    const html = join(dir, 'tiny.html');
+    writeFileSync(html, '<!doctype html><title>x</title>');
+    const others = Promise.all([kwatch(['trace', 'open', html, '--no-browser'], {}), kwatch(['trace', 'open', join(dir, 'missing.otlp.jsonl'), '--no-browser'], {})]);
     const child = spawn(process.execPath, [BIN, 'trace', 'open', file, '--no-browser', '--port', '0'], { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -129,11 +137,8 @@ describe('--trace-out and kwatch trace', () => {
     // Fetched once: it stops by itself.
     expect(await exited).toBe(0);
 
-    const html = join(dir, 'tiny.html');
-    writeFileSync(html, '<!doctype html><title>x</title>');
-    const r = await kwatch(['trace', 'open', html, '--no-browser'], {});
+    const [r, otlp] = await others;
     expect(r).toMatchObject({ code: 0, stdout: `file://${html}\n` });
-    const otlp = await kwatch(['trace', 'open', join(dir, 'missing.otlp.jsonl'), '--no-browser'], {});
     expect(otlp).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: .*no such file\n$/) });
   }, 60_000);
 

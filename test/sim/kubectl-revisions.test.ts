@@ -2,11 +2,13 @@
 // ControllerRevisions the controllers write (numbers, hash labels, $patch: replace data), rollout history, undo to the
 // previous or a given revision (the pods then run the old template again), history limits and garbage collection.
 import { describe, expect, it } from 'vitest';
-import { kubectlSim, until } from './sim-helpers.js';
+import { PODS, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes (no pods of their own); 30 s of grace take 0.9 s, pods start after 100 ms.
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-revisions-');
+// Two nodes (no pods of their own); 30 s of grace take 0.3 s, pods start after 100 ms. No test here is about the grace
+// period: a StatefulSet rolls one pod at a time, so each rollout waits out two graces, and the file makes eighteen.
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.01, podStartMs: 100 } }, 'kwatch-revisions-');
 const kubectl = fx.kubectl;
+const CONTROLLER_REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/));
 
@@ -39,12 +41,29 @@ async function podImages(app: string): Promise<string[][]> {
   return rows(r.stdout).filter((x) => x.length === 3).sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
+/**
+ * The waits below read the sim's store in process (a kubectl per 10 ms poll cost more than the rollouts it waited on);
+ * what a test asserts once the wait is over is still read with kubectl.
+ */
+function storedPodImages(app: string): string[][] {
+  return fx.sim.api.list(PODS, 'default')
+    .filter((p) => p.metadata.labels?.app === app && !p.metadata.deletionTimestamp)
+    .map((p) => [p.metadata.name!, (p.spec as { containers: { image: string }[] }).containers[0].image, p.metadata.labels!['controller-revision-hash']])
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+function storedRevisionCount(app: string): number {
+  return fx.sim.api.list(CONTROLLER_REVISIONS, 'default').filter((r) => r.metadata.labels?.app === app).length;
+}
+
 async function rolledOut(kind: string, name: string): Promise<void> {
   const s = await kubectl('rollout', 'status', `${kind}/${name}`, '--timeout=30s');
   expect(s.code, s.stderr).toBe(0);
 }
 
-describe('ControllerRevisions against the sim', () => {
+// The tests run at once: each works on its own objects (by name and app label), and most of their time is waiting for
+// pods to stop and start. Their bound is raised to 60 s because each one's wall time now holds the others' kubectl runs.
+describe.concurrent('ControllerRevisions against the sim', { timeout: 60_000 }, () => {
   it('are served: created, listed with CONTROLLER and REVISION columns, data required and immutable', async () => {
     const file = fx.file('rev.yaml', 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r1}\ndata: {spec: {template: {"$patch": replace}}}\nrevision: 1\n');
     expect((await kubectl('create', '-f', file)).stdout.trim()).toBe('controllerrevision.apps/r1 created');
@@ -89,7 +108,8 @@ describe('ControllerRevisions against the sim', () => {
 
     expect((await kubectl('rollout', 'undo', 'statefulset/web')).stdout.trim()).toBe('statefulset.apps/web rolled back');
     await rolledOut('statefulset', 'web');
-    await until(async () => (await podImages('web')).every((p) => p[1] === 'nginx:1.25'), 15_000);
+    await until(() => storedPodImages('web').every((p) => p[1] === 'nginx:1.25'), 15_000);
+    expect((await podImages('web')).every((p) => p[1] === 'nginx:1.25')).toBe(true);
     // The old revision is reused under the next number, its pods labelled with it again.
     expect(await revisions('web')).toEqual([second, [first[0], 'statefulset.apps/web', '3']]);
     expect((await podImages('web')).map((p) => p[2])).toEqual([first[0], first[0]]);
@@ -103,7 +123,8 @@ describe('ControllerRevisions against the sim', () => {
 
     expect((await kubectl('rollout', 'undo', 'statefulset/web', '--to-revision=2')).stdout.trim()).toBe('statefulset.apps/web rolled back');
     await rolledOut('statefulset', 'web');
-    await until(async () => (await podImages('web')).every((p) => p[1] === 'nginx:1.26' && p[2] === second[0]), 15_000);
+    await until(() => storedPodImages('web').every((p) => p[1] === 'nginx:1.26' && p[2] === second[0]), 15_000);
+    expect((await podImages('web')).every((p) => p[1] === 'nginx:1.26' && p[2] === second[0])).toBe(true);
     expect((await revisions('web')).map((r) => [r[0], r[2]])).toEqual([[first[0], '3'], [second[0], '4']]);
     expect(fx.sim.controllers!.errors).toBe(0);
   });
@@ -112,16 +133,21 @@ describe('ControllerRevisions against the sim', () => {
     expect((await kubectl('create', '-f', statefulSet('part', 'nginx:1.25', ['updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}']))).code).toBe(0);
     await rolledOut('statefulset', 'part');
     expect((await kubectl('set', 'image', 'statefulset/part', 'main=nginx:1.26')).code).toBe(0);
-    await until(async () => (await podImages('part')).map((p) => p[1]).join() === 'nginx:1.25,nginx:1.26', 15_000);
+    await until(() => storedPodImages('part').map((p) => p[1]).join() === 'nginx:1.25,nginx:1.26', 15_000);
+    expect((await podImages('part')).map((p) => p[1])).toEqual(['nginx:1.25', 'nginx:1.26']);
     const [current, update] = (await revisions('part')).map((r) => r[0]);
     expect((await podImages('part')).map((p) => p[2])).toEqual([current, update]);
     // part-0 deleted: it comes back from the current revision, not the template.
     const uid = (await kubectl('get', 'pod', 'part-0', '-o', 'jsonpath={.metadata.uid}')).stdout;
     await kubectl('delete', 'pod', 'part-0', '--wait=false');
-    await until(async () => {
-      const r = await kubectl('get', 'pod', 'part-0', '-o', 'jsonpath={.metadata.uid} {.status.phase}');
-      return r.code === 0 && !r.stdout.startsWith(uid) && r.stdout.endsWith('Running');
+    await until(() => {
+      const p = fx.sim.api.get(PODS, 'default', 'part-0');
+      return p !== undefined && p.metadata.uid !== uid && (p.status as { phase?: string } | undefined)?.phase === 'Running';
     }, 15_000);
+    const back = await kubectl('get', 'pod', 'part-0', '-o', 'jsonpath={.metadata.uid} {.status.phase}');
+    expect(back.code).toBe(0);
+    expect(back.stdout.startsWith(uid)).toBe(false);
+    expect(back.stdout).toMatch(/ Running$/);
     expect((await podImages('part'))[0]).toEqual(['part-0', 'nginx:1.25', current]);
     const status = JSON.parse((await kubectl('get', 'sts', 'part', '-o', 'jsonpath={.status}')).stdout);
     expect([status.currentRevision, status.updateRevision, status.currentReplicas, status.updatedReplicas]).toEqual([current, update, 1, 1]);
@@ -135,10 +161,11 @@ describe('ControllerRevisions against the sim', () => {
       await rolledOut('statefulset', 'lim');
     }
     // Revision 4 is live (the pods run it); one more is kept as history.
-    await until(async () => (await revisions('lim')).length === 2, 10_000);
+    await until(() => storedRevisionCount('lim') === 2, 10_000);
     expect((await revisions('lim')).map((r) => r[2])).toEqual(['3', '4']);
     expect((await kubectl('delete', 'statefulset', 'lim')).code).toBe(0);
-    await until(async () => (await revisions('lim')).length === 0, 10_000);
+    await until(() => storedRevisionCount('lim') === 0, 10_000);
+    expect(await revisions('lim')).toEqual([]);
   });
 
   it('daemonset: rollout history --revision, undo --to-revision rolls the pods back, status counts the updated pods', async () => {
@@ -161,14 +188,17 @@ describe('ControllerRevisions against the sim', () => {
     expect((await kubectl('rollout', 'undo', 'daemonset/agent', '--to-revision=1')).stdout.trim()).toBe('daemonset.apps/agent rolled back');
     await rolledOut('daemonset', 'agent');
     const oldHash = first[0].slice('agent-'.length);
-    await until(async () => { const p = await podImages('agent'); return p.length === 2 && p.every((x) => x[1] === 'busybox:1.36' && x[2] === oldHash); }, 15_000);
+    const rolledBack = (p: string[][]) => p.length === 2 && p.every((x) => x[1] === 'busybox:1.36' && x[2] === oldHash);
+    await until(() => rolledBack(storedPodImages('agent')), 15_000);
+    expect(rolledBack(await podImages('agent'))).toBe(true);
     expect(await revisions('agent')).toEqual([second, [first[0], 'daemonset.apps/agent', '3']]);
     const status = JSON.parse((await kubectl('get', 'ds', 'agent', '-o', 'jsonpath={.status}')).stdout);
     expect([status.updatedNumberScheduled, status.observedGeneration]).toEqual([2, 3]);
     const same = await kubectl('rollout', 'undo', 'daemonset/agent');
     expect(same.stdout.trim()).toBe('daemonset.apps/agent rolled back');
     await rolledOut('daemonset', 'agent');
-    await until(async () => (await podImages('agent')).every((x) => x[1] === 'busybox:1.37'), 15_000);
+    await until(() => storedPodImages('agent').every((x) => x[1] === 'busybox:1.37'), 15_000);
+    expect((await podImages('agent')).every((x) => x[1] === 'busybox:1.37')).toBe(true);
     expect(fx.sim.controllers!.errors).toBe(0);
   });
 
@@ -179,9 +209,10 @@ describe('ControllerRevisions against the sim', () => {
       expect((await kubectl('set', 'image', 'daemonset/lim-ds', `main=busybox:${tag}`)).code).toBe(0);
       await rolledOut('daemonset', 'lim-ds');
     }
-    await until(async () => (await revisions('lim-ds')).length === 2, 10_000);
+    await until(() => storedRevisionCount('lim-ds') === 2, 10_000);
     expect((await revisions('lim-ds')).map((r) => r[2])).toEqual(['3', '4']);
     expect((await kubectl('delete', 'daemonset', 'lim-ds')).code).toBe(0);
-    await until(async () => (await revisions('lim-ds')).length === 0, 10_000);
+    await until(() => storedRevisionCount('lim-ds') === 0, 10_000);
+    expect(await revisions('lim-ds')).toEqual([]);
   });
 });
