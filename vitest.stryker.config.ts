@@ -14,7 +14,12 @@ const config = mergeConfig(base, defineConfig({
     exclude: [...configDefaults.exclude, '.stryker-tmp/**', 'test/e2e/**', 'test/examples/**', 'test/package/**', 'test/bench/**'],
   },
 }));
+// One project here: vitest.config.ts's projects (unit files sharing a worker, the rest isolated) each carry their own
+// `include`, which overrides the top-level one, so with them KWATCH_MUTATION_TESTS narrowed nothing and a `--tests`
+// run ran the whole unit suite (a sim run failed its initial test run on an informer test that timed out). Every
+// file isolated, as before those projects: slower per file, but Stryker runs few files per mutant.
+delete config.test!.projects;
 // Set, not merged: mergeConfig would append these globs to the base config's and narrow nothing.
-if (only && only.length > 0) config.test!.include = only;
+config.test!.include = only && only.length > 0 ? only : ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 
 export default config;
