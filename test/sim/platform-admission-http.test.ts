@@ -70,6 +70,27 @@ describe('CertificateSigningRequest subresources over HTTP', () => {
   });
 });
 
+describe('the approval subresource as a client sees it', () => {
+  // kube's csrApprovalStrategy.PrepareForUpdate starts from the stored object and takes only the body's conditions,
+  // so labels sent with an approval are not stored; the write's managedFields entry names the subresource it came
+  // through, "approval" (installer.go builds each path's field manager with that path's subresource).
+  it('GET …/approval answers the request; an approval keeps the stored labels and records its manager under "approval"', async () => {
+    const created = await http(sim.url, CSRS, { method: 'POST', body: { ...csr('labelled'), metadata: { name: 'labelled', labels: { team: 'a' } } } });
+    expect(created.status).toBe(201);
+    const read = await http(sim.url, `${CSRS}/labelled/approval`);
+    expect(read.status).toBe(200);
+    expect(read.json.metadata).toMatchObject({ name: 'labelled', labels: { team: 'a' } });
+    const approved = await put(`${CSRS}/labelled/approval?fieldManager=approver`, {
+      ...created.json, metadata: { ...created.json.metadata, labels: { team: 'b' } }, status: { conditions: [{ type: 'Approved', reason: 'Fine' }] },
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.json.metadata.labels).toEqual({ team: 'a' });
+    const entry = approved.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'approver');
+    expect(entry).toMatchObject({ operation: 'Update', subresource: 'approval' });
+    expect(Object.keys(entry.fieldsV1)).toEqual(['f:status']);
+  });
+});
+
 describe('the PriorityClass default over HTTP', () => {
   const PCS = '/apis/scheduling.k8s.io/v1/priorityclasses';
   it('the default class may be written again; a second default is refused with kube\'s 403', async () => {

@@ -145,3 +145,32 @@ describe('write verbs', () => {
     expect(sim.api.get(SECRETS, 'default', 'folded')).toMatchObject({ type: 'Opaque', data: { a: 'eQ==', b: 'aHVudGVyMg==' } });
   });
 });
+
+// Cases the mutation run of write-handlers.ts found untested (docs/mutation.md, sim section).
+describe('write verbs: subresources and names', () => {
+  it('GET of a pod\'s status and resize subresources answers the pod', async () => {
+    expect((await req('POST', P, pod('sub1'))).status).toBe(201);
+    for (const sub of ['status', 'resize']) {
+      const r = await req('GET', `${P}/sub1/${sub}`);
+      expect(r.status, sub).toBe(200);
+      expect(r.json).toMatchObject({ kind: 'Pod', metadata: { name: 'sub1' } });
+    }
+  });
+
+  it('a PUT whose body names another object is kube\'s 400 (rest.go checkName), and nothing changes', async () => {
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const r = await req('PUT', `${P}/sub1`, { ...cur, metadata: { ...cur.metadata, name: 'other', labels: { moved: 'yes' } } });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ reason: 'BadRequest', message: 'the name of the object (other) does not match the name on the URL (sub1)' });
+    expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+  });
+
+  it('a resize records its manager under subresource "resize", as kube\'s per-path field manager does', async () => {
+    const created = await req('POST', P, { ...pod('sized'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } });
+    expect(created.status).toBe(201);
+    const r = await req('PATCH', `${P}/sized/resize?fieldManager=sizer`, { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '200m' } } }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(r.status).toBe(200);
+    expect(r.json.spec.containers[0].resources.requests.cpu).toBe('200m');
+    expect(r.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'sizer')).toMatchObject({ operation: 'Update', subresource: 'resize' });
+  });
+});
