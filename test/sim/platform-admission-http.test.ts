@@ -57,8 +57,13 @@ describe('CertificateSigningRequest subresources over HTTP', () => {
     // The same condition sent again without its times keeps its transition time (its status did not change).
     const again = await put(`${CSRS}/jane/status`, { ...signed.json, status: { conditions: [{ type: 'Failed', status: 'True', reason: 'StillFailed' }] } });
     expect(byType(again.json.status.conditions).Failed).toMatchObject({ reason: 'StillFailed', lastTransitionTime: '2020-01-01T00:00:00Z' });
+    // Its status flipped: a new transition time (kube's populateConditionTimestamps keeps the old one only for the same type and status).
+    const flipped = await put(`${CSRS}/jane/status`, { ...again.json, status: { conditions: [{ type: 'Failed', status: 'False', reason: 'Retried' }] } });
+    expect(flipped.status).toBe(200);
+    expect(byType(flipped.json.status.conditions).Failed.lastTransitionTime).not.toBe('2020-01-01T00:00:00Z');
+    expect(byType(flipped.json.status.conditions).Failed.lastTransitionTime).toBe(byType(flipped.json.status.conditions).Failed.lastUpdateTime);
     // A status write with no conditions leaves the decision, and no empty list.
-    const none = await put(`${CSRS}/jane/status`, { ...again.json, status: {} });
+    const none = await put(`${CSRS}/jane/status`, { ...flipped.json, status: {} });
     expect(none.json.status.conditions.map((c: Condition) => c.type)).toEqual(['Approved']);
   });
 
@@ -100,7 +105,7 @@ describe('the PriorityClass default over HTTP', () => {
     expect(rewritten.status).toBe(200);
     const second = await http(sim.url, PCS, { method: 'POST', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'other' }, value: 20, globalDefault: true } });
     expect(second.status).toBe(403);
-    expect(second.json).toMatchObject({ reason: 'Forbidden', message: 'priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass usual is already marked as default. Only one default can exist', details: { name: 'other', group: 'scheduling.k8s.io', kind: 'priorityclasses' } });
+    expect(second.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403, message: 'priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass usual is already marked as default. Only one default can exist', details: { name: 'other', group: 'scheduling.k8s.io', kind: 'priorityclasses' } });
     // Not a default: no question asked.
     expect((await http(sim.url, PCS, { method: 'POST', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'plain' }, value: 5 } })).status).toBe(201);
   });
