@@ -19,6 +19,18 @@ jvXtpvbTardgLufoYiqVG0DIhLfZguxAUwIgI1Wlxnz8K5WQt4s7OnTbctBnUAcZ
 y1dYcr9h4gj2Wt0=
 -----END CERTIFICATE REQUEST-----
 `;
+// A self-signed P-256 certificate for CN=jane (openssl req -x509), what a signer writes to status.certificate.
+const CERT_PEM = `-----BEGIN CERTIFICATE-----
+MIIBdDCCARmgAwIBAgIUKsEpv/co9HHbYYPIQOonGxJbHm4wCgYIKoZIzj0EAwIw
+DzENMAsGA1UEAwwEamFuZTAeFw0yNjExMjgyMjUwNTNaFw0zNjExMjUyMjUwNTNa
+MA8xDTALBgNVBAMMBGphbmUwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQfVjSV
+CR9xiwZVwt+mwZW2xiiu5viCALzhF0ya5YZJdRKnTceS4wHA//Gzf+8fsKBNCI+t
+/8+PnvR2P950hB1To1MwUTAdBgNVHQ4EFgQUs0uD9YqEOZfmW51RN/924jWLzacw
+HwYDVR0jBBgwFoAUs0uD9YqEOZfmW51RN/924jWLzacwDwYDVR0TAQH/BAUwAwEB
+/zAKBggqhkjOPQQDAgNJADBGAiEA6Bz/mNvYa9xQLHuC0s6YGkWEVgtcn/9ArrN1
+RoFTnjoCIQD2lAt46ST9kWQtJsnBYHz0di79xCcxkgC+hkXJhoqcYQ==
+-----END CERTIFICATE-----
+`;
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const csr = (name: string) => ({
   apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name },
@@ -43,11 +55,14 @@ describe('CertificateSigningRequest subresources over HTTP', () => {
 
     // A signer's status write: its own conditions are stamped and stored, a decision in its body is not (the
     // stored Approved stays, a Denied it sends is dropped).
-    const signed = await put(`${CSRS}/jane/status`, { ...approved.json, status: { conditions: [
+    const certificate = Buffer.from(CERT_PEM).toString('base64');
+    const signed = await put(`${CSRS}/jane/status`, { ...approved.json, status: { certificate, conditions: [
       { type: 'Denied', status: 'True', reason: 'Sneaky' },
       { type: 'Failed', status: 'True', reason: 'SignerFailed', lastTransitionTime: '2020-01-01T00:00:00Z' },
     ] } });
     expect(signed.status).toBe(200);
+    // The rest of a status write's status is stored (csrStatusStrategy keeps only the decisions from the stored object).
+    expect(signed.json.status.certificate).toBe(certificate);
     const conditions = byType(signed.json.status.conditions);
     expect(Object.keys(conditions).sort()).toEqual(['Approved', 'Failed']);
     expect(conditions.Approved).toEqual(decision);
