@@ -83,4 +83,18 @@ describe('quota admission batches its status writes', () => {
     // Written as kube's quota admission writes it: the status subresource, by the controller manager's identity.
     expect(written[0].metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]);
   });
+
+  it('a quota the controller has not counted yet is counted at once: a create past it is refused', async () => {
+    const store = new SimStore();
+    store.create(NAMESPACES, { metadata: { name: 'fresh' } });
+    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+    running.push(cm);
+    cm.start();
+    store.createObject(store.resolve(PODS), pod('before', 'fresh'));
+    // Created and written to in one turn of the event loop: the quota has no status.used yet.
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'fresh' }, spec: { hard: { pods: '1' } } });
+    expect((store.get(QUOTAS, 'fresh', 'q') as any).status?.used).toBeUndefined();
+    expect(() => store.createObject(store.resolve(PODS), pod('after', 'fresh'))).toThrow('pods "after" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+  });
 });
+
