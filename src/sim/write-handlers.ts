@@ -22,6 +22,7 @@ import { parseYamlBody, YamlBodyError } from './yaml-body.js';
 import { omitEmpty } from './omit-empty.js';
 import { resizeWrite } from './subresources/pod-resize.js';
 import { CBOR, decodeCbor } from './cbor-wire.js';
+import { goStrings } from './validation/go-value.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -128,11 +129,10 @@ function decodeProtobuf(body: Buffer): unknown {
   }
 }
 
-function parseDryRun(q: URLSearchParams): boolean {
+/** dryRun=All or nothing: anything else is kube's 422 on the verb's options (the handlers' Validate{Create,Update,Patch,Delete}Options). */
+function parseDryRun(q: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'): boolean {
   const values = q.getAll('dryRun');
-  for (const v of values) {
-    if (v !== 'All') throw invalid('CreateOptions', 'meta.k8s.io', '', [{ field: 'dryRun', type: 'Unsupported value', value: values, detail: 'supported values: "All"' }]);
-  }
+  if (values.some((v) => v !== 'All')) throw invalid(options, 'meta.k8s.io', '', [{ field: 'dryRun', type: 'Unsupported value', goValue: goStrings(values), detail: 'supported values: "All"' }]);
   return values.length > 0;
 }
 
@@ -209,7 +209,7 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
+  const dryRun = parseDryRun(q, 'CreateOptions');
   const mode = fieldValidationOf(q, 'CreateOptions');
   const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
@@ -226,7 +226,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 }
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
+  const dryRun = parseDryRun(q, 'UpdateOptions');
   const mode = fieldValidationOf(q, 'UpdateOptions');
   const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
@@ -247,11 +247,11 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
 }
 
 export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  // kube checks the patch type against its list before anything else (handlers/patch.go).
+  // kube checks the patch type against its list before anything else, the options after it (handlers/patch.go).
   const accepted = acceptedPatchTypes(type.group, ctx.featureGates?.CBORServingAndStorage === true);
   if (!accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+  const dryRun = parseDryRun(q, 'PatchOptions');
   const bytes = await readBodyBytes(req);
   // An apply configuration in CBOR (KEP-4222) is read as the same JSON value (accepted only with the gate on).
   let body = bytes.toString('utf8');
@@ -398,7 +398,7 @@ function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
  * does the query's dryRun count.
  */
 function deleteDryRun(body: DeleteOptions | undefined, q: URLSearchParams): boolean {
-  if (body === undefined) return parseDryRun(q);
+  if (body === undefined) return parseDryRun(q, 'DeleteOptions');
   return Array.isArray(body.dryRun) && body.dryRun.includes('All');
 }
 

@@ -173,4 +173,19 @@ describe('write verbs: subresources and names', () => {
     expect(r.json.spec.containers[0].resources.requests.cpu).toBe('200m');
     expect(r.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'sizer')).toMatchObject({ operation: 'Update', subresource: 'resize' });
   });
+
+  it('an unsupported dryRun is a 422 on the verb\'s own options kind (handlers: Create/Update/Patch/DeleteOptions), after a PATCH\'s media type', async () => {
+    const message = (kind: string) => `${kind}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"`;
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const create = await req('POST', `${P}?dryRun=Some`, pod('dry-some'));
+    expect(create.json).toMatchObject({ code: 422, reason: 'Invalid', message: message('CreateOptions'), details: { group: 'meta.k8s.io', kind: 'CreateOptions' } });
+    expect((await req('PUT', `${P}/sub1?dryRun=Some`, cur)).json).toMatchObject({ code: 422, message: message('UpdateOptions') });
+    expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'application/merge-patch+json' })).json).toMatchObject({ code: 422, message: message('PatchOptions') });
+    expect((await req('DELETE', `${P}/sub1?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
+    expect((await req('DELETE', `${P}?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
+    // kube checks a patch's media type first (patch.go): a 415 then, whatever the options.
+    expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+  });
 });
+
