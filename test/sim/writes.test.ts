@@ -187,5 +187,18 @@ describe('write verbs: subresources and names', () => {
     expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'text/plain' })).status).toBe(415);
     expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
   });
+
+  it('an events.k8s.io Event deleted through that API (no controllers) is answered in that API\'s shape', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const created = await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-plain' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'plain',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    });
+    expect(created.status).toBe(201);
+    const r = await req('DELETE', `${V1}/ev-plain`);
+    expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'plain', metadata: { name: 'ev-plain' } });
+    expect(r.json.message).toBeUndefined();
+  });
 });
 
