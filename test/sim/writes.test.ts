@@ -183,6 +183,8 @@ describe('write verbs: subresources and names', () => {
     expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'application/merge-patch+json' })).json).toMatchObject({ code: 422, message: message('PatchOptions') });
     expect((await req('DELETE', `${P}/sub1?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
     expect((await req('DELETE', `${P}?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
+    // One unsupported value among supported ones is enough (ValidateDryRun: the set must hold them all).
+    expect((await req('POST', `${P}?dryRun=All&dryRun=Some`, pod('dry-some'))).json).toMatchObject({ code: 422, message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"' });
     // kube checks a patch's media type first (patch.go): a 415 then, whatever the options.
     expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'text/plain' })).status).toBe(415);
     expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
@@ -199,6 +201,14 @@ describe('write verbs: subresources and names', () => {
     const r = await req('DELETE', `${V1}/ev-plain`);
     expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'plain', metadata: { name: 'ev-plain' } });
     expect(r.json.message).toBeUndefined();
+  });
+
+  it('a body for another API version is kube\'s 400 (create.go), and one over 3 MiB is its 413', async () => {
+    const other = await req('POST', P, { ...pod('elsewhere'), apiVersion: 'apps/v1' });
+    expect(other.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the API version in the data (apps/v1) does not match the expected API version (v1)' });
+    const big = await req('POST', P, { ...pod('huge'), metadata: { name: 'huge', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } });
+    expect(big.json).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    expect((await req('GET', `${P}/huge`)).status).toBe(404);
   });
 });
 
