@@ -212,3 +212,62 @@ describe('write verbs: subresources and names', () => {
   });
 });
 
+describe('write verbs: patch and server-side apply refusals', () => {
+  const JSONP = { 'Content-Type': 'application/json-patch+json' };
+  const MERGE = { 'Content-Type': 'application/merge-patch+json' };
+  const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+  const applied = (labels: Record<string, string>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa2', labels, ...extra }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+  const options = (field: string, type: string, reason: string, detail: string) => ({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+    message: `PatchOptions.meta.k8s.io "" is invalid: ${field}: ${type}: ${detail}`,
+    details: { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason, message: `${type}: ${detail}`, field }] },
+  });
+
+  it('a failed JSON patch operation is kube\'s 422 with the library\'s text as its one cause (NewGenericServerResponse); a patch that is no list is a 400', async () => {
+    expect((await req('POST', P, pod('jp'))).status).toBe(201);
+    const failed = await req('PATCH', `${P}/jp`, [{ op: 'test', path: '/metadata/name', value: 'other' }], JSONP);
+    expect(failed.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message: 'the server rejected our request due to an error in our request',
+      details: { causes: [{ reason: 'UnexpectedServerResponse', message: 'testing value /metadata/name failed: test failed' }] },
+    });
+    const notList = await req('PATCH', `${P}/jp`, { op: 'test' }, JSONP);
+    expect(notList.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'BadRequest', code: 400, message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch' });
+  });
+
+  it('force on a patch that is no apply is kube\'s 422 on PatchOptions (ValidatePatchOptions), and nothing changes', async () => {
+    const before = (await req('GET', `${P}/jp`)).json.metadata.resourceVersion;
+    const r = await req('PATCH', `${P}/jp?force=true`, { metadata: { labels: { f: '1' } } }, MERGE);
+    expect(r.json).toEqual(options('force', 'Forbidden', 'FieldValueForbidden', 'may not be specified for non-apply patch'));
+    expect((await req('GET', `${P}/jp`)).json.metadata.resourceVersion).toBe(before);
+  });
+
+  it('apply: fieldManager required, validation on create, conflicts unless forced, the URL\'s name, the resourceVersion precondition', async () => {
+    expect((await req('PATCH', `${P}/ssa2`, applied({ a: '1' }), APPLY)).json).toEqual(options('fieldManager', 'Required value', 'FieldValueRequired', 'is required for apply patch'));
+    const invalidCreate = await req('PATCH', `${P}/ssa2?fieldManager=one`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa2' }, spec: { containers: [] } }, APPLY);
+    expect(invalidCreate.json).toMatchObject({ code: 422, message: 'Pod "ssa2" is invalid: spec.containers: Required value' });
+    expect((await req('PATCH', `${P}/ssa2?fieldManager=one`, applied({ a: '1' }), APPLY)).status).toBe(201);
+    const conflict = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '2' }), APPLY);
+    expect(conflict.json).toMatchObject({ code: 409, reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "one": .metadata.labels.a' });
+    const forced = await req('PATCH', `${P}/ssa2?fieldManager=two&force=true`, applied({ a: '2' }), APPLY);
+    expect([forced.status, forced.json.metadata.labels]).toEqual([200, { a: '2' }]);
+    const renamed = await req('PATCH', `${P}/ssa2?fieldManager=two`, { ...applied({ a: '2' }), metadata: { name: 'elsewhere', labels: { a: '2' } } }, APPLY);
+    expect(renamed.json).toMatchObject({ code: 400, message: 'the name of the object (elsewhere) does not match the name on the URL (ssa2)' });
+    const stale = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '3' }, { resourceVersion: '1' }), APPLY);
+    expect(stale.json).toMatchObject({ code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on pods "ssa2": the object has been modified; please apply your changes to the latest version and try again' });
+    expect((await req('GET', `${P}/ssa2`)).json.metadata.labels).toEqual({ a: '2' });
+  });
+
+  it('a merge patch through events.k8s.io applies to the Event in that API\'s shape', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    expect((await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-patched' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'before',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    })).status).toBe(201);
+    const r = await req('PATCH', `${V1}/ev-patched`, { note: 'after' }, MERGE);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'after', reason: 'Synced', regarding: { name: 'cfg' } });
+    expect((await req('GET', `/api/v1/namespaces/default/events/ev-patched`)).json.message).toBe('after');
+  });
+});
+
