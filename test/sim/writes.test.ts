@@ -255,6 +255,10 @@ describe('write verbs: patch and server-side apply refusals', () => {
     const stale = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '3' }, { resourceVersion: '1' }), APPLY);
     expect(stale.json).toMatchObject({ code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on pods "ssa2": the object has been modified; please apply your changes to the latest version and try again' });
     expect((await req('GET', `${P}/ssa2`)).json.metadata.labels).toEqual({ a: '2' });
+    // The current resourceVersion is no conflict.
+    const current = (await req('GET', `${P}/ssa2`)).json.metadata.resourceVersion;
+    const fresh = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '3' }, { resourceVersion: current }), APPLY);
+    expect([fresh.status, fresh.json.metadata.labels]).toEqual([200, { a: '3' }]);
   });
 
   it('a merge patch through events.k8s.io applies to the Event in that API\'s shape', async () => {
