@@ -103,6 +103,37 @@ describe('DELETE with controllers: the query, the body and the events.k8s.io sha
     expect((await req('DELETE', `${P}/nope?gracePeriodSeconds=1.5`)).json).toMatchObject({ code: 400, message: 'strconv.ParseInt: parsing "1.5": invalid syntax' });
   });
 
+  it('orphanDependents=true orphans rather than answering 202; with a propagationPolicy too it is kube\'s 422; a null grace is no grace', async () => {
+    await req('POST', CM, { metadata: { name: 'oheld', finalizers: ['example.com/x'] } });
+    expect((await req('DELETE', `${CM}/oheld?orphanDependents=true`)).status).toBe(200);
+    await req('POST', CM, { metadata: { name: 'both' } });
+    const both = await req('DELETE', `${CM}/both`, { orphanDependents: true, propagationPolicy: 'Background' });
+    expect(both.json).toMatchObject({ code: 422, message: expect.stringContaining('orphanDependents and deletionPropagation cannot be both set') });
+    await runningPod('nullgrace');
+    const r = await req('DELETE', `${P}/nullgrace`, { gracePeriodSeconds: null });
+    expect(r.status).toBe(200);
+    // The pod's own grace (30 s by default, scaled here), not an immediate delete.
+    expect(r.json.metadata.deletionGracePeriodSeconds).toBe(30);
+  });
+
+  it('an empty protobuf body is no DeleteOptions either: the query\'s dryRun counts', async () => {
+    await req('POST', CM, { metadata: { name: 'pbempty' } });
+    const r = await http(sim.url, `${CM}/pbempty?dryRun=All`, { method: 'DELETE', headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } });
+    expect(r.status).toBe(200);
+    expect((await req('GET', `${CM}/pbempty`)).status).toBe(200);
+  });
+
+  it('an events.k8s.io Event deleted at once is answered with kube\'s Success Status (the shared event storage names no group)', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const created = await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-gone' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'gone',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    });
+    const r = await req('DELETE', `${V1}/ev-gone`);
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'ev-gone', kind: 'events', uid: created.json.metadata.uid } });
+  });
+
   it('a body of blanks is no DeleteOptions: the query\'s dryRun counts', async () => {
     await req('POST', CM, { metadata: { name: 'blank' } });
     const r = await http(sim.url, `${CM}/blank?dryRun=All`, { method: 'DELETE', body: '  \n', headers: { 'Content-Length': '3' } });
