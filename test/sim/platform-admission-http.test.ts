@@ -69,8 +69,14 @@ describe('CertificateSigningRequest subresources over HTTP', () => {
     expect(conditions.Failed).toMatchObject({ reason: 'SignerFailed', lastTransitionTime: '2020-01-01T00:00:00Z' });
     expect(conditions.Failed.lastUpdateTime).toMatch(/Z$/);
 
+    // An approval written again keeps the rest of the stored status, the certificate too (csrApprovalStrategy takes
+    // only the conditions from its body).
+    const reapproved = await put(`${CSRS}/jane/approval`, { ...signed.json, status: { conditions: signed.json.status.conditions } });
+    expect(reapproved.status).toBe(200);
+    expect(reapproved.json.status.certificate).toBe(certificate);
+
     // The same condition sent again without its times keeps its transition time (its status did not change).
-    const again = await put(`${CSRS}/jane/status`, { ...signed.json, status: { conditions: [{ type: 'Failed', status: 'True', reason: 'StillFailed' }] } });
+    const again = await put(`${CSRS}/jane/status`, { ...reapproved.json, status: { conditions: [{ type: 'Failed', status: 'True', reason: 'StillFailed' }] } });
     expect(byType(again.json.status.conditions).Failed).toMatchObject({ reason: 'StillFailed', lastTransitionTime: '2020-01-01T00:00:00Z' });
     // Its status flipped: a new transition time (kube's populateConditionTimestamps keeps the old one only for the same type and status).
     const flipped = await put(`${CSRS}/jane/status`, { ...again.json, status: { conditions: [{ type: 'Failed', status: 'False', reason: 'Retried' }] } });
