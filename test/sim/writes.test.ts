@@ -157,6 +157,19 @@ describe('write verbs: subresources and names', () => {
     }
   });
 
+  it('a pod\'s status write stores its conditions as sent (the CSR condition stamping is for CSRs only)', async () => {
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const r = await req('PUT', `${P}/sub1/status`, { ...cur, status: { ...cur.status, conditions: [{ type: 'Ready', status: 'True' }] } });
+    expect(r.status).toBe(200);
+    expect(r.json.status.conditions).toEqual([{ type: 'Ready', status: 'True' }]);
+  });
+
+  it('a body that is no object is a 400; one without metadata is validated as kube validates it (422: name required)', async () => {
+    for (const body of [[pod('in-a-list')], 'null', '5']) expect((await req('POST', P, body)).json, String(body)).toMatchObject({ code: 400, reason: 'BadRequest' });
+    const bare = await req('POST', P, { apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(bare.json).toMatchObject({ code: 422, reason: 'Invalid' });
+  });
+
   it('a PUT whose body names another object is kube\'s 400 (rest.go checkName), and nothing changes', async () => {
     const cur = (await req('GET', `${P}/sub1`)).json;
     const r = await req('PUT', `${P}/sub1`, { ...cur, metadata: { ...cur.metadata, name: 'other', labels: { moved: 'yes' } } });
@@ -168,9 +181,11 @@ describe('write verbs: subresources and names', () => {
   it('a resize records its manager under subresource "resize", as kube\'s per-path field manager does', async () => {
     const created = await req('POST', P, { ...pod('sized'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } });
     expect(created.status).toBe(201);
-    const r = await req('PATCH', `${P}/sized/resize?fieldManager=sizer`, { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '200m' } } }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const r = await req('PATCH', `${P}/sized/resize?fieldManager=sizer`, { spec: { containers: [{ name: 'c', image: 'evil', resources: { requests: { cpu: '200m' } } }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
     expect(r.status).toBe(200);
     expect(r.json.spec.containers[0].resources.requests.cpu).toBe('200m');
+    // Only resources go through resize: the image stays.
+    expect(r.json.spec.containers[0].image).toBe('nginx');
     expect(r.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'sizer')).toMatchObject({ operation: 'Update', subresource: 'resize' });
   });
 
