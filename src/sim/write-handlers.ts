@@ -22,6 +22,7 @@ import { parseYamlBody, YamlBodyError } from './yaml-body.js';
 import { omitEmpty } from './omit-empty.js';
 import { resizeWrite } from './subresources/pod-resize.js';
 import { CBOR, decodeCbor } from './cbor-wire.js';
+import { goStrings } from './validation/go-value.js';
 
 /** kube-apiserver's default request body limit (3 MiB). */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -128,11 +129,10 @@ function decodeProtobuf(body: Buffer): unknown {
   }
 }
 
-function parseDryRun(q: URLSearchParams): boolean {
+/** dryRun=All or nothing: anything else is kube's 422 on the verb's options (the handlers' Validate{Create,Update,Patch,Delete}Options). */
+function parseDryRun(q: URLSearchParams, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'): boolean {
   const values = q.getAll('dryRun');
-  for (const v of values) {
-    if (v !== 'All') throw invalid('CreateOptions', 'meta.k8s.io', '', [{ field: 'dryRun', type: 'Unsupported value', value: values, detail: 'supported values: "All"' }]);
-  }
+  if (values.some((v) => v !== 'All')) throw invalid(options, 'meta.k8s.io', '', [{ field: 'dryRun', type: 'Unsupported value', goValue: goStrings(values), detail: 'supported values: "All"' }]);
   return values.length > 0;
 }
 
@@ -189,6 +189,14 @@ function csrSubresourceBody(ctx: ServerContext, type: ResourceType, namespace: s
   return current ? csrSubresourceWrite(subresource, current.obj, body) : body;
 }
 
+/**
+ * The subresource a write's managedFields entry names: the one it was sent to, as kube builds a field manager per path
+ * (installer.go), though the store takes an approval as a status write and a resize as a main one.
+ */
+function fieldsSubresource(subresource: string | undefined, storedAs: 'main' | 'status' | 'finalize'): string {
+  return subresource === 'approval' || subresource === 'resize' ? subresource : storedAs;
+}
+
 /** The answer body of a write: the stored object in the shape of the requested API. */
 const served = (view: ServedView | undefined, obj: SimObject): SimObject => (view ? view.fromStorage(obj) : obj);
 
@@ -201,7 +209,7 @@ export function handleGet(ctx: ServerContext, res: ServerResponse, type: Resourc
 }
 
 export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
+  const dryRun = parseDryRun(q, 'CreateOptions');
   const mode = fieldValidationOf(q, 'CreateOptions');
   const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
@@ -218,7 +226,7 @@ export async function handleCreate(ctx: ServerContext, req: IncomingMessage, res
 }
 
 export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
+  const dryRun = parseDryRun(q, 'UpdateOptions');
   const mode = fieldValidationOf(q, 'UpdateOptions');
   const { value: body, text } = await readObjectBody(req, type, ctx.featureGates?.CBORServingAndStorage === true);
   checkDecodes(type, body);
@@ -233,17 +241,17 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
   const { stored, view } = storageOf(ctx, type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), sub), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), fieldsSubresource(subresource, sub)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
   await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }
 
 export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, subresource: string | undefined, q: URLSearchParams): Promise<void> {
-  const dryRun = parseDryRun(q);
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  // kube checks the patch type against its list before anything else (handlers/patch.go).
+  // kube checks the patch type against its list before anything else, the options after it (handlers/patch.go).
   const accepted = acceptedPatchTypes(type.group, ctx.featureGates?.CBORServingAndStorage === true);
   if (!accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+  const dryRun = parseDryRun(q, 'PatchOptions');
   const bytes = await readBodyBytes(req);
   // An apply configuration in CBOR (KEP-4222) is read as the same JSON value (accepted only with the gate on).
   let body = bytes.toString('utf8');
@@ -280,7 +288,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
         break;
       case 'application/apply-patch+yaml':
       case 'application/apply-patch+cbor':
-        return await serverSideApply(ctx, res, type, namespace, name, body, q, { ...opts, manager });
+        return await serverSideApply(ctx, res, type, namespace, name, body, q, { ...opts, manager, fieldsSubresource: fieldsSubresource(subresource, opts.subresource) });
       default:
         throw unsupportedMediaType(accepted);
     }
@@ -301,7 +309,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, opts.subresource), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, fieldsSubresource(subresource, opts.subresource)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
   await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }
@@ -318,7 +326,7 @@ function patchFailure(err: PatchError): SimApiError {
  * object when it does not exist; field ownership (managed-fields/) records it as the manager's Apply entry, prunes
  * what it no longer applies and refuses changes to fields others own (409) unless force. kubectl sends JSON.
  */
-async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, body: string, q: URLSearchParams, opts: { dryRun: boolean; subresource: 'status' | 'main'; manager: string }): Promise<void> {
+async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, body: string, q: URLSearchParams, opts: { dryRun: boolean; subresource: 'status' | 'main'; manager: string; fieldsSubresource: string }): Promise<void> {
   if (!q.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ field: 'fieldManager', type: 'Required value', detail: 'is required for apply patch' }]);
   }
@@ -331,7 +339,7 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   if (untyped) throw untyped;
   const { stored, view } = storageOf(ctx, type);
   // Field ownership is kept on the stored shape.
-  const fields = applyFields(type, opts.manager, opts.subresource, view ? view.toStorage(ownConfig) : ownConfig, queryBool(q.get('force')) === true);
+  const fields = applyFields(type, opts.manager, opts.fieldsSubresource, view ? view.toStorage(ownConfig) : ownConfig, queryBool(q.get('force')) === true);
   checkTypeMeta(type, applied);
   if (applied.metadata.name && applied.metadata.name !== name) throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   checkNamespace(type, applied, namespace);
@@ -390,7 +398,7 @@ function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptions {
  * does the query's dryRun count.
  */
 function deleteDryRun(body: DeleteOptions | undefined, q: URLSearchParams): boolean {
-  if (body === undefined) return parseDryRun(q);
+  if (body === undefined) return parseDryRun(q, 'DeleteOptions');
   return Array.isArray(body.dryRun) && body.dryRun.includes('All');
 }
 

@@ -91,6 +91,77 @@ describe('DELETE with controllers', () => {
   });
 });
 
+// Cases the mutation run of write-handlers.ts found untested (docs/mutation.md, sim section).
+describe('DELETE with controllers: the query, the body and the events.k8s.io shape', () => {
+  it('reads propagationPolicy and orphanDependents from the query when there is no body', async () => {
+    await req('POST', CM, { metadata: { name: 'qheld', finalizers: ['example.com/x'] } });
+    expect((await req('DELETE', `${CM}/qheld?orphanDependents=false`)).status).toBe(202);
+    await req('POST', CM, { metadata: { name: 'qkeep' } });
+    const bad = await req('DELETE', `${CM}/qkeep?propagationPolicy=Nope`);
+    expect(bad.json).toMatchObject({ code: 422, reason: 'Invalid', details: { kind: 'DeleteOptions' } });
+    expect(bad.json.message).toContain('propagationPolicy');
+    expect((await req('DELETE', `${P}/nope?gracePeriodSeconds=1.5`)).json).toMatchObject({ code: 400, message: 'strconv.ParseInt: parsing "1.5": invalid syntax' });
+  });
+
+  it('orphanDependents=true orphans rather than answering 202; with a propagationPolicy too it is kube\'s 422; a null grace is no grace', async () => {
+    await req('POST', CM, { metadata: { name: 'oheld', finalizers: ['example.com/x'] } });
+    expect((await req('DELETE', `${CM}/oheld?orphanDependents=true`)).status).toBe(200);
+    await req('POST', CM, { metadata: { name: 'both' } });
+    const both = await req('DELETE', `${CM}/both`, { orphanDependents: true, propagationPolicy: 'Background' });
+    expect(both.json).toMatchObject({ code: 422, message: expect.stringContaining('orphanDependents and deletionPropagation cannot be both set') });
+    await runningPod('nullgrace');
+    const r = await req('DELETE', `${P}/nullgrace`, { gracePeriodSeconds: null });
+    expect(r.status).toBe(200);
+    // The pod's own grace (30 s by default, scaled here), not an immediate delete.
+    expect(r.json.metadata.deletionGracePeriodSeconds).toBe(30);
+  });
+
+  it('an empty protobuf body is no DeleteOptions either: the query\'s dryRun counts', async () => {
+    await req('POST', CM, { metadata: { name: 'pbempty' } });
+    const r = await http(sim.url, `${CM}/pbempty?dryRun=All`, { method: 'DELETE', headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } });
+    expect(r.status).toBe(200);
+    expect((await req('GET', `${CM}/pbempty`)).status).toBe(200);
+  });
+
+  it('an events.k8s.io Event deleted at once is answered with kube\'s Success Status (the shared event storage names no group)', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const created = await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-gone' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'gone',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    });
+    const r = await req('DELETE', `${V1}/ev-gone`);
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'ev-gone', kind: 'events', uid: created.json.metadata.uid } });
+  });
+
+  it('a body of blanks is no DeleteOptions: the query\'s dryRun counts', async () => {
+    await req('POST', CM, { metadata: { name: 'blank' } });
+    const r = await http(sim.url, `${CM}/blank?dryRun=All`, { method: 'DELETE', body: '  \n', headers: { 'Content-Length': '3' } });
+    expect(r.status).toBe(200);
+    expect((await req('GET', `${CM}/blank`)).status).toBe(200);
+  });
+
+  it('an events.k8s.io Event deleted through that API is answered in its shape, one by one and as a collection', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const event = (name: string, batch: string, finalizers?: string[]) => ({
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name, labels: { batch }, ...(finalizers ? { finalizers } : {}) }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: `note of ${name}`,
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    });
+    expect((await req('POST', V1, event('ev-held', 'one', ['example.com/x']))).status).toBe(201);
+    for (const n of ['ev-b', 'ev-c']) expect((await req('POST', V1, event(n, 'many'))).status).toBe(201);
+    // Held by a finalizer: the object with its deletion marks, in events.k8s.io/v1's shape (note, not message).
+    const held = await req('DELETE', `${V1}/ev-held`);
+    expect(held.status).toBe(200);
+    expect(held.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'note of ev-held', metadata: { name: 'ev-held' } });
+    expect(held.json.message).toBeUndefined();
+    const all = await req('DELETE', `${V1}?labelSelector=batch%3Dmany`);
+    expect(all.json.kind).toBe('EventList');
+    expect(all.json.apiVersion).toBe('events.k8s.io/v1');
+    expect(all.json.items.map((e: any) => [e.metadata.name, e.note, e.message])).toEqual([['ev-b', 'note of ev-b', undefined], ['ev-c', 'note of ev-c', undefined]]);
+  });
+});
+
 describe('/_kwatch/state with controllers', () => {
   it('reports the controllers and their sync errors (none here); null when they are off', async () => {
     const on = await controlHttp(sim, '/_kwatch/state');

@@ -145,3 +145,148 @@ describe('write verbs', () => {
     expect(sim.api.get(SECRETS, 'default', 'folded')).toMatchObject({ type: 'Opaque', data: { a: 'eQ==', b: 'aHVudGVyMg==' } });
   });
 });
+
+// Cases the mutation run of write-handlers.ts found untested (docs/mutation.md, sim section).
+describe('write verbs: subresources and names', () => {
+  it('GET of a pod\'s status and resize subresources answers the pod', async () => {
+    expect((await req('POST', P, pod('sub1'))).status).toBe(201);
+    for (const sub of ['status', 'resize']) {
+      const r = await req('GET', `${P}/sub1/${sub}`);
+      expect(r.status, sub).toBe(200);
+      expect(r.json).toMatchObject({ kind: 'Pod', metadata: { name: 'sub1' } });
+    }
+  });
+
+  it('a pod\'s status write stores its conditions as sent (the CSR condition stamping is for CSRs only)', async () => {
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const r = await req('PUT', `${P}/sub1/status`, { ...cur, status: { ...cur.status, conditions: [{ type: 'Ready', status: 'True' }] } });
+    expect(r.status).toBe(200);
+    expect(r.json.status.conditions).toEqual([{ type: 'Ready', status: 'True' }]);
+  });
+
+  it('a body that is no object is a 400; one without metadata is validated as kube validates it (422: name required)', async () => {
+    for (const body of [[pod('in-a-list')], 'null', '5']) expect((await req('POST', P, body)).json, String(body)).toMatchObject({ code: 400, reason: 'BadRequest' });
+    const bare = await req('POST', P, { apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(bare.json).toMatchObject({ code: 422, reason: 'Invalid' });
+  });
+
+  it('a PUT whose body names another object is kube\'s 400 (rest.go checkName), and nothing changes', async () => {
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const r = await req('PUT', `${P}/sub1`, { ...cur, metadata: { ...cur.metadata, name: 'other', labels: { moved: 'yes' } } });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ reason: 'BadRequest', message: 'the name of the object (other) does not match the name on the URL (sub1)' });
+    expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+  });
+
+  it('a resize records its manager under subresource "resize", as kube\'s per-path field manager does', async () => {
+    const created = await req('POST', P, { ...pod('sized'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } });
+    expect(created.status).toBe(201);
+    const r = await req('PATCH', `${P}/sized/resize?fieldManager=sizer`, { spec: { containers: [{ name: 'c', image: 'evil', resources: { requests: { cpu: '200m' } } }] } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(r.status).toBe(200);
+    expect(r.json.spec.containers[0].resources.requests.cpu).toBe('200m');
+    // Only resources go through resize: the image stays.
+    expect(r.json.spec.containers[0].image).toBe('nginx');
+    expect(r.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'sizer')).toMatchObject({ operation: 'Update', subresource: 'resize' });
+  });
+
+  it('an unsupported dryRun is a 422 on the verb\'s own options kind (handlers: Create/Update/Patch/DeleteOptions), after a PATCH\'s media type', async () => {
+    const message = (kind: string) => `${kind}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"`;
+    const cur = (await req('GET', `${P}/sub1`)).json;
+    const create = await req('POST', `${P}?dryRun=Some`, pod('dry-some'));
+    expect(create.json).toMatchObject({ code: 422, reason: 'Invalid', message: message('CreateOptions'), details: { group: 'meta.k8s.io', kind: 'CreateOptions' } });
+    expect((await req('PUT', `${P}/sub1?dryRun=Some`, cur)).json).toMatchObject({ code: 422, message: message('UpdateOptions') });
+    expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'application/merge-patch+json' })).json).toMatchObject({ code: 422, message: message('PatchOptions') });
+    expect((await req('DELETE', `${P}/sub1?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
+    expect((await req('DELETE', `${P}?dryRun=Some`)).json).toMatchObject({ code: 422, message: message('DeleteOptions') });
+    // One unsupported value among supported ones is enough (ValidateDryRun: the set must hold them all).
+    expect((await req('POST', `${P}?dryRun=All&dryRun=Some`, pod('dry-some'))).json).toMatchObject({ code: 422, message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"' });
+    // kube checks a patch's media type first (patch.go): a 415 then, whatever the options.
+    expect((await req('PATCH', `${P}/sub1?dryRun=Some`, {}, { 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await req('GET', `${P}/sub1`)).json.metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+  });
+
+  it('an events.k8s.io Event deleted through that API (no controllers) is answered in that API\'s shape', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const created = await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-plain' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'plain',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    });
+    expect(created.status).toBe(201);
+    const r = await req('DELETE', `${V1}/ev-plain`);
+    expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'plain', metadata: { name: 'ev-plain' } });
+    expect(r.json.message).toBeUndefined();
+  });
+
+  it('a body for another API version is kube\'s 400 (create.go), and one over 3 MiB is its 413', async () => {
+    const other = await req('POST', P, { ...pod('elsewhere'), apiVersion: 'apps/v1' });
+    expect(other.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the API version in the data (apps/v1) does not match the expected API version (v1)' });
+    const big = await req('POST', P, { ...pod('huge'), metadata: { name: 'huge', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } });
+    expect(big.json).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    expect((await req('GET', `${P}/huge`)).status).toBe(404);
+  });
+});
+
+describe('write verbs: patch and server-side apply refusals', () => {
+  const JSONP = { 'Content-Type': 'application/json-patch+json' };
+  const MERGE = { 'Content-Type': 'application/merge-patch+json' };
+  const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+  const applied = (labels: Record<string, string>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa2', labels, ...extra }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+  const options = (field: string, type: string, reason: string, detail: string) => ({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+    message: `PatchOptions.meta.k8s.io "" is invalid: ${field}: ${type}: ${detail}`,
+    details: { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason, message: `${type}: ${detail}`, field }] },
+  });
+
+  it('a failed JSON patch operation is kube\'s 422 with the library\'s text as its one cause (NewGenericServerResponse); a patch that is no list is a 400', async () => {
+    expect((await req('POST', P, pod('jp'))).status).toBe(201);
+    const failed = await req('PATCH', `${P}/jp`, [{ op: 'test', path: '/metadata/name', value: 'other' }], JSONP);
+    expect(failed.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, message: 'the server rejected our request due to an error in our request',
+      details: { causes: [{ reason: 'UnexpectedServerResponse', message: 'testing value /metadata/name failed: test failed' }] },
+    });
+    const notList = await req('PATCH', `${P}/jp`, { op: 'test' }, JSONP);
+    expect(notList.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'BadRequest', code: 400, message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch' });
+  });
+
+  it('force on a patch that is no apply is kube\'s 422 on PatchOptions (ValidatePatchOptions), and nothing changes', async () => {
+    const before = (await req('GET', `${P}/jp`)).json.metadata.resourceVersion;
+    const r = await req('PATCH', `${P}/jp?force=true`, { metadata: { labels: { f: '1' } } }, MERGE);
+    expect(r.json).toEqual(options('force', 'Forbidden', 'FieldValueForbidden', 'may not be specified for non-apply patch'));
+    expect((await req('GET', `${P}/jp`)).json.metadata.resourceVersion).toBe(before);
+  });
+
+  it('apply: fieldManager required, validation on create, conflicts unless forced, the URL\'s name, the resourceVersion precondition', async () => {
+    expect((await req('PATCH', `${P}/ssa2`, applied({ a: '1' }), APPLY)).json).toEqual(options('fieldManager', 'Required value', 'FieldValueRequired', 'is required for apply patch'));
+    const invalidCreate = await req('PATCH', `${P}/ssa2?fieldManager=one`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ssa2' }, spec: { containers: [] } }, APPLY);
+    expect(invalidCreate.json).toMatchObject({ code: 422, message: 'Pod "ssa2" is invalid: spec.containers: Required value' });
+    expect((await req('PATCH', `${P}/ssa2?fieldManager=one`, applied({ a: '1' }), APPLY)).status).toBe(201);
+    const conflict = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '2' }), APPLY);
+    expect(conflict.json).toMatchObject({ code: 409, reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "one": .metadata.labels.a' });
+    const forced = await req('PATCH', `${P}/ssa2?fieldManager=two&force=true`, applied({ a: '2' }), APPLY);
+    expect([forced.status, forced.json.metadata.labels]).toEqual([200, { a: '2' }]);
+    const renamed = await req('PATCH', `${P}/ssa2?fieldManager=two`, { ...applied({ a: '2' }), metadata: { name: 'elsewhere', labels: { a: '2' } } }, APPLY);
+    expect(renamed.json).toMatchObject({ code: 400, message: 'the name of the object (elsewhere) does not match the name on the URL (ssa2)' });
+    const stale = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '3' }, { resourceVersion: '1' }), APPLY);
+    expect(stale.json).toMatchObject({ code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on pods "ssa2": the object has been modified; please apply your changes to the latest version and try again' });
+    expect((await req('GET', `${P}/ssa2`)).json.metadata.labels).toEqual({ a: '2' });
+    // The current resourceVersion is no conflict.
+    const current = (await req('GET', `${P}/ssa2`)).json.metadata.resourceVersion;
+    const fresh = await req('PATCH', `${P}/ssa2?fieldManager=two`, applied({ a: '3' }, { resourceVersion: current }), APPLY);
+    expect([fresh.status, fresh.json.metadata.labels]).toEqual([200, { a: '3' }]);
+  });
+
+  it('a merge patch through events.k8s.io applies to the Event in that API\'s shape', async () => {
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    expect((await req('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'ev-patched' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Reconciling', reason: 'Synced', type: 'Normal', note: 'before',
+      regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'default' },
+    })).status).toBe(201);
+    const r = await req('PATCH', `${V1}/ev-patched`, { note: 'after' }, MERGE);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'after', reason: 'Synced', regarding: { name: 'cfg' } });
+    expect((await req('GET', `/api/v1/namespaces/default/events/ev-patched`)).json.message).toBe('after');
+  });
+});
+

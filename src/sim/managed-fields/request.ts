@@ -18,7 +18,8 @@ function writeContext(type: ResourceType, manager: string, subresource: string |
   const sub = subresource && subresource !== 'main' ? subresource : undefined;
   return {
     kind: type.kind, builtIn: type.crd === undefined,
-    scope: sub === 'status' ? 'status' : type.hasStatusSubresource ? 'main' : 'all',
+    // An approval writes status conditions only (csrApprovalStrategy): its fields are the status's.
+    scope: sub === 'status' || sub === 'approval' ? 'status' : type.hasStatusSubresource ? 'main' : 'all',
     manager, apiVersion: groupVersion(type), now: kubeTime(new Date()),
     ...(sub ? { subresource: sub } : {}),
   };

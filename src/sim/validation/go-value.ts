@@ -10,7 +10,8 @@ export function goStringMap(m: Record<string, string> | null | undefined): strin
   return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(String(m[k]))}`).join(', ')}}`;
 }
 
-function goStrings(v: string[] | null | undefined): string {
+/** %#v of a []string; nil when absent. */
+export function goStrings(v: string[] | null | undefined): string {
   if (!Array.isArray(v)) return '[]string(nil)';
   return `[]string{${v.map((s) => goQuote(String(s))).join(', ')}}`;
 }
