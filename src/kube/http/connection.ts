@@ -113,13 +113,17 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '[::1]' || host === '::1';
 }
 
-/** Where kwatch's socket client may dial the target itself: a direct connection (no proxy applies), else undefined. */
-function directTarget(server: string, tls: TlsOptions, proxyUrl?: string): SocketTarget | undefined {
-  const u = new URL(server);
-  if (proxyUrl) return undefined;
+/** An HTTP(S)_PROXY variable is set and applies: like Go's ProxyFromEnvironment, never to loopback servers. */
+function environmentProxyApplies(server: string): boolean {
   const env = process.env;
   const envProxy = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-  if (envProxy && !isLoopback(u.hostname)) return undefined;
+  return Boolean(envProxy) && !isLoopback(new URL(server).hostname);
+}
+
+/** Where kwatch's socket client may dial the target itself: a direct connection (no proxy applies), else undefined. */
+function directTarget(server: string, tls: TlsOptions, proxyUrl?: string): SocketTarget | undefined {
+  if (proxyUrl || environmentProxyApplies(server)) return undefined;
+  const u = new URL(server);
   const https = u.protocol === 'https:';
   const host = u.hostname.replace(/^\[|\]$/g, '');
   return { host, port: u.port ? Number(u.port) : https ? 443 : 80, ...(https ? { tls } : {}) };
@@ -132,10 +136,7 @@ async function makeDispatcher(server: string, tls: TlsOptions, proxyUrl?: string
     if (/^socks5h?:\/\//i.test(proxyUrl)) return new (undici.socks5ProxyAgentClass())(proxyUrl, { connect: undici.buildConnector()(connect), ...KEEP_ALIVE });
     return new (undici.proxyAgentClass())({ uri: proxyUrl, requestTls: connect, ...KEEP_ALIVE });
   }
-  const env = process.env;
-  const envProxy = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-  // Like Go's ProxyFromEnvironment: environment proxies never apply to loopback servers.
-  if (envProxy && !isLoopback(new URL(server).hostname)) return new (undici.envHttpProxyAgentClass())({ connect, requestTls: connect, ...KEEP_ALIVE });
+  if (environmentProxyApplies(server)) return new (undici.envHttpProxyAgentClass())({ connect, requestTls: connect, ...KEEP_ALIVE });
   return new (undici.agentClass())({ connect, ...KEEP_ALIVE });
 }
 
