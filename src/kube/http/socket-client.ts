@@ -1,4 +1,4 @@
-// A small HTTP/1.1 client for answers passed on as they arrive (the endpoint's forwarded watches and lists): each
+// A small HTTP/1.1 client for answers passed on as they arrive (the endpoint's forwarded watches; lists and gets, which end, stay on undici): each
 // socket reads into one buffer the client owns and shares between its sockets (net's `onread`), the body's bytes of a
 // read are copied out once at their size, and reading stops while the receiver cannot take more (`pause()` stops the
 // socket's reads, so the target's TCP window closes instead of kwatch's memory growing). undici reads each socket into
