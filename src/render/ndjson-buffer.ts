@@ -27,6 +27,11 @@ interface KeyWriter {
   strings: Map<string, Uint8Array>;
   /** `prefix + ["s"]` by s. */
   arrays: Map<string, Uint8Array>;
+  /** The last value written through `strings` and its piece: a key's records mostly repeat one value (fifo "real"). */
+  lastString: string | undefined;
+  lastStringPiece: Uint8Array | undefined;
+  lastArray: string | undefined;
+  lastArrayPiece: Uint8Array | undefined;
 }
 const SKIP = keyWriter('');
 const INDEX_LIKE = keyWriter('');
@@ -81,6 +86,15 @@ export class NdjsonBuffer implements PendingText {
   private lastMs = NaN;
   private lastSecond = NaN;
   private timeHead = ascii('{"time":"');
+  /**
+   * Where the bytes of the last `"key","rv":"rv"` pair sit in buf (-1: nowhere). An event's records come in runs
+   * of one key and version (watch event and delta, then pop, handler call and queue add): the next record of the
+   * run copies those bytes rather than reading the strings' characters again.
+   */
+  private keyRvAt = -1;
+  private keyRvEnd = 0;
+  private keyRvKey: string | null | undefined = undefined;
+  private keyRvRv: string | null | undefined = undefined;
   /** The writers of the fixed-shape records' detail keys. */
   private readonly fixed = {
     name: this.writerOf('name'),
@@ -120,6 +134,7 @@ export class NdjsonBuffer implements PendingText {
   take(): string {
     const text = this.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos);
     this.pos = 0;
+    this.keyRvAt = -1;
     this.ascii = true;
     if (this.buf.length > KEEP_BYTES) this.buf = Buffer.allocUnsafe(INITIAL_BYTES);
     return text;
@@ -141,9 +156,7 @@ export class NdjsonBuffer implements PendingText {
     if (!shape.ascii) return false;
     this.bytes(this.timeHead);
     this.bytes(shape.head);
-    this.json(key);
-    this.bytes(RV);
-    this.json(rv);
+    this.keyAndRv(key, rv);
     if (type !== undefined) {
       this.bytes(TYPE);
       this.json(type);
@@ -166,13 +179,42 @@ export class NdjsonBuffer implements PendingText {
       i++;
       if (w === SKIP) continue;
       if (w === INDEX_LIKE) {
-        this.pos = start;
+        this.rollBack(start);
         return false;
       }
       this.field(w, record[k]);
     }
     this.bytes(END);
     return true;
+  }
+
+  /** `"key","rv":"rv"` (null for either when absent), copied from the last record's when both are the same. */
+  private keyAndRv(key: string | null | undefined, rv: string | null | undefined): void {
+    const at = this.keyRvAt;
+    if (at >= 0 && key === this.keyRvKey && rv === this.keyRvRv) {
+      const n = this.keyRvEnd - at;
+      if (this.pos + n > this.buf.length) this.ensure(n);
+      const b = this.buf;
+      const p = this.pos;
+      // Within one buffer: a loop, as for short pieces (copyWithin's call into the runtime costs about as much).
+      for (let i = 0; i < n; i++) b[p + i] = b[at + i];
+      this.pos = p + n;
+      return;
+    }
+    const start = this.pos;
+    this.json(key);
+    this.bytes(RV);
+    this.json(rv);
+    this.keyRvAt = start;
+    this.keyRvEnd = this.pos;
+    this.keyRvKey = key;
+    this.keyRvRv = rv;
+  }
+
+  /** Drops what was written from `to` on (a record left to the general path), and the pair kept there. */
+  private rollBack(to: number): void {
+    this.pos = to;
+    if (this.keyRvEnd > to) this.keyRvAt = -1;
   }
 
   /**
@@ -251,7 +293,7 @@ export class NdjsonBuffer implements PendingText {
           this.bytes(w.prefix);
           if (this.flatObject(v)) break;
           const json = JSON.stringify(detailValue(v)); // null included: JSON.stringify(null) is "null"
-          if (json === undefined) this.pos = before; // a toJSON that returns undefined: the key is left out
+          if (json === undefined) this.rollBack(before); // a toJSON that returns undefined: the key is left out
           else this.push(json);
         }
         break;
@@ -348,7 +390,7 @@ export class NdjsonBuffer implements PendingText {
   }
 
   private number(v: number): void {
-    if ((v >>> 0) !== v) return this.raw(Number.isFinite(v) ? String(v) : 'null');
+    if ((v >>> 0) !== v) return this.largeNumber(v);
     // A count, a depth, a size, an id: its digits, without a string for them, written from the last one back.
     let digits = 1;
     for (let rest = v; rest >= 10; rest = (rest / 10) >>> 0) digits++;
@@ -364,11 +406,51 @@ export class NdjsonBuffer implements PendingText {
     } while (rest > 0);
   }
 
+  /**
+   * A number past 2^32 - 1 or not a whole one: the digits of a whole one up to 2^53 (epoch ms, a reason's `time`)
+   * without a string for them; String(v) otherwise (its form is JSON's for every finite number).
+   */
+  private largeNumber(v: number): void {
+    if (!(v > 0 && v <= Number.MAX_SAFE_INTEGER && Math.floor(v) === v)) return this.raw(Number.isFinite(v) ? String(v) : 'null');
+    // 2^32 ≤ v ≤ 2^53: high digits as a count below 2^32 after the low nine, which stay exact in a double.
+    let high = Math.floor(v / 1e9);
+    let low = v - high * 1e9;
+    // The quotient is rounded: near a multiple of 1e9 its floor can be one off.
+    if (low < 0) {
+      high--;
+      low += 1e9;
+    } else if (low >= 1e9) {
+      high++;
+      low -= 1e9;
+    }
+    this.number(high);
+    if (this.pos + 9 > this.buf.length) this.ensure(9);
+    const b = this.buf;
+    let p = this.pos + 9;
+    this.pos = p;
+    let rest = low;
+    for (let i = 0; i < 9; i++) {
+      const next = Math.floor(rest / 10);
+      b[--p] = 0x30 + rest - next * 10;
+      rest = next;
+    }
+  }
+
   /** `prefix + JSON of s` (or of `[s]`), the whole piece kept for the first STRINGS_PER_KEY values of the key. */
   private keyed(w: KeyWriter, s: string, inArray: boolean): void {
+    if (inArray ? s === w.lastArray : s === w.lastString) return this.bytes((inArray ? w.lastArrayPiece : w.lastStringPiece)!);
     const kept = inArray ? w.arrays : w.strings;
     const piece = kept.get(s);
-    if (piece !== undefined) return this.bytes(piece);
+    if (piece !== undefined) {
+      if (inArray) {
+        w.lastArray = s;
+        w.lastArrayPiece = piece;
+      } else {
+        w.lastString = s;
+        w.lastStringPiece = piece;
+      }
+      return this.bytes(piece);
+    }
     const start = this.pos;
     this.bytes(w.prefix);
     if (inArray) this.byte(0x5b); // [
@@ -467,7 +549,7 @@ function ascii(s: string): Uint8Array {
 }
 
 function keyWriter(prefix: string): KeyWriter {
-  return { prefix: ascii(prefix), yes: ascii(prefix + 'true'), no: ascii(prefix + 'false'), strings: new Map(), arrays: new Map() };
+  return { prefix: ascii(prefix), yes: ascii(prefix + 'true'), no: ascii(prefix + 'false'), strings: new Map(), arrays: new Map(), lastString: undefined, lastStringPiece: undefined, lastArray: undefined, lastArrayPiece: undefined };
 }
 
 function stringOrAbsent(v: unknown): v is string | null | undefined {

@@ -132,6 +132,48 @@ describe('-o ndjson lines written directly', () => {
     records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
   });
 
+  it('stay exact for whole numbers past 2^32 written as digits (a reason\'s epoch-ms time), up to 2^53 and beyond', () => {
+    const numbers = [2 ** 32, 2 ** 32 + 1, 2 ** 32 + 0.5, 1e9 * 4294967 - 1, 1e9 * 9007199 - 1, 1e9 * 9007199, 1e15, 1e15 + 1, T0, 1795916168453, 999_999_999_999, 1_000_000_000_000, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 1e21, 1.5e300, -(2 ** 40), -1e9 * 5 - 1];
+    const records: TraceRecord[] = numbers.map((n, i) => ({ time: T0, stage: 'workqueue', op: 'add', key, rv: String(i), queue: 'pods', depth: n, reason: { op: 'OnAdd', rv: String(i), time: n } }));
+    const lines = ndjson(records).split('\n');
+    lines.pop();
+    records.forEach((r, i) => expect(lines[i]).toBe(JSON.stringify(traceRecordToJSON(r))));
+  });
+
+  it('stay exact for runs of records of one key and version: repeated, after a general-path record, across a batch, with non-ASCII keys', async () => {
+    const chunks: string[] = [];
+    const p = createTracePrinter({ output: 'ndjson', stream: { write: (s: string) => chunks.push(s) }, stages: new Set(['watch', 'fifo', 'handler', 'workqueue', 'reconcile']), batch: true });
+    const other = 'ns/ünï-✓';
+    const run = (k: string | undefined, rv: string | undefined): TraceRecord[] => [
+      { time: T0, stage: 'watch', op: 'MODIFIED', type: 'MODIFIED', key: k, rv, name: 'pods', bytes: 10, conn: 1 },
+      { time: T0, stage: 'fifo', op: 'Updated', key: k, rv, depth: 1, fifo: 'real' },
+      { time: T0, stage: 'handler', op: 'OnUpdate', key: k, rv, listener: 'pods' },
+    ];
+    const first: TraceRecord[] = [
+      ...run(key, '1'),
+      // Left to the general path after its key and version were written: the next record must not copy them from there.
+      { time: T0, stage: 'reconcile', op: 'odd', key, rv: '2', '0': 'index-like' },
+      ...run(key, '2'),
+      { time: T0, stage: 'reconcile', op: 'odd', key, rv: '2', '0': 'index-like' },
+      ...run(key, '2'),
+      ...run(key, undefined),
+      ...run(undefined, undefined),
+      ...run(undefined, '2'),
+      ...run(other, '2'),
+      ...run(key, '2'),
+      ...run(`${key.slice(0, 5)}${key.slice(5)}`, '2'),
+    ];
+    for (const r of first) p.write(r);
+    // The batch is written and emptied here: the pair kept in it is gone with it.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 5));
+    const second = [...run(key, '2'), ...run(other, '2')];
+    for (const r of second) p.write(r);
+    p.end();
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    expect(chunks.join('')).toBe([...first, ...second].map((r) => JSON.stringify(traceRecordToJSON(r)) + '\n').join(''));
+  });
+
   it('keeps a detail field named like a member of Object.prototype (it used to vanish)', () => {
     const line = ndjson([{ time: T0, stage: 'reconcile', op: 'start', key, constructor: 'c', toString: 't' }]);
     expect(JSON.parse(line)).toMatchObject({ constructor: 'c', toString: 't' });
