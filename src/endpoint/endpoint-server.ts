@@ -109,6 +109,8 @@ export interface RefusedWrite {
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** How much of a non-watch answer is kept to trace it (a larger LIST page is passed on and traced by its size only). */
 const MAX_TRACED_BYTES = 256 * 1024 * 1024;
+/** A response's write buffer (Node 20's default; 16 kB is also what the socket client reads at once). */
+const RESPONSE_HIGH_WATER_MARK = 16 * 1024;
 
 export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
   if (o.mode === 'overlay' && !o.fork) throw new Error('overlay needs a fork');
@@ -324,7 +326,9 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
       else res.destroy();
     });
   };
-  const httpOptions = { keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 };
+  // highWaterMark: what a response (and its socket) buffers before its writer waits, as Node 20 sets it. Node 22 and
+  // later default to 64 kB, and a stalled watch holds that much for as long as it stalls (issue 43).
+  const httpOptions = { keepAlive: true, requestTimeout: 0, headersTimeout: 60_000, highWaterMark: RESPONSE_HIGH_WATER_MARK };
   const server: Server = credentials
     ? createHttpsServer({ ...httpOptions, key: credentials.server.keyPem, cert: credentials.server.certPem }, onRequest)
     : createServer(httpOptions, onRequest);

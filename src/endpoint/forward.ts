@@ -22,66 +22,42 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
   const ac = new AbortController();
   const onGone = () => { if (!res.writableFinished) ac.abort(); };
   res.on('close', onGone);
-  // Watches go through the connection's socket client when it has one: the answer is pushed into the response as it
-  // arrives, and the target is not read while the client does not drain, so a stalled watch holds about one read.
-  // Lists and gets, which end, stay on undici: through the socket client a paged LIST of 20,000 pods cost the
-  // endpoint 18% more CPU (1,481 against 1,250 ms, docs/benchmarks.md), and a finished answer holds nothing.
-  if ((req.method ?? 'GET') === 'GET' && !body?.length && upstream.requestPushed && requestInfo('GET', target).verb === 'watch') {
-    let pushed: PushedResponse | undefined;
-    try {
-      pushed = await upstream.requestPushed({ path: target, headers, signal: ac.signal });
-    } catch (err) {
-      res.off('close', onGone);
-      if (ac.signal.aborted) return;
-      throw err;
-    }
-    if (pushed) {
-      res.off('close', onGone);
-      return pushInto(pushed, res);
-    }
-  }
-  let answer: Awaited<ReturnType<Connection['request']>>;
+  let source: PushedResponse | undefined;
   try {
-    answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
+    // Watches go through the connection's socket client when it has one: the answer is pushed into the response as it
+    // arrives, and the target is not read while the client does not drain, so a stalled watch holds about one read.
+    // Lists and gets, which end, stay on undici: through the socket client a paged LIST of 20,000 pods cost the
+    // endpoint 18% more CPU (1,481 against 1,250 ms, docs/benchmarks.md), and a finished answer holds nothing.
+    if ((req.method ?? 'GET') === 'GET' && !body?.length && upstream.requestPushed && requestInfo('GET', target).verb === 'watch') {
+      source = await upstream.requestPushed({ path: target, headers, signal: ac.signal });
+    }
+    if (!source) {
+      const answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
+      source = streamedAnswer(answer, ac);
+    }
   } catch (err) {
-    res.off('close', onGone);
     // The client went away before the target answered (a controller stopped mid-request): nothing failed, nobody waits.
     if (ac.signal.aborted) return;
     throw err;
-  }
-  res.writeHead(answer.status, answerHeaders(answer.headers));
-  // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
-  res.flushHeaders();
-  try {
-    for await (const chunk of answer.body) {
-      if (res.destroyed) break;
-      if (!res.write(chunk)) await drained(res);
-    }
-    if (!res.destroyed) res.end();
-  } catch (err) {
-    // The client went away (we aborted), or the target broke the stream: the client sees its connection break too.
-    if (!ac.signal.aborted) res.destroy(err as Error);
   } finally {
     res.off('close', onGone);
   }
+  return passAnswer(source, res);
 }
 
-/** The target's answer into the response, read no faster than the client takes it. */
-function pushInto(answer: PushedResponse, res: ServerResponse): Promise<void> {
-  // The client left while the target answered: its 'close' has passed, so the target's connection goes now.
+/**
+ * The target's answer into the response: its status and headers at once (a watch's, as kube-apiserver sends them, not
+ * with its first event), then its body no faster than the client takes it. The client going away closes the target's
+ * side (a watch would otherwise stay open upstream); the target breaking the stream breaks the client's connection too.
+ */
+function passAnswer(answer: PushedResponse, res: ServerResponse): Promise<void> {
+  // The client left while the target answered: its 'close' has passed, so the target's side goes now.
   if (res.destroyed) { answer.destroy(); return Promise.resolve(); }
   res.writeHead(answer.status, answerHeaders(answer.headers));
-  // A watch's headers go out at once (as kube-apiserver sends them), not with its first event.
   res.flushHeaders();
   return new Promise<void>((resolve) => {
     let ended = false;
     const resume = () => answer.resume();
-    const done = () => {
-      res.off('drain', resume);
-      res.off('close', gone);
-      resolve();
-    };
-    // The client went away: the target's connection goes too (a watch would otherwise stay open upstream).
     const gone = () => { if (!ended) answer.destroy(); };
     res.on('drain', resume);
     res.on('close', gone);
@@ -89,12 +65,39 @@ function pushInto(answer: PushedResponse, res: ServerResponse): Promise<void> {
       data: (chunk) => !res.destroyed && res.write(chunk),
       end: (err) => {
         ended = true;
-        // The target broke the stream: the client sees its connection break too.
         if (err) { if (!res.destroyed) res.destroy(err); } else if (!res.destroyed) res.end();
-        done();
+        res.off('drain', resume);
+        res.off('close', gone);
+        resolve();
       },
     });
   });
+}
+
+/** An answer undici reads, as passAnswer takes it: its body is read on only when `data` takes more, or on `resume`. */
+function streamedAnswer(answer: Awaited<ReturnType<Connection['request']>>, ac: AbortController): PushedResponse {
+  let wake: (() => void) | undefined;
+  let stopped = false;
+  const resume = () => { const w = wake; wake = undefined; w?.(); };
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    pipe: (sink) => {
+      void (async () => {
+        try {
+          for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+            if (stopped) break;
+            if (!sink.data(chunk)) await new Promise<void>((r) => { wake = r; });
+          }
+          sink.end();
+        } catch (err) {
+          sink.end(err as Error);
+        }
+      })();
+    },
+    resume,
+    destroy: () => { stopped = true; ac.abort(); resume(); },
+  };
 }
 
 /** Answer headers passed back: all but the hop-by-hop ones and the body's framing. */
@@ -113,19 +116,6 @@ export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
     headers[name] = Array.isArray(v) ? v.join(', ') : v;
   }
   return headers;
-}
-
-/** Resolves when the response can take more, or is gone; leaves no listener behind (a watch may wait thousands of times). */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /** The whole request body, or the Status to answer when it is larger than `max`. */

@@ -6,6 +6,7 @@ import type { FaultableWatch, WatchFaults } from '../faults/watch-faults.js';
 import { decodedWatchEvent, scanWatchEvent, type ScannedEvent } from './body-scan.js';
 import { isCborType } from '../kube/http/cbor-media.js';
 import { decodeFirstCbor } from '../kube/http/cbor-body.js';
+import { ownedCopy } from '../kube/http/owned-copy.js';
 import { isProtobufType } from '../kube/http/protobuf-media.js';
 import { decodeWatchEvent } from '../wire/protobuf/watch-event.js';
 import { skipSpace } from './json-scan.js';
@@ -137,7 +138,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
       pending = pending.subarray(pending.length - item[1].length);
     }
     // Copied: the writer may reuse its chunk once written.
-    pendingItem = pending.length ? Buffer.from(pending) : undefined;
+    pendingItem = pending.length ? ownedCopy(pending) : undefined;
   };
 
   /** The complete protobuf frames so far, each to the observer; a frame split across chunks waits for the rest. */
@@ -156,7 +157,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
       observer.event(event);
       pending = pending.subarray(4 + len);
     }
-    pendingItem = pending.length ? Buffer.from(pending) : undefined;
+    pendingItem = pending.length ? ownedCopy(pending) : undefined;
   };
 
   const take = (chunk: unknown, encoding: unknown): boolean => {
@@ -180,7 +181,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
       let nl = buf.indexOf(NEWLINE);
       if (carry) {
         // Only the line that was split is joined; the rest of the chunk is read where it lies.
-        if (nl < 0) { carry = Buffer.concat([carry, buf]); return passed ? ok : !res.writableNeedDrain; }
+        if (nl < 0) { carry = ownedCopy(carry, buf); return passed ? ok : !res.writableNeedDrain; }
         const line = Buffer.concat([carry, buf.subarray(0, nl + 1)]);
         carry = undefined;
         from = nl + 1;
@@ -192,8 +193,8 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
         from = nl + 1;
         if (!isBlank(buf, at, from)) deliver(buf, at, from, passed);
       }
-      // Copied: the writer may reuse its chunk once written.
-      if (from < buf.length) carry = Buffer.from(buf.subarray(from));
+      // Copied (the writer may reuse its chunk once written), into memory of its own: it waits for the line's end.
+      if (from < buf.length) carry = ownedCopy(buf.subarray(from));
       if (!passed) flushBatch();
     } finally {
       batch = undefined;

@@ -2,6 +2,7 @@
 // the body's bytes without its framing (Content-Length, chunked, or up to the connection's end). It works on views of
 // the caller's read buffer and keeps none of them past a call: the body pieces of one read are handed out together,
 // copied once into a buffer of their size, so the read buffer can be reused for the next read at once.
+import { ownedCopy } from './owned-copy.js';
 
 export interface ParsedHead {
   status: number;
@@ -73,7 +74,7 @@ export class ResponseParser {
       if (found < 0) {
         if (joined.length > MAX_HEAD_BYTES) throw new ResponseParseError('the server sent a header larger than 1 MB');
         // Copied: `buf` is the caller's read buffer, reused after this call.
-        this.headBytes = Buffer.from(joined);
+        this.headBytes = ownedCopy(joined);
         return -1;
       }
       const end = found + 4;
@@ -186,12 +187,9 @@ export class ResponseParser {
   private takePieces(): Buffer | undefined {
     const n = this.pieces.length;
     if (n === 0) return undefined;
-    let size = 0;
-    for (const p of this.pieces) size += p.length;
-    const out = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (const p of this.pieces) { p.copy(out, at); at += p.length; }
+    // Memory of its own: the body may wait in a stalled client's response for as long as the client stalls.
+    const out = ownedCopy(...this.pieces);
     this.pieces.length = 0;
-    return size === 0 ? undefined : out;
+    return out.length === 0 ? undefined : out;
   }
 }
