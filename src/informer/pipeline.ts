@@ -1,6 +1,7 @@
 // The whole pipeline a controller runs, assembled for kwatch's commands: one SharedIndexInformer per
 // watched resource (Reflector → FIFO → Indexer → Processor), each feeding a Controller
 // (workqueue → reconcile) whose default reconcile is a local dry run that only reads the cache.
+import { setMaxListeners } from 'node:events';
 import type { Clock } from './clock.js';
 import { Controller, type ReconcileFunc } from './controller.js';
 import type { Indexers } from './indexer.js';
@@ -101,7 +102,17 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
     });
   }
   const whenSynced = async (signal?: AbortSignal) => {
-    await Promise.all(informers.map((i) => i.whenSynced(signal)));
+    if (!signal) return void (await Promise.all(informers.map((i) => i.whenSynced())));
+    // One listener on the caller's signal; each informer's goes on a signal of the pipeline's own (see membersSignal).
+    const members = membersSignal();
+    const onAbort = () => members.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.all(informers.map((i) => i.whenSynced(members.signal)));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   };
   return {
     informers,
@@ -111,7 +122,7 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
     isIdle: () => informers.every((i) => i.isIdle()) && controllers.every((c) => c.isIdle()),
     async run(signal: AbortSignal) {
       // If one informer fails, stop the rest and report the failure.
-      const stop = new AbortController();
+      const stop = membersSignal();
       const onAbort = () => stop.abort(signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -129,4 +140,16 @@ export function buildPipeline(options: PipelineOptions): Pipeline {
       if (failure) throw failure.err;
     },
   };
+}
+
+/**
+ * A signal handed to every informer and controller of a pipeline: each adds an abort listener of its own (removed
+ * when it stops), so it holds one per member. Node warns past 10 listeners on one signal
+ * (MaxListenersExceededWarning, on the user's stderr): a pipeline of 11 resources, or a replayed recording of
+ * hundreds, is not a leak, so no limit.
+ */
+function membersSignal(): AbortController {
+  const ac = new AbortController();
+  setMaxListeners(0, ac.signal);
+  return ac;
 }

@@ -30,7 +30,7 @@ export interface DelayRule extends RequestFilter {
 
 /** Faults active from startup (the `--fault` flags). */
 export interface FaultOptions {
-  /** Drop every watch connection every N ms. */
+  /** End each watch N ms after it opened (each watch on its own clock). */
   dropWatchesEveryMs?: number;
   /** End each watch after it has sent N events. */
   dropWatchesEveryEvents?: number;
@@ -47,6 +47,11 @@ export interface FaultTargets {
   /** Closes every open watch: "end" finishes the response cleanly, "reset" destroys the socket. Returns how many. */
   dropWatches(mode: 'end' | 'reset'): number;
   compact(): void;
+}
+
+/** An open watch as the drop timers see it: closing it ends its response ("end") or destroys its socket ("reset"). */
+export interface DroppableWatch {
+  close(mode: 'end' | 'reset'): void;
 }
 
 export interface FaultState {
@@ -67,7 +72,7 @@ export interface FaultState {
  * ```
  * { "reset": true,                                        // clear every fault first
  *   "dropWatches": true | "end" | "reset",                // close every open watch now (true = "end")
- *   "dropWatchesEvery": { "ms": 5000 } | { "events": 100 } | null,   // periodic drops (null clears)
+ *   "dropWatchesEvery": { "ms": 5000 } | { "events": 100 } | null,   // each watch ends 5 s after it opened / after 100 events (null clears)
  *   "compact": true,                                      // compact the history now
  *   "fail": { "code": 429, "count": 3, "retryAfterSeconds": 1, "verb": "watch", "path": "/pods" } | [ … ],
  *   "delay": { "ms": 200, "count": 5, "verb": ["list", "get"] } | [ … ],
@@ -90,7 +95,8 @@ export class FaultController {
   private targets: FaultTargets | undefined;
   private dropEveryMs: number | null = null;
   private dropEveryEvents: number | null = null;
-  private dropTimer: NodeJS.Timeout | undefined;
+  /** Each open watch's opening time and its pending drop (set while dropWatchesEvery.ms is on). */
+  private readonly openWatches = new Map<DroppableWatch, { openedAt: number; timer?: NodeJS.Timeout }>();
   private failRules: Required<FailRule>[] = [];
   private delayRules: DelayRule[] = [];
   private cuts = 0;
@@ -104,14 +110,25 @@ export class FaultController {
   /** Connects the controller to a running server (done by startSimServer). */
   attach(targets: FaultTargets): void {
     this.targets = targets;
-    if (this.dropEveryMs) this.dropWatchesEvery({ ms: this.dropEveryMs });
+    this.rescheduleDrops();
   }
 
   /** Stops timers (server shutdown). */
   detach(): void {
-    clearInterval(this.dropTimer);
-    this.dropTimer = undefined;
     this.targets = undefined;
+    this.rescheduleDrops();
+  }
+
+  /** The server tells of every watch it opens (and closes), so a periodic drop can time each one from its own start. */
+  watchOpened(watch: DroppableWatch): void {
+    const entry = { openedAt: Date.now() };
+    this.openWatches.set(watch, entry);
+    this.scheduleDrop(watch, entry);
+  }
+
+  watchClosed(watch: DroppableWatch): void {
+    clearTimeout(this.openWatches.get(watch)?.timer);
+    this.openWatches.delete(watch);
   }
 
   configure(o: FaultOptions): void {
@@ -130,25 +147,39 @@ export class FaultController {
     return n;
   }
 
-  /** Drops all watches every `ms`, and/or ends each watch after `events` events; null clears both. */
+  /**
+   * Ends each watch every `ms` of its own life (at ms, 2·ms, … after it opened), and/or after `events` events; null
+   * clears both. Each watch keeps its own clock rather than one phase for all: with one phase, a watch that opened just
+   * before the tick was dropped before any event, and client-go (as kwatch) relists after such a "very short watch".
+   */
   dropWatchesEvery(o: { ms?: number; events?: number } | null): void {
     if (o === null) {
       this.dropEveryMs = null;
       this.dropEveryEvents = null;
-      clearInterval(this.dropTimer);
-      this.dropTimer = undefined;
-      return;
+    } else {
+      if (o.events !== undefined) this.dropEveryEvents = o.events > 0 ? o.events : null;
+      if (o.ms !== undefined) this.dropEveryMs = o.ms > 0 ? o.ms : null;
     }
-    if (o.events !== undefined) this.dropEveryEvents = o.events > 0 ? o.events : null;
-    if (o.ms !== undefined) {
-      clearInterval(this.dropTimer);
-      this.dropTimer = undefined;
-      this.dropEveryMs = o.ms > 0 ? o.ms : null;
-      if (this.dropEveryMs && this.targets) {
-        this.dropTimer = setInterval(() => this.dropWatches('end'), this.dropEveryMs);
-        this.dropTimer.unref();
-      }
-    }
+    this.rescheduleDrops();
+  }
+
+  private rescheduleDrops(): void {
+    for (const [watch, entry] of this.openWatches) this.scheduleDrop(watch, entry);
+  }
+
+  /** The watch's next multiple of dropEveryMs since it opened (none while detached or off). */
+  private scheduleDrop(watch: DroppableWatch, entry: { openedAt: number; timer?: NodeJS.Timeout }): void {
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    const every = this.dropEveryMs;
+    if (!every || !this.targets) return;
+    const age = Math.max(0, Date.now() - entry.openedAt);
+    entry.timer = setTimeout(() => {
+      this.watchClosed(watch);
+      this.stats.dropped++;
+      watch.close('end');
+    }, every - (age % every));
+    entry.timer.unref();
   }
 
   /** Compacts the store's history now (older resourceVersions answer 410 from here on). */

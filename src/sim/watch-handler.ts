@@ -93,11 +93,13 @@ export async function handleWatch(ctx: ServerContext, req: IncomingMessage, res:
     for (const t of timers) { clearTimeout(t); clearInterval(t); }
     subscription.off?.();
     ctx.watches.delete(active);
+    ctx.faults.watchClosed(active);
     if (mode === 'reset') res.destroy();
     else if (mode === 'end') res.end();
   };
   const active: ActiveWatch = { close: finish };
   ctx.watches.add(active);
+  ctx.faults.watchOpened(active);
   res.on('close', () => finish('reset'));
   req.on('aborted', () => finish('reset'));
 

@@ -256,9 +256,9 @@ describe('kwatch events (built CLI)', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(Buffer.from('hunter22').toString('base64'));
   });
 
-  // One-shot runs that fail before they watch: they run at once (the tests above stay one at a time, as some drop every
-  // watch of the sim). 60 s each, as a test's wall time holds its neighbours' processes too.
-  describe.concurrent('errors: one line on stderr, non-zero exit', { timeout: 60_000 }, () => {
+  // One-shot runs that fail before they watch; they run one at a time, as the tests above (docs/benchmarks.md, "The
+  // test suite": running them at once cut no CPU).
+  describe('errors: one line on stderr, non-zero exit', { timeout: 60_000 }, () => {
     // The watch-list (the default sync) failed first; the trace shows it and client-go's fallback to LIST, whose
     // error is the one reported (reflector.go: "making progress is better than deadlocking").
     const watchListFellBack = /reflector +watch-error .*during=watch-start[^\n]*\n.*reflector +fallback +name=pods to=list /;

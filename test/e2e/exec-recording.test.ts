@@ -30,9 +30,9 @@ beforeAll(() => {
 const sh = (script: string) => ['--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL)];
 const records = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 
-// Each test has its own recording file and its own --sim or recording as the cluster, so they run at once; the first
-// stays alone, as its script must get from the recorded delete to its write within --quiet 1s.
-describe.concurrent('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () => {
+// Each test has its own recording file and its own --sim or recording as the cluster; they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () => {
   it.sequential('the process starts on the recording\'s first state, sees its events at the recording\'s pace, and writes into a fork of it', async () => {
     const r = await kwatch(['reconcile', '--exec', '--from-recording', recording, '--speed', '4', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh(
       'kubectl get configmaps -n shop -o name && kubectl wait --for=delete configmap/one -n shop --timeout=60s && kubectl get configmaps -n shop -o name && kubectl create configmap three -n shop --from-literal=a=b && kubectl get configmap three -n shop -o name',

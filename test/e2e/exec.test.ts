@@ -20,12 +20,10 @@ function records(stdout: string): Rec[] {
   return stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Rec);
 }
 
-// The describes marked concurrent run their tests at once (vitest's default of at most five at a time): each test is
-// its own kwatch process with its own endpoint and fork, on ConfigMaps of its own name; the one --writes apply run
-// stores exec-many-* in the sim, which no other test lists. Left one at a time: "the --once verdict" (its verdicts
-// hang on pauses between a script's writes) and the mirror (it compares the sim's whole ConfigMap list). The concurrent
-// ones get 60 s: a test's wall time now holds its neighbours' processes too (a few seconds each on an idle machine).
-describe.concurrent('kwatch reconcile --exec', { timeout: 60_000 }, () => {
+// Each test is its own kwatch process with its own endpoint and fork, on ConfigMaps of its own name (the one --writes
+// apply run stores exec-many-* in the sim, which no other test lists), yet they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('kwatch reconcile --exec', { timeout: 60_000 }, () => {
   it('intercept (default): writes get the target\'s dry-run answer and never reach it; --once says they are pending (exit 1)', async () => {
     const r = await exec('-n', 'default', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl create configmap exec-intercept --from-literal=a=b && kubectl label namespace default checked=yes'));
     expect(r.stderr).toMatch(/writes intercept: answered with the target's dry run/);
@@ -180,7 +178,7 @@ describe.concurrent('kwatch reconcile --exec', { timeout: 60_000 }, () => {
   });
 });
 
-describe.concurrent('reconcile flags on the wire', { timeout: 60_000 }, () => {
+describe('reconcile flags on the wire', { timeout: 60_000 }, () => {
   it('--expect checks the fork under overlay: exit 3 with the per-field diff; met, exit 0', async () => {
     const expectFile = `${k.dir}/exec-expect.yaml`;
     const { writeFileSync } = await import('node:fs');
@@ -272,7 +270,7 @@ describe('the --once verdict', () => {
   }, 60_000);
 });
 
-describe.concurrent('--sim-objects', { timeout: 60_000 }, () => {
+describe('--sim-objects', { timeout: 60_000 }, () => {
   it('seeds --sim before the controller starts (exec and module mode); seeded objects are not the controller\'s writes', async () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${k.dir}/seed.yaml`;
@@ -296,7 +294,7 @@ describe.concurrent('--sim-objects', { timeout: 60_000 }, () => {
   });
 });
 
-describe.concurrent('the endpoint refuses other local processes', { timeout: 60_000 }, () => {
+describe('the endpoint refuses other local processes', { timeout: 60_000 }, () => {
   it('without the secret path or token of the kubeconfig it wrote, a request is 401; {kubeconfig} in ARGS is that file', async () => {
     const script = `url=$(sed -n 's/^ *server: //p' "$1"); base=\${url%/kwatch-*}; curl -s -o /dev/null -w "bare=%{http_code}\\n" "$base/api/v1/namespaces"; curl -s -o /dev/null -w "secret=%{http_code}\\n" "$url/api/v1/namespaces"`;
     const r = await exec('--no-tls', '--', 'sh', '-c', script, 'controller', '{kubeconfig}');
@@ -309,7 +307,7 @@ describe.concurrent('the endpoint refuses other local processes', { timeout: 60_
   });
 });
 
-describe.concurrent('the bearer token alone is enough (HTTPS, the default)', { timeout: 60_000 }, () => {
+describe('the bearer token alone is enough (HTTPS, the default)', { timeout: 60_000 }, () => {
   it('kubectl get --raw /apis, which drops the server URL\'s path, is answered; a wrong token is 401', async () => {
     const script = `kubectl get --raw /apis | head -c 40; echo; kubectl --token wrong-token get --raw /apis 2>&1 | tail -1`;
     const r = await exec('--', 'sh', '-c', script.replaceAll('kubectl', KUBECTL));
@@ -320,7 +318,7 @@ describe.concurrent('the bearer token alone is enough (HTTPS, the default)', { t
   });
 });
 
-describe.concurrent('kwatch proxy', { timeout: 60_000 }, () => {
+describe('kwatch proxy', { timeout: 60_000 }, () => {
   it('serves a controller started elsewhere through --kubeconfig-out until stopped, and never replaces a file it did not write', async () => {
     const own = k.file('user-kubeconfig', 'apiVersion: v1\nkind: Config\n');
     const refused = await kwatch(['proxy', '--kubeconfig-out', own, '--for', '1s'], env());

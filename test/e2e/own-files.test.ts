@@ -37,8 +37,9 @@ async function simRun(args: string[]): Promise<{ code: number | null; stdout: st
   return { code: await exited, stdout, stderr };
 }
 
-// Every test works on files of its own names and starts its own sims: the tests run at once.
-describe.concurrent('sim --kubeconfig-out', () => {
+// Every test works on files of its own names and starts its own sims; they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('sim --kubeconfig-out', () => {
   it('leaves the user\'s kubeconfig untouched: one line naming it and --force, exit 1, no server started', { timeout: 120_000 }, async () => {
     const config = usersFile('users-config');
     const before = readFileSync(config, 'utf8');
@@ -74,7 +75,7 @@ describe.concurrent('sim --kubeconfig-out', () => {
   });
 });
 
-describe.concurrent('--record and --checkpoint', () => {
+describe('--record and --checkpoint', () => {
   it('events --record and reconcile --record refuse a file that is not a recording, and leave it untouched', { timeout: 120_000 }, async () => {
     const notes = usersFile('notes.txt', 'my notes\n');
     const mod = usersFile('noop.mjs', 'export default { for: "deployments.apps", reconcile() {} };\n');

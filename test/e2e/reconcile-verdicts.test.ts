@@ -10,10 +10,9 @@ const k = kubectlSim({ seed: 11, nodes: 1, pods: 6, churn: 0 }, 'kwatch-e2e-verd
 const env = () => ({ KUBECONFIG: k.kubeconfig, KUBECACHEDIR: join(k.dir, 'cache') });
 const reconcile = (...args: string[]) => kwatch(['reconcile', ...args], env());
 
-// The tests run at once (each is one or two CLI runs that mostly wait: a --settle-timeout, a retry's backoff, --qps),
-// except the one that writes to the sim with --writes apply: not beside the other verdicts, whose reconcilers would see
-// its status writes as events. (The two describes below run beside it: an extra event changes none of their asserts.)
-describe.concurrent('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
+// Each test is one or two CLI runs that mostly wait (a --settle-timeout, a retry's backoff, --qps); they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
   it('a key that fails once and then succeeds is retried, as controller-runtime would: converged, exit 0', async () => {
     const mod = k.file(
       'flaky.mjs',
@@ -105,7 +104,7 @@ async function firstDeployment(): Promise<string> {
   return r.stdout.trim();
 }
 
-describe.concurrent('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
+describe('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
   it('a TypeScript controller\'s error names its file:line in the table (source-mapped) and carries the stack in ndjson', async () => {
     const mod = k.file(
       'thrower.ts',
@@ -130,7 +129,7 @@ export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { che
   });
 });
 
-describe.concurrent('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
+describe('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () => {
   it('--max-writes stops a reconciler that writes without end: one line, exit 2; --qps paces what is sent', async () => {
     const mod = k.file(
       'flood.mjs',

@@ -217,8 +217,9 @@ export default defineController({ name: 'ts-labeller', for: 'deployments.apps', 
   });
 });
 
-// Runs that fail at once and never write: they go at once (60 s each, as a test's wall time holds its neighbours').
-describe.concurrent('kwatch reconcile: bad input', { timeout: 60_000 }, () => {
+// Runs that fail at once and never write; they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('kwatch reconcile: bad input', { timeout: 60_000 }, () => {
   it('a module without reconcile, or a missing file, is one line naming the file, exit 1', async () => {
     const mod = k.file('empty.mjs', 'export const nothing = 1;\n');
     const [r, missing] = await Promise.all([reconcile('deployments', '--with', mod, '--once'), reconcile('deployments', '--with', join(k.dir, 'nope.mjs'))]);

@@ -53,7 +53,7 @@ afterAll(() => sim?.close());
 
 // Offline replays of the one recording beforeAll made (the cut copy and the notes file are the test's own): they run at
 // once, 60 s each, as a test's wall time holds its neighbours' processes too.
-describe.concurrent('kwatch replay FILE (offline, built CLI)', { timeout: 60_000 }, () => {
+describe('kwatch replay FILE (offline, built CLI)', { timeout: 60_000 }, () => {
   it('reproduces the live run\'s handler events exactly, relist and tombstone included', async () => {
     const res = await kwatch(['replay', rec, '-o', 'ndjson', '--stages', 'handler']);
     expect(res.code).toBe(0);

@@ -35,9 +35,9 @@ const unbundled = join(dir, 'unbundled.mjs');
 writeFileSync(unbundled, `import { runCli } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')).href)};\nawait runCli({ bin: 'kwatch' });\n`);
 
 let runs = 0;
-async function loadedBy(args: string[], entry = unbundled): Promise<string> {
+async function loadedBy(args: string[], entry = unbundled, env: Record<string, string> = {}): Promise<string> {
   const log = join(dir, `loads-${++runs}.txt`);
-  const r = await run(process.execPath, ['--import', preload, entry, ...args], { KWATCH_MODULE_LOG: log });
+  const r = await run(process.execPath, ['--import', preload, entry, ...args], { ...env, KWATCH_MODULE_LOG: log });
   expect(r.code, r.stderr).toBe(0);
   return readFileSync(log, 'utf8');
 }
@@ -48,6 +48,15 @@ describe('start-up imports', () => {
     // load-bundle.js compiles dist/kwatch.cjs itself (no require() to log): what the log shows is that it ran.
     expect(loaded).toContain('/dist/cli/load-bundle.js');
     for (const m of ['/dist/commands/', '/node_modules/@oclif/', '/node_modules/undici/', '/node_modules/yaml/']) expect(loaded).not.toContain(m);
+  });
+
+  // oclif turns on its TypeScript path lookup under NODE_ENV=development or test (a JS developer's shell; every
+  // process vitest starts inherits NODE_ENV=test): it then parsed tsconfig.json with the TypeScript compiler found
+  // beside the package, and the run cost about twice its CPU.
+  it.each(['development', 'test'])('under NODE_ENV=%s the bundle\'s run loads no TypeScript compiler, tsx or ts-node', { timeout: 60_000 }, async (nodeEnv) => {
+    const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson'], BIN, { NODE_ENV: nodeEnv });
+    expect(loaded).toContain('/dist/cli/load-bundle.js');
+    for (const m of ['/node_modules/typescript/', '/node_modules/tsx/', '/node_modules/ts-node/']) expect(loaded).not.toContain(m);
   });
 
   it('--version and a command\'s help are answered without loading the bundle', { timeout: 60_000 }, async () => {

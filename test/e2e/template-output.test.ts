@@ -110,10 +110,9 @@ function listVersionAsKubectl(template: string, out: string): string {
   return out.replace(/"resourceVersion":"\d+"/, '"resourceVersion":""');
 }
 
-// Every test here only reads the four objects beforeAll made, so they all run at once (vitest's default of at most
-// five at a time): most of a test's time is its kwatch and kubectl processes starting. 60 s each, as a test's wall time
-// now holds its neighbours' processes too.
-describe.concurrent('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl get prints', { timeout: 60_000 }, () => {
+// Every test here only reads the four objects beforeAll made; they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('kwatch list -o jsonpath|custom-columns|go-template prints what kubectl get prints', { timeout: 60_000 }, () => {
   it(`${JSONPATHS.length} jsonpath templates, each as kubectl prints it`, () => eachTemplate('jsonpath', JSONPATHS));
 
   it(`${GO_TEMPLATES.length} go-templates, each as kubectl prints it`, () => eachTemplate('go-template', GO_TEMPLATES));
@@ -133,7 +132,7 @@ describe.concurrent('kwatch list -o jsonpath|custom-columns|go-template prints w
   }, 60_000);
 });
 
-describe.concurrent('kwatch index --value and kwatch events with templates', { timeout: 60_000 }, () => {
+describe('kwatch index --value and kwatch events with templates', { timeout: 60_000 }, () => {
   it('index --value: the objects under the value, as kubectl get prints the same objects', async () => {
     const t = '{range .items[*]}{.kind}/{.metadata.name} {.spec.nodeName}{"\\n"}{end}';
     const { ours, theirs } = await both(['index', 'pods', ...NS, '--by', 'nodeName', '--value', 'n1', '-o', `jsonpath=${t}`], ['get', 'pods', ...NS, '--field-selector', 'spec.nodeName=n1', '-o', `jsonpath=${t}`]);
@@ -170,7 +169,7 @@ describe.concurrent('kwatch index --value and kwatch events with templates', { t
   });
 });
 
-describe.concurrent('template outputs keep Secret data masked', { timeout: 60_000 }, () => {
+describe('template outputs keep Secret data masked', { timeout: 60_000 }, () => {
   it('unless --show-secrets, which prints what kubectl prints', async () => {
     const t = '{.items[*].data.password}';
     const [masked, gt, pair] = await Promise.all([
@@ -185,7 +184,7 @@ describe.concurrent('template outputs keep Secret data masked', { timeout: 60_00
   }, 60_000);
 });
 
-describe.concurrent('bad templates: one line, exit 1', { timeout: 60_000 }, () => {
+describe('bad templates: one line, exit 1', { timeout: 60_000 }, () => {
   it.each([
     ['jsonpath={.items[*].metadata.name', /^error: error parsing jsonpath .*unclosed action/],
     ['go-template={{template "x"}}', /^error: error parsing go-template .*\{\{template\}\} is not supported/],

@@ -28,8 +28,9 @@ function kwatchTo(out: string, args: string[], extraEnv: Record<string, string>)
 }
 
 // Each test writes files of its own names and runs its own --sim or a fork (overlay) of the shared sim, on a
-// ConfigMap of its own: they run at once.
-describe.concurrent('--trace-out and kwatch trace', () => {
+// ConfigMap of its own; they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('--trace-out and kwatch trace', () => {
   const dir = tempDir('kwatch-trace-out-');
 
   it('a looping reconcile module: ids and causes in -o ndjson, a well-formed Perfetto file, and trace why names the loop', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { parseFaultSpec } from '../../src/sim/faults.js';
+import { FaultController, parseFaultSpec, type DroppableWatch } from '../../src/sim/faults.js';
 import { controlHttp, http, pod, PODS, watch } from './sim-helpers.js';
 
 let sim: SimServer;
@@ -53,6 +53,58 @@ describe('fault injection', () => {
     const w = await watch(sim.url, '/api/v1/pods?watch=1');
     expect(await w.ended).toBe('end');
     sim.faults.dropWatchesEvery(null);
+  });
+
+  it('drops each watch N ms after it opened, not on one phase for all (a watch opened just before a shared tick lived 0 ms)', async () => {
+    sim.faults.reset();
+    await control({ dropWatchesEvery: { ms: 1000 } });
+    const lifetime = async (): Promise<number> => {
+      const asked = Date.now(); // before the sim opens it: the measured life is at least the watch's own
+      const w = await watch(sim.url, '/api/v1/pods?watch=1');
+      expect(await w.ended).toBe('end');
+      return Date.now() - asked;
+    };
+    const first = lifetime();
+    await new Promise((r) => setTimeout(r, 500));
+    const second = lifetime(); // opened half a period after the first: the old shared tick ended it ~500 ms later
+    const lives = await Promise.all([first, second]);
+    sim.faults.dropWatchesEvery(null);
+    // 5 ms for Date.now() against the timers' monotonic clock; no upper bound (a busy machine fires timers late).
+    for (const ms of lives) expect(ms).toBeGreaterThanOrEqual(995);
+  });
+
+  it('times each watch on its own clock: at N, 2N, … after it opened, from when the drop is switched on', () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const faults = new FaultController();
+      faults.attach({ dropWatches: () => 0, compact: () => {} });
+      const closedAt = new Map<string, number>();
+      const open = (name: string): DroppableWatch => {
+        const w: DroppableWatch = { close: () => { closedAt.set(name, Date.now()); faults.watchClosed(w); } };
+        faults.watchOpened(w);
+        return w;
+      };
+      open('old'); // 250 ms old when the drop is switched on: ends at its next multiple of 100 ms, 300
+      vi.advanceTimersByTime(250);
+      faults.dropWatchesEvery({ ms: 100 });
+      open('a'); // opened at 250: ends at 350
+      vi.advanceTimersByTime(30);
+      open('b'); // opened at 280: ends at 380, not on a's tick
+      vi.advanceTimersByTime(49);
+      expect([...closedAt]).toEqual([['old', 300]]);
+      vi.advanceTimersByTime(21);
+      expect(closedAt.get('a')).toBe(350);
+      expect(closedAt.has('b')).toBe(false);
+      vi.advanceTimersByTime(30);
+      expect(closedAt.get('b')).toBe(380);
+      expect(faults.state().dropped).toBe(3);
+      open('c');
+      faults.dropWatchesEvery(null); // switched off: c stays open
+      vi.advanceTimersByTime(1000);
+      expect(closedAt.has('c')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cuts a watch mid-line and destroys the connection', async () => {

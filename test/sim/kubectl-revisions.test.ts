@@ -61,9 +61,9 @@ async function rolledOut(kind: string, name: string): Promise<void> {
   expect(s.code, s.stderr).toBe(0);
 }
 
-// The tests run at once: each works on its own objects (by name and app label), and most of their time is waiting for
-// pods to stop and start. Their bound is raised to 60 s because each one's wall time now holds the others' kubectl runs.
-describe.concurrent('ControllerRevisions against the sim', { timeout: 60_000 }, () => {
+// Each test works on its own objects (by name and app label); they run one at a time: running them at once cut no CPU, which bounds the suite's wall on 2 cores, and under load put
+// more processes at once than their bounds allow (docs/benchmarks.md, "The test suite").
+describe('ControllerRevisions against the sim', { timeout: 60_000 }, () => {
   it('are served: created, listed with CONTROLLER and REVISION columns, data required and immutable', async () => {
     const file = fx.file('rev.yaml', 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: r1}\ndata: {spec: {template: {"$patch": replace}}}\nrevision: 1\n');
     expect((await kubectl('create', '-f', file)).stdout.trim()).toBe('controllerrevision.apps/r1 created');

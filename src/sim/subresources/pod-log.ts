@@ -161,6 +161,7 @@ function follow(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, t
       if (timer) clearTimeout(timer);
       unsubscribe();
       ctx.watches.delete(active);
+      ctx.faults.watchClosed(active);
       if (!res.writableEnded) res.end();
       resolve();
     };
@@ -179,6 +180,7 @@ function follow(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, t
       if (changed === type && change.key === key) poll();
     });
     ctx.watches.add(active);
+    ctx.faults.watchOpened(active);
     req.on('close', finish);
     res.on('close', finish);
     poll();
