@@ -66,7 +66,7 @@ function joined(chunks: readonly Buffer[]): Buffer {
  * labels and owner references for them.
  */
 export function scanObject(b: Buffer, start: number, end: number): SentObject {
-  return new ScannedObject(identityOf(b, start, false), b.subarray(start, end));
+  return new ScannedObject(identityOf(b, start, false), start === 0 && end === b.length ? b : b.subarray(start, end));
 }
 
 /** The member names each scan reads; every other member is skipped unread. */
