@@ -2,6 +2,11 @@
 // item's bytes (or a Table's row count). The chunks are read where they lie: a LIST of 100k pods is a GB, and joining
 // it into one buffer first cost more than forwarding it (fresh memory is slow to touch). An item that straddles two
 // chunks is the only thing copied.
+// The top level is walked byte by byte; each item (or row) is skipped whole by the WebAssembly scanner the informer
+// cuts managedFields with (16 bytes of a string at a time): walking every byte of a 20,000-pod LIST in JavaScript was
+// most of the endpoint's CPU for it, more than forwarding it (issue 43).
+import { endOfArray } from '../informer/json-scan/end-of-array.js';
+import { wasmScanner, type WasmScanner } from '../informer/json-scan/wasm-scanner.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-scan.js';
 
 export interface SplitBody {
@@ -47,6 +52,19 @@ class Span {
 
 /** Top-level members whose values are kept whole. */
 const KEPT = new Set(['kind', 'metadata']);
+/**
+ * The most bytes copied into the scanner's memory at once (its memory never shrinks): a larger chunk (the fork's sim
+ * writes a LIST body in one) is scanned where it lies, in JavaScript.
+ */
+const SCRATCH_MAX_BYTES = 1 << 20;
+
+/** An item (or row) whose end is not in the chunks seen so far: its pieces, and when to look for its end again. */
+interface OpenItem {
+  pieces: Buffer[];
+  bytes: number;
+  /** Looked for again once this many bytes are held: doubling, so that a huge item is scanned a bounded number of times. */
+  retryAt: number;
+}
 
 export class ListSplitter {
   private depth = 0;
@@ -60,7 +78,8 @@ export class ListSplitter {
   private key = '';
   private readonly keySpan = new Span();
   private readonly valueSpan = new Span();
-  private readonly itemSpan = new Span();
+  /** The item (or row) that began in an earlier chunk and has not ended yet. */
+  private open: OpenItem | undefined;
   /** Which top-level array is open at depth 2. */
   private array: 'items' | 'rows' | undefined;
   private readonly kept = new Map<string, Buffer>();
@@ -69,11 +88,46 @@ export class ListSplitter {
 
   feed(b: Buffer): void {
     if (this.failed) return;
+    if (!this.open) return this.walk(b, 0);
+    const open = this.open;
+    open.pieces.push(b);
+    open.bytes += b.length;
+    if (open.bytes >= open.retryAt) this.settle();
+  }
+
+  /**
+   * Looks for the open item's end in its pieces; when found, takes it and walks what follows it (in the last chunk,
+   * or from an earlier piece on when it was looked for late).
+   */
+  private settle(): void {
+    const open = this.open!;
+    const end = itemEnd(open.pieces, open.bytes);
+    if (end < 0) {
+      open.retryAt = 2 * open.bytes;
+      return;
+    }
+    this.open = undefined;
+    this.took(Buffer.concat(open.pieces, end));
+    let start = 0;
+    let k = 0;
+    while (start + open.pieces[k].length < end) start += open.pieces[k++].length;
+    for (let j = k; j < open.pieces.length; j++) {
+      const from = j === k ? end - start : 0;
+      if (this.open) this.feed(open.pieces[j].subarray(from));
+      else this.walk(open.pieces[j], from);
+    }
+  }
+
+  /** Walks `b` from `i` to its end. */
+  private walk(b: Buffer, i: number): void {
+    if (this.failed) return;
     let depth = this.depth;
     let inString = this.inString;
     let escape = this.escape;
     const n = b.length;
-    let i = 0;
+    /** The scanner, once `b` is in its memory (copied at the first item of the chunk). */
+    let scanner: WasmScanner | undefined;
+    let copied = false;
     while (i < n) {
       if (inString) {
         // The bulk of a body: only the closing quote matters.
@@ -97,7 +151,7 @@ export class ListSplitter {
         continue;
       }
       if (depth > 3) {
-        // Deep inside an item: only strings and brackets count, until it is back at the item's own level.
+        // Deep inside a top-level value: only strings and brackets count, until it is back at depth 3.
         while (i < n) {
           const c = b[i];
           if (c === QUOTE) break;
@@ -128,13 +182,27 @@ export class ListSplitter {
           if (this.array === 'items') this.items = [];
           else this.rows = 0;
         } else if (depth === 3 && c === OPEN_BRACE && this.array !== undefined) {
-          if (this.array === 'items') this.itemSpan.begin(i);
-          else this.rows!++;
+          // Skipped whole: nothing inside an item is read here.
+          if (!copied) {
+            copied = true;
+            scanner = n <= SCRATCH_MAX_BYTES ? wasmScanner() : undefined;
+            if (scanner) b.copy(scanner.scratch(n), 0);
+          }
+          const end = scanner ? scanner.endOfArray(i, n) : endOfArray(b, i, n);
+          depth = 2;
+          if (end < 0) {
+            // It goes on in the next chunk.
+            this.open = { pieces: [b.subarray(i)], bytes: n - i, retryAt: 0 };
+            i = n;
+            break;
+          }
+          this.took(b.subarray(i, end));
+          i = end;
+          continue;
         }
       } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
-        if (depth === 2 && this.itemSpan.open) this.items!.push(this.itemSpan.end(b, i + 1));
-        else if (depth === 1) this.array = undefined;
+        if (depth === 1) this.array = undefined;
         else if (depth === 0) {
           this.closeValue(b, i);
           this.done = true;
@@ -156,12 +224,22 @@ export class ListSplitter {
     this.escape = escape;
     this.keySpan.carry(b);
     this.valueSpan.carry(b);
-    this.itemSpan.carry(b);
+  }
+
+  /** An item or row, whole. */
+  private took(item: Buffer): void {
+    if (this.array === 'items') this.items!.push(item);
+    else this.rows!++;
   }
 
   /** What the body held, or undefined when it was not one complete JSON object. */
   end(): SplitBody | undefined {
-    if (this.failed || this.depth !== 0 || this.inString || !this.done) return undefined;
+    // An item still open may have ended in a chunk it was not looked for in.
+    for (let last; this.open && this.open !== last && !this.failed; ) {
+      last = this.open;
+      this.settle();
+    }
+    if (this.failed || this.open || this.depth !== 0 || this.inString || !this.done) return undefined;
     const kind = this.kept.get('kind');
     const meta = this.kept.get('metadata');
     try {
@@ -182,6 +260,16 @@ export class ListSplitter {
   private closeValue(b: Buffer, i: number): void {
     if (this.valueSpan.open) this.kept.set(this.key, this.valueSpan.end(b, i));
   }
+}
+
+/** Where the item that opens at the first byte of `pieces` ends (just past its brace), or -1 when it does not in them. */
+function itemEnd(pieces: readonly Buffer[], bytes: number): number {
+  const scanner = bytes <= SCRATCH_MAX_BYTES ? wasmScanner() : undefined;
+  if (!scanner) return endOfArray(Buffer.concat(pieces, bytes), 0, bytes);
+  const scratch = scanner.scratch(bytes);
+  let at = 0;
+  for (const p of pieces) at += p.copy(scratch, at);
+  return scanner.endOfArray(0, bytes);
 }
 
 /** Splits a body kept as chunks. */

@@ -29,6 +29,21 @@ describe('splitBody', () => {
     }
   });
 
+  it('finds items of every size however the body is cut: in chunks small and large, an item across many of them', () => {
+    // Items from a few bytes to past the 1 MB the scanner's memory takes at once, with strings that look like the end.
+    const items = [1, 300, 70_000, 1_100_000, 5, 40].map((n, i) => ({ metadata: { name: `p${i}`, annotations: { a: `"}]\\${'x'.repeat(n)}` } }, data: [{ k: '}' }] }));
+    const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '1' }, items, more: { x: [1] } }));
+    for (const size of [997, 65_536, 1_050_000, body.length]) {
+      const split = splitBody(cut(body, size))!;
+      expect(split.items!.map((b) => JSON.parse(b.toString('utf8'))), String(size)).toEqual(items);
+    }
+    // An item whose end lies in an earlier chunk than the one it is found in: what follows it there is read too.
+    const two = Buffer.from(JSON.stringify({ kind: 'PodList', items: [{ a: 'y'.repeat(5000) }, { b: 1 }, { c: 'z'.repeat(50) }] }));
+    for (let size = 1; size < 200; size += 19) expect(splitBody(cut(two, size))!.items!.map((b) => JSON.parse(b.toString('utf8'))), String(size)).toEqual([{ a: 'y'.repeat(5000) }, { b: 1 }, { c: 'z'.repeat(50) }]);
+    // An item that never ends is no list.
+    expect(splitBody(cut(Buffer.from(`{"kind":"PodList","items":[{"a":"${'q'.repeat(3000)}"`), 100))).toBeUndefined();
+  });
+
   it('keeps an item that lies within one chunk as a view of it, and copies only one that straddles chunks', () => {
     const body = Buffer.from(JSON.stringify(list));
     const split = splitBody([body])!;

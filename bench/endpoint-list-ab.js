@@ -1,0 +1,159 @@
+// A/B of two builds of the endpoint (issue 43): a paged LIST of 20,000 pods (pages of 500) and, with WATCH=1, a watch
+// history replay, through an old build's endpoint and a new one's, with and without an `-o ndjson` subscriber, and
+// straight to the sim — all in this one process against one sim, interleaved, the order rotating each round. On a
+// shared host compare the endpoint's CPU ms (this process's, per LIST) and the ratios within a round.
+//   cp -r dist /tmp/old-dist && ln -s "$PWD/node_modules" /tmp/node_modules   (before the change; then npm run build)
+//   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
+// env: ROUNDS (5), PODS (20000), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
+// round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings).
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sharedSimOptions, startSim } from './lib/sim.js';
+
+const CLIENT = fileURLToPath(new URL('./lib/endpoint-client.js', import.meta.url));
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+const [oldDist, newDist] = process.argv.slice(2).map((d) => resolve(d));
+if (!oldDist || !newDist) {
+  console.error('usage: node --expose-gc bench/endpoint-list-ab.js OLD_DIST NEW_DIST');
+  process.exit(2);
+}
+const PODS = Number(process.env.PODS ?? 20000);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const PAGE = 500;
+
+async function load(dist) {
+  const u = (p) => pathToFileURL(`${dist}/${p}`).href;
+  const [{ startEndpoint }, { Tracer }, { connectionFromUrl }, { createTracePrinter }, { TraceSummary }] = await Promise.all([
+    import(u('endpoint/endpoint-server.js')), import(u('informer/trace.js')), import(u('kube/http/connection.js')), import(u('render/trace-printer.js')), import(u('render/summary.js')),
+  ]);
+  return { startEndpoint, Tracer, connectionFromUrl, createTracePrinter, TraceSummary };
+}
+
+function startClient() {
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let nextId = 1;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const msg = JSON.parse(line);
+    const w = waiting.get(msg.id);
+    if (!w) return;
+    if (msg.open) return;
+    waiting.delete(msg.id);
+    if (msg.error) w.reject(new Error(msg.error)); else w.resolve(msg);
+  });
+  return {
+    call(cmd) { const id = nextId++; const p = new Promise((resolve, reject) => waiting.set(id, { resolve, reject })); child.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`); return p; },
+    close() { const e = new Promise((r) => child.once('exit', r)); child.stdin.end(); return e; },
+  };
+}
+
+function ndjson(m, tracer) {
+  const fd = openSync('/dev/null', 'w');
+  const printer = m.createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, defaultStages: new Set(['endpoint']), showSecrets: false, batch: true });
+  const summary = new m.TraceSummary({ startedAt: Date.now(), now: Date.now });
+  const off = tracer.subscribe((r) => { summary.add(r); printer.write(r); });
+  return () => { off(); printer.end(); closeSync(fd); };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+const sim = await startSim(sharedSimOptions(PODS));
+const client = startClient();
+const eps = {};
+for (const [name, dist] of [['old', oldDist], ['new', newDist]]) {
+  const m = await load(dist);
+  const tracer = new m.Tracer();
+  const upstream = m.connectionFromUrl(sim.url, { tracer });
+  const ep = await m.startEndpoint({ upstream, mode: 'intercept', tracer, loopThreshold: 5, stallAfterMs: 300_000 });
+  eps[name] = { m, tracer, upstream, ep };
+}
+const variants = [{ key: 'direct' }];
+for (const name of ['old', 'new']) for (const trace of [false, true]) variants.push({ key: `${name}${trace ? '-ndjson' : ''}`, name, trace });
+const base = (v) => (v.key === 'direct' ? sim.url : eps[v.name].ep.url);
+// warm-up
+for (const v of variants) { await client.call({ cmd: 'list', base: base(v), limit: PAGE }); }
+
+const session = new Session();
+session.connect();
+const PROFILE = process.env.PROFILE;
+if (PROFILE) {
+  mkdirSync(RESULTS, { recursive: true });
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  for (let r = 0; r < ROUNDS; r++) for (const key of PROFILE.split(',')) {
+    const v = variants.find((x) => x.key === key);
+    const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
+    globalThis.gc?.();
+    await session.post('Profiler.start');
+    await client.call({ cmd: 'list', base: base(v), limit: PAGE });
+    const { profile } = await session.post('Profiler.stop');
+    off?.();
+    writeFileSync(`${RESULTS}ab-${key}-${r}.cpuprofile`, JSON.stringify(profile));
+  }
+  console.log('profiles written');
+} else {
+  const res = Object.fromEntries(variants.map((v) => [v.key, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = variants.map((_, i) => variants[(i + r) % variants.length]);
+    const line = [];
+    for (const v of order) {
+      const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
+      globalThis.gc?.();
+      const c0 = process.cpuUsage();
+      const x = await client.call({ cmd: 'list', base: base(v), limit: PAGE });
+      await tick();
+      const c = process.cpuUsage(c0);
+      off?.();
+      const cpu = (c.user + c.system) / 1000;
+      res[v.key].push({ ms: x.ms, bodyMs: x.bodyMs, cpu });
+      line.push(`${v.key} ${Math.round(x.ms)}ms/${Math.round(cpu)}cpu`);
+    }
+    console.log(`round ${r}: ${line.join('  ')}`);
+  }
+  const d = med(res.direct.map((x) => x.ms));
+  for (const v of variants) {
+    const ms = med(res[v.key].map((x) => x.ms));
+    const cpu = med(res[v.key].map((x) => x.cpu));
+    // per-round ratios
+    const ratios = res[v.key].map((x, i) => (x.ms / res.direct[i].ms).toFixed(2));
+    console.log(`${v.key.padEnd(12)} median ${Math.round(ms)} ms (${(ms / d).toFixed(2)}x direct; per round ${ratios.join(' ')}), endpoint CPU median ${Math.round(cpu)} ms`);
+  }
+  if (process.env.WATCH) {
+    const N = 4000;
+    const wres = Object.fromEntries(variants.map((v) => [v.key, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      const { rv } = await sim.command({ cmd: 'state' });
+      const u = await sim.command({ cmd: 'update', n: N, yieldEvery: 50 });
+      const order = variants.map((_, i) => variants[(i + r) % variants.length]);
+      const line = [];
+      for (const v of order) {
+        const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
+        globalThis.gc?.();
+        const c0 = process.cpuUsage();
+        const x = await client.call({ cmd: 'watch', base: base(v), rv: u.from ?? rv, n: N });
+        await tick();
+        const c = process.cpuUsage(c0);
+        off?.();
+        const eps_ = ((x.events - 1) / x.spanMs) * 1000;
+        wres[v.key].push({ eps: eps_, cpu: (c.user + c.system) / 1000 });
+        line.push(`${v.key} ${Math.round(eps_)}/s/${Math.round((c.user + c.system) / 1000)}cpu`);
+      }
+      console.log(`watch round ${r}: ${line.join('  ')}`);
+    }
+    const dw = med(wres.direct.map((x) => x.eps));
+    for (const v of variants) {
+      const e = med(wres[v.key].map((x) => x.eps));
+      console.log(`watch ${v.key.padEnd(12)} median ${Math.round(e)} events/s (${(e / dw).toFixed(2)}x direct), CPU median ${Math.round(med(wres[v.key].map((x) => x.cpu)))} ms`);
+    }
+  }
+}
+for (const { ep, upstream } of Object.values(eps)) { await ep.close(); await upstream.close(); }
+await client.close();
+await sim.close();
+process.exit(0);
