@@ -12,6 +12,8 @@ export interface Result {
   stdout: string;
   stderr: string;
   code: number;
+  /** The signal that ended the process: SIGTERM when it outlived the run's bound and was killed. */
+  signal?: NodeJS.Signals | null;
 }
 
 /** The env every child gets: test/setup.ts's HOME/KUBECONFIG/KUBECACHEDIR plus overrides. */
@@ -27,7 +29,12 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export function run(cmd: string, args: string[], env: Record<string, string>, input?: string, timeoutMs = 30_000): Promise<Result> {
   return new Promise((resolve) => {
     const child = execFile(cmd, args, { env: childEnv(env), timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ stdout, stderr, code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0 }),
+      resolve({
+        stdout,
+        stderr,
+        code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0,
+        signal: (err as { signal?: NodeJS.Signals | null } | null)?.signal ?? null,
+      }),
     );
     if (input !== undefined) child.stdin?.end(input);
   });

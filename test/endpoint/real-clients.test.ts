@@ -46,14 +46,14 @@ async function endpointFor(mode: EndpointWriteMode, name: string, faults: Inject
   return { endpoint, kubeconfig, records, close: () => endpoint.close() };
 }
 
-function python(script: string, kubeconfig: string, timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+function python(script: string, kubeconfig: string, timeoutMs = 90_000): Promise<{ code: number; stdout: string; stderr: string }> {
   const file = join(dir, `script-${Math.random().toString(36).slice(2)}.py`);
   writeFileSync(file, script);
   return new Promise((resolve) => execFile(PYTHON, [file], { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: timeoutMs }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })));
 }
 
 describe('@kubernetes/client-node through the endpoint', () => {
-  it('overlay: its informer lists, watches and sees the controller\'s own write; the target never gets it', async () => {
+  it('overlay: its informer lists, watches and sees the controller\'s own write; the target never gets it', { timeout: 120_000 }, async () => {
     const e = await endpointFor('overlay', 'client-node');
     try {
       const k8s = await import('@kubernetes/client-node');
@@ -95,7 +95,7 @@ for ev in w.stream(v1.list_namespaced_config_map, "default", resource_version=rv
 print(json.dumps(seen))
 `;
 
-  it('overlay: a watch sees the create it made through the fork', async () => {
+  it('overlay: a watch sees the create it made through the fork', { timeout: 120_000 }, async () => {
     const e = await endpointFor('overlay', 'python-overlay');
     try {
       const r = await python(watchAndCreate, e.kubeconfig);
@@ -109,7 +109,7 @@ print(json.dumps(seen))
     }
   });
 
-  it('leader election on a ConfigMap lock becomes leader under intercept and under overlay', async () => {
+  it('leader election on a ConfigMap lock becomes leader under intercept and under overlay', { timeout: 120_000 }, async () => {
     const elect = `
 import uuid, os, sys
 from kubernetes import config
@@ -155,12 +155,12 @@ end
 puts "relisted #{c.get_config_maps(namespace: 'default').size}"
 `;
 
-  it('apply: its create without fieldManager is stored with its own manager; a 410 on its watch makes it list again', async () => {
+  it('apply: its create without fieldManager is stored with its own manager; a 410 on its watch makes it list again', { timeout: 120_000 }, async () => {
     const e = await endpointFor('apply', 'ruby-apply', [parseInjectSpec('expire@1s')]);
     try {
       const file = join(dir, 'client.rb');
       writeFileSync(file, script);
-      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => execFile('ruby', [file], { env: { ...process.env, KUBECONFIG: e.kubeconfig }, timeout: 20_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })));
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => execFile('ruby', [file], { env: { ...process.env, KUBECONFIG: e.kubeconfig }, timeout: 90_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })));
       expect(r.stdout, r.stderr).toMatch(/^expired\nrelisted \d+$/m);
       expect(e.records).toContainEqual(expect.objectContaining({ op: 'write', verb: 'create', key: 'default/from-ruby', mode: 'apply', code: 201 }));
       expect(e.records).toContainEqual(expect.objectContaining({ op: 'watch', event: 'close', reason: '410' }));

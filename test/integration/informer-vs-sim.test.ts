@@ -203,5 +203,5 @@ describe.concurrent.each(['delta', 'real'] as const)('SharedIndexInformer (%s FI
       await conn.close();
       await sim.close();
     }
-  }, 30_000);
+  }, 240_000);
 });
