@@ -195,4 +195,58 @@ describe('overlay: the local layer over the server', () => {
     server.closeWatches();
     expect(await read).toEqual({ done: true, value: undefined });
   });
+
+  it('the server\'s last resourceVersion follows its bookmarks and events; one the caller gives that is not local goes through', async () => {
+    const { server, lw } = setup();
+    const w = await lw.watch({ resourceVersion: server.resourceVersion, allowWatchBookmarks: true });
+    const it = w[Symbol.asyncIterator]();
+    server.emit({ type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '900' } } });
+    expect(await nextEvent(it)).toMatchObject({ type: 'BOOKMARK' });
+    await lw.list({ resourceVersion: 'local-1' });
+    expect(server.listRequests.at(-1)!.resourceVersion).toBe('900');
+    server.emit({ type: 'ADDED', object: { ...configMap('e'), metadata: { namespace: 'default', name: 'e', resourceVersion: '950' } } });
+    expect(await nextEvent(it)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'e' } } });
+    await lw.list({ resourceVersion: 'local-1' });
+    expect(server.listRequests.at(-1)!.resourceVersion).toBe('950');
+    await lw.list({ resourceVersion: '0' });
+    expect(server.listRequests.at(-1)!.resourceVersion).toBe('0');
+    w.close();
+  });
+
+  it('a watch-list: an object the server has and the layer replaced comes once; a patched object the server deleted meanwhile does not come back', async () => {
+    const { server, overlay, lw } = setup();
+    const kept = server.apply(configMap('kept', { a: '1' }));
+    const gone = server.apply(configMap('gone', { a: '1' }));
+    overlay.apply(CONFIGMAPS, 'default/kept', configMap('kept', { a: 'local' }), { type: 'object', obj: configMap('kept', { a: 'local' }) }, kept);
+    overlay.apply(CONFIGMAPS, 'default/gone', configMap('gone', { a: '1' }, { l: 'x' }), { type: 'merge', patch: { metadata: { labels: { l: 'x' } } } }, gone);
+    server.remove('default/gone'); // no watch open: the layer never hears of it
+    const stream = await lw.watch({ resourceVersion: '', sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan' });
+    const events: WatchEvent[] = [];
+    for await (const e of stream) {
+      events.push(e);
+      if (e.type === 'BOOKMARK') break;
+    }
+    expect(events.map((e) => `${e.type} ${e.object?.metadata?.name ?? ''}`.trim())).toEqual(['ADDED kept', 'BOOKMARK']);
+    expect(events[0].object.data).toEqual({ a: 'local' });
+    stream.close();
+    // A LIST answers the same.
+    const page = await lw.list({ resourceVersion: '' });
+    expect(page.items.map((i) => [i.metadata.name, i.data])).toEqual([['kept', { a: 'local' }]]);
+  });
+
+  it('a local delete carries the layer\'s last version of the object: the local update just before it, not an older cached copy; after it, the cached copy again', async () => {
+    const { server, overlay, lw } = setup();
+    const cm = server.apply(configMap('c', { a: '1' }));
+    await lw.list({ resourceVersion: '' });
+    overlay.apply(CONFIGMAPS, 'default/c', configMap('c', { a: 'patched' }), { type: 'merge', patch: { data: { a: 'patched' } } }, cm);
+    overlay.apply(CONFIGMAPS, 'default/c', undefined, { type: 'delete' }, cm);
+    const w = await lw.watch({ resourceVersion: server.resourceVersion });
+    const it = w[Symbol.asyncIterator]();
+    expect(await nextEvent(it)).toMatchObject({ type: 'MODIFIED', object: { data: { a: 'patched' } } });
+    expect(await nextEvent(it)).toMatchObject({ type: 'DELETED', object: { data: { a: 'patched' } } });
+    // Once deleted the layer forgets its version: a later delete carries the copy the write replaced.
+    overlay.apply(CONFIGMAPS, 'default/c', undefined, { type: 'delete' }, configMap('c', { a: 'cached' }));
+    expect(await nextEvent(it)).toMatchObject({ type: 'DELETED', object: { data: { a: 'cached' } } });
+    w.close();
+  });
 });
