@@ -121,3 +121,18 @@ describe('cache settings and the definition\'s optional members', () => {
     expect(full.watches).toEqual([{ resource: 'configmaps', map }]);
   });
 });
+
+describe('owns, predicates and watches forms', () => {
+  test('owns as { resource, predicates }, predicate functions and names, watches: accepted as given; a blank name or a watch without a resource is one line', () => {
+    const generation = (e: unknown) => Boolean(e);
+    const shape = controllerShape({ default: { for: 'pods', reconcile, owns: [{ resource: 'replicasets.apps', predicates: [generation, 'GenerationChanged'] }, 'jobs.batch'], predicates: [generation] } }, where);
+    expect(shape.definition.owns).toEqual([{ resource: 'replicasets.apps', predicates: [generation, 'GenerationChanged'] }, 'jobs.batch']);
+    expect(shape.definition.predicates).toEqual([generation]);
+    expect(shapeError({ default: { for: 'pods', reconcile, owns: [{ resource: 'replicasets.apps', extra: 1 }] } })).toBe('ctrl.mjs: owns[0].extra is not an owns setting: use resource and predicates');
+    expect(shapeError({ default: { for: 'pods', reconcile, owns: [3] } })).toMatch(/^ctrl\.mjs: owns\[0\] must be .*, got a number \(3\)$/);
+    expect(shapeError({ default: { for: '   ', reconcile } })).toBe("ctrl.mjs: for must be a resource name such as 'deployments.apps', got the string \"   \"");
+    expect(shapeError({ default: { for: 'pods', reconcile, watches: [{ map: () => [] }] } })).toBe("ctrl.mjs: watches[0].resource must be a resource name such as 'configmaps', got undefined");
+    expect(shapeError({ default: { for: 'pods', reconcile, ownsAllOwners: 1 } })).toBe('ctrl.mjs: ownsAllOwners must be true or false, got a number (1)');
+    expect(shapeError({ default: { for: 'pods', reconcile, ownsAllOwners: 'yes' } })).toBe('ctrl.mjs: ownsAllOwners must be true or false, got the string "yes"');
+  });
+});
