@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/informer/clock.js';
 import { DeletedFinalStateUnknown } from '../../src/informer/deltas.js';
-import type { ResourceEventHandler, SharedIndexInformer } from '../../src/informer/shared-informer.js';
+import type { ResourceEventHandler } from '../../src/informer/processor-listener.js';
+import type { SharedIndexInformer } from '../../src/informer/shared-informer.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import type { KubeObject } from '../../src/informer/types.js';
 import { triggerMapped, triggerOwners, triggerSelf, type TriggerContext, type TriggerReason, type WriteOrigins } from '../../src/reconcile/trigger.js';
