@@ -91,3 +91,48 @@ describe('one line for a shape kwatch cannot use', () => {
     expect(report).toEqual({ message: 'ctrl.ts:4: boom (thrown while loading the module)', exitCode: 1, bug: false });
   });
 });
+
+describe('cache settings and the definition\'s optional members', () => {
+  test('cache: each resource\'s namespaces, label and field selectors are kept (copies); anything else is one line', () => {
+    const namespaces = ['shop'];
+    const cache = { 'deployments.apps': { namespaces, labelSelector: 'app=web', fieldSelector: 'metadata.name=web' }, pods: { labelSelector: '' }, configmaps: {} };
+    const shape = controllerShape({ default: { for: 'deployments.apps', reconcile, cache } }, where);
+    expect(shape.definition.cache).toStrictEqual({ 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web', fieldSelector: 'metadata.name=web' }, pods: { labelSelector: '' }, configmaps: {} });
+    expect(shape.definition.cache!['deployments.apps'].namespaces).not.toBe(namespaces);
+    const bad = (c: unknown) => shapeError({ default: { for: 'pods', reconcile, cache: c } });
+    expect(bad(['pods'])).toBe("ctrl.mjs: cache must be { 'deployments.apps': { namespaces: ['shop'], labelSelector: 'app=web', fieldSelector: 'metadata.name=web' } }, got an array");
+    expect(bad({ pods: 'app=web' })).toBe('ctrl.mjs: cache[\'pods\'] must be { namespaces, labelSelector, fieldSelector }, got the string "app=web"');
+    expect(bad({ pods: { namespace: ['a'] } })).toBe("ctrl.mjs: cache['pods'].namespace is not a cache setting: use namespaces, labelSelector or fieldSelector");
+    for (const namespaces of ['shop', [], ['shop', ''], [3]]) expect(bad({ pods: { namespaces } })).toMatch(/^ctrl\.mjs: cache\['pods'\]\.namespaces must be a non-empty array of namespace names, got /);
+    expect(bad({ pods: { labelSelector: 3 } })).toBe("ctrl.mjs: cache['pods'].labelSelector must be a string such as 'app=web', got a number (3)");
+    expect(bad({ pods: { fieldSelector: null } })).toBe("ctrl.mjs: cache['pods'].fieldSelector must be a string such as 'app=web', got null");
+  });
+
+  test('the definition carries exactly the members the module gave', () => {
+    const bare = controllerShape({ default: { for: 'pods', reconcile } }, where).definition;
+    expect(Object.keys(bare).sort()).toEqual(['for', 'name', 'reconcile']);
+    const errorPolicy = () => ({ requeue: true });
+    const map = () => [];
+    const full = controllerShape({ default: { for: 'pods', reconcile, errorPolicy, owns: ['replicasets.apps'], predicates: ['GenerationChanged'], ownsAllOwners: false, watches: [{ resource: 'configmaps', map }], indexers: { pods: { byNode: () => [] } }, cache: { pods: {} } } }, where).definition;
+    expect(Object.keys(full).sort()).toEqual(['cache', 'errorPolicy', 'for', 'indexers', 'name', 'owns', 'ownsAllOwners', 'predicates', 'reconcile', 'watches']);
+    expect(full.ownsAllOwners).toBe(false);
+    expect(full.owns).toEqual(['replicasets.apps']);
+    expect(full.predicates).toEqual(['GenerationChanged']);
+    expect(full.watches).toEqual([{ resource: 'configmaps', map }]);
+  });
+});
+
+describe('owns, predicates and watches forms', () => {
+  test('owns as { resource, predicates }, predicate functions and names, watches: accepted as given; a blank name or a watch without a resource is one line', () => {
+    const generation = (e: unknown) => Boolean(e);
+    const shape = controllerShape({ default: { for: 'pods', reconcile, owns: [{ resource: 'replicasets.apps', predicates: [generation, 'GenerationChanged'] }, 'jobs.batch'], predicates: [generation] } }, where);
+    expect(shape.definition.owns).toEqual([{ resource: 'replicasets.apps', predicates: [generation, 'GenerationChanged'] }, 'jobs.batch']);
+    expect(shape.definition.predicates).toEqual([generation]);
+    expect(shapeError({ default: { for: 'pods', reconcile, owns: [{ resource: 'replicasets.apps', extra: 1 }] } })).toBe('ctrl.mjs: owns[0].extra is not an owns setting: use resource and predicates');
+    expect(shapeError({ default: { for: 'pods', reconcile, owns: [3] } })).toMatch(/^ctrl\.mjs: owns\[0\] must be .*, got a number \(3\)$/);
+    expect(shapeError({ default: { for: '   ', reconcile } })).toBe("ctrl.mjs: for must be a resource name such as 'deployments.apps', got the string \"   \"");
+    expect(shapeError({ default: { for: 'pods', reconcile, watches: [{ map: () => [] }] } })).toBe("ctrl.mjs: watches[0].resource must be a resource name such as 'configmaps', got undefined");
+    expect(shapeError({ default: { for: 'pods', reconcile, ownsAllOwners: 1 } })).toBe('ctrl.mjs: ownsAllOwners must be true or false, got a number (1)');
+    expect(shapeError({ default: { for: 'pods', reconcile, ownsAllOwners: 'yes' } })).toBe('ctrl.mjs: ownsAllOwners must be true or false, got the string "yes"');
+  });
+});

@@ -32,7 +32,8 @@ describe('local patches, as the API server applies them', () => {
     const out = applyStrategicMergePatch(deploy, {
       spec: { template: { spec: { containers: [{ name: 'app', image: 'a:2', env: [{ name: 'B', value: '2' }] }, { name: 'side', $patch: 'delete' }] } } },
     }) as typeof deploy;
-    expect(out.spec.template.spec.containers).toEqual([{ name: 'app', image: 'a:2', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }]);
+    // kube puts a new element ahead of the live ones (mergeSortedSlice): B before A.
+    expect(out.spec.template.spec.containers).toEqual([{ name: 'app', image: 'a:2', env: [{ name: 'B', value: '2' }, { name: 'A', value: '1' }] }]);
     expect(applyPatch(deploy as never, { metadata: { labels: { app: 'api' } } }, 'apply').metadata.labels).toEqual({ app: 'api', tier: 'front' });
   });
 });
@@ -231,8 +232,92 @@ describe('strategic merge patch, edge by edge', () => {
     const base = { metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'a:1' }] } } as never;
     const patch = { spec: { containers: [{ name: 'b', image: 'b:1' }] } };
     expect((applyPatch(base, patch, 'merge') as unknown as typeof pod).spec.containers).toEqual([{ name: 'b', image: 'b:1' }]);
-    expect((applyPatch(base, patch, 'strategic') as unknown as typeof pod).spec.containers).toEqual([{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }]);
+    // A strategic merge puts the new element first, as kube does; the apply approximation appends it.
+    expect((applyPatch(base, patch, 'strategic') as unknown as typeof pod).spec.containers).toEqual([{ name: 'b', image: 'b:1' }, { name: 'a', image: 'a:1' }]);
     expect((applyPatch(base, patch, 'apply') as unknown as typeof pod).spec.containers).toEqual([{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }]);
     expect(applyPatch(base, [{ op: 'replace', path: '/metadata/name', value: 'q' }], 'json').metadata).toEqual({ name: 'q' });
+  });
+});
+
+describe('strategic merge patch: scalar sets and the directives kubectl sends', () => {
+  const meta = (finalizers?: string[]) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', ...(finalizers ? { finalizers } : {}) } }) as never;
+  const finalizersOf = (o: unknown) => (o as { metadata: { finalizers?: unknown[] } }).metadata.finalizers;
+
+  it('metadata.finalizers merge as a set: no duplicates, the live order kept, a new one first (kube mergeSlice)', () => {
+    expect(finalizersOf(applyPatch(meta(['a', 'b']), { metadata: { finalizers: ['b', 'c'] } }, 'strategic'))).toEqual(['a', 'b', 'c']);
+    expect(finalizersOf(applyPatch(meta(['a', 'b']), { metadata: { finalizers: ['a'] } }, 'strategic'))).toEqual(['a', 'b']);
+    expect(finalizersOf(applyPatch(meta(['a']), { metadata: { finalizers: ['x/new'] } }, 'strategic'))).toEqual(['x/new', 'a']);
+    expect(finalizersOf(applyPatch(meta(['a', 'a']), { metadata: { finalizers: ['b', 'b'] } }, 'strategic'))).toEqual(['b', 'a']);
+    // Patch elements keep the patch's order; a live one before a patched one stays before it.
+    expect(finalizersOf(applyPatch(meta(['a', 'b', 'c']), { metadata: { finalizers: ['c', 'new', 'a'] } }, 'strategic'))).toEqual(['b', 'c', 'new', 'a']);
+    expect(finalizersOf(applyPatch(meta(), { metadata: { finalizers: ['a'] } }, 'strategic'))).toEqual(['a']);
+    // A pod template's metadata too; the apply approximation dedupes and appends.
+    const rs = { kind: 'ReplicaSet', spec: { template: { metadata: { finalizers: ['a'] } } } };
+    expect(applyStrategicMergePatch(rs, { spec: { template: { metadata: { finalizers: ['b', 'a'] } } } })).toEqual({ kind: 'ReplicaSet', spec: { template: { metadata: { finalizers: ['b', 'a'] } } } });
+    expect(finalizersOf(applyPatch(meta(['a']), { metadata: { finalizers: ['b', 'a'] } }, 'apply'))).toEqual(['a', 'b']);
+    // A merge patch still replaces the list.
+    expect(finalizersOf(applyPatch(meta(['a']), { metadata: { finalizers: ['b'] } }, 'merge'))).toEqual(['b']);
+  });
+
+  it('a finalizers list elsewhere (a Namespace\'s spec) has no patch strategy and replaces; a Node\'s spec.podCIDRs is a set', () => {
+    const ns = { kind: 'Namespace', metadata: { name: 'n' }, spec: { finalizers: ['kubernetes'] } };
+    expect(applyStrategicMergePatch(ns, { spec: { finalizers: ['other'] } }, 'Namespace')).toEqual({ kind: 'Namespace', metadata: { name: 'n' }, spec: { finalizers: ['other'] } });
+    const node = { kind: 'Node', spec: { podCIDRs: ['10.0.0.0/24'] } };
+    expect(applyStrategicMergePatch(node, { spec: { podCIDRs: ['fd00::/64'] } }, 'Node')).toEqual({ kind: 'Node', spec: { podCIDRs: ['fd00::/64', '10.0.0.0/24'] } });
+  });
+
+  it('$deleteFromPrimitiveList/finalizers removes the named ones (what kubectl edit and apply send to drop a finalizer)', () => {
+    expect(finalizersOf(applyPatch(meta(['a', 'b', 'c']), { metadata: { '$deleteFromPrimitiveList/finalizers': ['b', 'zz'] } }, 'strategic'))).toEqual(['a', 'c']);
+    // client-go's CreateTwoWayMergePatch for ['a','b','c'] → ['a','c']: the deletion list and the order of what stays.
+    const patch = { metadata: { '$setElementOrder/finalizers': ['a', 'c'], '$deleteFromPrimitiveList/finalizers': ['b'] } };
+    const out = applyPatch(meta(['a', 'b', 'c']), patch, 'strategic');
+    expect(finalizersOf(out)).toEqual(['a', 'c']);
+    expect(Object.keys((out as { metadata: object }).metadata)).toEqual(['name', 'finalizers']); // no directive is stored
+    // A removal and an addition in one patch.
+    expect(finalizersOf(applyPatch(meta(['a', 'b']), { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'], finalizers: ['c'] } }, 'strategic'))).toEqual(['c', 'b']);
+    // kube (mergeMap) stores the deletion list when the field is absent.
+    expect(finalizersOf(applyPatch(meta(), { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }, 'strategic'))).toEqual(['a']);
+    expect(patchError(() => applyPatch(meta(['a']), { metadata: { '$deleteFromPrimitiveList/finalizers': 'a' } }, 'strategic'))).toBe('invalid patch: $deleteFromPrimitiveList/finalizers must be a list');
+  });
+
+  it('$setElementOrder/finalizers places an added finalizer where kubectl put it', () => {
+    const patch = { metadata: { '$setElementOrder/finalizers': ['a', 'new', 'b'], finalizers: ['new'] } };
+    expect(finalizersOf(applyPatch(meta(['a', 'b']), patch, 'strategic'))).toEqual(['a', 'new', 'b']);
+    // The order alone reorders; a live element it does not name goes before the named ones it was before.
+    expect(finalizersOf(applyPatch(meta(['a', 'b']), { metadata: { '$setElementOrder/finalizers': ['b', 'a'] } }, 'strategic'))).toEqual(['b', 'a']);
+    expect(finalizersOf(applyPatch(meta(['a', 'x', 'b']), { metadata: { '$setElementOrder/finalizers': ['b', 'a'] } }, 'strategic'))).toEqual(['x', 'b', 'a']);
+    expect(finalizersOf(applyPatch(meta(['a', 'b', 'x']), { metadata: { '$setElementOrder/finalizers': ['b', 'a'] } }, 'strategic'))).toEqual(['b', 'a', 'x']);
+    // No live list: the patch's list; a patch list out of the order's order is refused, as kube refuses it.
+    expect(finalizersOf(applyPatch(meta(), { metadata: { '$setElementOrder/finalizers': ['b', 'a'], finalizers: ['b', 'a'] } }, 'strategic'))).toEqual(['b', 'a']);
+    expect(patchError(() => applyPatch(meta(), { metadata: { '$setElementOrder/finalizers': ['b', 'a'], finalizers: ['a', 'b'] } }, 'strategic'))).toMatch(/does not match the \$setElementOrder\/finalizers list/);
+    // Neither: nothing is added.
+    expect(finalizersOf(applyPatch(meta(), { metadata: { '$setElementOrder/finalizers': ['a'] } }, 'strategic'))).toBeUndefined();
+  });
+
+  it('$setElementOrder/containers orders a keyed list by its key, with the patched elements merged', () => {
+    const pod = { kind: 'Pod', spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } };
+    const out = applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'c' }, { name: 'b' }], containers: [{ name: 'c', image: 'c:1' }] } }, 'Pod');
+    expect(out).toEqual({ kind: 'Pod', spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'c', image: 'c:1' }, { name: 'b', image: 'b:1' }] } });
+    const swapped = applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'b', image: 'b:2' }] } }, 'Pod');
+    expect(swapped).toEqual({ kind: 'Pod', spec: { containers: [{ name: 'b', image: 'b:2' }, { name: 'a', image: 'a:1' }] } });
+    // A list without a patch strategy replaces, then takes the order.
+    const tol = applyStrategicMergePatch({ spec: { tolerations: [{ key: 'x' }] } }, { spec: { '$setElementOrder/tolerations': [{ key: 'b' }, { key: 'a' }], tolerations: [{ key: 'b' }, { key: 'a' }] } });
+    expect(tol).toEqual({ spec: { tolerations: [{ key: 'b' }, { key: 'a' }] } });
+    // The patch list must follow the order list (kube: "doesn't match $setElementOrder list").
+    expect(patchError(() => applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b' }, { name: 'a' }] } }, 'Pod')))
+      .toBe('invalid patch: the order in the patch list does not match the $setElementOrder/containers list');
+    expect(patchError(() => applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'a' }], containers: [{ name: 'z' }] } }, 'Pod'))).toMatch(/does not match/);
+    expect(patchError(() => applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': 'a' } }, 'Pod'))).toBe('invalid patch: $setElementOrder/containers must be a list');
+    // A deleted element is not checked against the order, and is gone.
+    const dropped = applyStrategicMergePatch(pod, { spec: { '$setElementOrder/containers': [{ name: 'b' }], containers: [{ name: 'a', $patch: 'delete' }] } }, 'Pod');
+    expect(dropped).toEqual({ kind: 'Pod', spec: { containers: [{ name: 'b', image: 'b:1' }] } });
+  });
+
+  it('a keyed list: new elements go ahead of the live ones, patched ones keep their place, and a {$patch: replace} element replaces the list', () => {
+    const pod = { spec: { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } };
+    expect(applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'd' }, { name: 'b', image: 'b:2' }] } })).toEqual({ spec: { containers: [{ name: 'd' }, { name: 'a' }, { name: 'b', image: 'b:2' }, { name: 'c' }] } });
+    expect(applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'c', image: 'c:2' }, { name: 'a', image: 'a:2' }] } })).toEqual({ spec: { containers: [{ name: 'b' }, { name: 'c', image: 'c:2' }, { name: 'a', image: 'a:2' }] } });
+    expect(applyStrategicMergePatch(pod, { spec: { containers: [{ $patch: 'replace' }, { name: 'z', image: 'z:1' }] } })).toEqual({ spec: { containers: [{ name: 'z', image: 'z:1' }] } });
+    expect(applyStrategicMergePatch(pod, { spec: { containers: [{ $patch: 'replace' }] } })).toEqual({ spec: { containers: [] } });
   });
 });
