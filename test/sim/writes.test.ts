@@ -170,6 +170,16 @@ describe('write verbs: subresources and names', () => {
     expect(bare.json).toMatchObject({ code: 422, reason: 'Invalid' });
   });
 
+  it('"metadata": null is decoded as empty metadata, as kube\'s decoder does: validation answers 422 (name required)', async () => {
+    const r = await req('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: null, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({
+      kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422,
+      message: 'Pod "" is invalid: metadata.name: Required value: name or generateName is required',
+      details: { kind: 'Pod', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] },
+    });
+  });
+
   it('a PUT whose body names another object is kube\'s 400 (rest.go checkName), and nothing changes', async () => {
     const cur = (await req('GET', `${P}/sub1`)).json;
     const r = await req('PUT', `${P}/sub1`, { ...cur, metadata: { ...cur.metadata, name: 'other', labels: { moved: 'yes' } } });
