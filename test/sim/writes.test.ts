@@ -232,8 +232,24 @@ describe('write verbs: subresources and names', () => {
     const other = await req('POST', P, { ...pod('elsewhere'), apiVersion: 'apps/v1' });
     expect(other.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the API version in the data (apps/v1) does not match the expected API version (v1)' });
     const big = await req('POST', P, { ...pod('huge'), metadata: { name: 'huge', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } });
-    expect(big.json).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    expect(big.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
     expect((await req('GET', `${P}/huge`)).status).toBe(404);
+  });
+
+  it('a body that does not parse is kube\'s 400 with the decoder\'s text: JSON, YAML, too deep, an apply configuration too deep', async () => {
+    const json = await req('POST', P, '{"apiVersion": nope}');
+    expect(json.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(json.json.message).toMatch(/^couldn't get version\/kind; json parse error: .+ \(the sim accepts JSON objects only\)$/);
+    const yaml = await req('POST', P, 'apiVersion: v1\nkind: [Pod\n', { 'Content-Type': 'application/yaml' });
+    expect(yaml.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(yaml.json.message).toMatch(/^couldn't get version\/kind; yaml parse error: ./);
+    const deep = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"deep"},"x":${'['.repeat(1001)}${']'.repeat(1001)}}`;
+    const deepYaml = await req('POST', P, deep, { 'Content-Type': 'application/yaml' });
+    expect(deepYaml.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(deepYaml.json.message).toMatch(/^the object provided is unrecognized \(must be of type Pod\): couldn't get version\/kind; json parse error: invalid character '\[' exceeded max depth/);
+    const deepApply = await req('PATCH', `${P}/deep?fieldManager=me`, deep, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(deepApply.json).toMatchObject({ code: 400, reason: 'BadRequest', message: "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth" });
+    expect((await req('GET', `${P}/deep`)).status).toBe(404);
   });
 });
 
