@@ -251,6 +251,19 @@ describe('write verbs: subresources and names', () => {
     expect(deepApply.json).toMatchObject({ code: 400, reason: 'BadRequest', message: "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth" });
     expect((await req('GET', `${P}/deep`)).status).toBe(404);
   });
+
+  it('a YAML body of too many aliases is the 400 of bad YAML (go-yaml refuses excessive aliasing), not a 500', async () => {
+    // Each level lists the one before it 13 times: 13^8 nodes once expanded.
+    const levels = ['a: &a [x, x]'];
+    for (let i = 1; i <= 8; i++) levels.push(`l${i}: &l${i} [${Array(13).fill(i === 1 ? '*a' : `*l${i - 1}`).join(', ')}]`);
+    const bomb = ['apiVersion: v1', 'kind: Pod', 'metadata: {name: bomb}', ...levels].join('\n') + '\n';
+    const created = await req('POST', P, bomb, { 'Content-Type': 'application/yaml' });
+    expect(created.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(created.json.message).toMatch(/^couldn't get version\/kind; yaml parse error: ./);
+    const applied = await req('PATCH', `${P}/bomb?fieldManager=me`, bomb, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(applied.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(applied.json.message).toMatch(/^error decoding YAML: ./);
+  });
 });
 
 describe('write verbs: patch and server-side apply refusals', () => {
