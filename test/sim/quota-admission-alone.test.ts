@@ -66,6 +66,17 @@ describe('quota admission alone', () => {
     store.createObject(services, nodePortService('b', 'ports'));
   });
 
+  it('an update that changes no usage passes even when the quota is already over (lowered below what is used)', async () => {
+    const store = admittingStore('over');
+    const services = store.resolve(SERVICES);
+    const a = store.createObject(services, nodePortService('a', 'over')) as any;
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'over' }, spec: { hard: { 'services.nodeports': '0' } } });
+    recount(store, 'over', { 'services.nodeports': '1' });
+    // kube drops zero deltas (quota.RemoveZeros) before comparing with spec.hard: a label change is no request.
+    store.updateObject(services, { ...a, metadata: { ...a.metadata, labels: { team: 'x' } } });
+    expect((store.get(SERVICES, 'over', 'a') as any).metadata.labels).toEqual({ team: 'x' });
+  });
+
   it('usage admitted before the controller\'s recount is dropped for the recount, which counted it: not added twice', async () => {
     const store = admittingStore('stale');
     const pods = store.resolve(PODS);
