@@ -139,8 +139,9 @@ function parseDryRun(q: URLSearchParams, options: 'CreateOptions' | 'UpdateOptio
 function expectObject(v: unknown): SimObject {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('Object \'Kind\' is missing in \'' + JSON.stringify(v) + '\'');
   const o = v as SimObject;
-  if (o.metadata === undefined) o.metadata = {};
-  if (typeof o.metadata !== 'object' || o.metadata === null) throw badRequest('metadata must be an object');
+  // JSON null decodes into Go's ObjectMeta as its zero value, as an absent member does: validation answers then (422).
+  if (o.metadata === undefined || o.metadata === null) o.metadata = {};
+  if (typeof o.metadata !== 'object') throw badRequest('metadata must be an object');
   return o;
 }
 

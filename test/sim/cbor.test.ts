@@ -124,6 +124,23 @@ describe('CBOR request bodies', () => {
     const text = await http(on.url, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } });
     expect([text.status, text.json.message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor']);
   });
+
+  it('gate on: a CBOR body that does not decode is kube\'s 400, the object unrecognized', async () => {
+    const on = await start(true);
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(`${on.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/cbor', Accept: 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+      });
+      req.on('error', reject);
+      // A map header promising one pair, then nothing: truncated.
+      req.end(Buffer.from([0xd9, 0xd9, 0xf7, 0xa1]));
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(answer.body.message).toMatch(/^the object provided is unrecognized \(must be of type ConfigMap\): ./);
+  });
 });
 
 describe('server-side apply in CBOR', () => {

@@ -51,4 +51,52 @@ describe('ResourceQuota admission over HTTP', () => {
     expect(bounded.status).toBe(403);
     expect(bounded.json.message).toContain('exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0');
   });
+
+  it('a quota\'d non-core kind gets kube\'s whole 403, its group in the resource and the details', async () => {
+    await namespaceWithQuota('apps', { hard: { 'count/deployments.apps': '0' } });
+    const r = await post('/apis/apps/v1/namespaces/apps/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403,
+      message: 'deployments.apps "web" is forbidden: exceeded quota: q, requested: count/deployments.apps=1, used: count/deployments.apps=0, limited: count/deployments.apps=0',
+      details: { name: 'web', group: 'apps', kind: 'deployments' },
+    });
+  });
+
+  it('the requested quantity is printed in the format it was asked in (1024 stays 1024, not 1Ki)', async () => {
+    await namespaceWithQuota('bytes', { hard: { 'requests.memory': '1000' } });
+    const r = await post('/api/v1/namespaces/bytes/pods', pod('bytes', 'p', [{ name: 'c', resources: { requests: { memory: '1024' } } }]));
+    expect(r.status).toBe(403);
+    expect(r.json.message).toBe('pods "p" is forbidden: exceeded quota: q, requested: requests.memory=1024, used: requests.memory=0, limited: requests.memory=1k');
+  });
+
+  it('a claim grown past its quota is refused with the increase as requested; a growth within it is charged the increase', async () => {
+    await namespaceWithQuota('disks', { hard: { 'requests.storage': '3Gi' } });
+    const claim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    expect((await post('/api/v1/namespaces/disks/persistentvolumeclaims', claim)).status).toBe(201);
+    const grow = (storage: string) => http(sim.url, '/api/v1/namespaces/disks/persistentvolumeclaims/data', {
+      method: 'PATCH', body: { spec: { resources: { requests: { storage } } } }, headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    const tooBig = await grow('5Gi');
+    expect(tooBig.status).toBe(403);
+    expect(tooBig.json.message).toBe('persistentvolumeclaims "data" is forbidden: exceeded quota: q, requested: requests.storage=4Gi, used: requests.storage=1Gi, limited: requests.storage=3Gi');
+    expect((await grow('3Gi')).status).toBe(200);
+    expect((await http(sim.url, '/api/v1/namespaces/disks/resourcequotas/q')).json.status.used).toEqual({ 'requests.storage': '3Gi' });
+  });
+
+  it('a ResourceQuota\'s own create counts toward `resourcequotas`, as kube\'s admission counts it', async () => {
+    await namespaceWithQuota('quotas', { hard: { resourcequotas: '1' } });
+    const r = await post('/api/v1/namespaces/quotas/resourcequotas', { metadata: { name: 'second' }, spec: { hard: { pods: '1' } } });
+    expect(r.status).toBe(403);
+    expect(r.json.message).toBe('resourcequotas "second" is forbidden: exceeded quota: q, requested: resourcequotas=1, used: resourcequotas=1, limited: resourcequotas=1');
+  });
+
+  it('cluster-scoped kinds are not counted by any namespace\'s quota', async () => {
+    await namespaceWithQuota('cluster', { hard: { 'count/persistentvolumes': '0' } });
+    const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-cluster' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } };
+    expect((await post('/api/v1/persistentvolumes', pv)).status).toBe(201);
+  });
 });

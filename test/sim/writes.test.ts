@@ -170,6 +170,16 @@ describe('write verbs: subresources and names', () => {
     expect(bare.json).toMatchObject({ code: 422, reason: 'Invalid' });
   });
 
+  it('"metadata": null is decoded as empty metadata, as kube\'s decoder does: validation answers 422 (name required)', async () => {
+    const r = await req('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: null, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({
+      kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422,
+      message: 'Pod "" is invalid: metadata.name: Required value: name or generateName is required',
+      details: { kind: 'Pod', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] },
+    });
+  });
+
   it('a PUT whose body names another object is kube\'s 400 (rest.go checkName), and nothing changes', async () => {
     const cur = (await req('GET', `${P}/sub1`)).json;
     const r = await req('PUT', `${P}/sub1`, { ...cur, metadata: { ...cur.metadata, name: 'other', labels: { moved: 'yes' } } });
@@ -222,8 +232,37 @@ describe('write verbs: subresources and names', () => {
     const other = await req('POST', P, { ...pod('elsewhere'), apiVersion: 'apps/v1' });
     expect(other.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'the API version in the data (apps/v1) does not match the expected API version (v1)' });
     const big = await req('POST', P, { ...pod('huge'), metadata: { name: 'huge', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } });
-    expect(big.json).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    expect(big.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
     expect((await req('GET', `${P}/huge`)).status).toBe(404);
+  });
+
+  it('a body that does not parse is kube\'s 400 with the decoder\'s text: JSON, YAML, too deep, an apply configuration too deep', async () => {
+    const json = await req('POST', P, '{"apiVersion": nope}');
+    expect(json.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(json.json.message).toMatch(/^couldn't get version\/kind; json parse error: .+ \(the sim accepts JSON objects only\)$/);
+    const yaml = await req('POST', P, 'apiVersion: v1\nkind: [Pod\n', { 'Content-Type': 'application/yaml' });
+    expect(yaml.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(yaml.json.message).toMatch(/^couldn't get version\/kind; yaml parse error: ./);
+    const deep = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"deep"},"x":${'['.repeat(1001)}${']'.repeat(1001)}}`;
+    const deepYaml = await req('POST', P, deep, { 'Content-Type': 'application/yaml' });
+    expect(deepYaml.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(deepYaml.json.message).toMatch(/^the object provided is unrecognized \(must be of type Pod\): couldn't get version\/kind; json parse error: invalid character '\[' exceeded max depth/);
+    const deepApply = await req('PATCH', `${P}/deep?fieldManager=me`, deep, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(deepApply.json).toMatchObject({ code: 400, reason: 'BadRequest', message: "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth" });
+    expect((await req('GET', `${P}/deep`)).status).toBe(404);
+  });
+
+  it('a YAML body of too many aliases is the 400 of bad YAML (go-yaml refuses excessive aliasing), not a 500', async () => {
+    // Each level lists the one before it 13 times: 13^8 nodes once expanded.
+    const levels = ['a: &a [x, x]'];
+    for (let i = 1; i <= 8; i++) levels.push(`l${i}: &l${i} [${Array(13).fill(i === 1 ? '*a' : `*l${i - 1}`).join(', ')}]`);
+    const bomb = ['apiVersion: v1', 'kind: Pod', 'metadata: {name: bomb}', ...levels].join('\n') + '\n';
+    const created = await req('POST', P, bomb, { 'Content-Type': 'application/yaml' });
+    expect(created.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(created.json.message).toMatch(/^couldn't get version\/kind; yaml parse error: ./);
+    const applied = await req('PATCH', `${P}/bomb?fieldManager=me`, bomb, { 'Content-Type': 'application/apply-patch+yaml' });
+    expect(applied.json).toMatchObject({ code: 400, reason: 'BadRequest' });
+    expect(applied.json.message).toMatch(/^error decoding YAML: ./);
   });
 });
 

@@ -78,7 +78,9 @@ export class QuotaAdmission {
 
   /** The store's hook: throws kube's 403 to refuse `next`; `prev` is the stored object on update. */
   admit(type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean): void {
-    if (!type.namespaced || type === this.quotas) return;
+    // A ResourceQuota's own create counts too (`resourcequotas` in spec.hard): kube's admission ignores only events and
+    // the virtual review kinds (pkg/quota/v1/install/registry.go). Its status writes are updates, not evaluated below.
+    if (!type.namespaced) return;
     // An update of any other kind is not evaluated at all (kube's evaluators handle only creates of them), so it
     // costs nothing here: no quota is read.
     if (prev && (type.group !== '' || !UPDATE_EVALUATED.has(type.resource))) return;
@@ -98,7 +100,11 @@ export class QuotaAdmission {
       for (const name of restricted) {
         const add = usageOf(type, next, name) ?? ZERO;
         const sub = prev ? usageOf(type, prev, name) ?? ZERO : ZERO;
-        if (add.milli !== sub.milli) requested[name] = { milli: add.milli - sub.milli, binary: add.binary || sub.binary };
+        // Only an increase is charged: kube's CheckRequest takes SubtractWithNonNegativeResult(new, old), so an update
+        // that lowers usage writes nothing and the controller's recount lowers status.used
+        // (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go). Quantity.Sub keeps the
+        // format of the new usage (add is not zero here).
+        if (add.milli > sub.milli) requested[name] = { milli: add.milli - sub.milli, binary: add.binary };
       }
       if (Object.keys(requested).length === 0) continue;
       const used = this.usedOf(quota, Object.keys(requested), namespace);
