@@ -175,6 +175,8 @@ describe('what a dry run sends the target, in detail (--writes intercept)', () =
         `${CM}?fieldManager=x&dryRun=All`,
         `${CM}?dryRun=All`,
       ]);
+      // Only a delete's body is DeleteOptions: a create's object goes on as it was sent.
+      for (const a of target.arrivals.slice(from)) expect(JSON.parse(a.body.toString('utf8'))).toEqual(create);
     } finally {
       await endpoint.close();
     }
@@ -186,11 +188,14 @@ describe('what a dry run sends the target, in detail (--writes intercept)', () =
     try {
       const first = await rawRequest(`${endpoint.url}${CM}/raw`, 'DELETE', '{"propagationPolicy":"Orphan"}');
       expect(first.status, first.body).toBe(200);
-      expect((await rawRequest(`${endpoint.url}${CM}/raw`, 'DELETE', '{"gracePeriodSeconds":3}', { 'Content-Type': 'Application/JSON; charset=utf-8' })).status).toBe(200);
+      expect((await rawRequest(`${endpoint.url}${CM}/raw`, 'DELETE', '{"gracePeriodSeconds":3}', { 'Content-Type': 'Application/JSON ; charset=utf-8' })).status).toBe(200);
+      // Every spelling of dryRun that a case-insensitive decoder reads is dropped, not only "dryRun".
+      expect((await rawRequest(`${endpoint.url}${CM}/raw`, 'DELETE', '{"DryRun":[],"dryrun":["x"],"DRYRUN":[],"orphanDependents":false}', { 'Content-Type': 'application/json' })).status).toBe(200);
       const arrived = target.arrivals.slice(from);
       expect(arrived.map((a) => JSON.parse(a.body.toString('utf8')) as unknown)).toEqual([
         { propagationPolicy: 'Orphan', dryRun: ['All'] },
         { gracePeriodSeconds: 3, dryRun: ['All'] },
+        { orphanDependents: false, dryRun: ['All'] },
       ]);
       expect(arrived.every((a) => a.dryRun)).toBe(true);
     } finally {
@@ -219,8 +224,12 @@ describe('what a dry run sends the target, in detail (--writes intercept)', () =
       for (const n of [1, 121, 300, 20_000]) {
         expect((await del(`${CM}/long`, envelope(str(4, 'x'.repeat(n)), str(5, 'NotAll')), 'application/vnd.kubernetes.protobuf')).status, String(n)).toBe(200);
       }
+      // Fields that are not length-delimited (gracePeriodSeconds, orphanDependents: varints) are copied as they are.
+      const varintField = (field: number, n: number) => [...varint(field << 3), ...varint(n)];
+      expect((await del(`${CM}/ints`, envelope(varintField(1, 300), varintField(3, 1), str(4, 'Orphan')), 'application/vnd.kubernetes.protobuf')).status).toBe(200);
       const arrived = target.arrivals.slice(from);
-      expect(arrived.map((a) => protobufToJson(a.body))).toEqual([1, 121, 300, 20_000].map((n) => ({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'x'.repeat(n), dryRun: ['All'] })));
+      expect(arrived.slice(0, 4).map((a) => protobufToJson(a.body))).toEqual([1, 121, 300, 20_000].map((n) => ({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'x'.repeat(n), dryRun: ['All'] })));
+      expect(protobufToJson(arrived[4].body)).toEqual({ kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 300, orphanDependents: true, propagationPolicy: 'Orphan', dryRun: ['All'] });
     } finally {
       await endpoint.close();
     }
@@ -263,7 +272,16 @@ describe('what a dry run sends the target, in detail (--writes intercept)', () =
       // A type the endpoint takes (media-types.ts) but cannot rewrite.
       const t = await del(`${CM}/x`, Buffer.from([0xa0]), 'application/merge-patch+json');
       expect(t.status).toBe(415);
-      expect(((await t.json()) as { message: string; reason: string })).toMatchObject({ reason: 'UnsupportedMediaType', message: expect.stringMatching(/^kwatch endpoint \(--writes dry run\): a delete request's DeleteOptions body in "application\/merge-patch\+json" cannot be rewritten/) as unknown });
+      expect(((await t.json()) as { message: string; reason: string })).toEqual({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 415, reason: 'UnsupportedMediaType',
+        message: expect.stringMatching(/^kwatch endpoint \(--writes dry run\): a delete request's DeleteOptions body in "application\/merge-patch\+json" cannot be rewritten/) as unknown,
+      });
+      // JSON that is no object: refused, not sent on as a DeleteOptions of nothing but dryRun.
+      for (const body of ['null', '5', '"x"', '[]']) {
+        const r = await del(`${CM}/x`, body);
+        expect(r.status, body).toBe(400);
+        expect(((await r.json()) as { message: string }).message, body).toContain('could not be read (it is not an object)');
+      }
     } finally {
       await endpoint.close();
     }
