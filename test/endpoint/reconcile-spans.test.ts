@@ -172,7 +172,7 @@ describe('reconcile spans: the edges', () => {
     expect(request('watch', 'ns/a', { event: 'start' }).reconcile).toBe(start.id);
     expect(request('list', 'ns/other').reconcile).toBe(start.id);
     expect(request('http', undefined).reconcile).toBe(start.id);
-    const informer: TraceRecord = { time: 0, stage: 'informer', op: 'list', key: 'ns/a' };
+    const informer: TraceRecord = { time: 0, stage: 'reflector', op: 'list', key: 'ns/a' };
     new ReconcileAttributingTracer(new Tracer(), spans).emit(informer);
     expect(informer.reconcile).toBeUndefined();
   });
