@@ -65,7 +65,8 @@ export function programName(argv: readonly string[]): string {
   if (!INTERPRETER.test(self)) return self;
   for (let k = 1; k < argv.length; k++) {
     const a = argv[k];
-    if (a === '-m' && argv[k + 1]) return argv[k + 1];
+    // Python's -m names the module run; a shell's -m is job control (monitor mode), with no argument.
+    if (a === '-m' && !SHELL.test(self) && argv[k + 1]) return argv[k + 1];
     // Inline code: `-c` (sh, python), `-e` (ruby, perl, node; a shell's -e is errexit).
     if (a === '-c' || ((a === '-e' || a === '--eval') && !SHELL.test(self)) || a === '-') return self;
     if (a === '--') return argv[k + 1] ? basename(argv[k + 1]) : self;

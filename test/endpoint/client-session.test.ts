@@ -101,6 +101,33 @@ describe('clients are processes', () => {
     expect(programName(['/bin/sh', '-e', './loop.sh'])).toBe('loop.sh');
   });
 
+  it('reads an interpreter\'s flags as it does: inline code, stdin and `--` name the interpreter or the script after them', () => {
+    // Inline code (ruby, perl and node's -e, node's --eval), a script on stdin (`-`): the interpreter is the program.
+    expect(programName(['ruby', '-e', 'puts 1'])).toBe('ruby');
+    expect(programName(['/usr/bin/perl', '-e', 'print 1', 'arg'])).toBe('perl');
+    expect(programName(['node', '--eval', 'run()', 'arg'])).toBe('node');
+    expect(programName(['python3', '-', 'arg'])).toBe('python3');
+    // `--` ends the flags: the script follows, or nothing does.
+    expect(programName(['node', '--', '/srv/app/server.js'])).toBe('server.js');
+    expect(programName(['node', '--'])).toBe('node');
+    // Flags only: the interpreter itself (a REPL).
+    expect(programName(['python3', '-u'])).toBe('python3');
+    expect(programName(['python3'])).toBe('python3');
+    // A shell's -m is job control, not Python's module flag: the script is the program, named as any script is.
+    expect(programName(['bash', '-m', './loop.sh'])).toBe('loop.sh');
+    expect(programName(['python3', '-m', 'http.server', '8000'])).toBe('http.server');
+    // No argv (a process whose /proc cmdline is empty, a zombie): it still gets a name.
+    expect(programName([])).toBe('unknown');
+    expect(programName([''])).toBe('unknown');
+  });
+
+  it('has no identity without a process, and does not take a process running a shorter command line for a fork', () => {
+    expect(clientIdentity([])).toBeUndefined();
+    // An interactive python3 started by `python3 app.py`: the same first arguments, another image.
+    const repl = clientIdentity([link(12, 10, 'python3'), link(10, 1, 'python3', 'app.py')]);
+    expect(repl).toEqual({ root: false, group: 'python3 < app.py[10]', program: 'python3', pid: 12 });
+  });
+
   it('groups a process by its program and the programs that ran it, subshell forks and wrappers folded away', () => {
     const direct = clientIdentity([link(11, 10, 'kubectl', 'get', 'cm'), root]);
     const inSubshell = clientIdentity([link(13, 12, 'kubectl', 'patch', 'cm'), link(12, 10, 'sh', '-c', 'the script'), root]);

@@ -114,3 +114,94 @@ describe('controller log lines (reconcile --exec)', () => {
     expect(ends[1]).toMatchObject({ ms: 2, requests: 1, objectRef: 'ConfigMap.v1./b.ns' });
   });
 });
+
+describe('controller log lines: the edges (reconcile --exec)', () => {
+  it('reads every controller-runtime end, the message under "message", and a line after a prefix', () => {
+    expect(parseReconcileLogLine(zap('Reconcile done, requeueing', 'u1'))).toMatchObject({ phase: 'end', outcome: 'requeue' });
+    expect(parseReconcileLogLine(zap('fetching the object', 'u1'))).toMatchObject({ phase: 'inside', key: 'ns/a', spanId: 'u1' });
+    const logr = JSON.stringify({ message: 'Reconciling', reconcileID: 'u3', name: 'a', namespace: 'ns' });
+    expect(parseReconcileLogLine(logr)).toMatchObject({ phase: 'start', key: 'ns/a' });
+    expect(parseReconcileLogLine(`manager stderr: ${zap('Reconciling', 'u4')}`)).toMatchObject({ phase: 'start', spanId: 'u4' });
+    // Fields of another type are not taken for what they are not.
+    expect(parseReconcileLogLine(zap('Reconciler error', 'u1', 'a', { error: { code: 1 }, controller: 7 }))).toEqual({ format: 'controller-runtime', phase: 'end', outcome: 'error', spanId: 'u1', key: 'ns/a', keys: ['ns/a'] });
+  });
+
+  it('names the object from the flat fields, else the request logged under the kind, Request or request', () => {
+    const line = (o: Record<string, unknown>) => parseReconcileLogLine(JSON.stringify({ msg: 'Reconciling', reconcileID: 'u', ...o }))?.key;
+    expect(line({ name: 'n', namespace: '' })).toBe('n');
+    expect(line({ name: 'n' })).toBe('n');
+    expect(line({ name: '', namespace: 'ns', Request: { name: 'r', namespace: 'x' } })).toBe('x/r');
+    expect(line({ name: 5, controllerKind: 'Widget', Widget: { Name: 'w', Namespace: 'y' } })).toBe('y/w');
+    expect(line({ controllerKind: 'Widget', Widget: { kind: 'no name' }, Request: null, request: { name: 'q' } })).toBe('q');
+    expect(line({ controllerKind: 5, Request: { name: 'r', namespace: 5 } })).toBe('r');
+    // No object named, no reconcile ID, an empty or non-string one: not a reconcile line.
+    expect(parseReconcileLogLine(JSON.stringify({ msg: 'Reconciling', reconcileID: 'u', controllerKind: 'Widget', Widget: 'w' }))).toBeUndefined();
+    expect(parseReconcileLogLine(JSON.stringify({ msg: 'Reconciling', reconcileID: '', name: 'a' }))).toBeUndefined();
+    expect(parseReconcileLogLine(JSON.stringify({ msg: 'Reconciling', reconcileID: 5, name: 'a' }))).toBeUndefined();
+  });
+
+  it('ignores a line too long to be a log line (64 KiB), and kube-rs span text it cannot read', () => {
+    expect(parseReconcileLogLine(zap('Reconciling', 'u1', 'a', { pad: 'x'.repeat(64 * 1024) }))).toBeUndefined();
+    expect(parseReconcileLogLine('reconciling object{garbage')).toBeUndefined();
+    expect(parseReconcileLogLine('reconciling object{object.ref=Node.v1./ object.reason=x}: y')).toBeUndefined();
+  });
+
+  it('reads kube-rs\'s new and close events only as whole words at the line\'s end or before time.', () => {
+    expect(parseReconcileLogLine(kubeRs('new object seen'))?.phase).toBe('inside');
+    expect(parseReconcileLogLine(kubeRs('connection closed'))?.phase).toBe('inside');
+    expect(parseReconcileLogLine(kubeRs('close  time.busy=1ms'))?.phase).toBe('end');
+    expect(parseReconcileLogLine('INFO reconciling object{object.ref=ConfigMap.v1./a.ns object.reason=x} new')?.phase).toBe('start');
+  });
+
+  it('reads a cluster-scoped ref and a name with a leading or trailing dot as the name alone', () => {
+    const keys = (ref: string) => parseReconcileLogLine(`INFO reconciling object{object.ref=${ref} object.reason=x}: y`)?.keys;
+    expect(keys('Node.v1./n1')).toEqual(['n1']);
+    expect(keys('Thing.v1.example.com/.hidden')).toEqual(['.hidden']);
+    expect(keys('Thing.v1.example.com/name.')).toEqual(['name.']);
+    expect(keys('ConfigMap.v1./a.ns')).toEqual(['ns/a', 'a.ns']);
+  });
+});
+
+describe('reconcile spans: the edges', () => {
+  it('ignores other output, and names watches the reconcile opens, a single reconcile\'s requests whatever their key, and endpoint records only', () => {
+    const { got, spans, request } = setup();
+    spans.line('plain output, no reconcile here');
+    expect(got).toEqual([]);
+    spans.line(zap('Reconciling', 'u1'));
+    const start = got.find((r) => r.op === 'start')!;
+    expect(request('watch', 'ns/a', { event: 'start' }).reconcile).toBe(start.id);
+    expect(request('list', 'ns/other').reconcile).toBe(start.id);
+    expect(request('http', undefined).reconcile).toBe(start.id);
+    const informer: TraceRecord = { time: 0, stage: 'reflector', op: 'list', key: 'ns/a' };
+    new ReconcileAttributingTracer(new Tracer(), spans).emit(informer);
+    expect(informer.reconcile).toBeUndefined();
+  });
+
+  it('a second start of an open reconcile ends it: controller-runtime\'s next reconcileID of the key, kube-rs\'s next `new`', () => {
+    const { got, spans } = setup();
+    spans.line(zap('Reconciling', 'u1'));
+    spans.line(zap('Reconciling', 'u2'));
+    spans.line(kubeRs('new', 'b'));
+    spans.line(kubeRs('new', 'b'));
+    spans.end();
+    expect(got.filter((r) => r.stage === 'reconcile').map((r) => `${r.op} ${String(r.reconcileID ?? r.objectRef)} ${String(r.logged)}`)).toEqual([
+      'start u1 true', 'end u1 false', 'start u2 true',
+      'start ConfigMap.v1./b.ns true', 'end ConfigMap.v1./b.ns false', 'start ConfigMap.v1./b.ns true',
+      'end u2 false', 'end ConfigMap.v1./b.ns false',
+    ]);
+    expect(got.find((r) => r.op === 'start' && r.objectRef !== undefined)).toMatchObject({ from: 'kube-rs', objectRef: 'ConfigMap.v1./b.ns', reason: 'object updated' });
+    expect(got.find((r) => r.op === 'start' && r.objectRef !== undefined)?.reconcileID).toBeUndefined();
+  });
+
+  it('says how long a requeue waits, and passes subscriptions through to the trace', () => {
+    const { got, spans } = setup();
+    spans.line(zap('Reconciling', 'u1'));
+    spans.line(zap('Reconcile done, requeueing after 30s', 'u1'));
+    expect(got.find((r) => r.op === 'requeue-after')).toMatchObject({ requeueAfter: '30s', span: 'exact' });
+    const tracer = new Tracer();
+    const seen: TraceRecord[] = [];
+    new ReconcileAttributingTracer(tracer, spans).subscribe((r) => seen.push(r));
+    tracer.emit({ time: 0, stage: 'endpoint', op: 'http' });
+    expect(seen).toHaveLength(1);
+  });
+});

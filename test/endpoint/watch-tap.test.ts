@@ -54,3 +54,15 @@ describe('tapWatch', () => {
     expect(seen.map((e) => e.rv)).toEqual(['1', '2', '4', '4']);
   });
 });
+
+describe('tapWatch: an injected 410', () => {
+  it('sends the client kube\'s Expired Status after the event it fires on, ends the stream, and says 410', async () => {
+    const faults = new WatchFaults([parseInjectSpec('expire@2')]);
+    const { received, seen, closed } = await watchThroughTap(9, faults);
+    const lines = received.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; object: Record<string, unknown> });
+    expect(lines.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'ERROR']);
+    expect(lines[2].object).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: injected by kwatch (expire@2)', reason: 'Expired', code: 410 });
+    expect(seen.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'ERROR']);
+    expect(closed).toBe('410');
+  });
+});
