@@ -289,6 +289,13 @@ export function acceptedPatchTypes(group: string, cbor: boolean): string[] {
   ];
 }
 
+/**
+ * Where a merged list puts its elements. `strategic`: kube's strategic merge patch order (see kubeElementOrder).
+ * `structured`: server-side apply's, live elements in live order and new ones appended in the order given
+ * (structured-merge-diff typed/merge.go, visitListItems).
+ */
+export type MergedListOrder = 'strategic' | 'structured';
+
 const DELETE = Symbol('delete');
 const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
@@ -299,10 +306,10 @@ const isDirectiveKey = (k: string): boolean =>
   k === DIRECTIVE || k === RETAIN_KEYS || k.startsWith(SET_ELEMENT_ORDER) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST);
 
 /** Merges `patch` into `base` (already a private copy) and returns it, or DELETE for `$patch: delete`. */
-function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefined): JsonObject | typeof DELETE {
+function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefined, order: MergedListOrder): JsonObject | typeof DELETE {
   const directive = patch[DIRECTIVE];
   if (directive === 'delete') return DELETE;
-  if (directive === 'replace') return mergeMap({}, Object.fromEntries(Object.entries(patch).filter(([k]) => k !== DIRECTIVE)), schema) as JsonObject;
+  if (directive === 'replace') return mergeMap({}, Object.fromEntries(Object.entries(patch).filter(([k]) => k !== DIRECTIVE)), schema, order) as JsonObject;
   if (directive !== undefined) throw new PatchError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
 
   const retain = patch[RETAIN_KEYS];
@@ -340,13 +347,13 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
       delete base[k];
     } else if (isObject(v)) {
       const current = base[k];
-      const merged = mergeMap(isObject(current) ? current : {}, v, schema?.maps?.[k]);
+      const merged = mergeMap(isObject(current) ? current : {}, v, schema?.maps?.[k], order);
       if (merged === DELETE) delete base[k];
       else base[k] = merged;
     } else if (Array.isArray(v)) {
       const strategy = schema?.lists?.[k];
       const current = base[k];
-      base[k] = strategy ? mergeList(Array.isArray(current) ? current : [], v, strategy) : clone(v);
+      base[k] = strategy ? mergeList(Array.isArray(current) ? current : [], v, strategy, order) : clone(v);
     } else {
       base[k] = v;
     }
@@ -369,16 +376,16 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
   return base;
 }
 
-function mergeList(base: Json[], patch: Json[], strategy: ListStrategy): Json[] {
+function mergeList(base: Json[], patch: Json[], strategy: ListStrategy, order: MergedListOrder): Json[] {
   if (strategy.primitive) {
     const merged = [...base];
     for (const p of patch) if (!merged.some((x) => deepEqual(x, p))) merged.push(clone(p));
-    return kubeElementOrder(merged, patch, base, identityBy(undefined));
+    return order === 'structured' ? merged : kubeElementOrder(merged, patch, base, identityBy(undefined));
   }
   const key = strategy.key!;
   // A `{"$patch": "replace"}` element means: the rest of the patch list is the new list.
   if (patch.some((p) => isObject(p) && p[DIRECTIVE] === 'replace')) {
-    return patch.filter((p) => !(isObject(p) && p[DIRECTIVE] === 'replace')).map((p) => (isObject(p) ? (mergeMap({}, p, strategy.item) as Json) : clone(p)));
+    return patch.filter((p) => !(isObject(p) && p[DIRECTIVE] === 'replace')).map((p) => (isObject(p) ? (mergeMap({}, p, strategy.item, order) as Json) : clone(p)));
   }
   for (const item of patch) {
     if (!isObject(item)) throw new PatchError(`merging an object in json but data type is not map, instead is: ${typeof item}`);
@@ -392,7 +399,7 @@ function mergeList(base: Json[], patch: Json[], strategy: ListStrategy): Json[] 
   const merged = [...live];
   for (const item of merges) {
     const idx = merged.findIndex((o) => isObject(o) && deepEqual(o[key], item[key]));
-    const result = mergeMap(idx >= 0 ? (merged[idx] as JsonObject) : {}, item, strategy.item);
+    const result = mergeMap(idx >= 0 ? (merged[idx] as JsonObject) : {}, item, strategy.item, order);
     if (result === DELETE) {
       if (idx >= 0) merged.splice(idx, 1);
     } else if (idx >= 0) {
@@ -401,7 +408,7 @@ function mergeList(base: Json[], patch: Json[], strategy: ListStrategy): Json[] 
       merged.push(result);
     }
   }
-  return kubeElementOrder(merged, merges, live, identityBy(key));
+  return order === 'structured' ? merged : kubeElementOrder(merged, merges, live, identityBy(key));
 }
 
 /** What kube's index() compares list elements by: the merge key's value, or the element itself for primitives. */
@@ -449,9 +456,9 @@ function kubeElementOrder(merged: Json[], patchOrder: Json[], liveOrder: Json[],
  * (replace/delete), `$retainKeys`, `$setElementOrder/…` and `$deleteFromPrimitiveList/…` directives,
  * `null` deletes. Kinds without a known schema merge maps and replace lists, like a merge patch.
  */
-export function applyStrategicMergePatch(target: unknown, patch: unknown, kind: string): unknown {
+export function applyStrategicMergePatch(target: unknown, patch: unknown, kind: string, order: MergedListOrder = 'strategic'): unknown {
   if (!isObject(patch)) throw new PatchError(`couldn't get patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
   const base = isObject(target) ? clone(target) : {};
-  const merged = mergeMap(base, patch, KIND_SCHEMAS[kind] ?? GENERIC);
+  const merged = mergeMap(base, patch, KIND_SCHEMAS[kind] ?? GENERIC, order);
   return merged === DELETE ? {} : merged;
 }

@@ -345,4 +345,17 @@ describe('write verbs: patch and server-side apply refusals', () => {
     expect(r.json.spec.template.spec.containers[0].env).toEqual([{ name: 'B', value: '2' }, { name: 'A', value: '1' }]);
     expect(r.json.metadata.finalizers).toEqual(['example.com/y', 'example.com/x']);
   });
+
+  it('keeps server-side apply order: live elements first, a new one appended (structured-merge-diff merge.go)', async () => {
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const config = (env: string) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ssa-ordered' },
+      spec: { selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'c', image: 'nginx', env: [{ name: env, value: '1' }] }] } } },
+    });
+    const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+    expect((await req('PATCH', `${D}/ssa-ordered?fieldManager=first`, config('A'), APPLY)).status).toBe(201);
+    const r = await req('PATCH', `${D}/ssa-ordered?fieldManager=second`, config('B'), APPLY);
+    expect(r.status).toBe(200);
+    expect(r.json.spec.template.spec.containers[0].env.map((e: any) => e.name)).toEqual(['A', 'B']);
+  });
 });
