@@ -289,6 +289,13 @@ export function acceptedPatchTypes(group: string, cbor: boolean): string[] {
   ];
 }
 
+/**
+ * Where a merged list puts its elements. `strategic`: kube's strategic merge patch order (see kubeElementOrder).
+ * `structured`: server-side apply's, live elements in live order and new ones appended in the order given
+ * (structured-merge-diff typed/merge.go, visitListItems).
+ */
+export type MergedListOrder = 'strategic' | 'structured';
+
 const DELETE = Symbol('delete');
 const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
@@ -299,10 +306,10 @@ const isDirectiveKey = (k: string): boolean =>
   k === DIRECTIVE || k === RETAIN_KEYS || k.startsWith(SET_ELEMENT_ORDER) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST);
 
 /** Merges `patch` into `base` (already a private copy) and returns it, or DELETE for `$patch: delete`. */
-function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefined): JsonObject | typeof DELETE {
+function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefined, order: MergedListOrder): JsonObject | typeof DELETE {
   const directive = patch[DIRECTIVE];
   if (directive === 'delete') return DELETE;
-  if (directive === 'replace') return mergeMap({}, Object.fromEntries(Object.entries(patch).filter(([k]) => k !== DIRECTIVE)), schema) as JsonObject;
+  if (directive === 'replace') return mergeMap({}, Object.fromEntries(Object.entries(patch).filter(([k]) => k !== DIRECTIVE)), schema, order) as JsonObject;
   if (directive !== undefined) throw new PatchError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
 
   const retain = patch[RETAIN_KEYS];
@@ -318,7 +325,20 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
       if (!Array.isArray(v)) throw new PatchError('invalid patch format for primitive list: $deleteFromPrimitiveList must be a list');
       const current = base[field];
       if (Array.isArray(current)) base[field] = current.filter((x) => !v.some((d) => deepEqual(d, x)));
+      // kube's mergeMap (strategicpatch/patch.go) takes the patch value for a key the original lacks, and for this
+      // directive the key is FIELD: so deleting from an absent list stores the deletion list itself as FIELD. When
+      // the patch also sets FIELD, kube's result depends on Go's map order; the sim then keeps FIELD's merge.
+      else if (!Object.hasOwn(patch, field)) base[field] = clone(v);
     }
+  }
+
+  // The live lists that `$setElementOrder` reorders, before this patch merges into them.
+  const liveBeforeOrder = new Map<string, Json[]>();
+  for (const k of Object.keys(patch)) {
+    if (!k.startsWith(SET_ELEMENT_ORDER)) continue;
+    const field = k.slice(SET_ELEMENT_ORDER.length);
+    const live = base[field];
+    liveBeforeOrder.set(field, Array.isArray(live) ? [...live] : []);
   }
 
   for (const [k, v] of Object.entries(patch)) {
@@ -327,13 +347,13 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
       delete base[k];
     } else if (isObject(v)) {
       const current = base[k];
-      const merged = mergeMap(isObject(current) ? current : {}, v, schema?.maps?.[k]);
+      const merged = mergeMap(isObject(current) ? current : {}, v, schema?.maps?.[k], order);
       if (merged === DELETE) delete base[k];
       else base[k] = merged;
     } else if (Array.isArray(v)) {
       const strategy = schema?.lists?.[k];
       const current = base[k];
-      base[k] = strategy ? mergeList(Array.isArray(current) ? current : [], v, strategy) : clone(v);
+      base[k] = strategy ? mergeList(Array.isArray(current) ? current : [], v, strategy, order) : clone(v);
     } else {
       base[k] = v;
     }
@@ -343,7 +363,11 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
     if (!k.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = k.slice(SET_ELEMENT_ORDER.length);
     const list = base[field];
-    if (Array.isArray(order) && Array.isArray(list)) base[field] = applyElementOrder(list, order, schema?.lists?.[field]?.key);
+    // strategicpatch/patch.go mergePatchIntoOriginal: the elements the order names, sorted by it, interleaved with
+    // the server-only ones like any merged list.
+    if (Array.isArray(order) && Array.isArray(list)) {
+      base[field] = kubeElementOrder(list, order, liveBeforeOrder.get(field) ?? [], identityBy(schema?.lists?.[field]?.key));
+    }
   }
 
   if (Array.isArray(retain)) {
@@ -352,47 +376,79 @@ function mergeMap(base: JsonObject, patch: JsonObject, schema: Schema | undefine
   return base;
 }
 
-function mergeList(base: Json[], patch: Json[], strategy: ListStrategy): Json[] {
+function mergeList(base: Json[], patch: Json[], strategy: ListStrategy, order: MergedListOrder): Json[] {
   if (strategy.primitive) {
-    const out = [...base];
-    for (const p of patch) if (!out.some((x) => deepEqual(x, p))) out.push(clone(p));
-    return out;
+    const merged = [...base];
+    for (const p of patch) if (!merged.some((x) => deepEqual(x, p))) merged.push(clone(p));
+    return order === 'structured' ? merged : kubeElementOrder(merged, patch, base, identityBy(undefined));
   }
   const key = strategy.key!;
   // A `{"$patch": "replace"}` element means: the rest of the patch list is the new list.
   if (patch.some((p) => isObject(p) && p[DIRECTIVE] === 'replace')) {
-    return patch.filter((p) => !(isObject(p) && p[DIRECTIVE] === 'replace')).map((p) => (isObject(p) ? (mergeMap({}, p, strategy.item) as Json) : clone(p)));
+    return patch.filter((p) => !(isObject(p) && p[DIRECTIVE] === 'replace')).map((p) => (isObject(p) ? (mergeMap({}, p, strategy.item, order) as Json) : clone(p)));
   }
-  const out = [...base];
   for (const item of patch) {
     if (!isObject(item)) throw new PatchError(`merging an object in json but data type is not map, instead is: ${typeof item}`);
     if (!Object.hasOwn(item, key)) throw new PatchError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
-    const idx = out.findIndex((o) => isObject(o) && deepEqual(o[key], item[key]));
-    if (item[DIRECTIVE] === 'delete') {
-      if (idx >= 0) out.splice(idx, 1);
-      continue;
-    }
-    const merged = mergeMap(idx >= 0 ? (out[idx] as JsonObject) : {}, item, strategy.item);
-    if (merged === DELETE) {
-      if (idx >= 0) out.splice(idx, 1);
+  }
+  // Like kube's mergeSliceWithSpecialElements: `$patch: delete` elements go first, and the list they leave is the
+  // live order the merged list keeps.
+  const isDelete = (p: Json): boolean => isObject(p) && p[DIRECTIVE] === 'delete';
+  const live = base.filter((o) => !patch.some((p) => isDelete(p) && isObject(o) && deepEqual(o[key], (p as JsonObject)[key])));
+  const merges = patch.filter((p) => !isDelete(p)) as JsonObject[];
+  const merged = [...live];
+  for (const item of merges) {
+    const idx = merged.findIndex((o) => isObject(o) && deepEqual(o[key], item[key]));
+    const result = mergeMap(idx >= 0 ? (merged[idx] as JsonObject) : {}, item, strategy.item, order);
+    if (result === DELETE) {
+      if (idx >= 0) merged.splice(idx, 1);
     } else if (idx >= 0) {
-      out[idx] = merged;
+      merged[idx] = result;
     } else {
-      out.push(merged);
+      merged.push(result);
     }
   }
-  return out;
+  return order === 'structured' ? merged : kubeElementOrder(merged, merges, live, identityBy(key));
 }
 
-/** `$setElementOrder`: listed elements first in the given order, the server's others after them. */
-function applyElementOrder(list: Json[], order: Json[], key: string | undefined): Json[] {
-  const identity = (x: Json): Json => (key && isObject(x) ? x[key] : x);
-  const rank = (x: Json): number => {
-    const id = identity(x);
-    const i = order.findIndex((o) => deepEqual(key && isObject(o) ? o[key] : o, id));
+/** What kube's index() compares list elements by: the merge key's value, or the element itself for primitives. */
+type Identity = (x: Json) => Json;
+const identityBy = (key: string | undefined): Identity => (x) => (key !== undefined && isObject(x) ? (x[key] ?? null) : x);
+
+function positionIn(list: Json[], x: Json, identity: Identity): number {
+  const id = identity(x);
+  return list.findIndex((o) => deepEqual(identity(o), id));
+}
+
+/**
+ * kube's order for a merged list (strategicpatch/patch.go: normalizeElementOrder, then mergeSortedSlice). The
+ * elements `patchOrder` names, in its order, interleave with the server-only ones, in live order: a server-only
+ * element goes first only when it and the next named element are both live and it is the earlier there;
+ * otherwise the named element goes first. So a new element lands ahead of the live ones: env [A] + [B] → [B, A].
+ */
+function kubeElementOrder(merged: Json[], patchOrder: Json[], liveOrder: Json[], identity: Identity): Json[] {
+  const rank = (order: Json[]) => (x: Json): number => {
+    const i = positionIn(order, x, identity);
     return i < 0 ? order.length : i;
   };
-  return list.map((x, i) => ({ x, i, r: rank(x) })).sort((a, b) => a.r - b.r || a.i - b.i).map((e) => e.x);
+  const byPatch = rank(patchOrder);
+  const byLive = rank(liveOrder);
+  // Array.prototype.sort is stable, like the sort.SliceStable kube uses.
+  const named = merged.filter((x) => positionIn(patchOrder, x, identity) >= 0).sort((a, b) => byPatch(a) - byPatch(b));
+  const serverOnly = merged.filter((x) => positionIn(patchOrder, x, identity) < 0).sort((a, b) => byLive(a) - byLive(b));
+  const earlierInLive = (a: Json, b: Json): boolean => {
+    const ai = positionIn(liveOrder, a, identity);
+    const bi = positionIn(liveOrder, b, identity);
+    return ai >= 0 && bi >= 0 && ai < bi;
+  };
+  const out: Json[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < named.length) {
+    const serverOnlyFirst = i < serverOnly.length && (j >= named.length || earlierInLive(serverOnly[i], named[j]));
+    out.push(serverOnlyFirst ? serverOnly[i++] : named[j++]);
+  }
+  return out;
 }
 
 /**
@@ -400,9 +456,9 @@ function applyElementOrder(list: Json[], order: Json[], key: string | undefined)
  * (replace/delete), `$retainKeys`, `$setElementOrder/…` and `$deleteFromPrimitiveList/…` directives,
  * `null` deletes. Kinds without a known schema merge maps and replace lists, like a merge patch.
  */
-export function applyStrategicMergePatch(target: unknown, patch: unknown, kind: string): unknown {
+export function applyStrategicMergePatch(target: unknown, patch: unknown, kind: string, order: MergedListOrder = 'strategic'): unknown {
   if (!isObject(patch)) throw new PatchError(`couldn't get patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
   const base = isObject(target) ? clone(target) : {};
-  const merged = mergeMap(base, patch, KIND_SCHEMAS[kind] ?? GENERIC);
+  const merged = mergeMap(base, patch, KIND_SCHEMAS[kind] ?? GENERIC, order);
   return merged === DELETE ? {} : merged;
 }

@@ -356,8 +356,9 @@ async function serverSideApply(ctx: ServerContext, res: ServerResponse, type: Re
   const rv = applied.metadata.resourceVersion;
   if (rv && rv !== String(current.rv)) throw conflict(type.resource, type.group, name);
   const live = view ? view.fromStorage(current.obj) : current.obj;
-  // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge; others replace.
-  const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind) : applyMergePatch(live, applied));
+  // Lists with merge keys (containers by name, …) merge item by item as in kube's structured merge, which keeps the
+  // live order and appends new elements; others replace.
+  const merged = expectObject(strategicMergeSupported(type.group, type.kind) ? applyStrategicMergePatch(live, applied, type.kind, 'structured') : applyMergePatch(live, applied));
   merged.metadata.resourceVersion = String(current.rv);
   omitEmpty(type, merged);
   const updated = ctx.store.updateObject(stored, view ? view.toStorage(merged) : merged, { dryRun: opts.dryRun, subresource: opts.subresource, fields, validate: writeValidator(type, opts.subresource, ctx.store) });

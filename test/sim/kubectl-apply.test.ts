@@ -102,3 +102,16 @@ describe('field ownership with kubectl', () => {
     expect(spec['f:template']['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {} });
   });
 });
+
+describe('kubectl patch (strategic merge, the default type)', () => {
+  it('puts a new env entry ahead of the live ones, as kube-apiserver does', async () => {
+    // kube's mergeSortedSlice (apimachinery strategicpatch/patch.go): env [A] + patch [B] → [B, A].
+    expect((await kubectl('create', 'deployment', 'ordered', '--image=nginx')).code).toBe(0);
+    const envPatch = (name: string) => JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'nginx', env: [{ name, value: '1' }] }] } } } });
+    expect((await kubectl('patch', 'deployment', 'ordered', '-p', envPatch('A'))).stdout.trim()).toBe('deployment.apps/ordered patched');
+    expect((await kubectl('patch', 'deployment', 'ordered', '-p', envPatch('B'))).stdout.trim()).toBe('deployment.apps/ordered patched');
+    const r = await kubectl('get', 'deployment', 'ordered', '-o', 'jsonpath={.spec.template.spec.containers[0].env[*].name}');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('B A');
+  });
+});

@@ -141,12 +141,45 @@ describe('strategic merge patch', () => {
     }, 'Pod') as any;
     expect(out.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }]);
     expect(out.metadata.finalizers).toEqual(['a', 'b']);
-    expect(out.metadata.ownerReferences.map((o: any) => o.uid)).toEqual(['u1', 'u2']);
+    // A new element goes ahead of the live ones (kube's mergeSortedSlice, strategicpatch/patch.go).
+    expect(out.metadata.ownerReferences.map((o: any) => o.uid)).toEqual(['u2', 'u1']);
+  });
+
+  it('puts what the patch names ahead of server-only elements unless both are live and the server one is earlier', () => {
+    const names = (list: any[]) => list.map((e: any) => e.name);
+    const out = applyStrategicMergePatch(pod(), { spec: { containers: [{ name: 'app', env: [{ name: 'C', value: '3' }] }, { name: 'init' }] } }, 'Pod') as any;
+    // env [A, B] + [C] → [C, A, B]; containers [app, sidecar] + [app, init] → [app, init, sidecar].
+    expect(names(out.spec.containers[0].env)).toEqual(['C', 'A', 'B']);
+    expect(names(out.spec.containers)).toEqual(['app', 'init', 'sidecar']);
+    const live = applyStrategicMergePatch(pod(), { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: '9' }, { name: 'Z', value: '0' }] }] } }, 'Pod') as any;
+    // A (server-only) is live before B (named), so it stays first; Z follows B as the patch lists it.
+    expect(names(live.spec.containers[0].env)).toEqual(['A', 'B', 'Z']);
+    expect(live.spec.containers[0].env[1]).toEqual({ name: 'B', value: '9' });
+  });
+
+  it('puts a new finalizer ahead of the live ones, and keeps the patch order for the named ones', () => {
+    expect((applyStrategicMergePatch(pod(), { metadata: { finalizers: ['b'] } }, 'Pod') as any).metadata.finalizers).toEqual(['b', 'a']);
+    const target = frozen({ metadata: { finalizers: ['x', 'y', 'z'] } });
+    // Named z, new, x keep the patch order; server-only y is live before z (the first named), so it goes ahead.
+    expect((applyStrategicMergePatch(target, { metadata: { finalizers: ['z', 'new', 'x'] } }, 'Pod') as any).metadata.finalizers).toEqual(['y', 'z', 'new', 'x']);
+  });
+
+  it('interleaves server-only elements with the $setElementOrder ones by live order', () => {
+    const target = frozen({ spec: { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } });
+    const out = applyStrategicMergePatch(target, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'new' }], containers: [{ name: 'new' }] } }, 'Pod') as any;
+    // a and b are server-only and live before c, so they go first; then c and new in the order given.
+    expect(out.spec.containers.map((c: any) => c.name)).toEqual(['a', 'b', 'c', 'new']);
   });
 
   it('removes primitives with $deleteFromPrimitiveList', () => {
     const out = applyStrategicMergePatch(pod(), { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }, 'Pod') as any;
     expect(out.metadata.finalizers).toEqual([]);
+  });
+
+  it('stores the $deleteFromPrimitiveList list as the field when the field is absent, like kube', () => {
+    // kube's mergeMap takes the patch value for a key the original lacks (strategicpatch/patch.go), directive or not.
+    const out = applyStrategicMergePatch({ metadata: { name: 'x' } }, { metadata: { '$deleteFromPrimitiveList/finalizers': ['gone'] } }, 'Pod') as any;
+    expect(out.metadata).toEqual({ name: 'x', finalizers: ['gone'] });
   });
 
   it('drops keys outside $retainKeys', () => {

@@ -327,5 +327,35 @@ describe('write verbs: patch and server-side apply refusals', () => {
     expect(r.json).toMatchObject({ kind: 'Event', apiVersion: 'events.k8s.io/v1', note: 'after', reason: 'Synced', regarding: { name: 'cfg' } });
     expect((await req('GET', `/api/v1/namespaces/default/events/ev-patched`)).json.message).toBe('after');
   });
-});
 
+  it('orders a strategic merge like kube: a new list element goes ahead of the live ones', async () => {
+    // kube's mergeSortedSlice (apimachinery strategicpatch/patch.go) puts a patch element first unless a server-only
+    // element is live before it: env [A] + [B] → [B, A]; finalizers [x] + [y] → [y, x].
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const created = await req('POST', D, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ordered', finalizers: ['example.com/x'] },
+      spec: { selector: { matchLabels: { app: 'o' } }, template: { metadata: { labels: { app: 'o' } }, spec: { containers: [{ name: 'c', image: 'nginx', env: [{ name: 'A', value: '1' }] }] } } },
+    });
+    expect(created.status).toBe(201);
+    const r = await req('PATCH', `${D}/ordered`, {
+      metadata: { finalizers: ['example.com/y'] },
+      spec: { template: { spec: { containers: [{ name: 'c', env: [{ name: 'B', value: '2' }] }] } } },
+    }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    expect(r.status).toBe(200);
+    expect(r.json.spec.template.spec.containers[0].env).toEqual([{ name: 'B', value: '2' }, { name: 'A', value: '1' }]);
+    expect(r.json.metadata.finalizers).toEqual(['example.com/y', 'example.com/x']);
+  });
+
+  it('keeps server-side apply order: live elements first, a new one appended (structured-merge-diff merge.go)', async () => {
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const config = (env: string) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ssa-ordered' },
+      spec: { selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'c', image: 'nginx', env: [{ name: env, value: '1' }] }] } } },
+    });
+    const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+    expect((await req('PATCH', `${D}/ssa-ordered?fieldManager=first`, config('A'), APPLY)).status).toBe(201);
+    const r = await req('PATCH', `${D}/ssa-ordered?fieldManager=second`, config('B'), APPLY);
+    expect(r.status).toBe(200);
+    expect(r.json.spec.template.spec.containers[0].env.map((e: any) => e.name)).toEqual(['A', 'B']);
+  });
+});
