@@ -12,8 +12,8 @@ export interface Result {
   stdout: string;
   stderr: string;
   code: number;
-  /** The signal that ended the process: SIGTERM when it outlived the run's bound and was killed. */
-  signal?: NodeJS.Signals | null;
+  /** The signal that ended the process, when one did: SIGTERM when it outlived the run's bound and was killed. */
+  signal?: NodeJS.Signals;
 }
 
 /** The env every child gets: test/setup.ts's HOME/KUBECONFIG/KUBECACHEDIR plus overrides. */
@@ -33,7 +33,8 @@ export function run(cmd: string, args: string[], env: Record<string, string>, in
         stdout,
         stderr,
         code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0,
-        signal: (err as { signal?: NodeJS.Signals | null } | null)?.signal ?? null,
+        // Only when a signal ended it, so that a finished run still equals { code, stdout, stderr }.
+        ...((err as { signal?: NodeJS.Signals | null } | null)?.signal ? { signal: (err as { signal: NodeJS.Signals }).signal } : {}),
       }),
     );
     if (input !== undefined) child.stdin?.end(input);

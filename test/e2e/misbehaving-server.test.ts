@@ -95,7 +95,7 @@ describe.concurrent('first contact: one policy for every command', () => {
         const res = await kwatch(cmd, s.env);
         expect(res.code, res.stderr).toBe(1);
         // index once waited two minutes: a run still going at the run's 30 s bound is killed, and that fails here.
-        expect(res.signal, 'still running at the bound: it waited instead of failing').toBeNull();
+        expect(res.signal, 'still running at the bound: it waited instead of failing').toBeUndefined();
         expect(errorLines(res.stderr)).toHaveLength(1);
         expect(res.stderr).not.toMatch(/retrying/);
         // One request (a redirect loop: the request and its ten hops), never a retry. The watch-list of events and
@@ -237,7 +237,7 @@ describe.concurrent('first contact at discovery', () => {
     s.stub.routes.set('/apis', (_q, res) => json(res, 503, status(503, 'ServiceUnavailable', 'not yet')));
     const res = await kwatch(['events', 'pods', '--for', '2s'], s.env);
     expect(res.code).toBe(1);
-    expect(res.signal, 'still running at the bound: --for did not stop the retries').toBeNull();
+    expect(res.signal, 'still running at the bound: --for did not stop the retries').toBeUndefined();
     expect(errorLines(res.stderr)).toEqual([expect.stringMatching(/^error: Error from server \(ServiceUnavailable\): not yet; stopped after 2s while discovery was still failing$/)]);
   });
 });
