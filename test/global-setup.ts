@@ -3,7 +3,10 @@
 // The run gets a temporary folder of its own (TMPDIR, which the test processes and every CLI they start
 // inherit), so that after it this file can check that no test left a kwatch-* folder behind — other suites
 // running at the same time on the machine have their own — and then remove the folder whatever it holds.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// It also holds one cache folder (XDG_CACHE_HOME) for the whole run: on Node >= 22 the CLI keeps V8's compiled
+// bundle there (src/cli/bundle-code-cache.ts), and with each test file's own HOME every file's first CLI run was
+// a cold compile (~0.3 s of CPU). The tests of the cache itself set or clear XDG_CACHE_HOME for their runs.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installedKubectl, kubectlFloorProblem } from './kubectl-lookup.js';
@@ -25,6 +28,10 @@ export default function setup(): () => void {
   const runDir = mkdtempSync(join(tmpdir(), 'kwatch-suite-'));
   shared.kwatchSuiteDir = runDir;
   process.env.TMPDIR = runDir;
+  // Not kwatch-*: the check below is for folders tests leave behind. Private (0700), or the CLI would not use it.
+  const cacheHome = join(runDir, 'xdg-cache');
+  mkdirSync(cacheHome, { mode: 0o700 });
+  process.env.XDG_CACHE_HOME = cacheHome;
   return () => {
     const left = readdirSync(runDir).filter((name) => TEST_FOLDER.test(name));
     rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
