@@ -99,15 +99,15 @@ describe('createContext: reads', () => {
 describe('createContext: writes', () => {
   it('adds or removes a finalizer with one patch, keeping the resourceVersion, and writes nothing when the list already says so', async () => {
     const { ctx, calls } = setup();
-    const obj = secret('a', {}, ['keep']);
+    const obj = secret('a', {}, ['keep', 'other']);
     const added = await ctx.addFinalizer(obj, 'example.com/cleanup');
-    expect(calls).toEqual([{ verb: 'patch', obj, patch: { metadata: { finalizers: ['keep', 'example.com/cleanup'], resourceVersion: '5' } }, options: undefined }]);
+    expect(calls).toEqual([{ verb: 'patch', obj, patch: { metadata: { finalizers: ['keep', 'other', 'example.com/cleanup'], resourceVersion: '5' } }, options: undefined }]);
     expect(added).toHaveProperty('written', true);
     expect(await ctx.addFinalizer(obj, 'keep')).toBe(obj);
     expect(await ctx.removeFinalizer(obj, 'absent')).toBe(obj);
     expect(calls).toHaveLength(1);
     await ctx.removeFinalizer(obj, 'keep');
-    expect(calls[1]).toMatchObject({ verb: 'patch', patch: { metadata: { finalizers: [] } } });
+    expect(calls[1]).toMatchObject({ verb: 'patch', patch: { metadata: { finalizers: ['other'] } } });
     const bare = secret('c', {});
     await ctx.addFinalizer(bare, 'x');
     expect(calls[2]).toMatchObject({ verb: 'patch', patch: { metadata: { finalizers: ['x'] } } });
