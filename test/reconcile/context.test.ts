@@ -12,10 +12,10 @@ import { OwnWrites } from '../../src/reconcile/stale-reads.js';
 import type { RunRef, WriteCall, WriteChannel } from '../../src/reconcile/writes.js';
 
 const secrets: ResourceInfo = { name: 'secrets', group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true };
-const secret = (name: string, data: Record<string, string>, finalizers?: string[]): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ns', name, resourceVersion: '5', ...(finalizers ? { finalizers } : {}) }, data }) as KubeObject;
+const secret = (name: string, data: Record<string, string>, finalizers?: string[], rv = '5'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ns', name, resourceVersion: rv, ...(finalizers ? { finalizers } : {}) }, data }) as KubeObject;
 
-function setup(o: { masked?: boolean; synced?: boolean } = {}) {
+function setup(o: { masked?: boolean; synced?: boolean; readYourWrites?: boolean } = {}) {
   const idx = new Indexer();
   idx.add(secret('a', { password: '<masked 7 bytes>', user: 'dXNlcg==' }));
   idx.add(secret('b', { token: '<masked 3 bytes>' }));
@@ -44,15 +44,17 @@ function setup(o: { masked?: boolean; synced?: boolean } = {}) {
   const masked: string[][] = [];
   const signal = new AbortController().signal;
   const run: RunRef = { controller: 'ctl', key: 'ns/a', writes: [] };
+  const clock = new FakeClock(1000);
   const ctx = createContext(run, {
     factory,
     writes,
     tracer,
-    clock: new FakeClock(1000),
+    clock,
     signal,
+    readYourWrites: o.readYourWrites,
     ...(o.masked ? { onMaskedRead: (resource: string, key: string, path: string) => void masked.push([resource, key, path]) } : {}),
   });
-  return { ctx, calls, records, masked, waited, signal };
+  return { ctx, calls, records, masked, waited, signal, idx, clock, own: (writes as unknown as { ownWrites: OwnWrites }).ownWrites };
 }
 
 describe('createContext: reads', () => {
@@ -93,6 +95,41 @@ describe('createContext: reads', () => {
     const { ctx } = setup();
     await expect(ctx.get('secrets', undefined as never)).rejects.toThrow('ctx.get("secrets", ref): ref needs a name');
     await expect(ctx.get('secrets', { namespace: 'ns' } as never)).rejects.toThrow(TypeError);
+  });
+});
+
+describe('createContext: stale reads in list', () => {
+  it('records a listed object older than this controller\'s own write of it, and only that one', async () => {
+    const { ctx, own, records } = setup();
+    own.wrote('ctl', 'secrets', 'ns/a', '9');
+    own.wrote('other', 'secrets', 'ns/b', '9');
+    const items = await ctx.list('secrets', { namespace: 'ns' });
+    expect(items).toHaveLength(2);
+    expect(own.staleReads).toEqual([{ controller: 'ctl', key: 'ns/a', resource: 'secrets', readKey: 'ns/a', cachedRv: '5', writtenRv: '9' }]);
+    expect(records.filter((r) => r.op === 'stale-read')).toHaveLength(1);
+  });
+
+  it('with --read-your-writes, waits until the cache holds the write and lists again', async () => {
+    const { ctx, own, idx, clock, records } = setup({ readYourWrites: true });
+    own.wrote('ctl', 'secrets', 'ns/a', '9');
+    const listed = ctx.list('secrets', { namespace: 'ns' });
+    await clock.advance(10);
+    idx.update(secret('a', { password: 'new' }, undefined, '9'));
+    await clock.advance(10);
+    const items = await listed;
+    expect(items.find((o) => o.metadata.name === 'a')?.metadata.resourceVersion).toBe('9');
+    expect(own.staleReads).toEqual([]);
+    expect(records.find((r) => r.op === 'read-your-writes')).toMatchObject({ readKey: 'ns/a', writtenRv: '9', caughtUp: true });
+  });
+
+  it('with --read-your-writes, gives up after the bound and reads what the cache has, a stale read', async () => {
+    const { ctx, own, clock, records } = setup({ readYourWrites: true });
+    own.wrote('ctl', 'secrets', 'ns/a', '9');
+    const listed = ctx.list('secrets', { namespace: 'ns' });
+    for (let i = 0; i < 1001 && records.every((r) => r.op !== 'read-your-writes'); i++) await clock.advance(10);
+    await listed;
+    expect(records.find((r) => r.op === 'read-your-writes')).toMatchObject({ readKey: 'ns/a', caughtUp: false, waitedMs: 10_000 });
+    expect(own.staleReads).toMatchObject([{ readKey: 'ns/a', cachedRv: '5', writtenRv: '9' }]);
   });
 });
 
