@@ -37,10 +37,11 @@ function setup(mode: WriteMode, o: Partial<WriteChannelOptions> & { answer?: (re
       return o.answer ? o.answer(req) : ({ ...(req.body as KubeObject), metadata: { ...(req.body as KubeObject).metadata, name: req.name, namespace: req.namespace, resourceVersion: '9' } } as KubeObject);
     },
   };
-  const channel = new WriteChannel({ mode, catalog, factory, tracer, clock: new FakeClock(1_700_000_000_000), writer, ...o });
+  const clock = new FakeClock(1_700_000_000_000);
+  const channel = new WriteChannel({ mode, catalog, factory, tracer, clock, writer, ...o });
   const run = (): RunRef => ({ controller: 'ctl', key: 'ns/present', writes: [] });
   const writes = () => records.filter((r) => r.op === 'write') as (TraceRecord & Record<string, any>)[];
-  return { channel, run, sent, writes, idx };
+  return { channel, run, sent, writes, idx, clock };
 }
 
 describe('WriteChannel: intercept', () => {
@@ -152,6 +153,59 @@ describe('WriteChannel: sent modes', () => {
     const err = (await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) }).catch((e: unknown) => e)) as StatusError;
     expect(err.status.code).toBe(409);
     expect(err.retryAfterSeconds).toBeUndefined();
+  });
+});
+
+describe('WriteChannel: apply, waiting for its own events', () => {
+  it('is busy until the cache holds the answered version of a written object', async () => {
+    const { channel, run, idx } = setup('apply');
+    expect(channel.awaitingEchoes()).toBe(false);
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '2' }, '8'));
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '2' }, '9'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('is busy until a deleted object leaves the cache', async () => {
+    const { channel, run, idx } = setup('apply', { answer: async () => undefined });
+    await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.delete(cm('present'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('stops waiting for an echo that never comes after ten seconds, and never waits for a write that changes nothing', async () => {
+    const { channel, run, clock } = setup('apply');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '1' }) });
+    expect(channel.awaitingEchoes()).toBe(false);
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await clock.advance(10_000);
+    expect(channel.awaitingEchoes()).toBe(true);
+    await clock.advance(1);
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('records the answered version as this controller\'s last write of the key, but not for a delete', async () => {
+    const { channel, run } = setup('apply');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBe('9');
+    const del = setup('apply');
+    await del.channel.write(del.run(), { verb: 'delete', obj: cm('present') });
+    expect(del.channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBeUndefined();
+  });
+
+  it('reports each write with what it changed and whether its kind keeps a generation', async () => {
+    const { channel, run, writes } = setup('apply');
+    const r = run();
+    await channel.write(r, { verb: 'update', obj: cm('present', { a: '2' }) });
+    await channel.write(r, { verb: 'update', obj: cm('present', { a: '1' }) });
+    expect(r.writes).toEqual([
+      { verb: 'update', resource: 'configmaps', target: 'ns/present', mode: 'apply', changed: ['data.a'], failed: false },
+      { verb: 'update', resource: 'configmaps', target: 'ns/present', mode: 'apply', changed: [], failed: false },
+    ]);
+    expect(writes().map((w) => [w.rv, w.noop])).toEqual([['9', undefined], ['9', true]]);
   });
 });
 
