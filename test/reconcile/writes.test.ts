@@ -1,0 +1,225 @@
+// The WriteChannel in-process, over a fake catalog, cache and server: what each --writes mode does with a
+// write, the answers it gives (404/409 from the cache, or the server's own), which events it marks as the
+// controller's own, events, generated names and injected faults.
+import { describe, expect, it } from 'vitest';
+import { parseInjectSpec } from '../../src/faults/inject-spec.js';
+import { WriteFaults } from '../../src/faults/write-faults.js';
+import { FakeClock } from '../../src/informer/clock.js';
+import { StatusError } from '../../src/informer/errors.js';
+import { Indexer } from '../../src/informer/indexer.js';
+import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import type { KubeObject } from '../../src/informer/types.js';
+import type { ResourceCatalog, ResourceInfo } from '../../src/reconcile/catalog.js';
+import type { SharedInformerFactory } from '../../src/reconcile/informer-factory.js';
+import type { Overlay } from '../../src/reconcile/overlay.js';
+import type { TriggerReason } from '../../src/reconcile/trigger.js';
+import { WriteChannel, type RunRef, type WriteChannelOptions, type WriteMode } from '../../src/reconcile/writes.js';
+import type { WriteRequest } from '../../src/reconcile/writer.js';
+
+const configmaps: ResourceInfo = { name: 'configmaps', group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
+const events: ResourceInfo = { name: 'events', group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
+const cm = (name: string, data: Record<string, string> = {}, rv = '5'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: rv }, data }) as KubeObject;
+
+function setup(mode: WriteMode, o: Partial<WriteChannelOptions> & { answer?: (req: WriteRequest) => Promise<KubeObject | undefined> } = {}) {
+  const idx = new Indexer();
+  idx.add(cm('present', { a: '1' }));
+  const informer = { hasSynced: () => true, getIndexer: () => idx };
+  const catalog = { resolveKind: async (_v: string, kind: string) => (kind === 'Event' ? events : configmaps) } as unknown as ResourceCatalog;
+  const factory = { existing: (info: ResourceInfo) => (info === configmaps ? { info, informer } : undefined) } as unknown as SharedInformerFactory;
+  const tracer = new Tracer();
+  const records: TraceRecord[] = [];
+  tracer.subscribe((r) => records.push(r));
+  const sent: WriteRequest[] = [];
+  const writer = {
+    write: async (req: WriteRequest) => {
+      sent.push(req);
+      return o.answer ? o.answer(req) : ({ ...(req.body as KubeObject), metadata: { ...(req.body as KubeObject).metadata, name: req.name, namespace: req.namespace, resourceVersion: '9' } } as KubeObject);
+    },
+  };
+  const clock = new FakeClock(1_700_000_000_000);
+  const channel = new WriteChannel({ mode, catalog, factory, tracer, clock, writer, ...o });
+  const run = (): RunRef => ({ controller: 'ctl', key: 'ns/present', writes: [] });
+  const writes = () => records.filter((r) => r.op === 'write') as (TraceRecord & Record<string, any>)[];
+  return { channel, run, sent, writes, idx, clock };
+}
+
+describe('WriteChannel: intercept', () => {
+  it('answers 404 for a write to an object the synced cache does not hold, and 409 for a create of one it does', async () => {
+    const { channel, run } = setup('intercept');
+    const err = await channel.write(run(), { verb: 'update', obj: cm('absent') }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).status).toMatchObject({ code: 404, reason: 'NotFound', message: 'configmaps "absent" not found' });
+    await expect(channel.write(run(), { verb: 'create', obj: cm('present') })).rejects.toThrow('configmaps "present" already exists');
+  });
+
+  it('refuses an object without apiVersion and kind in one line, naming the method', async () => {
+    const { channel, run } = setup('intercept');
+    await expect(channel.write(run(), { verb: 'update', obj: { metadata: { name: 'x' } } as KubeObject })).rejects.toThrow(
+      'ctx.update: the object needs apiVersion and kind (they name the resource it is written to)',
+    );
+  });
+
+  it('sends an event to events, about an object whatever it carries, with a generated name', async () => {
+    const { channel, run, writes } = setup('intercept', { random: () => 0 });
+    const r = run();
+    await channel.write(r, { verb: 'event', obj: { metadata: { name: 'present', namespace: 'ns' } } as KubeObject, event: { type: 'Normal', reason: 'Synced', message: 'ok' } });
+    expect(r.writes).toEqual([{ verb: 'event', resource: 'events', target: `ns/present.${(1_700_000_000_000).toString(16)}bbbbb`, changed: ['(created)'], failed: false, mode: 'intercept' }]);
+    expect(writes()[0].request).toMatchObject({ verb: 'create', fieldManager: 'kwatch-ctl', body: { kind: 'Event', reason: 'Synced' } });
+  });
+
+  it('names a generateName object with five characters from the seeded random, or from Math.random without one', async () => {
+    const seeded = setup('intercept', { random: () => 0.999 });
+    const gen = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', generateName: 'job-' } } as unknown as KubeObject;
+    const r = seeded.run();
+    await seeded.channel.write(r, { verb: 'create', obj: gen });
+    expect(r.writes[0].target).toBe('ns/job-99999');
+    const plain = setup('intercept');
+    const r2 = plain.run();
+    await plain.channel.write(r2, { verb: 'create', obj: gen });
+    expect(r2.writes[0].target).toMatch(/^ns\/job-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+
+  it('uses the channel fieldManager when given, else kwatch-<controller>', async () => {
+    const named = setup('intercept', { fieldManager: 'mine' });
+    await named.channel.write(named.run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(named.writes()[0].request.fieldManager).toBe('mine');
+  });
+
+  it('has no local layer and no own events without writes sent', () => {
+    const { channel } = setup('intercept');
+    expect(channel.isLocal('configmaps', '5')).toBe(false);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', undefined)).toBe(false);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', '5')).toBe(false);
+  });
+});
+
+describe('WriteChannel: sent modes', () => {
+  it('server-dry-run sends the write with dryRun', async () => {
+    const { channel, run, sent } = setup('server-dry-run');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ verb: 'update', dryRun: true, name: 'present' });
+  });
+
+  it('apply lets the server answer a write the cache would refuse, and marks its answer as the controller\'s own', async () => {
+    const { channel, run, sent } = setup('apply');
+    const got = await channel.write(run(), { verb: 'update', obj: cm('absent', { a: '1' }) });
+    expect(sent[0]).toMatchObject({ dryRun: false, name: 'absent' });
+    expect(got?.metadata.resourceVersion).toBe('9');
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/absent', '9')).toBe(true);
+    expect(channel.isOwn('other', 'configmaps', 'ns/absent', '9')).toBe(false);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/absent', undefined)).toBe(false);
+  });
+
+  it('marks an event that arrived before its write\'s answer as own, only for the writing controller', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { channel, run } = setup('apply', {
+      answer: async (req) => {
+        await gate;
+        return { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: '9', uid: 'u1' } } as KubeObject;
+      },
+    });
+    const mine = { reason: 'x' } as unknown as TriggerReason & { own?: boolean };
+    const also = { reason: 'y' } as unknown as TriggerReason & { own?: boolean };
+    const theirs = { reason: 'z' } as unknown as TriggerReason & { own?: boolean };
+    channel.claimLater('ctl', 'configmaps', 'u1', '8', { reason: 'before' } as unknown as TriggerReason);
+    const pending = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await new Promise((r) => setTimeout(r, 0));
+    channel.claimLater('ctl', 'configmaps', 'u1', '9', mine);
+    channel.claimLater('ctl', 'configmaps', 'u1', '9', also);
+    channel.claimLater('other', 'configmaps', 'u1', '9', theirs);
+    channel.claimLater('ctl', 'configmaps', 'u1', undefined, { reason: 'norv' } as unknown as TriggerReason);
+    release();
+    await pending;
+    expect([mine.own, also.own, theirs.own]).toEqual([true, true, undefined]);
+  });
+
+  it('answers an injected fault without sending, as a failed write with nothing changed', async () => {
+    const { channel, run, sent, writes } = setup('apply', { faults: new WriteFaults([parseInjectSpec('throttle@1')]) });
+    const r = run();
+    const err = await channel.write(r, { verb: 'update', obj: cm('present', { a: '2' }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).status.code).toBe(429);
+    expect((err as StatusError).retryAfterSeconds).toBe(1);
+    expect(sent).toEqual([]);
+    expect(r.writes).toEqual([{ verb: 'update', resource: 'configmaps', target: 'ns/present', mode: 'apply', changed: [], failed: true }]);
+    expect(writes()[0]).toMatchObject({ rv: '5', injected: 'throttle@1', status: { code: 429 } });
+  });
+
+  it('an injected conflict carries no Retry-After', async () => {
+    const { channel, run } = setup('apply', { faults: new WriteFaults([parseInjectSpec('conflict@1')]) });
+    const err = (await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) }).catch((e: unknown) => e)) as StatusError;
+    expect(err.status.code).toBe(409);
+    expect(err.retryAfterSeconds).toBeUndefined();
+  });
+});
+
+describe('WriteChannel: apply, waiting for its own events', () => {
+  it('is busy until the cache holds the answered version of a written object', async () => {
+    const { channel, run, idx } = setup('apply');
+    expect(channel.awaitingEchoes()).toBe(false);
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '2' }, '8'));
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '2' }, '9'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('is busy until a deleted object leaves the cache', async () => {
+    const { channel, run, idx } = setup('apply', { answer: async () => undefined });
+    await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.delete(cm('present'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('stops waiting for an echo that never comes after ten seconds, and never waits for a write that changes nothing', async () => {
+    const { channel, run, clock } = setup('apply');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '1' }) });
+    expect(channel.awaitingEchoes()).toBe(false);
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await clock.advance(10_000);
+    expect(channel.awaitingEchoes()).toBe(true);
+    await clock.advance(1);
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('records the answered version as this controller\'s last write of the key, but not for a delete', async () => {
+    const { channel, run } = setup('apply');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBe('9');
+    const del = setup('apply');
+    await del.channel.write(del.run(), { verb: 'delete', obj: cm('present') });
+    expect(del.channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBeUndefined();
+  });
+
+  it('reports each write with what it changed and whether its kind keeps a generation', async () => {
+    const { channel, run, writes } = setup('apply');
+    const r = run();
+    await channel.write(r, { verb: 'update', obj: cm('present', { a: '2' }) });
+    await channel.write(r, { verb: 'update', obj: cm('present', { a: '1' }) });
+    expect(r.writes).toEqual([
+      { verb: 'update', resource: 'configmaps', target: 'ns/present', mode: 'apply', changed: ['data.a'], failed: false },
+      { verb: 'update', resource: 'configmaps', target: 'ns/present', mode: 'apply', changed: [], failed: false },
+    ]);
+    expect(writes().map((w) => [w.rv, w.noop])).toEqual([['9', undefined], ['9', true]]);
+  });
+});
+
+describe('WriteChannel: overlay', () => {
+  it('applies a changing write to the overlay and answers with its resourceVersion; a write that changes nothing is not applied', async () => {
+    const applied: unknown[] = [];
+    const overlay = { apply: (...args: unknown[]) => (applied.push(args), 'L1'), isLocal: (_r: string, rv?: string) => rv === 'L1' } as unknown as Overlay;
+    const { channel, run } = setup('overlay', { overlay });
+    const got = await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(got?.metadata.resourceVersion).toBe('L1');
+    expect(applied).toHaveLength(1);
+    expect(channel.isLocal('configmaps', 'L1')).toBe(true);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', 'L1')).toBe(true);
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '1' }) });
+    expect(applied).toHaveLength(1);
+  });
+});
