@@ -73,12 +73,12 @@ describe('tapWatch: an injected 410', () => {
 interface Tapped { received: Buffer; seen: ScannedEvent[]; faults: string[]; closed: string; firstByteMs: number; ended: 'end' | 'error' }
 
 /** A watch answered by `write` (after the 200 with `contentType`), through the tap. */
-async function tapped(contentType: string, write: (res: ServerResponse) => void | Promise<void>, faults?: WatchFaults): Promise<Tapped> {
+async function tapped(contentType: string, write: (res: ServerResponse) => void | Promise<void>, faults?: WatchFaults, more: { timeoutSeconds?: number; clientLeaves?: boolean } = {}): Promise<Tapped> {
   const seen: ScannedEvent[] = [];
   const faultTexts: string[] = [];
   let closed = '';
   server = createServer((req, res) => {
-    tapWatch(req, res, faults, { started: () => {}, event: (e) => seen.push(e), fault: (t) => faultTexts.push(t), closed: (why) => { closed = why; } });
+    tapWatch(req, res, faults, { started: () => {}, event: (e) => seen.push(e), fault: (t) => faultTexts.push(t), closed: (why) => { closed = why; } }, { timeoutSeconds: more.timeoutSeconds });
     res.writeHead(200, { 'content-type': contentType });
     void write(res);
   });
@@ -88,11 +88,16 @@ async function tapped(contentType: string, write: (res: ServerResponse) => void 
   const { received, ended } = await new Promise<{ received: Buffer; ended: 'end' | 'error' }>((resolve) => {
     const parts: Buffer[] = [];
     const done = (ended: 'end' | 'error') => resolve({ received: Buffer.concat(parts), ended });
-    request({ port: (server!.address() as AddressInfo).port, path: '/api/v1/configmaps?watch=1' }, (res) => {
-      res.on('data', (c: Buffer) => { if (firstByteMs < 0) firstByteMs = Date.now() - startedAt; parts.push(c); });
+    const req = request({ port: (server!.address() as AddressInfo).port, path: '/api/v1/configmaps?watch=1' }, (res) => {
+      res.on('data', (c: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = Date.now() - startedAt;
+        parts.push(c);
+        if (more.clientLeaves) { req.destroy(); done('error'); }
+      });
       res.on('end', () => done('end'));
       res.on('error', () => done('error'));
-    }).on('error', () => done('error')).end();
+    });
+    req.on('error', () => done('error')).end();
   });
   // The server's close event follows the client's end: wait for it (bounded).
   for (let i = 0; i < 200 && closed === ''; i++) await new Promise((r) => setTimeout(r, 10));
@@ -185,4 +190,47 @@ describe('tapWatch: protobuf and CBOR streams', () => {
       }
     });
   }
+});
+
+describe('tapWatch: how a stream ended', () => {
+  it('says timeout when the server ended it at its timeoutSeconds, server before, client when the client left', async () => {
+    // timeoutSeconds 1: an end from 0 s on counts as the server's timeout (a second of slack for the server's clock).
+    expect((await tapped('application/json', writeCut(Buffer.from(STREAM), 100), undefined, { timeoutSeconds: 1 })).closed).toBe('timeout');
+    server!.close();
+    expect((await tapped('application/json', writeCut(Buffer.from(STREAM), 100), undefined, { timeoutSeconds: 60 })).closed).toBe('server');
+    server!.close();
+    const endless = (res: ServerResponse) => { res.write(`${event('ADDED', 'a', '1')}\n`); };
+    const left = await tapped('application/json', endless, undefined, { clientLeaves: true });
+    expect(left.closed).toBe('client');
+    expect(left.seen.map((e) => e.rv)).toEqual(['1']);
+  });
+});
+
+describe('tapWatch: a timed fault that came due before the watch opened', () => {
+  const due = async (spec: string) => {
+    const faults = new WatchFaults([parseInjectSpec(spec)]);
+    faults.start();
+    // Most likely due by then (it then fires as the watch registers); on a slow machine it fires on the open watch
+    // instead, with the same result.
+    await new Promise((r) => setTimeout(r, 20));
+    return faults;
+  };
+  it('a drop-connection breaks the watch as it opens, recorded once', async () => {
+    const faults = await due('drop-connection@1ms');
+    const r = await tapped('application/json', writeSlowly(Buffer.from(STREAM), 9), faults);
+    expect(r.ended).toBe('error');
+    expect(r.received.length).toBe(0);
+    expect(r.faults).toEqual(['drop-connection@1ms']);
+    expect(r.seen).toEqual([]);
+    expect(r.closed).toBe('fault');
+  });
+  it('an expire sends kube\'s Expired Status as the watch opens, and nothing of the stream', async () => {
+    const faults = await due('expire@1ms');
+    const r = await tapped('application/json', writeSlowly(Buffer.from(STREAM), 9), faults);
+    expect(r.ended).toBe('end');
+    expect(r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { object: { message: string } }).object.message)).toEqual(['too old resource version: injected by kwatch (expire@1ms)']);
+    expect(r.faults).toEqual(['expire@1ms']);
+    expect(r.seen.map((e) => e.type)).toEqual(['ERROR']);
+    expect(r.closed).toBe('410');
+  });
 });
