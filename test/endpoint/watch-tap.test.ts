@@ -234,3 +234,27 @@ describe('tapWatch: a timed fault that came due before the watch opened', () => 
     expect(r.closed).toBe('410');
   });
 });
+
+describe('tapWatch: the server\'s own 410', () => {
+  const expired = { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 } };
+  it('a JSON stream ending in an Expired Status closes as 410, with faults and without', async () => {
+    const bookmark = JSON.stringify({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '5' } } });
+    const body = `${event('ADDED', 'a', '1')}\n${bookmark}\n${JSON.stringify(expired)}\n`;
+    for (const faults of [undefined, new WatchFaults([parseInjectSpec('hide-delete:demo/a')])]) {
+      const r = await tapped('application/json', writeCut(Buffer.from(body), 5), faults);
+      expect(r.received.toString('utf8')).toBe(body);
+      expect(r.seen.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK', 'ERROR']);
+      expect(r.faults).toEqual([]);
+      expect(r.closed).toBe('410');
+      server!.close();
+    }
+  });
+  it('so does a CBOR or protobuf stream', async () => {
+    for (const [type, bytes] of [['application/cbor-seq', encodeCbor(expired)], ['application/vnd.kubernetes.protobuf;stream=watch', watchEventFrame('ERROR', expired.object)]] as const) {
+      const r = await tapped(type, writeCut(bytes, 3));
+      expect(r.seen.map((e) => e.type), type).toEqual(['ERROR']);
+      expect(r.closed, type).toBe('410');
+      server!.close();
+    }
+  });
+});
