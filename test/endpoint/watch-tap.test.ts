@@ -122,7 +122,11 @@ describe('tapWatch: delay', () => {
     const faults = new WatchFaults([parseInjectSpec('delay:300ms')]);
     faults.start();
     try {
-      const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 9), faults);
+      // A line every 60 ms: the events come due one after another, the later ones after the first timer fired.
+      const r = await tapped('application/json', async (res) => {
+        for (const line of STREAM.split(/(?<=\n)/)) { res.write(line); await new Promise((t) => setTimeout(t, 60)); }
+        res.end();
+      }, faults);
       // Real time, a lower bound only: a timer never fires early, however slow the machine.
       expect(r.firstByteMs).toBeGreaterThanOrEqual(250);
       expect(r.ended).toBe('end');
