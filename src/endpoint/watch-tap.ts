@@ -50,6 +50,8 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   const queue: { at: number; line: Buffer }[] = [];
   let timer: NodeJS.Timeout | undefined;
   let endAfterQueue = false;
+  /** A drop-connection fault fired: the response is broken, not ended, once its last bytes are out. */
+  let dropped = false;
 
   res.writeHead = function (this: ServerResponse, code: number, ...rest: unknown[]) {
     const headers = rest.find((x) => typeof x === 'object' && x !== null) as Record<string, unknown> | undefined;
@@ -92,8 +94,11 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     }, Math.max(0, queue[0].at - Date.now()));
   };
   const finish = () => {
-    if (res.writableEnded) return;
+    if (res.writableEnded || res.destroyed) return;
     flushBatch();
+    // A dropped connection breaks only after what was written went out: http corks the socket until the next tick,
+    // and a destroy before then would lose the event the fault fired on (which the trace says was delivered).
+    if (dropped) { setImmediate(() => res.destroy()); return; }
     origEnd();
   };
 
@@ -231,11 +236,13 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     else finish();
   };
   const drop = () => {
-    if (res.destroyed) return;
+    if (res.destroyed || dropped) return;
     stopped = true;
+    dropped = true;
     closeReason = 'fault';
-    flushBatch();
-    res.destroy();
+    // Held-back (delayed) events go out first, as before an injected 410.
+    if (queue.length) endAfterQueue = true;
+    else finish();
   };
   const watch: FaultableWatch = {
     // A watch already cut (its 410 still draining to the client) is done with faults: no second record for it.

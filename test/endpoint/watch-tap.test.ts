@@ -1,10 +1,12 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScannedEvent } from '../../src/endpoint/body-scan.js';
 import { tapWatch } from '../../src/endpoint/watch-tap.js';
 import { parseInjectSpec } from '../../src/faults/inject-spec.js';
 import { WatchFaults } from '../../src/faults/watch-faults.js';
+import { encodeCbor } from '../../src/sim/cbor-wire.js';
+import { watchEventFrame } from '../../src/wire/protobuf/from-json.js';
 
 const event = (type: string, name: string, rv: string) => JSON.stringify({ type, object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'demo', resourceVersion: rv, managedFields: [{ manager: 'x' }] }, data: { note: 'a\nb "}' } } });
 const STREAM = `${event('ADDED', 'a', '1')}\n${event('MODIFIED', 'a', '2')}\r\n\n${event('DELETED', 'a', '3')}\n${event('ADDED', 'b', '4')}`;
@@ -64,5 +66,199 @@ describe('tapWatch: an injected 410', () => {
     expect(lines[2].object).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: injected by kwatch (expire@2)', reason: 'Expired', code: 410 });
     expect(seen.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'ERROR']);
     expect(closed).toBe('410');
+  });
+});
+
+/** What a client of a tapped watch got: its bytes, the events the tap saw, the faults it recorded, how it closed. */
+interface Tapped { received: Buffer; seen: ScannedEvent[]; faults: string[]; closed: string; firstByteMs: number; ended: 'end' | 'error' }
+
+/** A watch answered by `write` (after the 200 with `contentType`), through the tap. */
+async function tapped(contentType: string, write: (res: ServerResponse) => void | Promise<void>, faults?: WatchFaults, more: { timeoutSeconds?: number; clientLeaves?: boolean } = {}): Promise<Tapped> {
+  const seen: ScannedEvent[] = [];
+  const faultTexts: string[] = [];
+  let closed = '';
+  server = createServer((req, res) => {
+    tapWatch(req, res, faults, { started: () => {}, event: (e) => seen.push(e), fault: (t) => faultTexts.push(t), closed: (why) => { closed = why; } }, { timeoutSeconds: more.timeoutSeconds });
+    res.writeHead(200, { 'content-type': contentType });
+    void write(res);
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  const startedAt = Date.now();
+  let firstByteMs = -1;
+  const { received, ended } = await new Promise<{ received: Buffer; ended: 'end' | 'error' }>((resolve) => {
+    const parts: Buffer[] = [];
+    const done = (ended: 'end' | 'error') => resolve({ received: Buffer.concat(parts), ended });
+    const req = request({ port: (server!.address() as AddressInfo).port, path: '/api/v1/configmaps?watch=1' }, (res) => {
+      res.on('data', (c: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = Date.now() - startedAt;
+        parts.push(c);
+        if (more.clientLeaves) { req.destroy(); done('error'); }
+      });
+      res.on('end', () => done('end'));
+      res.on('error', () => done('error'));
+    });
+    req.on('error', () => done('error')).end();
+  });
+  // The server's close event follows the client's end: wait for it (bounded).
+  for (let i = 0; i < 200 && closed === ''; i++) await new Promise((r) => setTimeout(r, 10));
+  return { received, seen, faults: faultTexts, closed, firstByteMs, ended };
+}
+
+const writeCut = (bytes: Buffer, cut: number) => (res: ServerResponse) => {
+  for (let i = 0; i < bytes.length; i += cut) res.write(bytes.subarray(i, i + cut));
+  res.end();
+};
+/** The same, one chunk a turn of the event loop, as a server streams events (a writer may go on after the tap stopped). */
+const writeSlowly = (bytes: Buffer, cut: number) => async (res: ServerResponse) => {
+  for (let i = 0; i < bytes.length; i += cut) { res.write(bytes.subarray(i, i + cut)); await new Promise((r) => setImmediate(r)); }
+  res.end();
+};
+const rvsOf = (text: string) => text.split('\n').filter(Boolean).map((l) => `${(JSON.parse(l) as { type: string }).type}@${(JSON.parse(l) as { object: { metadata: { resourceVersion: string } } }).object.metadata.resourceVersion}`);
+const configMap = (name: string, rv: string) => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'demo', resourceVersion: rv }, data: { note: 'x' } });
+const WIRE_EVENTS = [['ADDED', 'a', '1'], ['MODIFIED', 'a', '2'], ['DELETED', 'a', '3']] as const;
+
+describe('tapWatch: delay', () => {
+  it('holds every event for the delay, then delivers them all in order, and ends the stream only after the last', async () => {
+    const faults = new WatchFaults([parseInjectSpec('delay:300ms')]);
+    faults.start();
+    try {
+      // A line every 60 ms: the events come due one after another, the later ones after the first timer fired.
+      const r = await tapped('application/json', async (res) => {
+        for (const line of STREAM.split(/(?<=\n)/)) { res.write(line); await new Promise((t) => setTimeout(t, 60)); }
+        res.end();
+      }, faults);
+      // Real time, a lower bound only: a timer never fires early, however slow the machine.
+      expect(r.firstByteMs).toBeGreaterThanOrEqual(250);
+      expect(r.ended).toBe('end');
+      expect(rvsOf(r.received.toString('utf8'))).toEqual(['ADDED@1', 'MODIFIED@2', 'DELETED@3', 'ADDED@4']);
+      expect(r.seen.map((e) => e.rv)).toEqual(['1', '2', '3', '4']);
+      expect(r.closed).toBe('server');
+    } finally {
+      faults.stop();
+    }
+  });
+});
+
+describe('tapWatch: drop-connection', () => {
+  it('sends the events up to the one it fires on, then breaks the client\'s connection and closes the writer\'s response', async () => {
+    const faults = new WatchFaults([parseInjectSpec('drop-connection@2')]);
+    let writer: ServerResponse | undefined;
+    const r = await tapped('application/json', (res) => { writer = res; return writeSlowly(Buffer.from(STREAM), 9)(res); }, faults);
+    expect(r.ended).toBe('error');
+    expect(rvsOf(r.received.toString('utf8'))).toEqual(['ADDED@1', 'MODIFIED@2']);
+    expect(r.seen.map((e) => e.rv)).toEqual(['1', '2']);
+    expect(r.faults).toEqual(['drop-connection@2']);
+    expect(r.closed).toBe('fault');
+    expect(writer!.destroyed).toBe(true);
+  });
+});
+
+describe('tapWatch: a string chunk with its encoding', () => {
+  it('reads the chunk in the encoding it was written in, with faults and without', async () => {
+    for (const faults of [undefined, new WatchFaults([parseInjectSpec('hide-delete:demo/b')])]) {
+      const hex = Buffer.from(STREAM).toString('hex');
+      const r = await tapped('application/json', (res) => {
+        for (let i = 0; i < hex.length; i += 14) res.write(hex.slice(i, i + 14), 'hex');
+        res.end();
+      }, faults);
+      expect(rvsOf(r.received.toString('utf8'))).toEqual(['ADDED@1', 'MODIFIED@2', 'DELETED@3', 'ADDED@4']);
+      expect(r.seen.map((e) => `${e.type} ${e.key}@${e.rv}`)).toEqual(['ADDED demo/a@1', 'MODIFIED demo/a@2', 'DELETED demo/a@3', 'ADDED demo/b@4']);
+      server!.close();
+    }
+  });
+});
+
+describe('tapWatch: protobuf and CBOR streams', () => {
+  const wires = [
+    { name: 'protobuf frames', type: 'application/vnd.kubernetes.protobuf;stream=watch', bytes: Buffer.concat(WIRE_EVENTS.map(([t, n, rv]) => watchEventFrame(t, configMap(n, rv)))) },
+    { name: 'CBOR items', type: 'application/cbor-seq', bytes: Buffer.concat(WIRE_EVENTS.map(([t, n, rv]) => encodeCbor({ type: t, object: configMap(n, rv) }))) },
+  ];
+  for (const wire of wires) {
+    it(`passes ${wire.name} on untouched and sees each event once, split across writes at every byte`, async () => {
+      for (let cut = 1; cut <= wire.bytes.length; cut++) {
+        // The writer reuses its chunk once its write called back (as a pooled writer may): the tap must have copied
+        // the part of an item it keeps for later.
+        const r = await tapped(wire.type, async (res) => {
+          const scratch = Buffer.alloc(wire.bytes.length);
+          for (let i = 0; i < wire.bytes.length; i += cut) {
+            const n = wire.bytes.copy(scratch, 0, i, i + cut);
+            await new Promise((written) => res.write(scratch.subarray(0, n), written));
+            scratch.fill(0xff);
+          }
+          res.end();
+        });
+        expect(r.received.equals(wire.bytes), `cut ${cut}`).toBe(true);
+        expect(r.seen.map((e) => `${e.type} ${e.key}@${e.rv}`), `cut ${cut}`).toEqual(['ADDED demo/a@1', 'MODIFIED demo/a@2', 'DELETED demo/a@3']);
+        expect(r.closed).toBe('server');
+        server!.close();
+      }
+    });
+  }
+});
+
+describe('tapWatch: how a stream ended', () => {
+  it('says timeout when the server ended it at its timeoutSeconds, server before, client when the client left', async () => {
+    // timeoutSeconds 1: an end from 0 s on counts as the server's timeout (a second of slack for the server's clock).
+    expect((await tapped('application/json', writeCut(Buffer.from(STREAM), 100), undefined, { timeoutSeconds: 1 })).closed).toBe('timeout');
+    server!.close();
+    expect((await tapped('application/json', writeCut(Buffer.from(STREAM), 100), undefined, { timeoutSeconds: 60 })).closed).toBe('server');
+    server!.close();
+    const endless = (res: ServerResponse) => { res.write(`${event('ADDED', 'a', '1')}\n`); };
+    const left = await tapped('application/json', endless, undefined, { clientLeaves: true });
+    expect(left.closed).toBe('client');
+    expect(left.seen.map((e) => e.rv)).toEqual(['1']);
+  });
+});
+
+describe('tapWatch: a timed fault that came due before the watch opened', () => {
+  const due = async (spec: string) => {
+    const faults = new WatchFaults([parseInjectSpec(spec)]);
+    faults.start();
+    // Most likely due by then (it then fires as the watch registers); on a slow machine it fires on the open watch
+    // instead, with the same result.
+    await new Promise((r) => setTimeout(r, 20));
+    return faults;
+  };
+  it('a drop-connection breaks the watch as it opens, recorded once', async () => {
+    const faults = await due('drop-connection@1ms');
+    const r = await tapped('application/json', writeSlowly(Buffer.from(STREAM), 9), faults);
+    expect(r.ended).toBe('error');
+    expect(r.received.length).toBe(0);
+    expect(r.faults).toEqual(['drop-connection@1ms']);
+    expect(r.seen).toEqual([]);
+    expect(r.closed).toBe('fault');
+  });
+  it('an expire sends kube\'s Expired Status as the watch opens, and nothing of the stream', async () => {
+    const faults = await due('expire@1ms');
+    const r = await tapped('application/json', writeSlowly(Buffer.from(STREAM), 9), faults);
+    expect(r.ended).toBe('end');
+    expect(r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { object: { message: string } }).object.message)).toEqual(['too old resource version: injected by kwatch (expire@1ms)']);
+    expect(r.faults).toEqual(['expire@1ms']);
+    expect(r.seen.map((e) => e.type)).toEqual(['ERROR']);
+    expect(r.closed).toBe('410');
+  });
+});
+
+describe('tapWatch: the server\'s own 410', () => {
+  const expired = { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 } };
+  it('a JSON stream ending in an Expired Status closes as 410, with faults and without', async () => {
+    const bookmark = JSON.stringify({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '5' } } });
+    const body = `${event('ADDED', 'a', '1')}\n${bookmark}\n${JSON.stringify(expired)}\n`;
+    for (const faults of [undefined, new WatchFaults([parseInjectSpec('hide-delete:demo/a')])]) {
+      const r = await tapped('application/json', writeCut(Buffer.from(body), 5), faults);
+      expect(r.received.toString('utf8')).toBe(body);
+      expect(r.seen.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK', 'ERROR']);
+      expect(r.faults).toEqual([]);
+      expect(r.closed).toBe('410');
+      server!.close();
+    }
+  });
+  it('so does a CBOR or protobuf stream', async () => {
+    for (const [type, bytes] of [['application/cbor-seq', encodeCbor(expired)], ['application/vnd.kubernetes.protobuf;stream=watch', watchEventFrame('ERROR', expired.object)]] as const) {
+      const r = await tapped(type, writeCut(bytes, 3));
+      expect(r.seen.map((e) => e.type), type).toEqual(['ERROR']);
+      expect(r.closed, type).toBe('410');
+      server!.close();
+    }
   });
 });
