@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { kubectlSim } from '../sim/sim-helpers.js';
 import { tempDir } from '../temp-dir.js';
 import { BIN, childEnv, KUBECTL, kwatch, run, type Rec } from './events-helpers.js';
@@ -128,6 +128,10 @@ describe('--trace-out and kwatch trace', () => {
     let stdout = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // A failed assertion below would leave it serving, waiting for its one fetch, for ever.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    });
     await expect.poll(() => stdout, { timeout: 20_000 }).toMatch(/\n$/);
     const m = /^https:\/\/ui\.perfetto\.dev\/#!\/\?url=(http:\/\/127\.0\.0\.1:\d+\/tiny\.json)\n$/.exec(stdout);
     expect(m, stdout).not.toBeNull();
