@@ -109,7 +109,9 @@ async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = f
       throw err;
     }
   }
-  if (ct === '' || ct === 'application/json' || ct.endsWith('+json')) {
+  // The media type exactly, as kube matches it (negotiation.NegotiateInputSerializerForMediaType): no `+json`
+  // suffix rule, so a patch type sent on a create or update is a 415 there too.
+  if (ct === '' || ct === 'application/json') {
     const text = await readBody(req);
     const deep = jsonDepthError(text);
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
@@ -374,12 +376,36 @@ async function admissionWritten(ctx: ServerContext): Promise<void> {
 
 interface DeleteOptions { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[]; gracePeriodSeconds?: number | string; propagationPolicy?: string; orphanDependents?: boolean }
 
-/** The optional DeleteOptions body: JSON, or protobuf from typed clients (which encode it like their objects). */
-async function readDeleteOptions(req: IncomingMessage): Promise<DeleteOptions | undefined> {
+/**
+ * The optional DeleteOptions body: JSON, YAML, or protobuf from typed clients (which encode it like their objects),
+ * and CBOR with its gate on. kube negotiates a body's media type only when there is a body, and exactly
+ * (apiserver/pkg/endpoints/handlers/delete.go): any other type with a body is its 415.
+ */
+async function readDeleteOptions(req: IncomingMessage, cbor: boolean): Promise<DeleteOptions | undefined> {
   const body = await readBodyBytes(req);
-  if (mediaType(req) === PROTOBUF) return body.length > 0 ? decodeProtobuf(body) as DeleteOptions : undefined;
+  if (body.length === 0) return undefined;
+  const ct = mediaType(req);
+  if (ct === PROTOBUF) return decodeProtobuf(body) as DeleteOptions;
+  if (ct === CBOR && cbor) {
+    try {
+      return decodeCbor(body) as DeleteOptions;
+    } catch (err) {
+      throw badRequest(`error decoding DeleteOptions: ${(err as Error).message}`);
+    }
+  }
   const text = body.toString('utf8');
+  if (ct === 'application/yaml') return text.trim() ? parseYamlOptions(text) : undefined;
+  if (ct !== '' && ct !== 'application/json') throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
   return text.trim() ? parseJson(text, 'DeleteOption') as DeleteOptions : undefined;
+}
+
+function parseYamlOptions(text: string): DeleteOptions {
+  try {
+    return parseYamlBody(text) as DeleteOptions;
+  } catch (err) {
+    if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Without a body, kube reads DeleteOptions from the query (gracePeriodSeconds, propagationPolicy, orphanDependents). */
@@ -415,7 +441,7 @@ function deleteRequest(o: DeleteOptions, dryRun: boolean): DeleteRequest {
 }
 
 export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, name: string, q: URLSearchParams): Promise<void> {
-  const body = await readDeleteOptions(req);
+  const body = await readDeleteOptions(req, ctx.featureGates?.CBORServingAndStorage === true);
   const dryRun = deleteDryRun(body, q);
   const o = body ?? deleteOptionsFromQuery(q);
   const preconditions = o?.preconditions;
@@ -432,7 +458,7 @@ export async function handleDelete(ctx: ServerContext, req: IncomingMessage, res
 }
 
 export async function handleDeleteCollection(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, type: ResourceType, namespace: string | undefined, filter: ObjectFilter, q: URLSearchParams): Promise<void> {
-  const options = await readDeleteOptions(req);
+  const options = await readDeleteOptions(req, ctx.featureGates?.CBORServingAndStorage === true);
   const dryRun = deleteDryRun(options, q);
   const store = ctx.store;
   const { stored, view } = storageOf(ctx, type);
