@@ -39,6 +39,8 @@ export interface WriteOptions {
    * be stored, and throws kube's 422 to refuse it. In-process writes (controllers, the workload) pass none.
    */
   validate?: (prev: SimObject | undefined, next: SimObject) => void;
+  /** The subresource a client wrote through (`resize`), when it is not what `subresource` stores: admission reads it. */
+  through?: string;
 }
 
 /** Sees every committed change of every collection, after its watchers; must not write (it runs inside the write). */
@@ -48,7 +50,7 @@ export type CommitListener = (change: Change, type: ResourceType) => void;
 export type CreateAdmission = (type: ResourceType, obj: SimObject, namespace: string) => void;
 
 /** Admission of the object about to be stored, after defaults and validation (ResourceQuota); `prev` on update. */
-export type StoredAdmission = (type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean) => void;
+export type StoredAdmission = (type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean, through?: string) => void;
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
@@ -348,7 +350,7 @@ export class SimStore implements SimApi {
     opts.validate?.(prev, next);
     // A no-op write changes nothing: no revision, no event (etcd's GuaranteedUpdate compares bytes).
     if (jsonEqual(next, prev)) return prev;
-    this.admitStored?.(type, next, prev, opts.dryRun === true);
+    this.admitStored?.(type, next, prev, opts.dryRun === true, opts.through);
     if (opts.dryRun) return next;
     this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
     this.afterWrite(type, next);

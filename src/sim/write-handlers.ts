@@ -244,7 +244,7 @@ export async function handleUpdate(ctx: ServerContext, req: IncomingMessage, res
   const sub = subresource === 'status' || subresource === 'finalize' ? subresource : subresource === 'approval' ? 'status' : 'main';
   const { stored, view } = storageOf(ctx, type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, obj);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, fields: updateFields(type, fieldManagerOf(q, req), fieldsSubresource(subresource, sub)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { dryRun, subresource: sub, through: subresource, fields: updateFields(type, fieldManagerOf(q, req), fieldsSubresource(subresource, sub)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : sub, ctx.store) });
   await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }
@@ -312,7 +312,7 @@ export async function handlePatch(ctx: ServerContext, req: IncomingMessage, res:
   next.kind = type.kind;
   next.apiVersion = groupVersion(type);
   const written = csrSubresourceBody(ctx, type, namespace, name, subresource, next);
-  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, fields: updateFields(type, manager, fieldsSubresource(subresource, opts.subresource)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
+  const updated = ctx.store.updateObject(stored, view ? view.toStorage(written) : written, { ...opts, through: subresource, fields: updateFields(type, manager, fieldsSubresource(subresource, opts.subresource)), validate: writeValidator(type, subresource === 'resize' ? 'resize' : opts.subresource, ctx.store) });
   await admissionWritten(ctx);
   sendObject(res, 200, served(view, updated));
 }

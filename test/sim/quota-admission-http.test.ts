@@ -87,6 +87,29 @@ describe('ResourceQuota admission over HTTP', () => {
     expect((await http(sim.url, '/api/v1/namespaces/disks/resourcequotas/q')).json.status.used).toEqual({ 'requests.storage': '3Gi' });
   });
 
+  it('an in-place resize past the quota is refused with the increase as requested; one within it is charged', async () => {
+    // kube's pod evaluator handles updates through pods/NAME/resize (pkg/quota/v1/evaluator/core/pods.go).
+    await namespaceWithQuota('resize', { hard: { 'requests.cpu': '1' } });
+    expect((await post('/api/v1/namespaces/resize/pods', pod('resize', 'web', [{ name: 'c', resources: { requests: { cpu: '500m' } } }]))).status).toBe(201);
+    const resize = (cpu: string) => http(sim.url, '/api/v1/namespaces/resize/pods/web/resize', {
+      method: 'PATCH', body: { spec: { containers: [{ name: 'c', resources: { requests: { cpu } } }] } }, headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    });
+    const tooBig = await resize('2');
+    expect(tooBig.status).toBe(403);
+    expect(tooBig.json.message).toBe('pods "web" is forbidden: exceeded quota: q, requested: requests.cpu=1500m, used: requests.cpu=500m, limited: requests.cpu=1');
+    expect((await http(sim.url, '/api/v1/namespaces/resize/pods/web')).json.spec.containers[0].resources.requests.cpu).toBe('500m');
+    expect((await resize('1')).status).toBe(200);
+    expect((await http(sim.url, '/api/v1/namespaces/resize/resourcequotas/q')).json.status.used).toEqual({ 'requests.cpu': '1' });
+  });
+
+  it('a pod update that moves it into the Terminating scope is evaluated, as a create would be', async () => {
+    await namespaceWithQuota('scope-move', { hard: { pods: '0' }, scopes: ['Terminating'] });
+    expect((await post('/api/v1/namespaces/scope-move/pods', pod('scope-move', 'p', [{ name: 'c' }]))).status).toBe(201);
+    const r = await http(sim.url, '/api/v1/namespaces/scope-move/pods/p', { method: 'PATCH', body: { spec: { activeDeadlineSeconds: 30 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(r.status).toBe(403);
+    expect(r.json.message).toContain('exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0');
+  });
+
   it('a ResourceQuota\'s own create counts toward `resourcequotas`, as kube\'s admission counts it', async () => {
     await namespaceWithQuota('quotas', { hard: { resourcequotas: '1' } });
     const r = await post('/api/v1/namespaces/quotas/resourcequotas', { metadata: { name: 'second' }, spec: { hard: { pods: '1' } } });

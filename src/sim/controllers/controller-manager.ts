@@ -156,7 +156,7 @@ export class ControllerManager {
       admitCreate(this.store, type, obj, namespace);
       admitDefaultStorageClass(this.store, type, obj);
     };
-    this.store.admitStored = (type, next, prev, dryRun) => this.quotaAdmission.admit(type, next, prev, dryRun);
+    this.store.admitStored = (type, next, prev, dryRun, through) => this.quotaAdmission.admit(type, next, prev, dryRun, through);
     this.store.admissionWrites = () => this.quotaAdmission.pendingWrites();
     this.serviceAccounts.start();
     this.volumes.start();

@@ -18,13 +18,26 @@ import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } fro
 import { qualifiedResource } from '../status.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { countsKind, inScope, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
+import { countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
 
 /** Kinds whose updates quota evaluates (kube: claims may grow, services may change type); other kinds only on create. */
 const UPDATE_EVALUATED = new Set(['persistentvolumeclaims', 'services']);
+
+/**
+ * Whether quota evaluates an update: claims and services always; a pod written through pods/NAME/resize (its requests
+ * and limits change in place), or a main-path update that moves it in or out of the Terminating scope (its
+ * activeDeadlineSeconds), as kube's pod evaluator handles them (pkg/quota/v1/evaluator/core/pods.go, Handles).
+ */
+function updateEvaluated(type: ResourceType, next: SimObject, prev: SimObject, through: string | undefined): boolean {
+  if (type.group !== '') return false;
+  if (UPDATE_EVALUATED.has(type.resource)) return true;
+  if (type.resource !== 'pods') return false;
+  if (through === 'resize') return true;
+  return through === undefined && isTerminating(prev) !== isTerminating(next);
+}
 
 /** quota.prettyPrint: "name=value" pairs sorted by name, comma-separated. */
 function pretty(values: Record<string, Quantity>): string {
@@ -76,14 +89,17 @@ export class QuotaAdmission {
     this.quotas = store.resolve({ group: '', version: 'v1', resource: 'resourcequotas' });
   }
 
-  /** The store's hook: throws kube's 403 to refuse `next`; `prev` is the stored object on update. */
-  admit(type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean): void {
+  /**
+   * The store's hook: throws kube's 403 to refuse `next`; `prev` is the stored object on update, `through` the
+   * subresource the client wrote through.
+   */
+  admit(type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean, through?: string): void {
     // A ResourceQuota's own create counts too (`resourcequotas` in spec.hard): kube's admission ignores only events and
     // the virtual review kinds (pkg/quota/v1/install/registry.go). Its status writes are updates, not evaluated below.
     if (!type.namespaced) return;
     // An update of any other kind is not evaluated at all (kube's evaluators handle only creates of them), so it
     // costs nothing here: no quota is read.
-    if (prev && (type.group !== '' || !UPDATE_EVALUATED.has(type.resource))) return;
+    if (prev && !updateEvaluated(type, next, prev, through)) return;
     const namespace = next.metadata.namespace!;
     const quotas = this.store.storedIn(this.quotas, namespace);
     if (quotas.length === 0) return;
@@ -97,9 +113,12 @@ export class QuotaAdmission {
       const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
       if (type.group === '' && type.resource === 'pods') this.checkConstraints(type, next, quota, restricted);
       const requested: Record<string, Quantity> = {};
+      // An update is charged its increase only where the quota tracked the old object too; one that moves into a
+      // quota's scope is charged in full, as kube's CheckRequest matches the old object per quota.
+      const before = prev && inScope(quota, type, prev) ? prev : undefined;
       for (const name of restricted) {
         const add = usageOf(type, next, name) ?? ZERO;
-        const sub = prev ? usageOf(type, prev, name) ?? ZERO : ZERO;
+        const sub = before ? usageOf(type, before, name) ?? ZERO : ZERO;
         // Only an increase is charged: kube's CheckRequest takes SubtractWithNonNegativeResult(new, old), so an update
         // that lowers usage writes nothing and the controller's recount lowers status.used
         // (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go). Quantity.Sub keeps the

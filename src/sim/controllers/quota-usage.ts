@@ -142,6 +142,12 @@ function collection(store: SimStore, group: string, resource: string): ResourceT
   return store.registry.lookup(group, 'v1', resource) ?? store.registry.all().find((t) => t.group === group && t.resource === resource);
 }
 
+/** A pod in the Terminating scope: one with an activeDeadlineSeconds (kube's IsTerminating, pods.go). */
+export function isTerminating(pod: SimObject): boolean {
+  const deadline = (pod.spec as Json | undefined)?.activeDeadlineSeconds;
+  return typeof deadline === 'number' && deadline >= 0;
+}
+
 /** Whether a quota with scopes (spec.scopes, spec.scopeSelector) tracks `obj`: scoped quotas track pods only. */
 export function inScope(quota: SimObject, type: ResourceType, obj: SimObject): boolean {
   const spec = (quota.spec ?? {}) as Json;
@@ -153,8 +159,8 @@ export function inScope(quota: SimObject, type: ResourceType, obj: SimObject): b
     .every((c) => Object.keys(c.resources?.requests ?? {}).length === 0 && Object.keys(c.resources?.limits ?? {}).length === 0);
   return scopes.every((s) => {
     switch (s.scopeName) {
-      case 'Terminating': return pod.activeDeadlineSeconds !== undefined && pod.activeDeadlineSeconds !== null;
-      case 'NotTerminating': return pod.activeDeadlineSeconds === undefined || pod.activeDeadlineSeconds === null;
+      case 'Terminating': return isTerminating(obj);
+      case 'NotTerminating': return !isTerminating(obj);
       case 'BestEffort': return bestEffort;
       case 'NotBestEffort': return !bestEffort;
       case 'PriorityClass': {
