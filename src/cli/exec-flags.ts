@@ -27,6 +27,15 @@ export const execChildFlags = {
   'max-wait': Flags.string({ description: 'With --exec --once: stop after this long even if the controller never settles (its writes are then pending).', default: '2m', helpGroup: 'ENDPOINT' }),
 };
 
+/** Flags of the module runner (its scheduler, workqueue and informers) that mean nothing to a controller process. */
+const MODULE_ONLY_FLAGS = ['max-reconciles', 'settle-timeout', 'concurrency', 'max-concurrent-reconciles', 'debounce', 'resync', 'fifo', 'reconcile-timeout', 'max-events', 'field-manager', 'diff', 'key'];
+
+/** `reconcile --exec`: kwatch's own arguments (those before --) may not hold a flag of the module runner. */
+export function refuseModuleOnlyFlags(ownArgs: readonly string[]): void {
+  const moduleOnly = MODULE_ONLY_FLAGS.find((f) => ownArgs.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+  if (moduleOnly) throw new UserError(`--${moduleOnly} acts on the reconcile loop of a --with module; a controller process runs its own (leave it out with --exec)`);
+}
+
 /** Node's timers hold at most 2^31-1 ms (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -16,7 +16,7 @@ import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
-import { endpointFlags, execChildFlags, parseInjectFlags } from '../cli/exec-flags.js';
+import { endpointFlags, execChildFlags, parseInjectFlags, refuseModuleOnlyFlags } from '../cli/exec-flags.js';
 
 
 export default class Reconcile extends KwatchCommand {
@@ -186,8 +186,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
     const dash = this.argv.indexOf('--');
     const ownArgs = dash >= 0 ? this.argv.slice(0, dash) : this.argv;
-    const moduleOnly = MODULE_ONLY_FLAGS.find((f) => ownArgs.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
-    if (moduleOnly) throw new UserError(`--${moduleOnly} acts on the reconcile loop of a --with module; a controller process runs its own (leave it out with --exec)`);
+    refuseModuleOnlyFlags(ownArgs);
     if (flags.with?.length) throw new UserError('--with runs a JS/TS module, --exec a process: give one of them');
     const fromRecording = flags['from-recording'];
     if (flags.record && fromRecording) throw new UserError('--record writes what a cluster sent: it cannot be combined with --from-recording');
@@ -290,9 +289,6 @@ Several --with modules share one informer per resource, as kube-controller-manag
     } as const;
   }
 }
-
-/** Flags of the module runner (its scheduler, workqueue and informers) that mean nothing to a controller process. */
-const MODULE_ONLY_FLAGS = ['max-reconciles', 'settle-timeout', 'concurrency', 'max-concurrent-reconciles', 'debounce', 'resync', 'fifo', 'reconcile-timeout', 'max-events', 'field-manager', 'diff', 'key'];
 
 /** --qps, --burst and --max-writes, checked. */
 function parseWriteLimits(flags: { qps: string; burst: number; 'max-writes': number }) {
