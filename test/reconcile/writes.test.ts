@@ -13,6 +13,7 @@ import type { ResourceCatalog, ResourceInfo } from '../../src/reconcile/catalog.
 import type { SharedInformerFactory } from '../../src/reconcile/informer-factory.js';
 import type { Overlay } from '../../src/reconcile/overlay.js';
 import type { TriggerReason } from '../../src/reconcile/trigger.js';
+import { MaxWritesReached, WriteLimiter } from '../../src/reconcile/write-limiter.js';
 import { WriteChannel, type RunRef, type WriteChannelOptions, type WriteMode } from '../../src/reconcile/writes.js';
 import type { WriteRequest } from '../../src/reconcile/writer.js';
 
@@ -221,5 +222,176 @@ describe('WriteChannel: overlay', () => {
     expect(channel.isOwn('ctl', 'configmaps', 'ns/present', 'L1')).toBe(true);
     await channel.write(run(), { verb: 'update', obj: cm('present', { a: '1' }) });
     expect(applied).toHaveLength(1);
+  });
+});
+
+describe('WriteChannel: apply, what the session believes it holds after the answer', () => {
+  const generated = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', generateName: 'job-' } } as unknown as KubeObject;
+  const answerNamed = (name: string, rv: string, extra: Record<string, unknown> = {}) => async (req: WriteRequest) =>
+    ({ ...(req.body as KubeObject), metadata: { ...(req.body as KubeObject).metadata, namespace: 'ns', name, resourceVersion: rv, ...extra } }) as KubeObject;
+
+  it('a generateName create: the object the server named is the controller\'s own and its last write, and its echo ends the wait', async () => {
+    const { channel, run, idx } = setup('apply', { random: () => 0, answer: answerNamed('job-x7k2p', '9') });
+    const got = await channel.write(run(), { verb: 'create', obj: generated });
+    expect(got?.metadata.name).toBe('job-x7k2p');
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/job-x7k2p', '9')).toBe(true);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/job-bbbbb', '9')).toBe(false);
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/job-x7k2p')).toBe('9');
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/job-bbbbb')).toBeUndefined();
+    // Busy until the server's object reaches the cache, not the name kwatch would have made up.
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.add({ ...generated, metadata: { namespace: 'ns', name: 'job-x7k2p', resourceVersion: '9' } } as KubeObject);
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('an answer without a resourceVersion marks nothing own and records no last write', async () => {
+    const { channel, run } = setup('apply', { answer: async (req) => ({ ...(req.body as KubeObject), metadata: { namespace: 'ns', name: 'present' } }) as KubeObject });
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBeUndefined();
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', '5')).toBe(false);
+  });
+
+  it('an Event it records is marked own but is no last write of the object, and nothing waits for its echo (events are not watched)', async () => {
+    const { channel, run } = setup('apply', { random: () => 0 });
+    const r = run();
+    await channel.write(r, { verb: 'event', obj: cm('present'), event: { type: 'Normal', reason: 'Synced', message: 'ok' } });
+    const target = r.writes[0].target;
+    expect(channel.isOwn('ctl', 'events', target, '9')).toBe(true);
+    expect(channel.ownWrites.lastRv('ctl', 'events', target)).toBeUndefined();
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('a write to an object recreated under the same name (another uid) does not claim the other object\'s event', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { channel, run } = setup('apply', {
+      answer: async (req) => {
+        await gate;
+        return { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: '9', uid: 'new' } } as KubeObject;
+      },
+    });
+    const old = { reason: 'old' } as unknown as TriggerReason & { own?: boolean };
+    const pending = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await new Promise((r) => setTimeout(r, 0));
+    channel.claimLater('ctl', 'configmaps', 'old', '9', old);
+    release();
+    await pending;
+    expect(old.own).toBeUndefined();
+  });
+
+  it('an event claimed without a uid, or answered without one, is matched by its version alone', async () => {
+    for (const [eventUid, answerUid] of [[undefined, 'u1'], ['u1', undefined]] as const) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const { channel, run } = setup('apply', {
+        answer: async (req) => {
+          await gate;
+          return { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: '9', ...(answerUid ? { uid: answerUid } : {}) } } as KubeObject;
+        },
+      });
+      const reason = { reason: 'x' } as unknown as TriggerReason & { own?: boolean };
+      const pending = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+      await new Promise((r) => setTimeout(r, 0));
+      channel.claimLater('ctl', 'configmaps', eventUid, '9', reason);
+      release();
+      await pending;
+      expect(reason.own).toBe(true);
+    }
+  });
+
+  it('an event claimed while one write was in flight is forgotten once none is: a later answer at that version does not claim it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let answers = 0;
+    const { channel, run } = setup('apply', {
+      answer: async (req) => {
+        answers++;
+        if (answers === 1) await gate;
+        return { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: answers === 1 ? '9' : '10' } } as KubeObject;
+      },
+    });
+    const stray = { reason: 'stray' } as unknown as TriggerReason & { own?: boolean };
+    const first = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await new Promise((r) => setTimeout(r, 0));
+    channel.claimLater('ctl', 'configmaps', undefined, '10', stray);
+    release();
+    await first;
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '3' }) });
+    expect(stray.own).toBeUndefined();
+  });
+
+  it('a write the cache would refuse is reported as the cache disagreeing, and the server\'s refusal as a failed write', async () => {
+    const refusal = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'configmaps "absent" not found' });
+    const { channel, run, writes } = setup('apply', { answer: async () => { throw refusal; } });
+    const r = run();
+    await expect(channel.write(r, { verb: 'update', obj: cm('absent', { a: '1' }) })).rejects.toBe(refusal);
+    expect(r.writes).toEqual([{ verb: 'update', resource: 'configmaps', target: 'ns/absent', mode: 'apply', changed: ["(the cache disagrees: see the server's answer)"], failed: true }]);
+    expect(writes()[0]).toMatchObject({ status: { code: 404, reason: 'NotFound' }, error: 'configmaps "absent" not found' });
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('intercept refuses what the cache refuses, with nothing changed', async () => {
+    const { channel, run } = setup('intercept');
+    const r = run();
+    await channel.write(r, { verb: 'update', obj: cm('absent') }).catch(() => {});
+    expect(r.writes).toEqual([{ verb: 'update', resource: 'configmaps', target: 'ns/absent', mode: 'intercept', changed: [], failed: true }]);
+  });
+
+  it('--max-writes: the write past the cap is not sent, fails, and tells the session to stop', async () => {
+    const clock = new FakeClock(0);
+    const stops: MaxWritesReached[] = [];
+    const { channel, run, sent } = setup('apply', { limiter: new WriteLimiter({ qps: 100, burst: 100, maxWrites: 1 }, clock), onLimit: (e) => stops.push(e) });
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    const r = run();
+    const err = await channel.write(r, { verb: 'update', obj: cm('present', { a: '3' }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MaxWritesReached);
+    expect(stops).toEqual([err]);
+    expect(sent).toHaveLength(1);
+    expect(r.writes).toMatchObject([{ failed: true }]);
+  });
+
+  it('a limiter that fails otherwise (the run aborted) does not stop the session', async () => {
+    const stops: unknown[] = [];
+    const limiter = { take: async () => { throw new Error('aborted'); } } as unknown as WriteLimiter;
+    const { channel, run } = setup('apply', { limiter, onLimit: (e) => stops.push(e) });
+    await expect(channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) })).rejects.toThrow('aborted');
+    expect(stops).toEqual([]);
+  });
+
+  it('a delete the server answers with the object marked deleting: busy until that version reaches the cache', async () => {
+    const { channel, run, idx } = setup('apply', { answer: answerNamed('present', '10', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['x'] }) });
+    await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '1' }, '10'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('says a write keeps a generation when the cached object, the answer or the local result carries one', async () => {
+    const withGen = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, generation: 1 } }) as KubeObject;
+    const cached = setup('apply');
+    cached.idx.update(withGen(cm('present')));
+    const r1 = cached.run();
+    await cached.channel.write(r1, { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(r1.writes[0].generation).toBe(true);
+    const answered = setup('apply', { answer: answerNamed('fresh', '9', { generation: 1 }) });
+    const r2 = answered.run();
+    await answered.channel.write(r2, { verb: 'create', obj: cm('fresh') });
+    expect(r2.writes[0].generation).toBe(true);
+    const local = setup('intercept');
+    const r3 = local.run();
+    await local.channel.write(r3, { verb: 'create', obj: withGen(cm('fresh')) });
+    expect(r3.writes[0].generation).toBe(true);
+    const none = setup('apply');
+    const r4 = none.run();
+    await none.channel.write(r4, { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect('generation' in r4.writes[0]).toBe(false);
+  });
+
+  it('server-dry-run records no own event and no last write, and waits for no echo', async () => {
+    const { channel, run } = setup('server-dry-run');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', '9')).toBe(false);
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBeUndefined();
+    expect(channel.awaitingEchoes()).toBe(false);
   });
 });
