@@ -395,3 +395,170 @@ describe('WriteChannel: apply, what the session believes it holds after the answ
     expect(channel.awaitingEchoes()).toBe(false);
   });
 });
+
+describe('WriteChannel: the write as the server would see it', () => {
+  const gen = (o: KubeObject, extra: Record<string, unknown>) => ({ ...o, metadata: { ...o.metadata, ...extra } }) as KubeObject;
+
+  it('refuses what is not an object, and an object without a name (a generateName only for a create), naming the method', async () => {
+    const { channel, run, writes } = setup('intercept');
+    await expect(channel.write(run(), { verb: 'update', obj: null as unknown as KubeObject })).rejects.toThrow('ctx.update: expected a Kubernetes object');
+    await expect(channel.write(run(), { verb: 'patch', obj: 'cm' as unknown as KubeObject })).rejects.toThrow('ctx.patch: expected a Kubernetes object');
+    await expect(channel.write(run(), { verb: 'update-status', obj: { apiVersion: 'v1', metadata: {} } as unknown as KubeObject })).rejects.toThrow('ctx.updateStatus: the object needs apiVersion and kind');
+    await expect(channel.write(run(), { verb: 'patch-status', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns' } } as KubeObject })).rejects.toThrow('ctx.patchStatus: the object needs metadata.name');
+    await expect(channel.write(run(), { verb: 'update', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'x-' } } as unknown as KubeObject })).rejects.toThrow('ctx.update: the object needs metadata.name');
+    await expect(channel.write(run(), { verb: 'update', obj: { apiVersion: 'v1', kind: 'ConfigMap' } as unknown as KubeObject })).rejects.toThrow('ctx.update: the object needs metadata.name');
+    expect(writes()).toEqual([]);
+  });
+
+  it('does not keep the caller\'s object: a later change to it changes neither the report nor the overlay', async () => {
+    const { channel, run, writes } = setup('intercept');
+    const obj = cm('present', { a: '2' });
+    await channel.write(run(), { verb: 'update', obj });
+    (obj.data as Record<string, string>).a = '3';
+    obj.metadata.name = 'other';
+    expect(writes()[0].request.body).toMatchObject({ metadata: { name: 'present' }, data: { a: '2' } });
+  });
+
+  it('puts a namespaced object without a namespace in the run key\'s namespace', async () => {
+    const { channel, run, writes } = setup('intercept');
+    const r = run();
+    await channel.write(r, { verb: 'create', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fresh' } } as KubeObject });
+    expect(r.writes[0].target).toBe('ns/fresh');
+    expect(writes()[0].request).toMatchObject({ namespace: 'ns', body: { metadata: { namespace: 'ns', name: 'fresh' } } });
+  });
+
+  it('sends each verb as kube\'s REST call: the status subresource, the patch type and force, a delete\'s uid precondition', async () => {
+    const { channel, run, writes } = setup('intercept');
+    const present = gen(cm('present', { a: '1' }), { uid: 'u1' });
+    await channel.write(run(), { verb: 'update-status', obj: { ...present, status: { ok: true } } as KubeObject });
+    await channel.write(run(), { verb: 'patch', obj: present, patch: { data: { a: '2' } } });
+    await channel.write(run(), { verb: 'patch-status', obj: present, patch: [{ op: 'add', path: '/status', value: { ok: true } }], options: { type: 'json' } });
+    await channel.write(run(), { verb: 'patch', obj: present, patch: { data: { a: '3' } }, options: { type: 'apply', force: true, fieldManager: 'me' } });
+    await channel.write(run(), { verb: 'delete', obj: present });
+    await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    const requests = writes().map((w) => { const { resource: _r, ...rest } = w.request as WriteRequest; return rest; });
+    expect(requests[0]).toEqual({ verb: 'update', namespace: 'ns', name: 'present', fieldManager: 'kwatch-ctl', subresource: 'status', body: expect.objectContaining({ status: { ok: true } }) });
+    expect(requests[1]).toEqual({ verb: 'patch', namespace: 'ns', name: 'present', fieldManager: 'kwatch-ctl', body: { data: { a: '2' } }, patchType: 'merge', force: undefined, subresource: undefined });
+    expect(requests[2]).toMatchObject({ verb: 'patch', patchType: 'json', subresource: 'status' });
+    expect(requests[3]).toMatchObject({ verb: 'patch', patchType: 'apply', force: true, fieldManager: 'me', subresource: undefined });
+    expect(requests[4]).toEqual({ verb: 'delete', namespace: 'ns', name: 'present', fieldManager: 'kwatch-ctl', body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: 'u1' } } });
+    expect(requests[5].body).toEqual({ apiVersion: 'v1', kind: 'DeleteOptions' });
+  });
+
+  it('reports what each verb changes against the cached object', async () => {
+    const { channel, run, idx } = setup('intercept');
+    idx.update({ ...cm('present', { a: '1' }), status: { phase: 'old' } } as KubeObject);
+    const r = run();
+    // updateStatus keeps the cached spec and data: only status changes.
+    await channel.write(r, { verb: 'update-status', obj: { ...cm('present', { a: 'ignored' }), status: { phase: 'new' } } as KubeObject });
+    await channel.write(r, { verb: 'patch-status', obj: cm('present'), patch: { data: { a: 'ignored' }, status: { phase: 'new' } } });
+    await channel.write(r, { verb: 'patch', obj: cm('present'), patch: { data: { b: '2' } } });
+    await channel.write(r, { verb: 'patch', obj: cm('present'), patch: [{ op: 'replace', path: '/data/a', value: '9' }], options: { type: 'json' } });
+    await channel.write(r, { verb: 'update', obj: cm('present', { a: '1' }, '') });
+    expect(r.writes.map((w) => w.changed)).toEqual([['status.phase'], ['status.phase'], ['data.b'], ['data.a'], ['status']]);
+  });
+
+  it('an update at an older resourceVersion than the cached one is a 409 Conflict, as the server answers', async () => {
+    const { channel, run } = setup('intercept');
+    const err = (await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }, '4') }).catch((e: unknown) => e)) as StatusError;
+    expect(err).toBeInstanceOf(StatusError);
+    expect(err.status).toMatchObject({ code: 409, reason: 'Conflict', details: { name: 'present', kind: 'configmaps', group: '' }, message: 'Operation cannot be fulfilled on configmaps "present": the object has been modified; please apply your changes to the latest version and try again' });
+  });
+
+  it('a 404 names the resource with its group', async () => {
+    const deployments: ResourceInfo = { name: 'deployments.apps', group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
+    const idx = new Indexer();
+    const informer = { hasSynced: () => true, getIndexer: () => idx };
+    const channel = new WriteChannel({
+      mode: 'intercept', tracer: new Tracer(), clock: new FakeClock(0),
+      catalog: { resolveKind: async () => deployments } as unknown as ResourceCatalog,
+      factory: { existing: () => ({ informer }) } as unknown as SharedInformerFactory,
+    });
+    const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'ns', name: 'web' } } as KubeObject;
+    await expect(channel.write({ controller: 'c', key: 'ns/web', writes: [] }, { verb: 'patch', obj, patch: {} })).rejects.toThrow('deployments.apps "web" not found');
+  });
+
+  it('a resource no synced informer holds: nothing is refused, and the effect is unknown', async () => {
+    const { channel, run } = setup('intercept');
+    const r = run();
+    const ev = { apiVersion: 'v1', kind: 'Event', metadata: { namespace: 'ns', name: 'e1' } } as KubeObject;
+    await channel.write(r, { verb: 'update', obj: ev });
+    await channel.write(r, { verb: 'update-status', obj: ev });
+    await channel.write(r, { verb: 'patch', obj: ev, patch: { note: 'x' } });
+    await channel.write(r, { verb: 'delete', obj: ev });
+    const notCached = '(not in the cache: the resource is not watched)';
+    expect(r.writes.map((w) => [w.failed, w.changed])).toEqual([[false, [notCached]], [false, [notCached]], [false, [notCached]], [false, ['(deleted)']]]);
+  });
+
+  it('an informer that has not synced yet refuses nothing either', async () => {
+    const { channel, run } = setup('intercept', {});
+    const unsynced = new WriteChannel({ ...(channel as unknown as { o: WriteChannelOptions }).o, factory: { existing: () => ({ informer: { hasSynced: () => false, getIndexer: () => new Indexer() } }) } as unknown as SharedInformerFactory });
+    const r = run();
+    await unsynced.write(r, { verb: 'update', obj: cm('absent') });
+    expect(r.writes[0]).toMatchObject({ failed: false, changed: ['(not in the cache: the resource is not watched)'] });
+  });
+
+  it('a delete of an object with finalizers marks it deleting (seconds, UTC) once; removing the last finalizer then deletes it', async () => {
+    const { channel, run, idx, clock } = setup('overlay', { overlay: { apply: () => 'L1', isLocal: () => false } as unknown as Overlay });
+    idx.update(gen(cm('present'), { finalizers: ['a', 'b'] }));
+    const r = run();
+    const marked = await channel.write(r, { verb: 'delete', obj: cm('present') });
+    expect(marked?.metadata.deletionTimestamp).toBe(new Date(1_700_000_000_000).toISOString().replace('.000Z', 'Z'));
+    expect(r.writes[0].changed).toEqual(['metadata.deletionTimestamp']);
+    const deleting = gen(cm('present'), { finalizers: ['a', 'b'], deletionTimestamp: '2023-11-14T22:13:20Z' });
+    idx.update(deleting);
+    await clock.advance(5_000);
+    expect(await channel.write(r, { verb: 'delete', obj: cm('present') })).toMatchObject({ metadata: { deletionTimestamp: '2023-11-14T22:13:20Z' } });
+    expect(r.writes[1].changed).toEqual([]);
+    await channel.write(r, { verb: 'patch', obj: deleting, patch: { metadata: { finalizers: ['b'] } } });
+    expect(r.writes[2].changed).toEqual(['metadata.finalizers']);
+    idx.update(gen(cm('present'), { finalizers: ['b'], deletionTimestamp: '2023-11-14T22:13:20Z' }));
+    const gone = await channel.write(r, { verb: 'patch', obj: deleting, patch: { metadata: { finalizers: [] } } });
+    expect(gone).toBeUndefined();
+    expect(r.writes[3].changed).toEqual(['metadata.finalizers', '(deleted: its last finalizer is gone)']);
+  });
+
+  it('removing finalizers from an object not marked deleting keeps it', async () => {
+    const { channel, run, idx } = setup('intercept');
+    idx.update(gen(cm('present'), { finalizers: ['a'] }));
+    const r = run();
+    const kept = await channel.write(r, { verb: 'patch', obj: cm('present'), patch: { metadata: { finalizers: null } } });
+    expect(kept?.metadata.name).toBe('present');
+    expect(r.writes[0].changed).not.toContain('(deleted: its last finalizer is gone)');
+  });
+
+  it('overlay keeps an edit of a cached object as a merge patch without its resourceVersion, a new object whole, a delete as a delete', async () => {
+    const edits: unknown[] = [];
+    const overlay = { apply: (_i: unknown, _k: unknown, _r: unknown, edit: unknown) => (edits.push(edit), 'L1'), isLocal: () => false } as unknown as Overlay;
+    const { channel, run } = setup('overlay', { overlay });
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }, '5') });
+    await channel.write(run(), { verb: 'create', obj: cm('fresh', { b: '1' }, '') });
+    const deleted = await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    expect(edits).toEqual([{ type: 'merge', patch: { data: { a: '2' } } }, { type: 'object', obj: expect.objectContaining({ metadata: expect.objectContaining({ name: 'fresh' }) }) }, { type: 'delete' }]);
+    expect(deleted).toBeUndefined();
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBe('L1');
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', 'L1')).toBe(true);
+  });
+
+  it('an Event as client-go records it: about the object, in its namespace, from the controller, timestamps in seconds', async () => {
+    const { channel, run, writes } = setup('intercept', { random: () => 0 });
+    const about = gen(cm('present'), { uid: 'u1' });
+    await channel.write(run(), { verb: 'event', obj: about, event: { type: 'Warning', reason: 'Failed', message: 'no' } });
+    await channel.write(run(), { verb: 'event', obj: { apiVersion: 'v1', kind: 'Node' } as unknown as KubeObject });
+    const [first, second] = writes().map((w) => (w.request as WriteRequest).body as Record<string, any>);
+    expect(first).toEqual({
+      apiVersion: 'v1', kind: 'Event',
+      metadata: { namespace: 'ns', name: `present.${(1_700_000_000_000).toString(16)}bbbbb` },
+      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'present', namespace: 'ns', uid: 'u1', resourceVersion: '5' },
+      type: 'Warning', reason: 'Failed', message: 'no',
+      source: { component: 'ctl' }, reportingComponent: 'ctl',
+      firstTimestamp: '2023-11-14T22:13:20Z', lastTimestamp: '2023-11-14T22:13:20Z', count: 1,
+    });
+    expect(second).toMatchObject({ metadata: { namespace: 'default', name: `object.${(1_700_000_000_000).toString(16)}bbbbb` }, type: 'Normal', reason: '', message: '' });
+  });
+
+  it('refuses a write after the run\'s --reconcile-timeout, naming the method', async () => {
+    const { channel, run } = setup('intercept');
+    await expect(channel.write({ ...run(), expired: true }, { verb: 'event', obj: cm('present') })).rejects.toThrow("deadline exceeded: ctx.recordEvent after the run's --reconcile-timeout is refused");
+  });
+});
