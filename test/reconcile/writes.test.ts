@@ -536,6 +536,10 @@ describe('WriteChannel: the write as the server would see it', () => {
     const deleted = await channel.write(run(), { verb: 'delete', obj: cm('present') });
     expect(edits).toEqual([{ type: 'merge', patch: { data: { a: '2' } } }, { type: 'object', obj: expect.objectContaining({ metadata: expect.objectContaining({ name: 'fresh' }) }) }, { type: 'delete' }]);
     expect(deleted).toBeUndefined();
+    // An update sent without a resourceVersion (as many controllers write): the edit does not blank the version either.
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '3' }, '') });
+    const last = edits[3] as { type: string; patch: { data: unknown; metadata?: Record<string, unknown> } };
+    expect([last.type, last.patch.data, last.patch.metadata?.resourceVersion]).toEqual(['merge', { a: '3' }, undefined]);
     expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBe('L1');
     expect(channel.isOwn('ctl', 'configmaps', 'ns/present', 'L1')).toBe(true);
   });
