@@ -164,4 +164,23 @@ describe('the --once verdict cannot be fooled by a reconciler', () => {
       await h.stop();
     }
   });
+
+  it('one that returns { requeue: true } is waited for (a retry is due), and is done once a run returns nothing', async () => {
+    const catalog = new MemoryCatalog([CONFIGMAPS]);
+    catalog.lw(CONFIGMAPS).apply({ metadata: { namespace: 'default', name: 'cfg' }, data: { n: '0' } });
+    let runs = 0;
+    let done = false;
+    const h = await startSession({ catalog, mode: 'intercept', controllers: [{ name: 'c', definition: { for: 'configmaps', reconcile: () => (++runs, done ? undefined : { requeue: true }) } }] });
+    try {
+      await eventually(() => runs >= 2, 'the requeued run');
+      // Between runs the queue is idle (the requeue waits for its backoff): --once must not take that for settled.
+      await eventually(() => h.session.isIdle(), 'idle between runs');
+      expect(h.session.retriesDue()).toBe(1);
+      done = true;
+      await eventually(() => h.session.retriesDue() === 0 && h.session.isIdle(), 'the last run');
+      expect(h.session.report.rows()[0].result).toBe('ok');
+    } finally {
+      await h.stop();
+    }
+  });
 });
