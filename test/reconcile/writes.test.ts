@@ -14,6 +14,7 @@ import type { SharedInformerFactory } from '../../src/reconcile/informer-factory
 import type { Overlay } from '../../src/reconcile/overlay.js';
 import type { TriggerReason } from '../../src/reconcile/trigger.js';
 import { MaxWritesReached, WriteLimiter } from '../../src/reconcile/write-limiter.js';
+import { eventually } from './helpers.js';
 import { WriteChannel, type RunRef, type WriteChannelOptions, type WriteMode } from '../../src/reconcile/writes.js';
 import type { WriteRequest } from '../../src/reconcile/writer.js';
 
@@ -564,5 +565,91 @@ describe('WriteChannel: the write as the server would see it', () => {
   it('refuses a write after the run\'s --reconcile-timeout, naming the method', async () => {
     const { channel, run } = setup('intercept');
     await expect(channel.write({ ...run(), expired: true }, { verb: 'event', obj: cm('present') })).rejects.toThrow("deadline exceeded: ctx.recordEvent after the run's --reconcile-timeout is refused");
+  });
+});
+
+describe('WriteChannel: survivors of the fifth round', () => {
+  it('keeps every write\'s own mark: a second write does not forget the first, and waits for each object\'s echo', async () => {
+    let n = 8;
+    const { channel, run, idx } = setup('apply', { answer: async (req) => ({ ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: String(++n) } }) as KubeObject });
+    expect(channel.mode).toBe('apply');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await channel.write(run(), { verb: 'create', obj: cm('fresh', { b: '1' }, '') });
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', '9')).toBe(true);
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/fresh', '10')).toBe(true);
+    idx.add(cm('fresh', { b: '1' }, '10'));
+    expect(channel.awaitingEchoes()).toBe(true);
+    idx.update(cm('present', { a: '2' }, '9'));
+    expect(channel.awaitingEchoes()).toBe(false);
+  });
+
+  it('an early event of another controller at the answered version is not marked own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { channel, run } = setup('apply', { answer: async (req) => (await gate, { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: '9' } }) as KubeObject });
+    const theirs = { reason: 'z' } as unknown as TriggerReason & { own?: boolean };
+    const pending = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    await new Promise((r) => setTimeout(r, 0));
+    channel.claimLater('other', 'configmaps', undefined, '9', theirs);
+    release();
+    await pending;
+    expect(theirs.own).toBeUndefined();
+  });
+
+  it('two writes in flight: the first answer does not drop the early event of the second', async () => {
+    const gates = new Map<string, () => void>();
+    const { channel, run } = setup('apply', {
+      answer: async (req) => {
+        await new Promise<void>((resolve) => gates.set(req.name, resolve));
+        return { ...(req.body as KubeObject), metadata: { namespace: 'ns', name: req.name, resourceVersion: req.name === 'present' ? '9' : '10' } } as KubeObject;
+      },
+    });
+    const second = { reason: 'b' } as unknown as TriggerReason & { own?: boolean };
+    const a = channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    const b = channel.write(run(), { verb: 'create', obj: cm('fresh', {}, '') });
+    await eventually(() => gates.size === 2);
+    channel.claimLater('ctl', 'configmaps', undefined, '10', second);
+    gates.get('present')!();
+    await a;
+    gates.get('fresh')!();
+    await b;
+    expect(second.own).toBe(true);
+  });
+
+  it('--max-writes without a stop callback still refuses the write with its own error', async () => {
+    const { channel, run } = setup('apply', { limiter: new WriteLimiter({ qps: 1, burst: 1, maxWrites: 0 }, new FakeClock(0)) });
+    await expect(channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) })).rejects.toBeInstanceOf(MaxWritesReached);
+  });
+
+  it('overlay: a delete is no last write of the key', async () => {
+    const overlay = { apply: () => 'L1', isLocal: () => false } as unknown as Overlay;
+    const { channel, run } = setup('overlay', { overlay });
+    await channel.write(run(), { verb: 'delete', obj: cm('present') });
+    expect(channel.ownWrites.lastRv('ctl', 'configmaps', 'ns/present')).toBeUndefined();
+    expect(channel.isOwn('ctl', 'configmaps', 'ns/present', 'L1')).toBe(true);
+  });
+
+  it('an injected fault names the object in its answer; a refusal is a Failure Status as the server sends it', async () => {
+    const { channel, run, writes } = setup('apply', { faults: new WriteFaults([parseInjectSpec('conflict@1')]) });
+    const err = (await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) }).catch((e: unknown) => e)) as StatusError;
+    expect(err.status.message).toContain('configmaps "present"');
+    expect(writes()[0]).toMatchObject({ stage: 'reconcile', op: 'write', controller: 'ctl', key: 'ns/present' });
+    const local = setup('intercept');
+    const exists = (await local.channel.write(local.run(), { verb: 'create', obj: cm('present') }).catch((e: unknown) => e)) as StatusError;
+    expect(exists.status).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'AlreadyExists', message: 'configmaps "present" already exists', details: { name: 'present', group: '', kind: 'configmaps' } });
+  });
+
+  it('refuses an object with a kind but no apiVersion, and a create with neither name nor generateName (or no metadata)', async () => {
+    const { channel, run } = setup('intercept');
+    await expect(channel.write(run(), { verb: 'update', obj: { kind: 'ConfigMap', metadata: { name: 'x' } } as KubeObject })).rejects.toThrow('ctx.update: the object needs apiVersion and kind');
+    await expect(channel.write(run(), { verb: 'create', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} } as KubeObject })).rejects.toThrow('ctx.create: the object needs metadata.name');
+    await expect(channel.write(run(), { verb: 'create', obj: { apiVersion: 'v1', kind: 'ConfigMap' } as unknown as KubeObject })).rejects.toThrow('ctx.create: the object needs metadata.name');
+  });
+
+  it('an update is sent to the object, not its status', async () => {
+    const { channel, run, writes } = setup('intercept');
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(writes()[0].request).toMatchObject({ verb: 'update', name: 'present' });
+    expect(writes()[0].request.subresource).toBeUndefined();
   });
 });
