@@ -646,6 +646,13 @@ describe('WriteChannel: survivors of the fifth round', () => {
     await expect(channel.write(run(), { verb: 'create', obj: { apiVersion: 'v1', kind: 'ConfigMap' } as unknown as KubeObject })).rejects.toThrow('ctx.create: the object needs metadata.name');
   });
 
+  it('apply: the write record shows the server\'s answer as the new object, not the local guess', async () => {
+    const { channel, run, writes } = setup('apply', { answer: async (req) => ({ ...(req.body as KubeObject), metadata: { namespace: 'ns', name: 'present', resourceVersion: '9', uid: 'server' } }) as KubeObject });
+    await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
+    expect(writes()[0].new).toMatchObject({ metadata: { resourceVersion: '9', uid: 'server' } });
+    expect(writes()[0].old).toMatchObject({ metadata: { resourceVersion: '5' } });
+  });
+
   it('an update is sent to the object, not its status', async () => {
     const { channel, run, writes } = setup('intercept');
     await channel.write(run(), { verb: 'update', obj: cm('present', { a: '2' }) });
