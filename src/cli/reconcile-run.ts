@@ -326,10 +326,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
   for (const x of stuck ?? []) err.write(`stuck deleting: ${x.resource} ${x.key}, held by finalizers ${x.finalizers.join(', ')}\n`);
   const missed = expected ? reportExpectations(expected, err) : 0;
-  if (rows.some((r) => r.result === 'error')) return EXIT.errors;
-  if (missed > 0) return EXIT.expectations;
-  // A reported loop, or a run cut short, never passes: the same result in every write mode.
-  return session.report.pending().length > 0 || loops > 0 || unsettled !== undefined ? EXIT.notConverged : EXIT.converged;
+  const verdict = session.report.verdict({ loops, unsettled: unsettled !== undefined, expectationsMissed: missed });
+  return verdict === 'errors' ? EXIT.errors : verdict === 'expectations' ? EXIT.expectations : verdict === 'not-converged' ? EXIT.notConverged : EXIT.converged;
 }
 
 /**

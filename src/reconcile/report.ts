@@ -22,8 +22,16 @@ export interface KeyReport {
   durationMs: number;
 }
 
+/** A key's report as it is kept: the last run's writes are counted when read (see `add`). */
+interface KeyEntry extends Omit<KeyReport, 'writes' | 'lastWrites'> {
+  /** Changing writes of the runs before the last. */
+  earlierWrites: number;
+  /** The last run's writes: the run's own list, which a write it did not await still joins after the run returned. */
+  last: readonly WriteOutcome[];
+}
+
 export class RunReport {
-  private readonly byKey = new Map<string, KeyReport>();
+  private readonly byKey = new Map<string, KeyEntry>();
   runs = 0;
   private limit?: { max: number; reached: () => void; hit: boolean };
 
@@ -44,16 +52,19 @@ export class RunReport {
     l.reached();
   }
 
+  /**
+   * One run of a key. `writes` is kept, not copied: a reconcile that returns before its writes finish (a write
+   * it did not await) must not pass for converged, so its writes count whenever they land.
+   */
   add(controller: string, key: string, reasons: readonly TriggerReason[], writes: readonly WriteOutcome[], result: RunResult, durationMs: number, error?: string, errorAt?: string): void {
     this.runs++;
     const id = `${controller}\u0000${key}`;
     let r = this.byKey.get(id);
-    if (!r) this.byKey.set(id, (r = { controller, key, runs: 0, reasons: {}, writes: 0, lastWrites: 0, result, durationMs: 0 }));
+    if (!r) this.byKey.set(id, (r = { controller, key, runs: 0, reasons: {}, earlierWrites: 0, last: [], result, durationMs: 0 }));
     r.runs++;
     for (const x of reasons) r.reasons[x.reason ?? x.op] = (r.reasons[x.reason ?? x.op] ?? 0) + 1;
-    const changing = writes.filter((w) => !w.failed && w.changed.length > 0).length;
-    r.writes += changing;
-    r.lastWrites = changing;
+    r.earlierWrites += changing(r.last);
+    r.last = writes;
     r.result = result;
     r.error = error;
     r.errorAt = errorAt;
@@ -62,7 +73,12 @@ export class RunReport {
   }
 
   rows(): KeyReport[] {
-    return [...this.byKey.values()].sort((a, b) => a.controller.localeCompare(b.controller) || a.key.localeCompare(b.key));
+    return [...this.byKey.values()]
+      .map(({ earlierWrites, last, ...r }) => {
+        const lastWrites = changing(last);
+        return { ...r, reasons: { ...r.reasons }, writes: earlierWrites + lastWrites, lastWrites };
+      })
+      .sort((a, b) => a.controller.localeCompare(b.controller) || a.key.localeCompare(b.key));
   }
 
   /** Keys whose last run still wanted to change something. */
@@ -73,4 +89,22 @@ export class RunReport {
   failed(): KeyReport[] {
     return this.rows().filter((r) => r.result === 'error');
   }
+
+  /**
+   * The --once verdict, worst first: a key whose last run failed; an --expect not met; then converged only when no
+   * write is pending, no loop was reported and the run was not cut short (--max-reconciles, --settle-timeout, a
+   * forced stop) — in every write mode.
+   */
+  verdict(o: { loops: number; unsettled: boolean; expectationsMissed: number }): OnceVerdict {
+    if (this.failed().length > 0) return 'errors';
+    if (o.expectationsMissed > 0) return 'expectations';
+    return this.pending().length > 0 || o.loops > 0 || o.unsettled ? 'not-converged' : 'converged';
+  }
+}
+
+export type OnceVerdict = 'converged' | 'not-converged' | 'errors' | 'expectations';
+
+/** Writes that change something (failed and no-op writes excluded). */
+function changing(writes: readonly WriteOutcome[]): number {
+  return writes.filter((w) => !w.failed && w.changed.length > 0).length;
 }

@@ -60,7 +60,7 @@ export class ReconcileRunner {
   private primaryIndexer?: ReadonlyIndexer;
   /** Whether the trace has said that a requeueAfter was cut to the timer range (said once per controller). */
   private saidClamped = false;
-  /** Keys whose last run failed and that have a retry scheduled (the queue's backoff or the error policy's delay). */
+  /** Keys whose last run failed or returned `{ requeue: true }` and that have a retry scheduled (the queue's backoff or the error policy's delay). */
   private readonly retrying = new Set<string>();
 
   constructor(private readonly o: RunnerOptions) {
@@ -131,7 +131,7 @@ export class ReconcileRunner {
     return this.controller.stats.active;
   }
 
-  /** Keys whose last run failed and will be retried: --once waits for them, as controller-runtime retries them. */
+  /** Keys whose last run failed or returned `{ requeue: true }` and will be retried: --once waits for them, as controller-runtime retries them. */
   retriesDue(): number {
     return this.retrying.size;
   }
@@ -214,6 +214,9 @@ export class ReconcileRunner {
     try {
       const result = this.clamped(toResult(await this.withDeadline(o.definition.reconcile(req, ctx), run, deadline), 'reconcile'), key, 'reconcile');
       outcome = result?.requeueAfterMs ? 'requeue-after' : result?.requeue ? 'requeue' : 'ok';
+      // `{ requeue: true }` says the key is not done (controller-runtime's Requeue: a rate-limited retry, as after an
+      // error): --once waits for that run too, or a reconciler that never finishes would pass for converged.
+      if (outcome === 'requeue') this.retrying.add(key);
       return result;
     } catch (err) {
       outcome = 'error';

@@ -183,7 +183,8 @@ export class WriteChannel implements WriteOrigins {
           const rv = answer?.metadata?.resourceVersion;
           if (call.verb !== 'delete' && call.verb !== 'event' && rv) this.ownWrites.wrote(run.controller, info.name, answered, rv);
           if (this.inFlight === 0) this.early.clear();
-          if (changed.length > 0) this.expectEcho(info, key, answer, call.verb === 'delete');
+          // The echo comes under the name the server gave (a generateName create), not the one made up locally.
+          if (changed.length > 0) this.expectEcho(info, answered, answer, call.verb === 'delete');
         }
       }
     } catch (err) {
