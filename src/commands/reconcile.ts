@@ -27,7 +27,7 @@ Each run prints the reasons merged into it (object updated, related object updat
 
 Several --with modules share one informer per resource, as kube-controller-manager's shared informer factory does. A key whose own writes keep re-triggering it more than --loop-threshold times in a row gets a loop record naming the fields that change every round.
 
---once syncs, reconciles every primary object, follows what that triggers until the queue is idle and every failed key's retry has run (as controller-runtime retries them; bounded by --max-reconciles and --settle-timeout), prints a report and exits with:
+--once syncs, reconciles every primary object, follows what that triggers until the queue is idle and every failed key's retry, and every run that returned { requeue: true }, has run (as controller-runtime retries them; bounded by --max-reconciles and --settle-timeout): a reconciler that asks to requeue on every run does not settle. Writes a reconcile makes without awaiting them count for that run. It prints a report and exits with:
   0  converged: no write pending, no loop reported
   1  not converged (writes pending, a loop reported, or stopped at --max-reconciles / --settle-timeout: did not settle); also usage and load errors (a bad flag, a module that does not load, an unknown resource), which print one error line
   2  reconcile errors: a key whose last run failed, or the run itself failed (an informer gave up)
