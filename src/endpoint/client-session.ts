@@ -43,8 +43,8 @@ export interface ListPage {
   readonly after?: string;
   readonly next?: string;
   readonly bytes: number;
-  /** How many items it holds. */
-  readonly count: number;
+  /** How many items it holds, when counted (an empty page is not held). */
+  readonly count?: number;
   /** Reads its items. */
   readonly items: () => readonly SentObject[] | undefined;
 }

@@ -255,6 +255,23 @@ export class ListSplitter {
       this.settle();
     }
     if (this.failed || this.open || this.depth !== 0 || this.inString || !this.done) return undefined;
+    return this.result();
+  }
+
+  /**
+   * The kind and metadata, once the body's `items` array has begun after its metadata (as kube writes a list); else
+   * undefined. Nothing after that point is read, so nothing says the body is whole: for a list whose items are read
+   * later, if ever.
+   */
+  head(): SplitBody | undefined {
+    if (this.failed || !this.kept.has('metadata') || (this.items === undefined && this.itemCount === undefined)) return undefined;
+    const head = this.result();
+    if (!head) return undefined;
+    const { items: _items, itemCount: _count, ...rest } = head;
+    return rest;
+  }
+
+  private result(): SplitBody | undefined {
     const kind = this.kept.get('kind');
     const meta = this.kept.get('metadata');
     try {
@@ -286,6 +303,22 @@ function itemEnd(pieces: readonly Buffer[], bytes: number): number {
   let at = 0;
   for (const p of pieces) at += p.copy(scratch, at);
   return scanner.endOfArray(0, bytes);
+}
+
+/**
+ * A list body's kind and metadata, read up to where its items begin (the first chunk, as kube writes a list), or on
+ * to its metadata when that comes after them (a body with none is read whole, and counted). Undefined when it is no
+ * list or not JSON.
+ */
+export function listHead(chunks: readonly Buffer[]): SplitBody | undefined {
+  const s = new ListSplitter(true);
+  for (const c of chunks) {
+    s.feed(c);
+    const head = s.head();
+    if (head) return head;
+  }
+  const whole = s.end();
+  return whole?.itemCount !== undefined ? whole : undefined;
 }
 
 /** Splits a body kept as chunks; with `countOnly`, counts its items instead of taking them. */

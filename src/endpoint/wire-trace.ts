@@ -8,7 +8,7 @@ import type { Tracer } from '../informer/trace.js';
 import type { ClientSession, RecentEvent } from './client-session.js';
 import { objectKey, queryTrue, resourceName, type RequestInfo } from './request-info.js';
 import { decodeBody } from './body-decode.js';
-import { isScannedType, listFacts, readBody, type ListFacts, type ScannedEvent } from './body-scan.js';
+import { isScannedType, listFacts, listHeadFacts, readBody, type ListFacts, type ScannedEvent } from './body-scan.js';
 import type { CapturedResponse } from './response-capture.js';
 import { decodedObject, type SentObject } from './sent-object.js';
 import { scaleView } from './scale-view.js';
@@ -141,8 +141,9 @@ export class WireTrace {
     const resource = this.resourceOf(info);
     const { chunks, contentType } = c;
     if (isScannedType(contentType)) {
-      const facts = listFacts(chunks);
-      if (chunks && facts?.itemCount !== undefined && facts.kind !== 'Table') {
+      // Counted only when a `list` record will say how many (or when the answer broke off: only a whole body is a list).
+      const facts = (!c.aborted && !this.tracer.wants('endpoint', 'list') ? listHeadFacts(chunks) : undefined) ?? listFacts(chunks);
+      if (chunks && (facts?.itemCount !== undefined || facts?.uncounted) && facts.kind !== 'Table') {
         s.listed(resource, {
           collection: this.collectionOf(info), after: info.query.get('continue') || undefined, next: facts.continue || undefined,
           bytes: c.bytes, count: facts.itemCount, items: () => readBody(chunks, contentType)?.items,

@@ -31,10 +31,10 @@ const list = requestInfo('GET', '/api/v1/namespaces/default/configmaps?limit=500
 const watch = requestInfo('GET', '/api/v1/namespaces/default/configmaps?watch=true');
 const update = requestInfo('PUT', '/api/v1/namespaces/default/configmaps/c1');
 
-function setup(heldPages?: HeldPages) {
+function setup(heldPages?: HeldPages, subscribed = true) {
   const tracer = new Tracer();
   const records: TraceRecord[] = [];
-  tracer.subscribe((r) => records.push(r));
+  if (subscribed) tracer.subscribe((r) => records.push(r));
   return { trace: new WireTrace(tracer), s: new ClientSession('manager', 'manager/v0.0.0', undefined, heldPages), records };
 }
 
@@ -60,6 +60,18 @@ describe('list pages held unread', () => {
     trace.read(s, list, page([cm('c2', '8')]));
     trace.staleWrite(s, requestInfo('PUT', '/api/v1/namespaces/default/configmaps/c2'), Buffer.from(JSON.stringify(cm('c2', '3'))), 'application/json');
     expect(records.filter((r) => r.op === 'stale-write').at(-1)).toMatchObject({ key: 'default/c2', rv: '3', newest: '8' });
+  });
+
+  it('with no one tracing, reads only a page\'s head (its resourceVersion), and its items when asked', () => {
+    const { trace, s } = setup(undefined, false);
+    const p = page([cm('c0', '4'), cm('c1', '5', { a: 'listed' })], { rv: '77', size: 50 });
+    expect(trace.read(s, list, p)).toBe('77');
+    expect(trace.baseOf(s, update)).toMatchObject({ metadata: { resourceVersion: '5' }, data: { a: 'listed' } });
+    // A body that breaks off after its head holds nothing.
+    const { s: s2 } = setup(undefined, false);
+    const cutShort = { ...p, chunks: p.chunks!.slice(0, 3) };
+    expect(trace.read(s2, list, cutShort)).toBe('77');
+    expect(trace.baseOf(s2, update)).toBeUndefined();
   });
 
   it('an older unread page never overwrites what the client was sent after it; a later page does', () => {

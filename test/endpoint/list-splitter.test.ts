@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBody } from '../../src/endpoint/list-splitter.js';
+import { listHead, splitBody } from '../../src/endpoint/list-splitter.js';
 
 const cut = (b: Buffer, size: number) => {
   const out: Buffer[] = [];
@@ -121,5 +121,19 @@ describe('splitBody', () => {
         expect(counted, `${text.slice(0, 40)} cut ${size}`).toStrictEqual(taken && { ...rest, ...(items ? { itemCount: items.length } : {}) });
       }
     }
+  });
+
+  it('listHead reads a list up to where its items begin, or on to its metadata when that comes after them', () => {
+    const body = Buffer.from(JSON.stringify(list));
+    const at = body.indexOf('"items"') + 10;
+    // The rest need not even be JSON: it is not read.
+    expect(listHead([body.subarray(0, at), Buffer.from('not read')])).toStrictEqual({ kind: 'PodList', metadata: list.metadata });
+    for (const size of [1, 5, body.length]) expect(listHead(cut(body, size)), String(size)).toStrictEqual({ kind: 'PodList', metadata: list.metadata });
+    const late = Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}],"metadata":{"resourceVersion":"9"}}');
+    for (const size of [3, late.length]) expect(listHead(cut(late, size))).toStrictEqual({ kind: 'PodList', metadata: { resourceVersion: '9' } });
+    // A list with no metadata at all is read whole, and counted.
+    expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}]}')])).toStrictEqual({ kind: 'PodList', itemCount: 2 });
+    expect(listHead([Buffer.from('{"kind":"Table","metadata":{},"rows":[{"a":1}]}')])).toBeUndefined();
+    expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1}],"metadata":{"resourceVersion":"9"}')])).toBeUndefined();
   });
 });
