@@ -6,15 +6,13 @@
 //   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
 // env: ROUNDS (5), PODS (20000), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
 // round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings).
-import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startEndpointClient } from './lib/endpoint-client-process.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
-const CLIENT = fileURLToPath(new URL('./lib/endpoint-client.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
 const [oldDist, newDist] = process.argv.slice(2).map((d) => resolve(d));
@@ -34,24 +32,6 @@ async function load(dist) {
   return { startEndpoint, Tracer, connectionFromUrl, createTracePrinter, TraceSummary };
 }
 
-function startClient() {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting = new Map();
-  let nextId = 1;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const msg = JSON.parse(line);
-    const w = waiting.get(msg.id);
-    if (!w) return;
-    if (msg.open) return;
-    waiting.delete(msg.id);
-    if (msg.error) w.reject(new Error(msg.error)); else w.resolve(msg);
-  });
-  return {
-    call(cmd) { const id = nextId++; const p = new Promise((resolve, reject) => waiting.set(id, { resolve, reject })); child.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`); return p; },
-    close() { const e = new Promise((r) => child.once('exit', r)); child.stdin.end(); return e; },
-  };
-}
-
 function ndjson(m, tracer) {
   const fd = openSync('/dev/null', 'w');
   const printer = m.createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, defaultStages: new Set(['endpoint']), showSecrets: false, batch: true });
@@ -61,10 +41,29 @@ function ndjson(m, tracer) {
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/**
+ * One round: each variant in turn (the order rotating by round), `call(v)` with its subscriber on when it traces;
+ * answers each variant's reply and this process's CPU ms for it (the endpoint's).
+ */
+async function round(r, call) {
+  const out = [];
+  for (const v of variants.map((_, i) => variants[(i + r) % variants.length])) {
+    const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
+    globalThis.gc?.();
+    const c0 = process.cpuUsage();
+    const x = await call(v);
+    await tick();
+    const c = process.cpuUsage(c0);
+    off?.();
+    out.push({ v, x, cpu: (c.user + c.system) / 1000 });
+  }
+  return out;
+}
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 const sim = await startSim(sharedSimOptions(PODS));
-const client = startClient();
+const client = startEndpointClient();
 const eps = {};
 for (const [name, dist] of [['old', oldDist], ['new', newDist]]) {
   const m = await load(dist);
@@ -100,17 +99,8 @@ if (PROFILE) {
 } else {
   const res = Object.fromEntries(variants.map((v) => [v.key, []]));
   for (let r = 0; r < ROUNDS; r++) {
-    const order = variants.map((_, i) => variants[(i + r) % variants.length]);
     const line = [];
-    for (const v of order) {
-      const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
-      globalThis.gc?.();
-      const c0 = process.cpuUsage();
-      const x = await client.call({ cmd: 'list', base: base(v), limit: PAGE });
-      await tick();
-      const c = process.cpuUsage(c0);
-      off?.();
-      const cpu = (c.user + c.system) / 1000;
+    for (const { v, x, cpu } of await round(r, (v) => client.call({ cmd: 'list', base: base(v), limit: PAGE }))) {
       res[v.key].push({ ms: x.ms, bodyMs: x.bodyMs, cpu });
       line.push(`${v.key} ${Math.round(x.ms)}ms/${Math.round(cpu)}cpu`);
     }
@@ -130,19 +120,11 @@ if (PROFILE) {
     for (let r = 0; r < ROUNDS; r++) {
       const { rv } = await sim.command({ cmd: 'state' });
       const u = await sim.command({ cmd: 'update', n: N, yieldEvery: 50 });
-      const order = variants.map((_, i) => variants[(i + r) % variants.length]);
       const line = [];
-      for (const v of order) {
-        const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
-        globalThis.gc?.();
-        const c0 = process.cpuUsage();
-        const x = await client.call({ cmd: 'watch', base: base(v), rv: u.from ?? rv, n: N });
-        await tick();
-        const c = process.cpuUsage(c0);
-        off?.();
+      for (const { v, x, cpu } of await round(r, (v) => client.call({ cmd: 'watch', base: base(v), rv: u.from ?? rv, n: N }))) {
         const eps_ = ((x.events - 1) / x.spanMs) * 1000;
-        wres[v.key].push({ eps: eps_, cpu: (c.user + c.system) / 1000 });
-        line.push(`${v.key} ${Math.round(eps_)}/s/${Math.round((c.user + c.system) / 1000)}cpu`);
+        wres[v.key].push({ eps: eps_, cpu });
+        line.push(`${v.key} ${Math.round(eps_)}/s/${Math.round(cpu)}cpu`);
       }
       console.log(`watch round ${r}: ${line.join('  ')}`);
     }

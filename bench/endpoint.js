@@ -14,12 +14,11 @@
 // to /dev/null, plus the exit summary), switched between rounds on the same endpoint. Every figure is the median of
 // interleaved rounds (the order rotates each round) with its min–max; ratios are of medians from the same rounds.
 // Run after `npm run build`: node --expose-gc bench/endpoint.js     (BENCH_QUICK=1 for a small, fast run)
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { connect as connectNet, createServer as createNetServer } from 'node:net';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { QUICK, fmtInt, fmtSpread, publish, round, spread, startLoadNote, table, verdictUnderLoad } from './lib/common.js';
+import { startEndpointClient } from './lib/endpoint-client-process.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 import { startEndpoint } from '../dist/endpoint/endpoint-server.js';
 import { Fork } from '../dist/endpoint/fork.js';
@@ -45,41 +44,7 @@ const GOALS = { list: 1.3, watch: 0.8, memory: 1.5, p99Ms: 10 };
 const gc = globalThis.gc;
 if (!gc) console.error('endpoint bench: run with --expose-gc (as bench/run.js does): the memory figures need full GCs');
 
-// ---- the controller process ----
-
-function startClient() {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', fileURLToPath(new URL('./lib/endpoint-client.js', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting = new Map();
-  let nextId = 1;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const msg = JSON.parse(line);
-    const w = waiting.get(msg.id);
-    if (!w) return;
-    if (msg.open) return w.opened();
-    waiting.delete(msg.id);
-    if (msg.error) w.reject(new Error(msg.error));
-    else w.resolve(msg);
-  });
-  return {
-    /** `opened` resolves when a watch command has its headers; `done` with the final reply. */
-    start(cmd) {
-      const id = nextId++;
-      let opened;
-      const openedP = new Promise((r) => (opened = r));
-      const done = new Promise((resolve, reject) => waiting.set(id, { resolve, reject, opened }));
-      child.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`);
-      return { opened: Promise.race([openedP, done]), done };
-    },
-    call(cmd) {
-      return this.start(cmd).done;
-    },
-    close() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.stdin.end();
-      return exited;
-    },
-  };
-}
+// The controller process: bench/lib/endpoint-client-process.js.
 
 // ---- kwatch's side ----
 
@@ -183,7 +148,7 @@ export async function benchEndpoint(log = console.log) {
   log(`endpoint: starting the sim with ${PODS} pods…`);
   const sim = await startSim(sharedSimOptions(PODS));
   out.sim = { pods: sim.pods, populateMs: sim.populateMs, rssMB: sim.rssMB };
-  const client = startClient();
+  const client = startEndpointClient();
   const tracer = new Tracer();
   const upstream = connectionFromUrl(sim.url, { tracer });
   const endpoints = [];

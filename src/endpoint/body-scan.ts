@@ -5,7 +5,7 @@
 import { decodeBody } from './body-decode.js';
 import { isCborType } from '../kube/http/cbor-media.js';
 import { JsonScanError, KnownStrings, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
-import { splitBody } from './list-splitter.js';
+import { listHead, splitBody } from './list-splitter.js';
 import { objectKey } from './request-info.js';
 import { decodedObject, type Identity, ScannedObject, type SentObject } from './sent-object.js';
 
@@ -23,10 +23,53 @@ export interface ReadBody {
   object?: SentObject;
 }
 
+/** Whether a body of this type is JSON text, which the scans below read where it lies (else it is decoded whole). */
+export function isScannedType(contentType: string | undefined): boolean {
+  return !/protobuf/i.test(contentType ?? '') && !isCborType(contentType);
+}
+
+/** A JSON list page's facts (kind, metadata, how many items or rows) with its items counted, not read. */
+export interface ListFacts {
+  kind?: string;
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+  itemCount?: number;
+  /** A list whose items were not counted (listHeadFacts). */
+  uncounted?: boolean;
+  rows?: number;
+}
+
+/**
+ * What the trace says of a JSON list page at once, its items counted and left unread (client-session.ts reads them if
+ * a write or a check asks); undefined when the body is not one complete JSON object.
+ */
+export function listFacts(chunks: readonly Buffer[] | undefined): ListFacts | undefined {
+  if (!chunks || chunks.length === 0) return undefined;
+  const split = splitBody(chunks, true);
+  if (!split) return undefined;
+  const meta = (split.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  if (split.itemCount === undefined && split.rows === undefined) return { kind: split.kind };
+  return { kind: split.kind, resourceVersion: meta.resourceVersion, continue: meta.continue, remainingItemCount: meta.remainingItemCount, itemCount: split.itemCount, rows: split.rows };
+}
+
+/**
+ * A JSON list's facts from its head alone, its items neither counted nor read (what nothing will show, a `list`
+ * record's count, is not worked out); undefined when its head does not say (its metadata after its items, a Table,
+ * not a list): then listFacts.
+ */
+export function listHeadFacts(chunks: readonly Buffer[] | undefined): ListFacts | undefined {
+  if (!chunks || chunks.length === 0) return undefined;
+  const head = listHead(chunks);
+  if (!head) return undefined;
+  const meta = (head.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  return { kind: head.kind, resourceVersion: meta.resourceVersion, continue: meta.continue, remainingItemCount: meta.remainingItemCount, ...(head.itemCount !== undefined ? { itemCount: head.itemCount } : { uncounted: true }) };
+}
+
 /** Reads a GET answer, a list page or an object, from the chunks it was sent in; undefined when it is not an object. */
 export function readBody(chunks: readonly Buffer[] | undefined, contentType: string | undefined): ReadBody | undefined {
   if (!chunks || chunks.length === 0) return undefined;
-  if (/protobuf/i.test(contentType ?? '') || isCborType(contentType)) return fromDecoded(decodeBody(joined(chunks), contentType));
+  if (!isScannedType(contentType)) return fromDecoded(decodeBody(joined(chunks), contentType));
   const split = splitBody(chunks);
   if (!split) return undefined;
   const meta = (split.metadata ?? {}) as { resourceVersion?: string; continue?: string; remainingItemCount?: number };

@@ -4,6 +4,7 @@
 // these come the derived records: relist, stale-write, loop and stall.
 import type { ScannedEvent } from './body-scan.js';
 import type { ClientIdentity } from './client-identity.js';
+import { HeldPages, type HeldPage } from './held-pages.js';
 import type { SentObject } from './sent-object.js';
 
 /** An event the client was sent, kept for a while to name the likely trigger of its writes. */
@@ -34,6 +35,27 @@ interface Collection {
   lastClose?: string;
 }
 
+/** One page of a list the client was sent. */
+export interface ListPage {
+  /** The collection listed: resource, namespace and selectors. */
+  readonly collection: string;
+  /** The continue token it was asked with (undefined for a list's first page), and the one it answered (none for its last). */
+  readonly after?: string;
+  readonly next?: string;
+  readonly bytes: number;
+  /** How many items it holds, when counted (an empty page is not held). */
+  readonly count?: number;
+  /** Reads its items. */
+  readonly items: () => readonly SentObject[] | undefined;
+}
+
+/** A list page the client was sent, its items not read yet: `seq` places it among what else the client was sent. */
+interface UnreadPage extends HeldPage {
+  readonly seq: number;
+  readonly collection: string;
+  readonly items: () => readonly SentObject[] | undefined;
+}
+
 interface Streak {
   rounds: number;
   fields: Set<string>;
@@ -52,6 +74,8 @@ const RECENT_MS = 10_000;
 const RECENT_MAX = 2000;
 const RECENT_SLACK_MS = 1000;
 const OWN_RVS_MAX = 10_000;
+/** The continue tokens of lists in progress that are remembered (a client that never asks for its next pages leaves them). */
+const LIST_CHAINS_MAX = 1000;
 
 /** "manager/v0.0.0 (linux/amd64) kubernetes/$Format/leader-election" → "manager/leader-election"; kubectl → "kubectl". */
 export function clientName(userAgent: string | undefined): string {
@@ -75,6 +99,17 @@ export class ClientSession {
   bytes = 0;
   lastWriteAt?: number;
   private readonly delivered = new Map<string, Map<string, SentObject>>();
+  /** Counts what the client is sent while list pages of its resource are held unread: their order. */
+  private seq = 0;
+  /** Per resource: its list pages held unread, oldest first. */
+  private readonly unread = new Map<string, UnreadPage[]>();
+  /**
+   * Per resource with pages held unread: each key sent since the first of them (a watch event, a get, a write's
+   * answer, a delete) and when. A page older than that does not overwrite it when read.
+   */
+  private readonly sentSince = new Map<string, Map<string, number>>();
+  /** collection + the continue token a page answered → when its list's first page was sent. */
+  private readonly listStarts = new Map<string, number>();
   private recent: RecentEvent[] = [];
   private readonly collections = new Map<string, Collection>();
   private readonly streaks = new Map<string, Streak>();
@@ -83,18 +118,26 @@ export class ClientSession {
   private readonly lastOwnWrite = new Map<string, string>();
   readonly loops: LoopFinding[] = [];
 
-  /** `pid`: the process of its first connection, when known (its name then ends in [pid]). */
-  constructor(readonly name: string, readonly userAgent: string, readonly pid?: number) {}
+  /**
+   * `pid`: the process of its first connection, when known (its name then ends in [pid]). `heldPages`: the bound on
+   * the list pages all the endpoint's clients hold unread.
+   */
+  constructor(readonly name: string, readonly userAgent: string, readonly pid?: number, private readonly heldPages = new HeldPages()) {}
 
   // ---- what it was sent ----
 
   /** An object the client was sent (a get, a list item, a watch event, a write's answer). */
   sent(resource: string, object: SentObject, type = 'ADDED'): void {
     if (object.key === undefined) return;
+    this.sentSince.get(resource)?.set(object.key, ++this.seq);
+    this.store(resource, object.key, object, type);
+  }
+
+  private store(resource: string, key: string, object: SentObject, type: string): void {
     let byKey = this.delivered.get(resource);
     if (!byKey) this.delivered.set(resource, (byKey = new Map()));
-    if (type === 'DELETED') byKey.delete(object.key);
-    else byKey.set(object.key, object.keep?.() ?? object);
+    if (type === 'DELETED') byKey.delete(key);
+    else byKey.set(key, object.keep?.() ?? object);
   }
 
   /** A watch event delivered: kept as the object's newest version and among the recent events. */
@@ -106,6 +149,8 @@ export class ClientSession {
     const same = held !== undefined && e.rv !== undefined && held.rv === e.rv && held.uid === e.object.uid;
     // A Table row is not the object: it is no base to diff the client's writes against.
     if (!e.table && !same) this.sent(resource, e.object, e.type);
+    // The version it holds, sent again: newer all the same than a page held unread.
+    else if (same) this.sentSince.get(resource)?.set(e.key, ++this.seq);
     const object = same ? held : (e.object.keep?.() ?? e.object);
     // Owners are read when a write asks (most events never are).
     const r: RecentEvent = { time: now, resource, type: e.type, key: e.key, rv: e.rv, uid: object.uid, get owners() { return object.owners; }, own: false };
@@ -116,8 +161,74 @@ export class ClientSession {
     return r;
   }
 
-  /** The newest version of an object the client was sent, if any. */
+  /**
+   * A list page the client was sent, held unread: its items are read when something asks what the client holds of
+   * `resource` (newest), or when the endpoint holds too many bytes of unread pages. A whole list of a collection, from
+   * its first page to its last, replaces the earlier pages of that collection still unread: it holds every object
+   * they held that still exists, each in a version as new or newer, and a client that lists anew (client-go's
+   * Replace) forgets the objects that are gone. Without that, a client relisting every minute would have the
+   * endpoint hold every list it was ever sent.
+   */
+  listed(resource: string, p: ListPage): void {
+    const seq = ++this.seq;
+    const start = p.after === undefined ? seq : this.listStarts.get(`${p.collection} ${p.after}`);
+    if (p.after !== undefined) this.listStarts.delete(`${p.collection} ${p.after}`);
+    if (start !== undefined && p.next !== undefined) {
+      if (this.listStarts.size >= LIST_CHAINS_MAX) this.listStarts.clear();
+      this.listStarts.set(`${p.collection} ${p.next}`, start);
+    }
+    if (start !== undefined && p.next === undefined) this.dropUnread(resource, p.collection, start);
+    if (p.count === 0) return;
+    let pages = this.unread.get(resource);
+    if (!pages) {
+      this.unread.set(resource, (pages = []));
+      this.sentSince.set(resource, new Map());
+    }
+    const page: UnreadPage = { seq, collection: p.collection, bytes: p.bytes, items: p.items, readNow: () => this.readHeld(resource, page) };
+    pages.push(page);
+    this.heldPages.hold(page);
+  }
+
+  /** Forgets the collection's unread pages sent before `before`. */
+  private dropUnread(resource: string, collection: string, before: number): void {
+    const pages = this.unread.get(resource);
+    if (!pages) return;
+    const kept = pages.filter((page) => {
+      const replaced = page.collection === collection && page.seq < before;
+      if (replaced) this.heldPages.release(page);
+      return !replaced;
+    });
+    if (kept.length > 0) this.unread.set(resource, kept);
+    else {
+      this.unread.delete(resource);
+      this.sentSince.delete(resource);
+    }
+  }
+
+  /** Reads the resource's held pages in the order they were sent (up to `upTo`, when given): each item then is the client's version unless it was sent a version since. */
+  private readHeld(resource: string, upTo?: UnreadPage): void {
+    const pages = this.unread.get(resource);
+    if (!pages) return;
+    const since = this.sentSince.get(resource)!;
+    while (pages.length > 0) {
+      const page = pages.shift()!;
+      this.heldPages.release(page);
+      for (const it of page.items() ?? []) {
+        if (it.key === undefined) continue;
+        const later = since.get(it.key);
+        if (later === undefined || later < page.seq) this.store(resource, it.key, it, 'ADDED');
+      }
+      if (page === upTo) break;
+    }
+    if (pages.length === 0) {
+      this.unread.delete(resource);
+      this.sentSince.delete(resource);
+    }
+  }
+
+  /** The newest version of an object the client was sent, if any (its resource's held pages are read first). */
   newest(resource: string, key: string): SentObject | undefined {
+    this.readHeld(resource);
     return this.delivered.get(resource)?.get(key);
   }
 
@@ -237,6 +348,9 @@ export class ClientSession {
 }
 
 export class ClientRegistry {
+  /** `heldPages`: the bound on the list pages the clients hold unread, all together. */
+  constructor(private readonly heldPages = new HeldPages()) {}
+
   private readonly byKey = new Map<string, ClientSession>();
   private readonly sessions: ClientSession[] = [];
   /** Each process seen, and the client it belongs to: its later connections join it whatever their User-Agent. */
@@ -245,7 +359,7 @@ export class ClientRegistry {
   /** The client of a connection: its program's when the process behind it is known, else its User-Agent's. */
   for(userAgent: string | undefined, identity?: ClientIdentity): ClientSession {
     const ua = userAgent ?? '';
-    if (!identity) return this.session(`agent ${ua}`, () => new ClientSession(clientName(userAgent), ua));
+    if (!identity) return this.session(`agent ${ua}`, () => new ClientSession(clientName(userAgent), ua, undefined, this.heldPages));
     const key = identity.root ? `root ${identity.group}` : `process ${identity.group} ${clientName(userAgent)}`;
     const known = this.byPid.get(identity.pid);
     // The program is compared as well: a pid reused by another program is another process.
@@ -255,7 +369,7 @@ export class ClientRegistry {
       if (!this.byKey.has(key)) this.byKey.set(key, known.session);
       return known.session;
     }
-    const session = this.session(key, () => new ClientSession(`${identity.program}[${identity.pid}]`, ua, identity.pid));
+    const session = this.session(key, () => new ClientSession(`${identity.program}[${identity.pid}]`, ua, identity.pid, this.heldPages));
     this.byPid.set(identity.pid, { program: identity.program, session });
     return session;
   }

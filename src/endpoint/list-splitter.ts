@@ -17,6 +17,8 @@ export interface SplitBody {
   items?: Buffer[];
   /** The number of objects in `rows` (a Table), when it has them. */
   rows?: number;
+  /** The number of objects in `items`, when only counted (`countOnly`): no item's bytes are taken. */
+  itemCount?: number;
 }
 
 /** Bytes that may span chunks: the pieces seen so far, and where the open one began in the current chunk. */
@@ -84,7 +86,14 @@ export class ListSplitter {
   private array: 'items' | 'rows' | undefined;
   private readonly kept = new Map<string, Buffer>();
   private items?: Buffer[];
+  private itemCount?: number;
   private rows?: number;
+
+  /**
+   * `countOnly`: the items are counted, not taken (no Buffer made per item, none joined across chunks): the trace's
+   * per-page facts, while the page itself is read later if ever (client-session.ts's held pages).
+   */
+  constructor(private readonly countOnly = false) {}
 
   feed(b: Buffer): void {
     if (this.failed) return;
@@ -107,7 +116,7 @@ export class ListSplitter {
       return;
     }
     this.open = undefined;
-    this.took(Buffer.concat(open.pieces, end));
+    this.took(this.countOnly ? undefined : Buffer.concat(open.pieces, end));
     let start = 0;
     let k = 0;
     while (start + open.pieces[k].length < end) start += open.pieces[k++].length;
@@ -179,7 +188,7 @@ export class ListSplitter {
           this.expectKey = true;
         } else if (depth === 2 && c === OPEN_BRACKET && (this.key === 'items' || this.key === 'rows')) {
           this.array = this.key;
-          if (this.array === 'items') this.items = [];
+          if (this.array === 'items') this.startItems();
           else this.rows = 0;
         } else if (depth === 3 && c === OPEN_BRACE && this.array !== undefined) {
           // Skipped whole: nothing inside an item is read here.
@@ -196,7 +205,7 @@ export class ListSplitter {
             i = n;
             break;
           }
-          this.took(b.subarray(i, end));
+          this.took(this.countOnly ? undefined : b.subarray(i, end));
           i = end;
           continue;
         }
@@ -211,7 +220,7 @@ export class ListSplitter {
         if (c === COLON) {
           if (KEPT.has(this.key)) this.valueSpan.begin(i + 1);
           // "items": null is how an empty list can be written: still a list.
-          else if (this.key === 'items') this.items ??= [];
+          else if (this.key === 'items' && this.items === undefined && this.itemCount === undefined) this.startItems();
         } else if (c === COMMA) {
           this.closeValue(b, i);
           this.expectKey = true;
@@ -226,10 +235,16 @@ export class ListSplitter {
     this.valueSpan.carry(b);
   }
 
-  /** An item or row, whole. */
-  private took(item: Buffer): void {
-    if (this.array === 'items') this.items!.push(item);
-    else this.rows!++;
+  private startItems(): void {
+    if (this.countOnly) this.itemCount = 0;
+    else this.items = [];
+  }
+
+  /** An item or row, whole (an item's bytes unless only counted). */
+  private took(item: Buffer | undefined): void {
+    if (this.array !== 'items') this.rows!++;
+    else if (this.countOnly) this.itemCount!++;
+    else this.items!.push(item!);
   }
 
   /** What the body held, or undefined when it was not one complete JSON object. */
@@ -240,6 +255,23 @@ export class ListSplitter {
       this.settle();
     }
     if (this.failed || this.open || this.depth !== 0 || this.inString || !this.done) return undefined;
+    return this.result();
+  }
+
+  /**
+   * The kind and metadata, once the body's `items` array has begun after its metadata (as kube writes a list); else
+   * undefined. Nothing after that point is read, so nothing says the body is whole: for a list whose items are read
+   * later, if ever.
+   */
+  head(): SplitBody | undefined {
+    if (this.failed || !this.kept.has('metadata') || (this.items === undefined && this.itemCount === undefined)) return undefined;
+    const head = this.result();
+    if (!head) return undefined;
+    const { items: _items, itemCount: _count, ...rest } = head;
+    return rest;
+  }
+
+  private result(): SplitBody | undefined {
     const kind = this.kept.get('kind');
     const meta = this.kept.get('metadata');
     try {
@@ -249,6 +281,7 @@ export class ListSplitter {
         ...(typeof k === 'string' ? { kind: k } : {}),
         ...(m && typeof m === 'object' && !Array.isArray(m) ? { metadata: m as Record<string, unknown> } : {}),
         ...(this.items ? { items: this.items } : {}),
+        ...(this.itemCount !== undefined ? { itemCount: this.itemCount } : {}),
         ...(this.rows !== undefined ? { rows: this.rows } : {}),
       };
     } catch {
@@ -272,9 +305,25 @@ function itemEnd(pieces: readonly Buffer[], bytes: number): number {
   return scanner.endOfArray(0, bytes);
 }
 
-/** Splits a body kept as chunks. */
-export function splitBody(chunks: readonly Buffer[]): SplitBody | undefined {
-  const s = new ListSplitter();
+/**
+ * A list body's kind and metadata, read up to where its items begin (the first chunk, as kube writes a list), or on
+ * to its metadata when that comes after them (a body with none is read whole, and counted). Undefined when it is no
+ * list or not JSON.
+ */
+export function listHead(chunks: readonly Buffer[]): SplitBody | undefined {
+  const s = new ListSplitter(true);
+  for (const c of chunks) {
+    s.feed(c);
+    const head = s.head();
+    if (head) return head;
+  }
+  const whole = s.end();
+  return whole?.itemCount !== undefined ? whole : undefined;
+}
+
+/** Splits a body kept as chunks; with `countOnly`, counts its items instead of taking them. */
+export function splitBody(chunks: readonly Buffer[], countOnly = false): SplitBody | undefined {
+  const s = new ListSplitter(countOnly);
   for (const c of chunks) s.feed(c);
   return s.end();
 }

@@ -8,7 +8,7 @@ import type { Tracer } from '../informer/trace.js';
 import type { ClientSession, RecentEvent } from './client-session.js';
 import { objectKey, queryTrue, resourceName, type RequestInfo } from './request-info.js';
 import { decodeBody } from './body-decode.js';
-import { readBody, type ScannedEvent } from './body-scan.js';
+import { isScannedType, listFacts, listHeadFacts, readBody, type ListFacts, type ScannedEvent } from './body-scan.js';
 import type { CapturedResponse } from './response-capture.js';
 import { decodedObject, type SentObject } from './sent-object.js';
 import { scaleView } from './scale-view.js';
@@ -108,29 +108,53 @@ export class WireTrace {
     });
   }
 
-  /** A list page or a get answered: what the client now holds, and for lists a `list` record. */
-  /** Answers a list page's resourceVersion. */
+  /**
+   * A list page or a get answered: what the client now holds, and for lists a `list` record. Answers a list page's
+   * resourceVersion.
+   */
   read(s: ClientSession, info: RequestInfo, c: CapturedResponse): string | undefined {
     if (c.status !== 200) return undefined;
     const resource = this.resourceOf(info);
-    // Scanned, not parsed: a list body runs to hundreds of MB, and only the items' identities are needed now.
-    const body = readBody(c.chunks, c.contentType);
     if (info.verb === 'get') {
+      const body = readBody(c.chunks, c.contentType);
       if (body?.object && body.kind !== 'Table' && body.kind !== 'Status') s.sent(this.sentAs(info), body.object);
       return undefined;
     }
-    const items = body?.items;
-    if (items && body?.kind !== 'Table') for (const it of items) s.sent(resource, it);
-    if (!this.tracer.shouldEmit('endpoint', 'list')) return body?.resourceVersion;
+    const page = this.listPage(s, info, c);
+    if (!this.tracer.shouldEmit('endpoint', 'list')) return page?.resourceVersion;
     this.tracer.emit({
-      time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: body?.resourceVersion, client: s.name, resource,
-      items: items?.length ?? body?.rows,
+      time: Date.now(), stage: 'endpoint', op: 'list', key: info.namespace, rv: page?.resourceVersion, client: s.name, resource,
+      items: page?.itemCount ?? page?.rows,
       ...(info.query.get('continue') ? { page: 'next' } : {}),
-      ...(body?.continue ? { continue: true } : {}),
-      ...(body?.remainingItemCount !== undefined ? { remaining: body.remainingItemCount } : {}),
-      ...(body === undefined ? { bytes: c.bytes, traced: c.body === undefined ? 'size only (too large to decode)' : 'size only (not JSON)' } : {}),
+      ...(page?.continue ? { continue: true } : {}),
+      ...(page?.remainingItemCount !== undefined ? { remaining: page.remainingItemCount } : {}),
+      ...(page === undefined ? { bytes: c.bytes, traced: c.body === undefined ? 'size only (too large to decode)' : 'size only (not JSON)' } : {}),
     });
-    return body?.resourceVersion;
+    return page?.resourceVersion;
+  }
+
+  /**
+   * A list page's facts, and its items given to the client: a JSON page's counted now and held unread by the session
+   * (read if a write or a check asks: client-session.ts), a decoded one's (protobuf, CBOR) at once.
+   */
+  private listPage(s: ClientSession, info: RequestInfo, c: CapturedResponse): ListFacts | undefined {
+    const resource = this.resourceOf(info);
+    const { chunks, contentType } = c;
+    if (isScannedType(contentType)) {
+      // Counted only when a `list` record will say how many (or when the answer broke off: only a whole body is a list).
+      const facts = (!c.aborted && !this.tracer.wants('endpoint', 'list') ? listHeadFacts(chunks) : undefined) ?? listFacts(chunks);
+      if (chunks && (facts?.itemCount !== undefined || facts?.uncounted) && facts.kind !== 'Table') {
+        s.listed(resource, {
+          collection: this.collectionOf(info), after: info.query.get('continue') || undefined, next: facts.continue || undefined,
+          bytes: c.bytes, count: facts.itemCount, items: () => readBody(chunks, contentType)?.items,
+        });
+      }
+      return facts;
+    }
+    const body = readBody(chunks, contentType);
+    const items = body?.items;
+    if (items && body.kind !== 'Table') for (const it of items) s.sent(resource, it);
+    return body && { kind: body.kind, resourceVersion: body.resourceVersion, continue: body.continue, remainingItemCount: body.remainingItemCount, itemCount: items?.length, rows: body.rows };
   }
 
   /**

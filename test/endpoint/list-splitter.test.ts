@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBody } from '../../src/endpoint/list-splitter.js';
+import { listHead, splitBody } from '../../src/endpoint/list-splitter.js';
 
 const cut = (b: Buffer, size: number) => {
   const out: Buffer[] = [];
@@ -101,5 +101,39 @@ describe('splitBody', () => {
   it('reads a body whose first member name is empty', () => {
     const body = Buffer.from('{"":"x","kind":"PodList","items":[{"a":1}]}');
     for (const size of [1, 3, body.length]) expect(splitBody(cut(body, size)), String(size)).toStrictEqual({ kind: 'PodList', items: [Buffer.from('{"a":1}')] });
+  });
+
+  it('counts, without taking them, exactly the items it would take, however the body is cut', () => {
+    const big = [1, 300, 70_000, 1_100_000, 5, 40].map((n, i) => ({ metadata: { name: `p${i}` }, data: { a: `"}]\\${'x'.repeat(n)}` } }));
+    const bodies = [
+      JSON.stringify(list), JSON.stringify(list, null, 2), JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '1' }, items: big }),
+      JSON.stringify({ kind: 'PodList', items: [{ a: 'y'.repeat(5000) }, { b: 1 }, { c: 'z'.repeat(50) }] }),
+      '{"kind":"PodList","extra":[{"name":"before"}],"items":[{"name":"a"},{"name":"b"}],"more":[{"name":"after"}]}',
+      '{"kind":"PodList","items":[[{"a":1}],{"b":2},"c",3]}', '{"kind":"PodList","items":null,"metadata":{}}', '{"kind":"PodList","items":[]}',
+      '{"kind":"Table","rows":[{"cells":[1]},{"cells":[2]}]}', '{"kind":"Pod","metadata":{"name":"x"}}', '{"kind":"PodList","items":[{"a":1}',
+    ];
+    for (const text of bodies) {
+      const body = Buffer.from(text);
+      for (const size of [...(body.length < 10_000 ? [1, 7] : []), 997, 65_536, 1_050_000, body.length]) {
+        const taken = splitBody(cut(body, size));
+        const { items, ...rest } = taken ?? {};
+        const counted = splitBody(cut(body, size), true);
+        expect(counted, `${text.slice(0, 40)} cut ${size}`).toStrictEqual(taken && { ...rest, ...(items ? { itemCount: items.length } : {}) });
+      }
+    }
+  });
+
+  it('listHead reads a list up to where its items begin, or on to its metadata when that comes after them', () => {
+    const body = Buffer.from(JSON.stringify(list));
+    const at = body.indexOf('"items"') + 10;
+    // The rest need not even be JSON: it is not read.
+    expect(listHead([body.subarray(0, at), Buffer.from('not read')])).toStrictEqual({ kind: 'PodList', metadata: list.metadata });
+    for (const size of [1, 5, body.length]) expect(listHead(cut(body, size)), String(size)).toStrictEqual({ kind: 'PodList', metadata: list.metadata });
+    const late = Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}],"metadata":{"resourceVersion":"9"}}');
+    for (const size of [3, late.length]) expect(listHead(cut(late, size))).toStrictEqual({ kind: 'PodList', metadata: { resourceVersion: '9' } });
+    // A list with no metadata at all is read whole, and counted.
+    expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}]}')])).toStrictEqual({ kind: 'PodList', itemCount: 2 });
+    expect(listHead([Buffer.from('{"kind":"Table","metadata":{},"rows":[{"a":1}]}')])).toBeUndefined();
+    expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1}],"metadata":{"resourceVersion":"9"}')])).toBeUndefined();
   });
 });
