@@ -6,8 +6,9 @@
 //    for which both decodings give the same text.
 //  - It keeps V8's code for the bundle on disk (bundle-code-cache.ts), written when the run ends, so that it
 //    holds every function the run compiled: 35 ms less per start on Node 24 than Node's own compile cache, which
-//    holds the code compiled before the module ran, and on Node 20, which has no compile cache, about 0.2 s of
-//    CPU per run. On Node 20 an import() written in a script V8 compiled from cached code fails
+//    holds the code compiled before the module ran; on Node 20, which has no compile cache, 0.05–0.09 s of CPU
+//    of the 0.24–0.44 s a short run takes (with the sim's file, which bundleRequire loads the same way). On Node
+//    20 an import() written in a script V8 compiled from cached code fails
 //    (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: the script's import callback is lost), so the npm bundle's import()
 //    calls (ink, esbuild, @kubernetes/client-node, the user's controllers) go through `importerFor`, a function of
 //    this real module, handed to the bundle as a 6th wrapper argument (scripts/bundle/dynamic-imports.js).
