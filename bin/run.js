@@ -2,7 +2,8 @@
 // kwatch: a kubectl-style debugger for the Kubernetes watch machinery.
 
 // Node >= 22.1 keeps V8's compiled code on disk between runs (~15% of a short run on Node 24), in a folder only
-// the user can write (src/cli/compile-cache.ts); Node 20 has no such cache. It must be on before the CLI loads,
+// the user can write (src/cli/compile-cache.ts); Node 20 has no such cache (the CLI's bundle has its own, on every
+// Node: src/cli/load-bundle.ts). It must be on before the CLI loads,
 // hence the dynamic imports.
 const { enableCompileCache } = await import('../dist/cli/compile-cache.js');
 enableCompileCache();

@@ -3,7 +3,7 @@
 // The run gets a temporary folder of its own (TMPDIR, which the test processes and every CLI they start
 // inherit), so that after it this file can check that no test left a kwatch-* folder behind — other suites
 // running at the same time on the machine have their own — and then remove the folder whatever it holds.
-// It also holds one cache folder (XDG_CACHE_HOME) for the whole run: on Node >= 22 the CLI keeps V8's compiled
+// It also holds one cache folder (XDG_CACHE_HOME) for the whole run: on every Node the CLI keeps V8's compiled
 // bundle there (src/cli/bundle-code-cache.ts), and with each test file's own HOME every file's first CLI run was
 // a cold compile (~0.3 s of CPU). The tests of the cache itself set or clear XDG_CACHE_HOME for their runs.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

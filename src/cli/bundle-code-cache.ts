@@ -1,11 +1,11 @@
-// Where load-bundle.ts keeps V8's compiled code for dist/kwatch.cjs between runs (Node >= 22): the per-user cache
-// folder (user-cache-dir.ts), one file per bundle text and V8 version, used only while nobody but the user can
-// write into the folder or the file (V8 checks the code against the source's length and its own version and
-// flags, not against tampering: a file anyone could plant would be code run as the user). Each file carries a
-// hash of its code, checked before V8 sees a byte: V8 aborts the process on some damaged code (issue 36: 300
-// bytes overwritten gave "unreachable code", exit 133, on every start). Nothing here ever fails a run: a cache
-// that cannot be read or written, or that does not match its hash, is a cold start (and rewritten at exit).
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
+// Where load-bundle.ts keeps V8's compiled code for the CLI's bundles (dist/kwatch.cjs, dist/kwatch-sim.cjs, the
+// executable's assets) between runs, on every Node: the per-user cache folder (user-cache-dir.ts), one file per bundle
+// text and V8 version, used only while nobody but the user can write into the folder or the file (V8 checks the code
+// against the source's length and its own version and flags, not against tampering: a file anyone could plant would be
+// code run as the user). Each file carries a hash of its code, checked before V8 sees a byte: V8 aborts the process on
+// some damaged code (issue 36: 300 bytes overwritten gave "unreachable code", exit 133, on every start). Nothing here
+// ever fails a run: a cache that cannot be read or written, or that does not match its hash, is a cold start (and
+// rewritten at exit). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

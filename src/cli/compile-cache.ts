@@ -3,7 +3,8 @@
 // os.tmpdir()/node-compile-cache, a folder any local user can create first and fill: Node checks an entry only
 // against its header's checksum and the source's length, so an entry planted there is code run as whoever next
 // runs kwatch (issue 36). kwatch gives Node a folder under its private per-user cache folder instead, and goes
-// without the cache when it has none. Node 20 has no compile cache.
+// without the cache when it has none. Node 20 has no compile cache; the CLI's bundle, most of a run's code, keeps
+// V8's code in its own cache on every Node (load-bundle.ts).
 import module from 'node:module';
 import { join } from 'node:path';
 import { privateDir, userCacheDir } from './user-cache-dir.js';

@@ -4,16 +4,19 @@
 //  - It reads the bytes, not UTF-8. Node's loader decodes a module as UTF-8: 24–30 ms (Node 24, Node 20) where
 //    taking the bytes as latin1 takes 1–3. The bundle is ASCII (scripts/bundle escapes any other character),
 //    for which both decodings give the same text.
-//  - On Node >= 22 it keeps V8's code for the bundle on disk (bundle-code-cache.ts), written when the run ends,
-//    so that it holds every function the run compiled: 35 ms less per start on Node 24 than Node's own compile
-//    cache, which holds the code compiled before the module ran. Not on Node 20: there, import() in a script
-//    read from a code cache fails (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), and the bundle imports ink, esbuild
-//    and the user's controllers.
+//  - It keeps V8's code for the bundle on disk (bundle-code-cache.ts), written when the run ends, so that it
+//    holds every function the run compiled: 35 ms less per start on Node 24 than Node's own compile cache, which
+//    holds the code compiled before the module ran; on Node 20, which has no compile cache, 0.05–0.09 s of CPU
+//    of the 0.24–0.44 s a short run takes (with the sim's file, which bundleRequire loads the same way). On Node
+//    20 an import() written in a script V8 compiled from cached code fails
+//    (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING: the script's import callback is lost), so the npm bundle's import()
+//    calls (ink, esbuild, @kubernetes/client-node, the user's controllers) go through `importerFor`, a function of
+//    this real module, handed to the bundle as a 6th wrapper argument (scripts/bundle/dynamic-imports.js).
 import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, isAbsolute } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script, constants as vmConstants } from 'node:vm';
 import { hideExperimentalWarning } from '../reconcile/experimental-warnings.js';
 import { codeCacheFor } from './bundle-code-cache.js';
@@ -31,21 +34,20 @@ interface ModuleConstructor {
 }
 const Loader = Module as unknown as ModuleConstructor;
 
-type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: LoaderModule, filename: string, dirname: string) => void;
+/** import() as the bundle calls it (scripts/bundle/dynamic-imports.js): specifier, then import attributes if any. */
+export type BundleImporter = (specifier: unknown, options?: ImportCallOptions) => Promise<unknown>;
 
-/** Node 22 and later read import() in a script from a code cache right (see above). */
-export const CODE_CACHE_WORKS = Number(process.versions.node.split('.')[0]) >= 22;
+type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: LoaderModule, filename: string, dirname: string, importer: BundleImporter | undefined) => void;
 
 /** require() of `url`, read as bytes; `ownCodeCache`: keep V8's code for it on disk between runs. */
-export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
+export function loadBundle(url: URL, ownCodeCache = true): unknown {
   const filename = fileURLToPath(url);
   const bytes = readFileSync(filename);
   // A bundle built by something else than scripts/bundle may hold other characters: read it as UTF-8 then.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   if (ownCodeCache) {
-    // require() inside the bundle (the packages it leaves to node_modules) resolves from dist/, as for a required file.
     const module = { exports: {} as unknown };
-    runWithCodeCache(source, bytes, filename, { exports: module.exports, require: createRequire(filename), module });
+    runWithCodeCache(source, bytes, filename, { exports: module.exports, require: bundleRequire(filename), module, importer: importerFor(url) });
     return module.exports;
   }
   const module = new Loader(filename);
@@ -53,6 +55,36 @@ export function loadBundle(url: URL, ownCodeCache = CODE_CACHE_WORKS): unknown {
   module.paths = Loader._nodeModulePaths(dirname(filename));
   module._compile(source, filename);
   return module.exports;
+}
+
+/**
+ * require() for the bundle `filename`: the packages it leaves to node_modules resolve from its folder (dist/), as
+ * for a required file; a .cjs file beside it (the sim's, dist/kwatch-sim.cjs) is a bundle too, loaded the same
+ * way, with its own code cache, once.
+ */
+function bundleRequire(filename: string): NodeJS.Require {
+  const require = createRequire(filename);
+  const folder = dirname(filename);
+  const siblings = new Map<string, unknown>();
+  const load = (id: string): unknown => {
+    if (!(isAbsolute(id) && id.endsWith('.cjs') && dirname(id) === folder && id !== filename)) return require(id);
+    if (!siblings.has(id)) siblings.set(id, loadBundle(pathToFileURL(id)));
+    return siblings.get(id);
+  };
+  return Object.assign(load, require) as NodeJS.Require;
+}
+
+/**
+ * import() for the bundle at `url`: a relative specifier against the bundle's URL, as the bundle's own import()
+ * would; a URL or a built-in as it is; a package from this file's folder, dist/cli/, which finds the node_modules
+ * dist/kwatch.cjs's own import() found (dist/cli/ holds none). Node 20 cannot resolve a package from another
+ * module's URL (import.meta.resolve's parent needs a flag there).
+ */
+export function importerFor(url: URL): BundleImporter {
+  return (specifier, options) => {
+    const target = typeof specifier === 'string' && /^\.{0,2}\//.test(specifier) ? new URL(specifier, url).href : (specifier as string);
+    return options === undefined ? import(target) : import(target, options);
+  };
 }
 
 /**
@@ -80,6 +112,8 @@ interface CommonJsScope {
   exports: unknown;
   require: NodeJS.Require;
   module: { exports: unknown };
+  /** The bundle's import() (only the npm form's calls it; the executable's runs on Node 24, see below). */
+  importer?: BundleImporter;
 }
 
 /**
@@ -88,17 +122,19 @@ interface CommonJsScope {
  */
 function runWithCodeCache(source: string, bytes: Uint8Array, filename: string, scope: CommonJsScope): void {
   const cache = codeCacheFor(filename, bytes);
-  // What follows is how Node loads a CommonJS file itself; its import() goes through this vm option, which Node
-  // calls experimental (a warning the user can do nothing about).
+  // What follows is how Node loads a CommonJS file itself; an import() written in the script goes through this vm
+  // option, which Node calls experimental (a warning the user can do nothing about).
   hideExperimentalWarning(/^vm\.USE_MAIN_CONTEXT_DEFAULT_LOADER is an experimental feature/);
-  // The same wrapper Node's loader puts around a CommonJS file, on the first line so that line numbers stay the file's.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+  // The wrapper Node's loader puts around a CommonJS file, on the first line so that line numbers stay the file's,
+  // with the importer the npm bundle calls instead of import().
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __kwatchImport) { ${source}\n})`, {
     filename,
     cachedData: cache.read(),
-    // import() in the bundle (of ink, react, esbuild, @kubernetes/client-node) as in any CommonJS file.
+    // An import() left in the script (the executable's, on Node 24) as in any CommonJS file. On Node 20 this
+    // works only while V8 compiles the script itself, not from cached code: hence the importer.
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   // Written at exit, once the run has compiled the functions it called, so that the next run finds those too.
   if (script.cachedDataRejected !== false) process.once('exit', () => cache.write(() => script.createCachedData()));
-  (script.runInThisContext() as ModuleWrapper)(scope.exports, scope.require, scope.module as LoaderModule, filename, dirname(filename));
+  (script.runInThisContext() as ModuleWrapper)(scope.exports, scope.require, scope.module as LoaderModule, filename, dirname(filename), scope.importer);
 }
