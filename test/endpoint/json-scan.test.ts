@@ -2,7 +2,7 @@
 // allows, values at the very end of a buffer, member names with escapes or non-ASCII letters, and malformed objects
 // refused with a JsonScanError that says what was expected (body-scan.test.ts covers the walk inside readBody).
 import { describe, expect, it } from 'vitest';
-import { JsonScanError, KnownStrings, members, skipSpace, stringAt, valueEnd } from '../../src/endpoint/json-scan.js';
+import { closeOf, JsonScanError, KnownStrings, members, skipSpace, stringAt, valueEnd } from '../../src/endpoint/json-scan.js';
 
 /** Every member of the object at `i`, read by the walk, with each value as JSON.parse reads its bytes. */
 function walk(b: Buffer, i = 0): { end: number; seen: [string, unknown][] } {
@@ -56,6 +56,16 @@ describe('json-scan, objects', () => {
     const text = '{"n\\u0061me":1,"\\"q\\"":2,"é☃":3,"plain~":4}';
     expect(Object.entries(JSON.parse(text) as object)).toEqual([['name', 1], ['"q"', 2], ['é☃', 3], ['plain~', 4]]);
     expect(walk(Buffer.from(text)).seen).toEqual([['name', 1], ['"q"', 2], ['é☃', 3], ['plain~', 4]]);
+  });
+});
+
+describe('json-scan, bodies cut short', () => {
+  it('says what was left open, and where the bytes ran out', () => {
+    expect(() => valueEnd(Buffer.from('"abc'), 0)).toThrow(/^unterminated string at byte 4$/);
+    expect(() => valueEnd(Buffer.from('"ab\\"'), 0)).toThrow(/^unterminated string at byte 5$/);
+    expect(() => closeOf(Buffer.from('{"a":1'), 1, 1)).toThrow(/^unterminated object or array at byte 6$/);
+    expect(() => closeOf(Buffer.from('{"a":"b'), 1, 1)).toThrow(/^unterminated string at byte 7$/);
+    expect(() => walk(Buffer.from('{"a":[1,2'))).toThrow(/^unterminated object or array at byte 9$/);
   });
 });
 
