@@ -18,12 +18,11 @@ afterEach(async () => {
  */
 async function capture(maxBytes: number, answer: (res: ServerResponse) => void, cut?: number): Promise<{ c: CapturedResponse; reports: number; got: Buffer; status: number }> {
   let reports = 0;
-  let captured!: (c: CapturedResponse) => void;
-  const reported = new Promise<CapturedResponse>((r) => (captured = r));
+  let captured: CapturedResponse | undefined;
   let closed!: () => void;
   const bothSeen = new Promise<void>((r) => (closed = r));
   server = createServer((_req, res) => {
-    captureResponse(res, maxBytes, (c) => { reports++; captured(c); });
+    captureResponse(res, maxBytes, (c) => { reports++; captured = c; });
     // Registered after the capture's own listeners: once this runs, both 'finish' and 'close' have reached it.
     res.on('close', () => closed());
     answer(res);
@@ -45,9 +44,10 @@ async function capture(maxBytes: number, answer: (res: ServerResponse) => void, 
     req.on('error', (e) => (cut === undefined && !/socket hang up/.test(e.message) ? reject(e) : resolve({ body: Buffer.alloc(0), status: 0 })));
     req.end();
   });
-  const c = await reported;
-  // Both 'finish' and 'close' come: the report must still be one.
+  // Both 'finish' and 'close' have reached the capture once this resolves: the report is in by then, and is one.
   await bothSeen;
+  const c = captured;
+  if (c === undefined) throw new Error('no report after the response closed');
   return { c, reports, got: got.body, status: got.status };
 }
 
