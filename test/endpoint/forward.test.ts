@@ -144,6 +144,48 @@ describe('forwardRequest', () => {
     expect(t.asked.map((a) => `${a.method} ${a.path}`).at(-1)).toBe('GET /api/v1/configmaps?watch=true');
   });
 
+  it('a watch through a connection with no pushed path, or a GET watch with a body, goes through request', async () => {
+    const plain = target(async () => answer(200, { 'content-type': 'application/json' }, [Buffer.from('{"type":"ADDED"}\n')]));
+    const { url } = await serve(plain);
+    expect((await call(url, '/api/v1/configmaps?watch=true')).body).toBe('{"type":"ADDED"}\n');
+    expect(plain.asked.map((a) => a.path)).toEqual(['/api/v1/configmaps?watch=true']);
+    const both = target(async () => answer(200, {}, [Buffer.from('x')]), async () => { throw new Error('not pushed'); });
+    const second = await serve(both);
+    expect((await call(second.url, '/api/v1/configmaps?watch=true', { body: '{}', headers: { 'content-type': 'application/json', 'content-length': '2' } })).body).toBe('x');
+    expect(both.pushed).toEqual([]);
+    expect(both.asked[0].body?.toString()).toBe('{}');
+  });
+
+  it('sends a watch\'s status and headers at once, before its first event', async () => {
+    let sink: Parameters<PushedResponse['pipe']>[0] | undefined;
+    const t = target(async () => { throw new Error('not asked'); }, async () => ({ status: 200, headers: { 'content-type': 'application/json' }, pipe: (s) => { sink = s; }, resume: () => {}, destroy: () => {} }));
+    const { url } = await serve(t);
+    const got = call(url, '/api/v1/configmaps?watch=true', { onResponse: () => { sink!.data(Buffer.from('{"type":"ADDED"}\n')); sink!.end(); } });
+    expect((await got).body).toBe('{"type":"ADDED"}\n');
+  });
+
+  it('a target that answers after the client left: its answer is closed unread', async () => {
+    let a: ReturnType<typeof answer> | undefined;
+    let serverSawClose!: () => void;
+    const closed = new Promise<void>((r) => (serverSawClose = r));
+    const t = target((r) => new Promise((resolve) => {
+      // Ignores the abort until the endpoint's response has closed, then answers anyway.
+      void closed.then(() => resolve((a = answer(200, {}, [Buffer.from('late')]))));
+      void r;
+    }));
+    const { url, outcomes } = await serve(t);
+    servers.at(-1)!.prependListener('request', (_req, res) => res.on('close', () => setImmediate(serverSawClose)));
+    await new Promise<void>((resolve) => {
+      const req = request(`${url}/api/v1/pods`);
+      req.on('error', () => resolve());
+      req.end();
+      void until(() => t.asked.length === 1, 'asked').then(() => { req.destroy(); resolve(); });
+    });
+    await until(() => outcomes.length === 1, 'forwardRequest settled');
+    expect(outcomes).toEqual(['resolved']);
+    expect(a!.pulled()).toBe(0);
+  });
+
   it('breaks the client\'s connection when the target breaks the body, rather than ending it as if complete', async () => {
     const t = target(async () => answer(200, { 'content-type': 'application/json' }, [Buffer.from('{"items":[')], new Error('target reset')));
     const { url, outcomes } = await serve(t);
