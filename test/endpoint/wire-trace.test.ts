@@ -44,7 +44,7 @@ describe('http and refused records', () => {
     trace.http(s, info, 'GET', answer(200, { a: 1 }, { aborted: true }), 3);
     trace.http(s, requestInfo('POST', '/api/v1/namespaces/demo/configmaps'), 'POST', answer(403, {}), 1, { sent: new URLSearchParams('dryRun=All&x=1'), refusal: { reason: 'Forbidden', message: 'no' } });
     trace.http(s, requestInfo('GET', '/api/v1/pods?watch=true'), 'GET', answer(200, '{}'), 9);
-    expect(ops('http')).toEqual([
+    expect(ops('http')).toStrictEqual([
       { stage: 'endpoint', op: 'http', key: 'demo/p1', client: 'manager', pid: 42, method: 'GET', path: '/api/v1/namespaces/demo/pods/p1', query: 'resourceVersion=5&limit=10&labelSelector=app=web', status: 200, ms: 12, bytes: 7 },
       { stage: 'endpoint', op: 'http', key: 'demo/p1', client: 'manager', method: 'GET', path: '/api/v1/namespaces/demo/pods/p1', query: 'resourceVersion=5&limit=10&labelSelector=app=web', status: 200, ms: 3, bytes: 7, aborted: true },
       { stage: 'endpoint', op: 'http', key: undefined, client: 'manager', method: 'POST', path: '/api/v1/namespaces/demo/configmaps', query: 'dryRun=All', status: 403, ms: 1, bytes: 2, refused: 'Forbidden', error: 'no' },
@@ -61,8 +61,10 @@ describe('http and refused records', () => {
     trace.refused('ctl', requestInfo('DELETE', '/api/v1/namespaces/demo/pods/p1'), 'DELETE', 415, 'UnsupportedMediaType', 'bad type', 2);
     expect(records).toEqual([]);
     expect(seen.filter((r) => r.op === 'refused' || (r.op === 'http' && (r as { refused?: string }).refused))).toEqual([
-      expect.objectContaining({ op: 'http', key: 'demo/p1', client: 'ctl', method: 'DELETE', status: 415, refused: 'UnsupportedMediaType', error: 'bad type', ms: 2 }),
+      expect.objectContaining({ stage: 'endpoint', op: 'http', key: 'demo/p1', client: 'ctl', method: 'DELETE', status: 415, refused: 'UnsupportedMediaType', error: 'bad type', ms: 2 }),
     ]);
+    trace.refused('ctl', requestInfo('POST', '/api/v1/namespaces/demo/pods'), 'POST', 413, 'RequestEntityTooLarge', 'big', 1);
+    expect(seen.at(-1)).toMatchObject({ key: undefined, path: '/api/v1/namespaces/demo/pods' });
   });
 });
 
@@ -209,6 +211,12 @@ describe('write records', () => {
     expect(trace.baseOf(s, scaleInfo)).toMatchObject({ kind: 'Scale', metadata: { resourceVersion: '8' } });
     expect(trace.baseOf(s, requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/d'))).toMatchObject({ kind: 'Deployment' });
     expect(trace.baseOf(s, requestInfo('POST', '/apis/apps/v1/namespaces/demo/deployments'))).toBeUndefined();
+    // Objects the client was never sent: no base.
+    expect(trace.baseOf(s, requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/never'))).toBeUndefined();
+    expect(trace.baseOf(s, requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/never/scale'))).toBeUndefined();
+    // Another kind's Scale of the same name is not this one's.
+    trace.read(s, requestInfo('GET', '/apis/apps/v1/namespaces/demo/statefulsets/d/scale'), answer(200, { ...scale, metadata: { ...scale.metadata, resourceVersion: '50' } }));
+    expect(trace.baseOf(s, scaleInfo)).toMatchObject({ kind: 'Scale', metadata: { resourceVersion: '8' } });
   });
 
   it('a trigger: an event of the key since the client\'s previous write, not the write\'s own echo', () => {
@@ -225,6 +233,90 @@ describe('write records', () => {
     vi.advanceTimersByTime(100);
     trace.write(s, put, answer(200, cm('c1', '6', { a: '2' })), write('apply', { base: cm('c1', '6', { a: '2' }) }));
     expect(ops('write').at(-1)).not.toHaveProperty('after');
+  });
+});
+
+describe('write bookkeeping', () => {
+  const put = requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1');
+  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason, code, message });
+
+  it('counts a 300, a 4xx and a 5xx as failed; an injected refusal of any 4xx as injected; a Status answer is no new object', () => {
+    const { trace, s, ops } = setup();
+    trace.write(s, put, answer(300, {}), write('apply'));
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ failedWrites: 1, lastCode: 300 });
+    trace.write(s, put, answer(400, status(400, 'BadRequest', 'injected by kwatch: 400')), write('apply'));
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ failedWrites: 2, lastInjected: true, lastReason: 'BadRequest' });
+    trace.write(s, put, answer(422, status(422, 'Invalid', 'bad')), write('apply', { base: cm('c1', '5') }));
+    expect(ops('write').at(-1)).toStrictEqual({ stage: 'endpoint', op: 'write', key: 'demo/c1', rv: undefined, client: 'manager', verb: 'update', resource: 'configmaps', mode: 'apply', code: 422, error: 'bad', reason: 'Invalid', old: cm('c1', '5') });
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ lastInjected: false, lastReason: 'Invalid' });
+  });
+
+  it('an update with no base to compare: no fields said changed; a create with no name at all: keyed by its namespace alone', () => {
+    const { trace, s } = setup();
+    trace.write(s, put, answer(200, cm('c1', '6', { a: '1' })), write('apply'));
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ changing: 0, fields: new Set() });
+    trace.write(s, requestInfo('POST', '/api/v1/namespaces/demo/configmaps'), answer(422, status(422, 'Invalid', 'name or generateName is required')), write('apply', { body: body({ data: {} }) }));
+    expect([...trace.written.keys()]).toEqual(['manager configmaps demo/c1', 'manager configmaps demo/']);
+  });
+
+  it('remembers the client\'s own write only where it is stored (overlay, apply): a stale-read follows there alone, and says so once', () => {
+    for (const [mode, stored] of [['apply', true], ['overlay', true], ['intercept', false], ['server-dry-run', false]] as const) {
+      const { trace, s, ops } = setup();
+      trace.write(s, put, answer(200, cm('c1', '12')), write(mode));
+      trace.staleWrite(s, put, body(cm('c1', '10')), 'application/json');
+      expect(ops('stale-read').length, mode).toBe(stored ? 1 : 0);
+      trace.write(s, put, answer(409, status(409, 'Conflict', 'modified')), write(mode));
+      expect(ops('write').at(-1)?.staleRead, mode).toBe(stored ? '12' : undefined);
+      // The next write of the key is no stale read any more.
+      trace.write(s, put, answer(200, cm('c1', '13')), write(mode));
+      expect(ops('write').at(-1), mode).not.toHaveProperty('staleRead');
+    }
+    const failed = setup();
+    failed.trace.write(failed.s, put, answer(500, status(500, 'InternalError', 'x')), write('apply'));
+    failed.trace.staleWrite(failed.s, put, body(cm('c1', '10')), 'application/json');
+    expect(failed.ops('stale-read')).toEqual([]);
+  });
+
+  it('does not take the write\'s own echo, come before its answer, for its trigger; an event of another key of that version is one', () => {
+    const { trace, s, ops } = setup();
+    const watch = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=true');
+    const event = (o: object) => trace.watchEvent(s, watch, scanWatchEvent(Buffer.from(JSON.stringify({ type: 'MODIFIED', object: o }))));
+    trace.write(s, put, answer(200, cm('c1', '6')), write('apply'));
+    vi.advanceTimersByTime(1000);
+    const sentAt = Date.now();
+    vi.advanceTimersByTime(5);
+    event(cm('c1', '7', { a: 'echo' }));
+    vi.advanceTimersByTime(5);
+    trace.write(s, put, answer(200, cm('c1', '7', { a: 'echo' })), write('apply', { sentAt }));
+    expect(ops('write').at(-1)).not.toHaveProperty('after');
+    vi.advanceTimersByTime(1000);
+    const sentAt2 = Date.now();
+    vi.advanceTimersByTime(5);
+    event(cm('c1', '8', { a: 'outside' }));
+    vi.advanceTimersByTime(5);
+    trace.write(s, put, answer(200, cm('c1', '9')), write('apply', { sentAt: sentAt2 }));
+    expect(ops('write').at(-1)).toMatchObject({ after: ['MODIFIED configmaps demo/c1@7 (own write)', 'MODIFIED configmaps demo/c1@8'] });
+  });
+
+  it('a client rewriting a key after each echo of its own write: one loop record once past the threshold', () => {
+    const { trace, s, ops } = setup();
+    const watch = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=true');
+    let rv = 10;
+    const round = () => {
+      const prev = String(rv);
+      trace.write(s, put, answer(200, cm('c1', String(++rv), { n: String(rv) })), { ...write('apply', { base: cm('c1', prev, { n: prev }) }), loopThreshold: 3 });
+      vi.advanceTimersByTime(20);
+      trace.watchEvent(s, watch, scanWatchEvent(Buffer.from(JSON.stringify({ type: 'MODIFIED', object: cm('c1', String(rv), { n: String(rv) }) }))));
+      vi.advanceTimersByTime(20);
+    };
+    // Four writes and more, faster than any heartbeat: still judged as a loop.
+    round(); round(); round(); round();
+    expect(ops('loop')).toEqual([]);
+    round();
+    expect(ops('loop')).toEqual([{ stage: 'endpoint', op: 'loop', key: 'demo/c1', client: 'manager', resource: 'configmaps', rounds: 4, fields: ['data.n'], note: 'manager rewrote demo/c1 4 times in a row, each time after the echo of its own write' }]);
+    expect(trace.written.get('manager configmaps demo/c1')!.loop).toEqual({ rounds: 4, fields: ['data.n'] });
+    round(); round();
+    expect(ops('loop')).toHaveLength(1);
   });
 });
 
@@ -252,6 +344,14 @@ describe('findings from a run of writes', () => {
     const edge = setup();
     for (const gap of [1000, 1500, 1000, 0]) { edge.trace.write(edge.s, put, answer(200, cm('lease', '1')), write('apply')); vi.advanceTimersByTime(gap); }
     expect(edge.ops('periodic')).toHaveLength(1);
+    // The pace of the last four writes counts: an early irregular gap does not hide a steady pace after it.
+    const settled = setup();
+    for (const gap of [5000, 1000, 1000, 1000, 1000]) { settled.trace.write(settled.s, put, answer(200, cm('lease', '1')), write('apply')); vi.advanceTimersByTime(gap); }
+    expect(settled.ops('periodic')).toHaveLength(1);
+    // Refused writes are no heartbeat.
+    const refused = setup();
+    for (let i = 0; i < 6; i++) { refused.trace.write(refused.s, put, answer(409, { kind: 'Status', metadata: {}, reason: 'Conflict' }), write('apply')); vi.advanceTimersByTime(2000); }
+    expect(refused.ops('periodic')).toEqual([]);
     const triggered = setup();
     const watch = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=true');
     for (let i = 0; i < 6; i++) {
@@ -276,6 +376,19 @@ describe('findings from a run of writes', () => {
     flip(a, '6'); flip(b, '7');
     expect(ops('fight')).toHaveLength(1);
     expect(trace.fights).toEqual([{ resource: 'configmaps', key: 'demo/c1', field: 'data.x', clients: ['a', 'b'], switches: 3 }]);
+  });
+
+  it('two clients creating and deleting one object in turn is no fight', () => {
+    const { trace, ops } = setup();
+    const a = new ClientSession('a', 'a/v1');
+    const b = new ClientSession('b', 'b/v1');
+    for (let i = 0; i < 4; i++) {
+      trace.write(a, requestInfo('POST', '/api/v1/namespaces/demo/configmaps'), answer(201, cm('c1', String(2 * i + 1))), write('apply'));
+      trace.write(b, requestInfo('DELETE', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', String(2 * i + 2))), write('apply'));
+      trace.write(b, requestInfo('POST', '/api/v1/namespaces/demo/configmaps'), answer(201, cm('c1', String(2 * i + 3))), write('apply'));
+      trace.write(a, requestInfo('DELETE', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', String(2 * i + 4))), write('apply'));
+    }
+    expect(ops('fight')).toEqual([]);
   });
 
   it('a write from an older resourceVersion than the client was sent is a stale-write; a newer, equal or opaque one is not', () => {
@@ -321,17 +434,45 @@ describe('watch, question and other records', () => {
     expect(s.newest('configmaps', 'demo/c1')?.rv).toBe('8');
   });
 
+  it('builds a record only for a listener that wants it: a view that hides writes, lists or questions gets none', () => {
+    const tracer = new Tracer();
+    const wanted: TraceRecord[] = [];
+    const hiding: TraceRecord[] = [];
+    tracer.subscribe((r) => wanted.push(r), { wants: (stage, op) => stage === 'endpoint' && ['write', 'list', 'question'].includes(op), skipped: () => {} });
+    const trace = new WireTrace(tracer);
+    const s = new ClientSession('manager', 'manager/v0');
+    const drive = () => {
+      trace.read(s, requestInfo('GET', '/api/v1/configmaps'), answer(200, { kind: 'ConfigMapList', metadata: { resourceVersion: '3' }, items: [] }));
+      trace.question(s, requestInfo('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'), answer(201, { status: { allowed: true } }), 'apply');
+      trace.write(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', '4')), write('apply'));
+    };
+    drive();
+    expect(wanted.map((r) => r.op)).toEqual(['list', 'question', 'write']);
+    const hidden = new Tracer();
+    hidden.subscribe((r) => hiding.push(r), { wants: (stage, op) => stage === 'endpoint' && op === 'http', skipped: () => {} });
+    const t2 = new WireTrace(hidden);
+    t2.read(s, requestInfo('GET', '/api/v1/configmaps'), answer(200, { kind: 'ConfigMapList', metadata: { resourceVersion: '3' }, items: [] }));
+    t2.question(s, requestInfo('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'), answer(201, { status: { allowed: true } }), 'apply');
+    t2.write(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', '5')), write('apply'));
+    expect(hiding).toEqual([]);
+    // The list's resourceVersion is answered either way.
+    expect(t2.read(s, requestInfo('GET', '/api/v1/configmaps'), answer(200, { kind: 'ConfigMapList', metadata: { resourceVersion: '6' }, items: [] }))).toBe('6');
+  });
+
   it('a question: the verdict only (allowed, authenticated), never the token', () => {
     const { trace, s, ops } = setup();
     trace.question(s, requestInfo('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'), answer(201, { kind: 'SelfSubjectAccessReview', status: { allowed: false } }), 'intercept');
     trace.question(s, requestInfo('POST', '/api/v1/namespaces/demo/serviceaccounts/sa/token'), answer(201, { kind: 'TokenRequest', status: { token: 'secret-token', authenticated: true } }), 'overlay');
     trace.question(s, requestInfo('POST', '/apis/authentication.k8s.io/v1/tokenreviews'), answer(201, { status: { allowed: 'yes' } }), 'apply');
-    expect(ops('question')).toEqual([
+    expect(ops('question')).toStrictEqual([
       { stage: 'endpoint', op: 'question', key: undefined, client: 'manager', verb: 'create', resource: 'selfsubjectaccessreviews.authorization.k8s.io', mode: 'intercept', code: 201, allowed: false, note: 'answered by the target, in every --writes mode' },
       { stage: 'endpoint', op: 'question', key: 'demo/sa', client: 'manager', verb: 'create', resource: 'serviceaccounts', subresource: 'token', mode: 'overlay', code: 201, authenticated: true, note: 'a ServiceAccount token minted by the target, in every --writes mode' },
       { stage: 'endpoint', op: 'question', key: undefined, client: 'manager', verb: 'create', resource: 'tokenreviews.authentication.k8s.io', mode: 'apply', code: 201, note: 'answered by the target, in every --writes mode' },
     ]);
     expect(JSON.stringify(ops('question'))).not.toContain('secret-token');
+    // A namespaced review has no name: keyed by its namespace.
+    trace.question(s, requestInfo('POST', '/apis/authorization.k8s.io/v1/namespaces/demo/localsubjectaccessreviews'), answer(201, { status: { allowed: true } }), 'intercept');
+    expect(ops('question').at(-1)).toMatchObject({ key: 'demo', allowed: true });
   });
 
   it('relist, rewatch-expired, stall and fault records say who, what and why', () => {
