@@ -249,6 +249,10 @@ describe('write bookkeeping', () => {
     trace.write(s, put, answer(422, status(422, 'Invalid', 'bad')), write('apply', { base: cm('c1', '5') }));
     expect(ops('write').at(-1)).toStrictEqual({ stage: 'endpoint', op: 'write', key: 'demo/c1', rv: undefined, client: 'manager', verb: 'update', resource: 'configmaps', mode: 'apply', code: 422, error: 'bad', reason: 'Invalid', old: cm('c1', '5') });
     expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ lastInjected: false, lastReason: 'Invalid' });
+    // A Status with an empty reason and no message: an empty error, no reason.
+    trace.write(s, put, answer(409, { kind: 'Status', metadata: {}, reason: '' }), write('apply'));
+    expect(ops('write').at(-1)).toMatchObject({ code: 409, error: '' });
+    expect(ops('write').at(-1)).not.toHaveProperty('reason');
   });
 
   it('an update with no base to compare: no fields said changed; a create with no name at all: keyed by its namespace alone', () => {
@@ -498,6 +502,9 @@ describe('watch, question and other records', () => {
     const { trace, s, records } = setup(false);
     trace.write(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', '6', { a: '2' })), write('apply', { base: cm('c1', '5', { a: '1' }) }));
     trace.watchEvent(s, requestInfo('GET', '/api/v1/configmaps?watch=1'), scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: cm('c9', '8') }))));
+    // A list page that is not JSON, and a write body that is not: nothing read, nothing thrown.
+    expect(trace.read(s, requestInfo('GET', '/api/v1/configmaps'), answer(200, 'not json', { contentType: 'text/plain' }))).toBeUndefined();
+    trace.staleWrite(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1'), Buffer.from('not json'), 'application/json');
     expect(records).toEqual([]);
     expect([...trace.written.get('manager configmaps demo/c1')!.fields]).toEqual(['data.a']);
     expect(s.newest('configmaps', 'demo/c9')?.rv).toBe('8');
