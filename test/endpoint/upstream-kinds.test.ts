@@ -23,6 +23,7 @@ const widgets = {
     { name: 'widgets/status', singularName: '', namespaced: true, kind: 'Widget', verbs: ['get', 'patch'] },
     { name: 'widgets/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'update'] },
     { name: 'gadgets', singularName: '', namespaced: false, kind: 'GadgetThing', verbs: ['get'] },
+    { name: 'gadgets/scale', singularName: '', namespaced: false, kind: 'Scale', verbs: ['get'] },
     { name: 'gadgetsx/status', singularName: '', namespaced: false, kind: 'Other', verbs: ['get'] },
   ],
 };
@@ -45,7 +46,8 @@ describe('upstreamResourceTypes', () => {
       {
         // No singular name given: the kind in lower case. A subresource of another name's prefix is not its own.
         group: 'example.com', version: 'v1', resource: 'gadgets', singular: 'gadgetthing', kind: 'GadgetThing', listKind: 'GadgetThingList', namespaced: false,
-        verbs: ['get'], subresources: [], hasStatusSubresource: false, crd: 'kwatch-mirror:example.com/v1',
+        // A /scale alone is no /status.
+        verbs: ['get'], subresources: [{ name: 'scale', kind: 'Scale', verbs: ['get'] }], hasStatusSubresource: false, crd: 'kwatch-mirror:example.com/v1',
       },
     ]);
   });
