@@ -65,10 +65,19 @@ function passAnswer(answer: PushedResponse, res: ServerResponse): Promise<void> 
       data: (chunk) => !res.destroyed && res.write(chunk),
       end: (err) => {
         ended = true;
-        if (err) { if (!res.destroyed) res.destroy(err); } else if (!res.destroyed) res.end();
         res.off('drain', resume);
         res.off('close', gone);
-        resolve();
+        if (!err) {
+          if (!res.destroyed) res.end();
+          resolve();
+          return;
+        }
+        // The break waits a turn: http corks the socket until the next tick, and a destroy now would lose what the
+        // target sent just before it broke (a watch's last events, which the trace already counts as delivered).
+        setImmediate(() => {
+          if (!res.destroyed) res.destroy(err);
+          resolve();
+        });
       },
     });
   });
