@@ -361,6 +361,20 @@ describe('tapWatch: faults on events held back by a delay', () => {
   });
 });
 
+describe('tapWatch: a fault on a watch its server keeps open', () => {
+  it('an expire ends the client\'s stream after the 410, and a drop breaks it, though the writer never ends', async () => {
+    for (const spec of ['expire@1', 'drop-connection@1']) {
+      // As a real server's watch: an event, then nothing until its timeout.
+      const r = await tapped('application/json', (res) => { res.write(lineOf('ADDED', 'a', '1')); }, new WatchFaults([parseInjectSpec(spec)]));
+      const types = r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type);
+      expect(types, spec).toEqual(spec.startsWith('expire') ? ['ADDED', 'ERROR'] : ['ADDED']);
+      expect(r.ended, spec).toBe(spec.startsWith('expire') ? 'end' : 'error');
+      expect(r.closed, spec).toBe(spec.startsWith('expire') ? '410' : 'fault');
+      server!.close();
+    }
+  });
+});
+
 describe('tapWatch: two faults on one event', () => {
   it('records both, and the 410 names both', async () => {
     const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 9), new WatchFaults([parseInjectSpec('duplicate@2'), parseInjectSpec('expire@2')]));
