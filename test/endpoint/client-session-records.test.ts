@@ -35,6 +35,14 @@ describe('ClientSession: what it was sent', () => {
     expect(s.newest('pods', 'demo/a')).toBeUndefined();
   });
 
+  it('keeps every object of a resource, not only the last one sent', () => {
+    const s = new ClientSession('c', 'c');
+    s.sent('configmaps', cm('a', '1'));
+    s.sent('configmaps', cm('b', '2'));
+    expect(s.newest('configmaps', 'demo/a')?.rv).toBe('1');
+    expect(s.newest('configmaps', 'demo/b')?.rv).toBe('2');
+  });
+
   it('keeps what keep() answers, not the borrowed object', () => {
     const s = new ClientSession('c', 'c');
     const owned = cm('a', '1');
@@ -222,6 +230,14 @@ describe('ClientSession: loops', () => {
     s.observeWrite('configmaps', 'demo/a', ['f'], own(), 1);
     expect(s.observeWrite('configmaps', 'demo/a', ['f'], own(), 1)).toEqual({ client: 'c', key: 'demo/a', resource: 'configmaps', rounds: 2, fields: ['f'] });
     expect(s.loops).toEqual([{ client: 'c', key: 'demo/a', resource: 'configmaps', rounds: 2, fields: ['f'] }]);
+  });
+
+  it('the echo of its own write of another key alone starts the streak over', () => {
+    const s = new ClientSession('c', 'c');
+    s.observeWrite('configmaps', 'demo/a', ['f'], [], 1);
+    s.observeWrite('configmaps', 'demo/a', ['f'], own(), 1);
+    expect(s.observeWrite('configmaps', 'demo/a', ['f'], own('configmaps', 'demo/b'), 1)).toBeUndefined();
+    expect(s.observeWrite('configmaps', 'demo/a', ['f'], own(), 1)).toBeUndefined();
   });
 
   it('rounds that change no field in common start the streak over', () => {
