@@ -215,6 +215,9 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   } as ServerResponse['write'];
   res.end = function (...args: WriteArgs) {
     take(args[0], typeof args[1] === 'function' ? undefined : args[1]);
+    // As http's own end: its callback runs once the response finished (the end itself may wait for a delay's queue).
+    const cb = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (cb) res.once('finish', cb);
     if (carry && json && !isBlank(carry, 0, carry.length)) { const last = carry; carry = undefined; deliver(last, 0, last.length, faults === undefined); }
     closeReason ??= saw410 ? '410' : timedOut() ? 'timeout' : 'server';
     if (queue.length) { endAfterQueue = true; return res; }

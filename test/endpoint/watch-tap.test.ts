@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScannedEvent } from '../../src/endpoint/body-scan.js';
 import { tapWatch } from '../../src/endpoint/watch-tap.js';
 import { parseInjectSpec } from '../../src/faults/inject-spec.js';
-import { WatchFaults } from '../../src/faults/watch-faults.js';
+import { WatchFaults, type EventFaults, type FaultableWatch } from '../../src/faults/watch-faults.js';
 import { encodeCbor } from '../../src/sim/cbor-wire.js';
 import { watchEventFrame } from '../../src/wire/protobuf/from-json.js';
 
@@ -258,6 +258,208 @@ describe('tapWatch: the server\'s own 410', () => {
       const r = await tapped(type, writeCut(bytes, 3));
       expect(r.seen.map((e) => e.type), type).toEqual(['ERROR']);
       expect(r.closed, type).toBe('410');
+      server!.close();
+    }
+  });
+});
+
+/**
+ * Faults made by hand: each event's faults by its resourceVersion, a fixed delay, and the watch the tap registers,
+ * so that a test can fire a timed fault exactly when it wants.
+ */
+function handFaults(o: { delayMs?: number; byRv?: Record<string, Partial<EventFaults>> }) {
+  let watch: FaultableWatch | undefined;
+  const faults = {
+    delayMs: () => o.delayMs ?? 0,
+    forEvent: (_type: string, _key: string | undefined, rv: string | undefined): EventFaults => ({ hide: false, duplicate: false, fired: [], ...(rv !== undefined ? o.byRv?.[rv] : undefined) }),
+    register: (w: FaultableWatch) => { watch = w; return () => { watch = undefined; }; },
+  };
+  return { faults: faults as unknown as WatchFaults, watch: () => watch };
+}
+const lineOf = (type: string, name: string, rv: string) => `${event(type, name, rv)}\n`;
+const statusEvent = (code: number, reason: string) => ({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: reason, reason, code } });
+
+describe('tapWatch: what is not a JSON watch goes on untouched', () => {
+  it('a 200 that is not JSON, and a JSON error answer, pass as they came, faults or not, and no event is seen', async () => {
+    const faults = () => new WatchFaults([parseInjectSpec('hide-delete:demo/a'), parseInjectSpec('duplicate@1')]);
+    const plain = await tapped('text/plain', writeCut(Buffer.from(STREAM), 9), faults());
+    expect(plain.received.toString('utf8')).toBe(STREAM);
+    expect(plain.seen).toEqual([]);
+    expect(plain.faults).toEqual([]);
+    server!.close();
+    // A 403 with kube's Status: the tap reads the status line, not the body.
+    const denied = JSON.stringify(statusEvent(403, 'Forbidden').object);
+    const seen: ScannedEvent[] = [];
+    server = createServer((req, res) => {
+      tapWatch(req, res, faults(), { started: () => {}, event: (e) => seen.push(e), fault: () => {}, closed: () => {} });
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.write(denied.slice(0, 10));
+      res.end(denied.slice(10));
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const body = await new Promise<string>((resolve, reject) => {
+      request({ port: (server!.address() as AddressInfo).port, path: '/api/v1/configmaps?watch=1' }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+      }).on('error', reject).end();
+    });
+    expect(body).toBe(denied);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('tapWatch: the bytes a faulted stream sends', () => {
+  it('each line as it came, its own line end kept, blank lines left out, and a newline after a last line that had none', async () => {
+    const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 11), new WatchFaults([parseInjectSpec('hide-delete:demo/nobody')]));
+    expect(r.received.toString('utf8')).toBe(`${event('ADDED', 'a', '1')}\n${event('MODIFIED', 'a', '2')}\r\n${event('DELETED', 'a', '3')}\n${event('ADDED', 'b', '4')}\n`);
+  });
+});
+
+describe('tapWatch: faults on events held back by a delay', () => {
+  it('an expire sends the held events first, then the 410, and ends the stream', async () => {
+    const faults = new WatchFaults([parseInjectSpec('delay:40ms'), parseInjectSpec('expire@2')]);
+    faults.start();
+    try {
+      const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 9), faults);
+      expect(r.ended).toBe('end');
+      expect(r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['ADDED', 'MODIFIED', 'ERROR']);
+      expect(r.faults).toEqual(['expire@2']);
+      expect(r.closed).toBe('410');
+    } finally {
+      faults.stop();
+    }
+  });
+  it('a drop-connection sends the held events first, then breaks the connection', async () => {
+    const faults = new WatchFaults([parseInjectSpec('delay:40ms'), parseInjectSpec('drop-connection@2')]);
+    faults.start();
+    try {
+      const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 9), faults);
+      expect(r.ended).toBe('error');
+      expect(rvsOf(r.received.toString('utf8'))).toEqual(['ADDED@1', 'MODIFIED@2']);
+      expect(r.closed).toBe('fault');
+    } finally {
+      faults.stop();
+    }
+  });
+  it('a timed fault that comes while the 410 is still held back is not recorded, and does not break the stream', async () => {
+    for (const late of ['expire', 'drop'] as const) {
+      const hand = handFaults({ delayMs: 40, byRv: { 1: { then: 'expire', fired: ['expire@1'] } } });
+      const r = await tapped('application/json', async (res) => {
+        // Once the tap registered the watch (the turn after its headers).
+        await new Promise((t) => setImmediate(t));
+        res.write(lineOf('ADDED', 'a', '1'));
+        hand.watch()![late](`${late}@1ms`);
+        res.end();
+      }, hand.faults);
+      expect(r.ended, late).toBe('end');
+      expect(r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type), late).toEqual(['ADDED', 'ERROR']);
+      expect(r.faults, late).toEqual(['expire@1']);
+      expect(r.closed, late).toBe('410');
+      server!.close();
+    }
+  });
+});
+
+describe('tapWatch: a fault on a watch its server keeps open', () => {
+  it('an expire ends the client\'s stream after the 410, and a drop breaks it, though the writer never ends', async () => {
+    for (const spec of ['expire@1', 'drop-connection@1']) {
+      // As a real server's watch: an event, then nothing until its timeout.
+      const r = await tapped('application/json', (res) => { res.write(lineOf('ADDED', 'a', '1')); }, new WatchFaults([parseInjectSpec(spec)]));
+      const types = r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type);
+      expect(types, spec).toEqual(spec.startsWith('expire') ? ['ADDED', 'ERROR'] : ['ADDED']);
+      expect(r.ended, spec).toBe(spec.startsWith('expire') ? 'end' : 'error');
+      expect(r.closed, spec).toBe(spec.startsWith('expire') ? '410' : 'fault');
+      server!.close();
+    }
+  });
+});
+
+describe('tapWatch: two faults on one event', () => {
+  it('records both, and the 410 names both', async () => {
+    const r = await tapped('application/json', writeCut(Buffer.from(STREAM), 9), new WatchFaults([parseInjectSpec('duplicate@2'), parseInjectSpec('expire@2')]));
+    const lines = r.received.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; object: { message?: string; metadata: { resourceVersion?: string } } });
+    expect(lines.map((e) => `${e.type}@${e.object.metadata.resourceVersion}`)).toEqual(['ADDED@1', 'MODIFIED@2', 'MODIFIED@2', 'ERROR@undefined']);
+    expect(lines[3].object.message).toBe('too old resource version: injected by kwatch (duplicate@2,expire@2)');
+    expect(r.faults).toEqual(['duplicate@2', 'expire@2']);
+  });
+});
+
+describe('tapWatch: an ERROR that is not a 410', () => {
+  it('ends as the server\'s end, not as 410, on a JSON, CBOR and protobuf stream', async () => {
+    const internal = statusEvent(500, 'InternalError');
+    for (const [type, bytes] of [
+      ['application/json', Buffer.from(`${JSON.stringify(internal)}\n`)],
+      ['application/cbor-seq', encodeCbor(internal)],
+      ['application/vnd.kubernetes.protobuf;stream=watch', watchEventFrame('ERROR', internal.object)],
+    ] as const) {
+      const r = await tapped(type, writeCut(bytes, 4));
+      expect(r.seen.map((e) => `${e.type} ${e.status?.code}`), type).toEqual(['ERROR 500']);
+      expect(r.closed, type).toBe('server');
+      server!.close();
+    }
+  });
+});
+
+describe('tapWatch: CBOR and protobuf written as strings, and items that are no watch event', () => {
+  const items = (encode: (type: string, object: Record<string, unknown>) => Buffer) => Buffer.concat(WIRE_EVENTS.map(([t, n, rv]) => encode(t, configMap(n, rv))));
+  const wires = [
+    { type: 'application/cbor-seq', bytes: items((t, o) => encodeCbor({ type: t, object: o })), junk: encodeCbor({ hello: 1 }) },
+    // A frame whose bytes are no WatchEvent message.
+    { type: 'application/vnd.kubernetes.protobuf;stream=watch', bytes: items((t, o) => watchEventFrame(t, o)), junk: Buffer.from([0, 0, 0, 3, 0xff, 0xff, 0xff]) },
+  ];
+  for (const wire of wires) {
+    it(`${wire.type}: a latin1 string is read as the bytes it stands for`, async () => {
+      const text = wire.bytes.toString('latin1');
+      const r = await tapped(wire.type, (res) => {
+        for (let i = 0; i < text.length; i += 5) res.write(text.slice(i, i + 5), 'latin1');
+        res.end();
+      });
+      expect(r.received.equals(wire.bytes)).toBe(true);
+      expect(r.seen.map((e) => `${e.type} ${e.key}@${e.rv}`)).toEqual(['ADDED demo/a@1', 'MODIFIED demo/a@2', 'DELETED demo/a@3']);
+    });
+    it(`${wire.type}: an item that is no watch event is seen as UNKNOWN, and the stream goes on`, async () => {
+      const bytes = Buffer.concat([wire.junk, wire.bytes]);
+      const r = await tapped(wire.type, writeCut(bytes, 3));
+      expect(r.received.equals(bytes)).toBe(true);
+      expect(r.seen.map((e) => e.type)).toEqual(['UNKNOWN', 'ADDED', 'MODIFIED', 'DELETED']);
+    });
+  }
+});
+
+describe('tapWatch: the writer\'s calls', () => {
+  it('calls end\'s callback once the response finished, and takes a write of nothing, with faults and without', async () => {
+    for (const faults of [undefined, new WatchFaults([parseInjectSpec('hide-delete:demo/nobody')])]) {
+      let finished = false;
+      const r = await tapped('application/json', (res) => {
+        res.write(lineOf('ADDED', 'a', '1'));
+        res.write(Buffer.alloc(0));
+        res.write('', () => {});
+        res.end(() => { finished = true; });
+      }, faults);
+      for (let i = 0; i < 200 && !finished; i++) await new Promise((t) => setTimeout(t, 10));
+      expect(finished).toBe(true);
+      expect(rvsOf(r.received.toString('utf8'))).toEqual(['ADDED@1']);
+      expect(r.closed).toBe('server');
+      server!.close();
+    }
+  });
+  it('tells the writer to wait for drain once the client is behind, and not before, with faults and without', async () => {
+    // Far more than a response's buffer (16 KiB): http holds a turn's writes back (corked) until the next turn, so
+    // written in one turn it is still waiting, whatever the machine.
+    const big = Buffer.from(Array.from({ length: 64 }, (_, i) => `${JSON.stringify({ type: 'ADDED', object: { ...configMap(`n${i}`, String(i + 1)), data: { note: 'x'.repeat(4000) } } })}\n`).join(''));
+    for (const faults of [undefined, new WatchFaults([parseInjectSpec('hide-delete:demo/nobody')])]) {
+      const answers: boolean[] = [];
+      const r = await tapped('application/json', (res) => {
+        answers.push(res.write('{"type":"ADDED","object":'));  // the start of a line, kept for its end
+        answers.push(res.write(JSON.stringify(configMap('a', '1'))));  // still no line end
+        answers.push(res.write(Buffer.concat([Buffer.from('}\n'), big])));
+        answers.push(res.write('{"type":'));  // behind now: a new line's start
+        answers.push(res.write('"ADDED"'));  // and the rest of it
+        res.end(`,"object":${JSON.stringify(configMap('c', '9'))}}\n`);
+      }, faults);
+      expect(r.seen.length).toBe(66);
+      expect(answers, faults ? 'faults' : 'no faults').toEqual([true, true, false, false, false]);
       server!.close();
     }
   });
