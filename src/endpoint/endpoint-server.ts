@@ -246,7 +246,7 @@ export async function startEndpoint(o: EndpointOptions): Promise<Endpoint> {
     try {
       // Questions and the workload's own answers (a proxy GET) come from the target; the fork can give neither.
       if (o.mode === 'overlay' && info.isResource && !question && !isWorkloadAccess(info)) {
-        await o.fork!.ensure(info.group, info.version, info.resource, info.namespace);
+        await o.fork!.ensure(info);
         return o.fork!.serve(body !== undefined ? replayable(req, body) : req, res);
       }
       // The CRDs the controller created in the fork make groups the target's discovery lacks.

@@ -23,7 +23,7 @@ export async function readExpectedObject(e: Expectation, upstream: Connection, f
   const resource = group ? `${type.resource}.${group}` : type.resource;
   const namespace = type.namespaced ? (e.namespace ?? 'default') : undefined;
   if (fork) {
-    await fork.ensure(group, version, type.resource, namespace);
+    await fork.ensure({ group, version, resource: type.resource, namespace, name: e.name });
     return { resource, found: fork.store.get({ group, version, resource: type.resource }, namespace, e.name) as KubeObject | undefined };
   }
   const path = `${group ? `/apis/${group}/${version}` : `/api/${version}`}${namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${type.resource}/${encodeURIComponent(e.name)}`;

@@ -88,7 +88,11 @@ export class Fork {
    * Makes the kind a request names servable: its type known (the sim's, or the target's discovery as a schemaless
    * kind), namespaces and the kind itself mirrored and listed. Throws a ApiStatusError to answer the request with.
    */
-  async ensure(group: string, version: string, resource: string, namespace?: string): Promise<void> {
+  async ensure(request: { group: string; version: string; resource: string; namespace?: string; name?: string }): Promise<void> {
+    const { group, version, resource, name } = request;
+    // A namespace object's own path (…/namespaces/NAME) is in that namespace, as kube's RequestInfo has it: credentials
+    // for one namespace may read it, not list them all.
+    const namespace = group === '' && resource === 'namespaces' && name !== undefined ? name : request.namespace;
     await this.mirror('', 'v1', 'namespaces', namespace);
     await this.mirror(group, version, resource, namespace);
   }

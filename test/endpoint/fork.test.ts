@@ -33,7 +33,7 @@ async function served(target: Connection, more: { only?: string[]; syncTimeoutMs
   const fork = new Fork({ upstream: target, tracer: new Tracer(), maxObjects: 10_000, notice: (l) => notices.push(l), only: more.only && new Set(more.only), syncTimeoutMs: more.syncTimeoutMs });
   const server = createServer((req, res) => {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
-    fork.ensure(info.group, info.version, info.resource, info.namespace).then(() => fork.serve(req, res), (e: unknown) => {
+    fork.ensure(info).then(() => fork.serve(req, res), (e: unknown) => {
       const status = e instanceof ApiStatusError ? e.status : { code: 500, message: String(e) };
       res.writeHead(status.code ?? 500, { 'content-type': 'application/json' }).end(JSON.stringify(status));
     });
@@ -146,6 +146,20 @@ describe('Fork: a target that does not let it mirror', () => {
     const broken = await call('/api/v1/namespaces/broken/configmaps');
     expect(broken.status).toBe(503);
     expect(broken.body.message).toBe('kwatch fork: the target answered 500 for namespace broken');
+  });
+
+  it('with credentials for one namespace: a GET of that namespace object is served from its copy, not a list of all namespaces', async () => {
+    const { target, asked } = await standIn((path) => {
+      if (path.endsWith('?limit=1')) return { status: 403 };
+      if (path === '/api/v1/namespaces/demo') return { status: 200, body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'demo', resourceVersion: '3' } } };
+      // A list or watch of every namespace never answers (as a target that refuses would, after its timeout).
+      return path.startsWith('/api/v1/namespaces?') ? 'hang' : { status: 404 };
+    });
+    const { call } = await served(target, { syncTimeoutMs: 5_000 });
+    const r = await call('/api/v1/namespaces/demo');
+    expect(r.status).toBe(200);
+    expect((r.body as { metadata?: { name?: string } }).metadata?.name).toBe('demo');
+    expect(asked.some((p) => p.startsWith('/api/v1/namespaces?') && !p.endsWith('limit=1'))).toBe(false);
   });
 });
 
