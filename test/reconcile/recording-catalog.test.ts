@@ -62,6 +62,21 @@ describe('RecordingCatalog', () => {
     }
   });
 
+  it('resolveKind names an unrecorded kind\'s resource as kube guesses it (a NetworkPolicy is networkpolicies)', async () => {
+    const c = catalog();
+    const resource = async (apiVersion: string, kind: string) => (await c.resolveKind(apiVersion, kind)).name;
+    expect(await resource('networking.k8s.io/v1', 'NetworkPolicy')).toBe('networkpolicies.networking.k8s.io');
+    expect(await resource('gateway.networking.k8s.io/v1', 'Gateway')).toBe('gateways.gateway.networking.k8s.io');
+    expect(await resource('v1', 'Endpoints')).toBe('endpoints');
+    expect(await resource('networking.k8s.io/v1', 'Ingress')).toBe('ingresses.networking.k8s.io');
+    expect(await resource('example.com/v1', 'Patch')).toBe('patches.example.com');
+    expect(await resource('example.com/v1', 'Mesh')).toBe('meshes.example.com');
+    expect(await resource('example.com/v1', 'Box')).toBe('boxes.example.com');
+    expect(await resource('example.com/v1', 'Quiz')).toBe('quizes.example.com');
+    expect(await resource('example.com/v1', 'Key')).toBe('keys.example.com');
+    expect(await resource('example.com/v1', 'Toy')).toBe('toys.example.com');
+  });
+
   it('lists each resource from its own part of the recording, and is exhausted once every one read has played to its end', async () => {
     const c = catalog();
     // Nothing read yet: nothing left to play.
