@@ -66,6 +66,15 @@ describe('reconcile runner: what a run returns', () => {
     await h.stop();
   });
 
+  it('a requeueAfter of exactly the longest timer is kept as it is, with no clamp record', async () => {
+    let runs = 0;
+    const { h, waiting } = await oneKey({ reconcile: () => (++runs === 1 ? { requeueAfter: 2 ** 31 - 1 } : undefined) });
+    await eventually(() => waiting() === 1);
+    expect(h.records.find((r) => r.op === 'requeue-after')).toMatchObject({ requeueAfterMs: 2 ** 31 - 1 });
+    expect(h.records.some((r) => r.op === 'clamped')).toBe(false);
+    await h.stop();
+  });
+
   it('a value that is no action fails the run with a line saying what to return', async () => {
     const cases: [unknown, string][] = [
       [5, 'reconcile returned 5: return nothing, { requeue: true } or { requeueAfter: \'30s\' }'],
@@ -98,6 +107,21 @@ describe('reconcile runner: errors and the error policy', () => {
     await eventually(() => runs === 2 && h.session.isIdle());
     expect(h.session.retriesDue()).toBe(0);
     expect(h.session.report.failed()).toEqual([]);
+    await h.stop();
+  });
+
+  it('a thrown error is reported and traced with the line of the user\'s code that threw it, and its stack', async () => {
+    const { h } = await oneKey({
+      reconcile() {
+        throw new Error('boom');
+      },
+    });
+    await eventually(() => h.session.report.runs === 1);
+    const at = h.session.report.failed()[0].errorAt;
+    expect(at).toMatch(/^test[\\/]reconcile[\\/]runner\.test\.ts:\d+$/);
+    const error = h.records.find((r) => r.stage === 'reconcile' && r.op === 'error')!;
+    expect(error.at).toBe(at);
+    expect(String(error.stack)).toMatch(/^Error: boom\n/);
     await h.stop();
   });
 

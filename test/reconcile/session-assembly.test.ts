@@ -10,13 +10,13 @@ import { ReconcileSession } from '../../src/reconcile/session.js';
 import { Tracer } from '../../src/informer/trace.js';
 import type { ControllerDefinition } from '../../src/reconcile/types.js';
 import type { ObjectWriter, WriteRequest } from '../../src/reconcile/writer.js';
-import { CONFIGMAPS, DEPLOYMENTS, MemoryCatalog, deployment, eventually, startSession } from './helpers.js';
+import { CONFIGMAPS, DEPLOYMENTS, MemoryCatalog, REPLICASETS, deployment, eventually, startSession } from './helpers.js';
 
 const noop: ControllerDefinition['reconcile'] = () => undefined;
 
 /** A MemoryCatalog that notes the cache scope each resource is listed with. */
 function scopedCatalog() {
-  const catalog = new MemoryCatalog([DEPLOYMENTS, CONFIGMAPS]);
+  const catalog = new MemoryCatalog([DEPLOYMENTS, CONFIGMAPS, REPLICASETS]);
   const scopes = new Map<string, CacheScope>();
   const listerWatcher = catalog.listerWatcher.bind(catalog);
   catalog.listerWatcher = ((info: ResourceInfo, scope: CacheScope) => {
@@ -38,13 +38,15 @@ describe('reconcile session: setup', () => {
       catalog,
       mode: 'intercept',
       controllers: [
-        { name: 'a', definition: { for: 'deployments.apps', owns: ['configmaps'], cache: { 'deployments.apps': { namespaces: ['prod'] }, configmaps: { labelSelector: 'app=web' } }, reconcile: noop } },
+        { name: 'a', definition: { for: 'deployments.apps', owns: ['configmaps', 'replicasets.apps'], cache: { 'deployments.apps': { namespaces: ['prod'] }, configmaps: { labelSelector: 'app=web' } }, reconcile: noop } },
         // The same entry from another module is no conflict, by any name.
         { name: 'b', definition: { for: 'deployments', cache: { deployments: { namespaces: ['prod'] } }, reconcile: noop } },
       ],
     });
     expect(scopes.get('deployments.apps')).toEqual({ primary: true, namespaces: ['prod'] });
     expect(scopes.get('configmaps')).toEqual({ primary: false, labelSelector: 'app=web' });
+    // No module said anything of ReplicaSets: the whole of them, no selector.
+    expect(scopes.get('replicasets.apps')).toEqual({ primary: false });
     await h.stop();
   });
 
