@@ -176,6 +176,23 @@ describe('reconcile session: what --once asks', () => {
     await h.stop();
   });
 
+  it('names the objects marked deleting that finalizers still hold, in every cache, and only those', async () => {
+    const catalog = new MemoryCatalog([DEPLOYMENTS, CONFIGMAPS]);
+    const at = '2026-01-01T00:00:00Z';
+    catalog.lw(DEPLOYMENTS).apply(deployment('default', 'held', { metadata: { namespace: 'default', name: 'held', deletionTimestamp: at, finalizers: ['a.example/x', 'b.example/y'] } }));
+    catalog.lw(DEPLOYMENTS).apply(deployment('default', 'kept', { metadata: { namespace: 'default', name: 'kept', finalizers: ['a.example/x'] } }));
+    catalog.lw(DEPLOYMENTS).apply(deployment('default', 'released', { metadata: { namespace: 'default', name: 'released', deletionTimestamp: at, finalizers: [] } }));
+    catalog.lw(CONFIGMAPS).apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'cfg', deletionTimestamp: at, finalizers: ['c.example/z'] } });
+    catalog.lw(CONFIGMAPS).apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'plain' } });
+    const h = await startSession({ catalog, mode: 'intercept', controllers: [{ name: 'c', definition: { for: 'deployments.apps', owns: ['configmaps'], reconcile: noop } }] });
+    await h.session.whenSynced();
+    expect(h.session.stuckDeleting()).toEqual([
+      { resource: 'deployments.apps', key: 'default/held', finalizers: ['a.example/x', 'b.example/y'] },
+      { resource: 'configmaps', key: 'default/cfg', finalizers: ['c.example/z'] },
+    ]);
+    await h.stop();
+  });
+
   it('counts runs in progress and failed keys with a retry due, over every controller', async () => {
     const catalog = new MemoryCatalog([DEPLOYMENTS, CONFIGMAPS]);
     catalog.lw(DEPLOYMENTS).apply(deployment('default', 'web'));
