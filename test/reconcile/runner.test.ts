@@ -56,6 +56,14 @@ describe('reconcile runner: what a run returns', () => {
     await h.stop();
   });
 
+  it('null, like nothing, means wait for the next change', async () => {
+    const { h } = await oneKey({ reconcile: () => null as unknown as ReconcileAction });
+    await eventually(() => h.session.report.runs === 1 && h.session.isIdle());
+    expect(h.session.report.rows()[0]).toMatchObject({ result: 'ok' });
+    expect(h.session.retriesDue()).toBe(0);
+    await h.stop();
+  });
+
   it('a requeueAfter of 0 waits the shortest timer, not forever', async () => {
     let runs = 0;
     const { h, clock, waiting } = await oneKey({ reconcile: () => (++runs === 1 ? { requeueAfter: 0 } : undefined) });
