@@ -216,6 +216,7 @@ describe('reconcile runner: a module\'s indexers', () => {
       expect(err).toBeInstanceOf(ControllerModuleError);
       expect((err as ControllerModuleError).message).toBe(`${file ?? 'controller c'}: its indexer "byBad" on configmaps threw for default/bad: no app label`);
       expect((err as ControllerModuleError).file).toBe(file ?? '');
+      expect((err as ControllerModuleError).code).toBe('CONTROLLER_MODULE');
       expect(((err as Error).cause as Error).message).toBe('no app label');
     }
   });
