@@ -263,7 +263,7 @@ describe('overlay: the local layer over the server', () => {
     for (let i = 0; i < 5; i++) {
       const e = await nextEvent(it);
       if (e === 'none') break;
-      seen.push(`${e.type} ${e.object.metadata.name ?? e.object.metadata.resourceVersion}${e.object.data?.mine ? ' (local)' : ''}`);
+      seen.push(`${e.type} ${e.object.metadata.name ?? e.object.metadata.resourceVersion}${(e.object.data as Record<string, string> | undefined)?.mine ? ' (local)' : ''}`);
     }
     expect(seen).toEqual(['ADDED a', 'BOOKMARK 11', 'ADDED replaced (local)', 'ADDED local-only', 'BOOKMARK 12']);
     expect(await nextEvent(it)).toBe('none');
