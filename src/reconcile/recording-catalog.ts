@@ -38,7 +38,7 @@ export class RecordingCatalog implements ResourceCatalog {
     const group = groupOf(apiVersion);
     const hit = this.resources.find(({ info }) => info.kind === kind && info.group === group);
     if (hit) return hit.info;
-    const resource = `${kind.toLowerCase()}${kind.endsWith('s') ? 'es' : 's'}`;
+    const resource = guessResource(kind);
     const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
     return { name: group ? `${resource}.${group}` : resource, group, version, resource, kind, namespaced: !CLUSTER_SCOPED.has(kind) };
   }
@@ -54,6 +54,18 @@ export class RecordingCatalog implements ResourceCatalog {
   exhausted(): boolean {
     return this.lws.every((lw) => lw.exhausted);
   }
+}
+
+/**
+ * kube's own guess of a kind's resource (apimachinery meta/restmapper.go, UnsafeGuessKindToResource): NetworkPolicy
+ * is networkpolicies, Ingress ingresses, Gateway gateways, Endpoints endpoints.
+ */
+function guessResource(kind: string): string {
+  const singular = kind.toLowerCase();
+  if (singular.endsWith('endpoints')) return singular;
+  if (/(s|z|ch|sh|x)$/.test(singular)) return `${singular}es`;
+  if (singular.endsWith('y') && !/[aeiou]y$/.test(singular)) return `${singular.slice(0, -1)}ies`;
+  return `${singular}s`;
 }
 
 const CLUSTER_SCOPED = new Set(['Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PriorityClass']);

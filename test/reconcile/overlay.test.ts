@@ -213,6 +213,63 @@ describe('overlay: the local layer over the server', () => {
     w.close();
   });
 
+  it('an ERROR event (a Status, no resourceVersion of its own) leaves the server\'s last resourceVersion as it was', async () => {
+    const { server, lw } = setup();
+    const w = await lw.watch({ resourceVersion: server.resourceVersion, allowWatchBookmarks: true });
+    const it = w[Symbol.asyncIterator]();
+    server.emit({ type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '900' } } });
+    expect(await nextEvent(it)).toMatchObject({ type: 'BOOKMARK' });
+    const expired = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } as unknown as KubeObject;
+    server.emit({ type: 'ERROR', object: expired });
+    expect(await nextEvent(it)).toEqual({ type: 'ERROR', object: expired });
+    // The relist after it, from the informer's last (local) version, resumes from the server's last.
+    await lw.list({ resourceVersion: 'local-1' });
+    expect(server.listRequests.at(-1)!.resourceVersion).toBe('900');
+    w.close();
+  });
+
+  it('a watch-list with a progress bookmark among its initial events: local-only objects come once, just before the end bookmark', async () => {
+    const overlay = new Overlay();
+    const cm = (name: string, rv: string) => ({ ...configMap(name), metadata: { namespace: 'default', name, resourceVersion: rv } });
+    const script: WatchEvent[] = [
+      { type: 'ADDED', object: cm('a', '10') },
+      // A bookmark that is not the end of the initial events (no annotation at all).
+      { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '11' } } },
+      { type: 'ADDED', object: cm('replaced', '12') },
+      { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '12', annotations: { 'k8s.io/initial-events-end': 'true' } } } },
+    ];
+    const server = {
+      list: async () => ({ metadata: { resourceVersion: '12' }, items: [] }),
+      watch: async (): Promise<WatchStream> => {
+        let closed!: () => void;
+        const done = new Promise<void>((resolve) => (closed = resolve));
+        return {
+          close: () => closed(),
+          async *[Symbol.asyncIterator]() {
+            yield* script;
+            await done;
+          },
+        };
+      },
+    };
+    const lw = overlay.wrap(CONFIGMAPS, server);
+    const created = configMap('local-only', { a: '1' });
+    overlay.apply(CONFIGMAPS, 'default/local-only', created, { type: 'object', obj: created }, undefined);
+    const replaced = configMap('replaced', { mine: 'yes' });
+    overlay.apply(CONFIGMAPS, 'default/replaced', replaced, { type: 'object', obj: replaced }, cm('replaced', '12'));
+    const w = await lw.watch({ resourceVersion: '', sendInitialEvents: true, allowWatchBookmarks: true });
+    const it = w[Symbol.asyncIterator]();
+    const seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const e = await nextEvent(it);
+      if (e === 'none') break;
+      seen.push(`${e.type} ${e.object.metadata.name ?? e.object.metadata.resourceVersion}${(e.object.data as Record<string, string> | undefined)?.mine ? ' (local)' : ''}`);
+    }
+    expect(seen).toEqual(['ADDED a', 'BOOKMARK 11', 'ADDED replaced (local)', 'ADDED local-only', 'BOOKMARK 12']);
+    expect(await nextEvent(it)).toBe('none');
+    w.close();
+  });
+
   it('a watch-list: an object the server has and the layer replaced comes once; a patched object the server deleted meanwhile does not come back', async () => {
     const { server, overlay, lw } = setup();
     const kept = server.apply(configMap('kept', { a: '1' }));
