@@ -61,7 +61,8 @@ export function childEnvironment(base: NodeJS.ProcessEnv, kubeconfig: string): N
  * anything starts, so that a typo is one line and exit 127 (126), as a shell says it.
  */
 export function commandProblem(command: string, path: string | undefined): { code: number; message: string } | undefined {
-  const candidates = command.includes('/') ? [command] : (path ?? '').split(delimiter).filter(Boolean).map((d) => join(d, command));
+  // An empty PATH entry is the working directory, as execvp (and Node's spawn) read it.
+  const candidates = command.includes('/') ? [command] : path === undefined ? [] : path.split(delimiter).map((d) => join(d || '.', command));
   let found = false;
   for (const c of candidates) {
     try {

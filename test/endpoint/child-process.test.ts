@@ -1,5 +1,6 @@
 // The controller process behind the endpoint, with real (short) child processes: its environment, the one-line reasons
 // it cannot start, its output prefixed or to a file with its last lines kept, its exit, and how it is stopped.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -39,9 +40,23 @@ describe('commandProblem', () => {
   chmodSync(join(bin, 'plain'), 0o644);
   mkdirSync(join(bin, 'adir'));
 
-  it('finds a command on PATH (empty entries skipped) or by its path', () => {
+  it('finds a command on PATH or by its path', () => {
     expect(commandProblem('runnable', `${delimiter}${join(dir, 'nowhere')}${delimiter}${bin}`)).toBeUndefined();
     expect(commandProblem(join(bin, 'runnable'), undefined)).toBeUndefined();
+  });
+  it('takes an empty PATH entry for the working directory, as spawn does (a controller found only there runs)', () => {
+    const before = process.cwd();
+    process.chdir(bin);
+    try {
+      for (const path of [`${delimiter}${join(dir, 'nowhere')}`, `${join(dir, 'nowhere')}${delimiter}`, '']) {
+        expect(commandProblem('runnable', path)).toBeUndefined();
+        // spawn agrees: it runs the working directory's file through the same PATH.
+        expect(spawnSync('runnable', [], { env: { PATH: path } }).status).toBe(0);
+      }
+      expect(commandProblem('runnable', join(dir, 'nowhere'))).toEqual({ code: 127, message: 'runnable: command not found' });
+    } finally {
+      process.chdir(before);
+    }
   });
   it('says command not found (127) for a name on no PATH entry, a directory, or no PATH', () => {
     expect(commandProblem('nosuch', bin)).toEqual({ code: 127, message: 'nosuch: command not found' });
