@@ -594,6 +594,24 @@ describe('what the rest of the trace says, and to whom', () => {
     expect(trace.baseOf(s, scaleInfo)).toMatchObject({ kind: 'Deployment', metadata: { resourceVersion: '9' } });
   });
 
+  it('a /scale write against a Scale the client read compares that Scale as it was; a refused write with a base; a collection\'s fault has no key', () => {
+    const { trace, s, ops } = setup();
+    const scaleInfo = requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/d/scale');
+    const was = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'd', namespace: 'demo', resourceVersion: '8', uid: 'ud' }, spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=old' } };
+    const now = { ...was, metadata: { ...was.metadata, resourceVersion: '9' }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=new' } };
+    trace.write(s, scaleInfo, answer(200, now), write('apply', { base: was }));
+    expect(ops('write').at(-1)).toMatchObject({ old: was, new: now });
+    expect([...trace.written.get('manager deployments.apps demo/d')!.fields].sort()).toEqual(['spec.replicas', 'status.selector']);
+    // Refused: nothing new to compare the base with, and nothing said changed.
+    const put = requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1');
+    // The base as a list item, without kind and apiVersion.
+    trace.write(s, put, answer(409, { kind: 'Status', reason: 'Conflict' }), write('apply', { base: { metadata: { name: 'c1', namespace: 'demo', resourceVersion: '5' }, data: {} } }));
+    expect(ops('write').at(-1)).toMatchObject({ key: 'demo/c1', code: 409 });
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ changing: 0, failedWrites: 1 });
+    trace.fault(s, 'expire@1ms', requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=1'));
+    expect(ops('fault').at(-1)).toMatchObject({ key: undefined, fault: 'expire@1ms' });
+  });
+
   it('a 300 under server-dry-run is a refusal; resourceVersions with letters around digits are opaque, not compared', () => {
     const { trace, s, ops } = setup();
     const put = requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1');
