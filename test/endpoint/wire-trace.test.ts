@@ -235,6 +235,12 @@ describe('write records', () => {
     vi.advanceTimersByTime(100);
     trace.write(s, put, answer(200, cm('c1', '6', { a: '2' })), write('apply', { base: cm('c1', '6', { a: '2' }) }));
     expect(ops('write').at(-1)).not.toHaveProperty('after');
+    // An event whose object carries no resourceVersion is named without one.
+    const { metadata: { resourceVersion: _rv, ...bare }, ...rest } = cm('c2', '', { a: '1' });
+    trace.watchEvent(s, watch, line('ADDED', { ...rest, metadata: bare }));
+    vi.advanceTimersByTime(100);
+    trace.write(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c2'), answer(200, cm('c2', '7', { a: '2' })), write('apply'));
+    expect(ops('write').at(-1)).toMatchObject({ after: ['ADDED configmaps demo/c2'] });
   });
 });
 
