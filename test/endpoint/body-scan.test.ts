@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodedWatchEvent, readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
+import { decodedWatchEvent, listFacts, listHeadFacts, readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
 import { encodeCbor } from '../../src/sim/cbor-wire.js';
 import { jsonToProtobuf } from '../../src/wire/protobuf/from-json.js';
 import { closeOf, KnownStrings, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
@@ -281,5 +281,36 @@ describe('scanWatchEvent, events as they may be written', () => {
     const kept = scanWatchEvent(line).object!.keep!();
     line.fill(0x20);
     expect(kept.raw()).toEqual({ metadata: { name: 'a', namespace: 'demo', resourceVersion: '5' }, data: { k: 'v' } });
+  });
+});
+
+describe('a JSON list page\'s facts for its list record, its items left unread', () => {
+  const cut = (text: string, size: number) => { const b = Buffer.from(text); const out: Buffer[] = []; for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size)); return out; };
+  const page = JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '12', continue: 'tok', remainingItemCount: 7 }, items: [pod('a', '1'), pod('b', '2'), pod('c', '3')] });
+
+  it('listFacts counts the items and rows, and says the page\'s resourceVersion, continue token and remaining count', () => {
+    for (const size of [5, 997, page.length]) {
+      expect(listFacts(cut(page, size)), String(size)).toStrictEqual({ kind: 'PodList', resourceVersion: '12', continue: 'tok', remainingItemCount: 7, itemCount: 3, rows: undefined });
+    }
+    expect(listFacts(cut('{"kind":"Table","metadata":{"resourceVersion":"4"},"rows":[{"cells":[1]},{"cells":[2]}]}', 9))).toStrictEqual({ kind: 'Table', resourceVersion: '4', continue: undefined, remainingItemCount: undefined, itemCount: undefined, rows: 2 });
+    // An object that is no list says only its kind; a body cut short, or none, says nothing.
+    expect(listFacts([Buffer.from(JSON.stringify(pod('a', '1')))])).toStrictEqual({ kind: 'Pod' });
+    expect(listFacts(cut(page, 50).slice(0, 3))).toBeUndefined();
+    expect(listFacts([])).toBeUndefined();
+    expect(listFacts(undefined)).toBeUndefined();
+  });
+
+  it('listHeadFacts reads the head alone: uncounted items; counted only when the list has no metadata before them', () => {
+    for (const size of [5, page.length]) {
+      expect(listHeadFacts(cut(page, size)), String(size)).toStrictEqual({ kind: 'PodList', resourceVersion: '12', continue: 'tok', remainingItemCount: 7, uncounted: true });
+    }
+    // Cut short after its head: the head is all it needs.
+    expect(listHeadFacts(cut(page, 50).slice(0, 3))).toMatchObject({ resourceVersion: '12', uncounted: true });
+    expect(listHeadFacts([Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}]}')])).toStrictEqual({ kind: 'PodList', resourceVersion: undefined, continue: undefined, remainingItemCount: undefined, itemCount: 2 });
+    // No head to read (a Table, an object, nothing): the caller counts the page whole instead.
+    expect(listHeadFacts([Buffer.from('{"kind":"Table","metadata":{},"rows":[{"a":1}]}')])).toBeUndefined();
+    expect(listHeadFacts([Buffer.from(JSON.stringify(pod('a', '1')))])).toBeUndefined();
+    expect(listHeadFacts([])).toBeUndefined();
+    expect(listHeadFacts(undefined)).toBeUndefined();
   });
 });

@@ -155,3 +155,45 @@ describe('list pages held unread', () => {
     expect(b.newest('configmaps', 'default/y')?.rv).toBe('1');
   });
 });
+
+describe('the ledger of unread pages', () => {
+  /** A page that, read, says so and releases itself from the ledger (as a client session's does) unless told not to. */
+  const pageIn = (held: HeldPages, reads: string[], name: string, bytes: number, releases = true) => {
+    const p = { bytes, readNow: () => { reads.push(name); if (releases) held.release(p); } };
+    return p;
+  };
+
+  it('holds up to exactly its bound unread; one byte past it reads the oldest', () => {
+    const held = new HeldPages(20);
+    const reads: string[] = [];
+    held.hold(pageIn(held, reads, 'a', 10));
+    held.hold(pageIn(held, reads, 'b', 10));
+    expect(reads).toEqual([]);
+    expect(held.bytes).toBe(20);
+    held.hold(pageIn(held, reads, 'c', 1));
+    expect(reads).toEqual(['a']);
+    expect(held.bytes).toBe(11);
+  });
+
+  it('forgets a page whose reader did not release it, so reading past the bound ends', () => {
+    const held = new HeldPages(5);
+    const reads: string[] = [];
+    held.hold(pageIn(held, reads, 'a', 4, false));
+    held.hold(pageIn(held, reads, 'b', 4, false));
+    expect(reads).toEqual(['a']);
+    expect(held.bytes).toBe(4);
+  });
+
+  it('a page released twice, or never held, counts once or not at all', () => {
+    const held = new HeldPages(100);
+    const reads: string[] = [];
+    const a = pageIn(held, reads, 'a', 30);
+    held.hold(a);
+    held.hold(pageIn(held, reads, 'b', 20));
+    held.release(a);
+    held.release(a);
+    held.release(pageIn(held, reads, 'never held', 7));
+    expect(held.bytes).toBe(20);
+    expect(reads).toEqual([]);
+  });
+});

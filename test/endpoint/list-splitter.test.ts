@@ -135,5 +135,10 @@ describe('splitBody', () => {
     expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1},{"b":2}]}')])).toStrictEqual({ kind: 'PodList', itemCount: 2 });
     expect(listHead([Buffer.from('{"kind":"Table","metadata":{},"rows":[{"a":1}]}')])).toBeUndefined();
     expect(listHead([Buffer.from('{"kind":"PodList","items":[{"a":1}],"metadata":{"resourceVersion":"9"}')])).toBeUndefined();
+    // A head whose kind or metadata is no JSON (a literal misspelled, a name unquoted) is none, not an exception.
+    for (const bad of ['{"kind":"PodList","metadata":{"a":tru},"items":[{"x":1}', '{"kind":PodList,"metadata":{},"items":[']) {
+      expect(listHead([Buffer.from(bad)]), bad).toBeUndefined();
+      expect(splitBody([Buffer.from(`${bad}]}`)], true), bad).toBeUndefined();
+    }
   });
 });

@@ -373,6 +373,23 @@ describe('tapWatch: a fault on a watch its server keeps open', () => {
       server!.close();
     }
   });
+  it('with a delay, an expire or a drop still ends the stream once the held events are out, though the writer never ends', async () => {
+    for (const spec of ['expire@1', 'drop-connection@1']) {
+      // The fault fires while its event is held back: the end waits for the queue, and nothing else would end it.
+      const faults = new WatchFaults([parseInjectSpec('delay:20ms'), parseInjectSpec(spec)]);
+      faults.start();
+      try {
+        const r = await tapped('application/json', (res) => { res.write(lineOf('ADDED', 'a', '1')); }, faults);
+        const types = r.received.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type);
+        expect(types, spec).toEqual(spec.startsWith('expire') ? ['ADDED', 'ERROR'] : ['ADDED']);
+        expect(r.ended, spec).toBe(spec.startsWith('expire') ? 'end' : 'error');
+        expect(r.closed, spec).toBe(spec.startsWith('expire') ? '410' : 'fault');
+      } finally {
+        faults.stop();
+        server!.close();
+      }
+    }
+  });
 });
 
 describe('tapWatch: two faults on one event', () => {

@@ -8,6 +8,8 @@ import { ClientSession } from '../../src/endpoint/client-session.js';
 import { requestInfo } from '../../src/endpoint/request-info.js';
 import type { CapturedResponse } from '../../src/endpoint/response-capture.js';
 import { decodedObject } from '../../src/endpoint/sent-object.js';
+import { HeldPages } from '../../src/endpoint/held-pages.js';
+import { encodeCbor } from '../../src/sim/cbor-wire.js';
 import { WireTrace } from '../../src/endpoint/wire-trace.js';
 import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 
@@ -233,6 +235,12 @@ describe('write records', () => {
     vi.advanceTimersByTime(100);
     trace.write(s, put, answer(200, cm('c1', '6', { a: '2' })), write('apply', { base: cm('c1', '6', { a: '2' }) }));
     expect(ops('write').at(-1)).not.toHaveProperty('after');
+    // An event whose object carries no resourceVersion is named without one.
+    const { metadata: { resourceVersion: _rv, ...bare }, ...rest } = cm('c2', '', { a: '1' });
+    trace.watchEvent(s, watch, line('ADDED', { ...rest, metadata: bare }));
+    vi.advanceTimersByTime(100);
+    trace.write(s, requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c2'), answer(200, cm('c2', '7', { a: '2' })), write('apply'));
+    expect(ops('write').at(-1)).toMatchObject({ after: ['ADDED configmaps demo/c2'] });
   });
 });
 
@@ -510,5 +518,117 @@ describe('watch, question and other records', () => {
     expect(s.newest('configmaps', 'demo/c9')?.rv).toBe('8');
     expect(s.newest('configmaps', 'demo/c1')?.rv).toBe('6');
     expect(decodedObject(cm('x', '1')).key).toBe('demo/x');
+  });
+});
+
+describe('what the rest of the trace says, and to whom', () => {
+  it('a listener that wants only http, only watch or only list records gets those alone, each built whole', () => {
+    const drive = (only: string) => {
+      const tracer = new Tracer();
+      const got: TraceRecord[] = [];
+      tracer.subscribe((r) => got.push(r), { wants: (stage, op) => stage === 'endpoint' && op === only, skipped: () => {} });
+      const trace = new WireTrace(tracer);
+      const s = new ClientSession('manager', 'manager/v0');
+      const watch = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=1');
+      trace.http(s, requestInfo('GET', '/api/v1/namespaces/demo/configmaps'), 'GET', answer(200, {}), 1);
+      trace.read(s, requestInfo('GET', '/api/v1/namespaces/demo/configmaps'), answer(200, { kind: 'ConfigMapList', metadata: { resourceVersion: '3', continue: 'k' }, items: [cm('a', '1'), cm('b', '2')] }));
+      trace.watchStart(s, watch);
+      trace.watchEvent(s, watch, scanWatchEvent(Buffer.from(JSON.stringify({ type: 'ADDED', object: cm('a', '4') }))));
+      trace.watchClose(s, watch, 'client');
+      return got.map((r) => { const { time: _t, id: _id, ...rest } = r as TraceRecord & Record<string, unknown>; return rest; });
+    };
+    expect(drive('http')).toEqual([expect.objectContaining({ op: 'http', status: 200 })]);
+    // Counted: the page is read on to its end when its count will be shown.
+    expect(drive('list')).toEqual([expect.objectContaining({ op: 'list', rv: '3', items: 2, continue: true })]);
+    expect(drive('watch').map((r) => (r as { event?: string }).event)).toEqual(['start', 'ADDED', 'close']);
+  });
+
+  it('a CBOR list page: its items kept at once, and its count; a CBOR Table counted by rows; a body that does not decode by size', () => {
+    const { trace, s, ops } = setup();
+    const cbor = () => answer(200, undefined, { contentType: 'application/cbor' });
+    const of = (o: object) => { const b = encodeCbor(o); return { ...cbor(), bytes: b.length, chunks: [b], body: b }; };
+    const list = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?limit=2');
+    expect(trace.read(s, list, of({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '20', continue: 'tok', remainingItemCount: 3 }, items: [cm('a', '11'), cm('b', '12')] }))).toBe('20');
+    expect(s.newest('configmaps', 'demo/b')?.rv).toBe('12');
+    trace.read(s, list, of({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '21' }, rows: [{ cells: [] }, { cells: [] }, { cells: [] }] }));
+    const junk = Buffer.from([0xff, 0x00, 0x13]);
+    trace.read(s, list, { ...cbor(), bytes: 3, chunks: [junk], body: junk });
+    expect(ops('list')).toStrictEqual([
+      { stage: 'endpoint', op: 'list', key: 'demo', rv: '20', client: 'manager', resource: 'configmaps', items: 2, continue: true, remaining: 3 },
+      { stage: 'endpoint', op: 'list', key: 'demo', rv: '21', client: 'manager', resource: 'configmaps', items: 3 },
+      { stage: 'endpoint', op: 'list', key: 'demo', rv: undefined, client: 'manager', resource: 'configmaps', items: undefined, bytes: 3, traced: 'size only (not JSON)' },
+    ]);
+  });
+
+  it('a whole relist replaces what the client held of the collection; a list broken off after its first page does not', () => {
+    for (const listen of [true, false]) {
+      const held = new HeldPages();
+      const { trace } = setup(listen);
+      const s = new ClientSession('manager', 'manager/v0', undefined, held);
+      const page = (items: object[], cont?: string) => answer(200, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9', ...(cont ? { continue: cont } : {}) }, items });
+      const first = requestInfo('GET', '/api/v1/namespaces/demo/configmaps?limit=2');
+      const next = (tok: string) => requestInfo('GET', `/api/v1/namespaces/demo/configmaps?limit=2&continue=${tok}`);
+      // A list in two pages.
+      const pages = [page([cm('gone', '1'), cm('kept', '1')], 't1'), page([cm('last', '1')]), page([cm('kept', '2')], 't2'), page([cm('kept', '3')], 't3'), page([cm('new', '3')])];
+      trace.read(s, first, pages[0]);
+      trace.read(s, next('t1'), pages[1]);
+      expect(held.bytes).toBe(pages[0].bytes + pages[1].bytes);
+      // Another, broken off after its first page: the first list's pages are still held.
+      trace.read(s, first, pages[2]);
+      expect(held.bytes).toBe(pages[0].bytes + pages[1].bytes + pages[2].bytes);
+      // A third, whole in two pages: what only the earlier lists held is gone, its own first page stays.
+      trace.read(s, first, pages[3]);
+      trace.read(s, next('t3'), pages[4]);
+      expect(held.bytes).toBe(pages[3].bytes + pages[4].bytes);
+      expect(s.newest('configmaps', 'demo/gone'), String(listen)).toBeUndefined();
+      expect(s.newest('configmaps', 'demo/last'), String(listen)).toBeUndefined();
+      expect(s.newest('configmaps', 'demo/kept')?.rv, String(listen)).toBe('3');
+      expect(s.newest('configmaps', 'demo/new')?.rv, String(listen)).toBe('3');
+      expect(held.bytes).toBe(0);
+    }
+  });
+
+  it('a /scale write\'s base is the newer of the Scale and its parent the client was sent', () => {
+    const { trace, s } = setup();
+    const deploy = (rv: string) => ({ kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'd', namespace: 'demo', resourceVersion: rv, uid: 'ud' }, spec: { replicas: 2 } });
+    const scale = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'd', namespace: 'demo', resourceVersion: '8', uid: 'ud' }, spec: { replicas: 2 } };
+    const scaleInfo = requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/d/scale');
+    trace.read(s, requestInfo('GET', '/apis/apps/v1/namespaces/demo/deployments/d'), answer(200, deploy('7')));
+    trace.read(s, requestInfo('GET', '/apis/apps/v1/namespaces/demo/deployments/d/scale'), answer(200, scale));
+    expect(trace.baseOf(s, scaleInfo)).toMatchObject({ kind: 'Scale', metadata: { resourceVersion: '8' } });
+    trace.watchEvent(s, requestInfo('GET', '/apis/apps/v1/namespaces/demo/deployments?watch=1'), scanWatchEvent(Buffer.from(JSON.stringify({ type: 'MODIFIED', object: deploy('9') }))));
+    expect(trace.baseOf(s, scaleInfo)).toMatchObject({ kind: 'Deployment', metadata: { resourceVersion: '9' } });
+  });
+
+  it('a /scale write against a Scale the client read compares that Scale as it was; a refused write with a base; a collection\'s fault has no key', () => {
+    const { trace, s, ops } = setup();
+    const scaleInfo = requestInfo('PUT', '/apis/apps/v1/namespaces/demo/deployments/d/scale');
+    const was = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'd', namespace: 'demo', resourceVersion: '8', uid: 'ud' }, spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=old' } };
+    const now = { ...was, metadata: { ...was.metadata, resourceVersion: '9' }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=new' } };
+    trace.write(s, scaleInfo, answer(200, now), write('apply', { base: was }));
+    expect(ops('write').at(-1)).toMatchObject({ old: was, new: now });
+    expect([...trace.written.get('manager deployments.apps demo/d')!.fields].sort()).toEqual(['spec.replicas', 'status.selector']);
+    // Refused: nothing new to compare the base with, and nothing said changed.
+    const put = requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1');
+    // The base as a list item, without kind and apiVersion.
+    trace.write(s, put, answer(409, { kind: 'Status', reason: 'Conflict' }), write('apply', { base: { metadata: { name: 'c1', namespace: 'demo', resourceVersion: '5' }, data: {} } }));
+    expect(ops('write').at(-1)).toMatchObject({ key: 'demo/c1', code: 409 });
+    expect(trace.written.get('manager configmaps demo/c1')).toMatchObject({ changing: 0, failedWrites: 1 });
+    trace.fault(s, 'expire@1ms', requestInfo('GET', '/api/v1/namespaces/demo/configmaps?watch=1'));
+    expect(ops('fault').at(-1)).toMatchObject({ key: undefined, fault: 'expire@1ms' });
+  });
+
+  it('a 300 under server-dry-run is a refusal; resourceVersions with letters around digits are opaque, not compared', () => {
+    const { trace, s, ops } = setup();
+    const put = requestInfo('PUT', '/api/v1/namespaces/demo/configmaps/c1');
+    trace.write(s, put, answer(300, { kind: 'Status' }), write('server-dry-run', { base: cm('c1', '5') }));
+    expect(ops('write').map((r) => (r as { answer?: string }).answer)).toEqual(['refused: 300']);
+    trace.read(s, requestInfo('GET', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', '100')));
+    for (const rv of ['v99', '99v']) trace.staleWrite(s, put, body(cm('c1', rv)), 'application/json');
+    for (const rv of ['v200', '200v']) {
+      trace.read(s, requestInfo('GET', '/api/v1/namespaces/demo/configmaps/c1'), answer(200, cm('c1', rv)));
+      trace.staleWrite(s, put, body(cm('c1', '1')), 'application/json');
+    }
+    expect(ops('stale-write')).toEqual([]);
   });
 });
