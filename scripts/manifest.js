@@ -17,7 +17,10 @@ export async function freshManifest() {
   // As `oclif manifest` does: ignore the file on disk, cache only defaults that are safe to cache.
   const plugin = new Plugin({ root, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true });
   await plugin.load();
-  return `${JSON.stringify(plugin.manifest, null, 2)}\n`;
+  // Commands by id: oclif finds them with an asynchronous glob, whose order between two folders (index/, trace/)
+  // depends on which read finishes first; a loaded machine once gave trace's before index's.
+  const manifest = { ...plugin.manifest, commands: Object.fromEntries(Object.entries(plugin.manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
