@@ -82,8 +82,27 @@ function unsupportedBody(message: string): SimApiError {
 }
 
 /**
- * Reads an object body in JSON or, as kubectl's typed clients send built-in kinds, kube protobuf (decoded to the
- * same JSON; a kind or field without a schema is a 415, never silently dropped). Other media types get kube's 415.
+ * A body in a media type no serializer takes: negotiation.NegotiateInputSerializerForMediaType lists the serializers'
+ * types, in order (CBOR's last, with its gate).
+ */
+function unknownBodyFormat(cbor: boolean): SimApiError {
+  return unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
+}
+
+/** A YAML body (kube's YAML serializer, sigs.k8s.io/yaml) decoded, or its 400. */
+function parseYamlDocument(text: string): unknown {
+  try {
+    return parseYamlBody(text);
+  } catch (err) {
+    if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Reads an object body in JSON, YAML, CBOR (with its gate) or, as kubectl's typed clients send built-in kinds, kube
+ * protobuf (decoded to the same JSON; a kind or field without a schema is a 415, never silently dropped). Other media
+ * types get kube's 415.
  */
 async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = false): Promise<{ value: unknown; text?: string }> {
   const ct = mediaType(req);
@@ -102,12 +121,7 @@ async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = f
     const text = await readBody(req);
     const deep = jsonDepthError(text);
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
-    try {
-      return { value: parseYamlBody(text) };
-    } catch (err) {
-      if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
-      throw err;
-    }
+    return { value: parseYamlDocument(text) };
   }
   // The media type exactly, as kube matches it (negotiation.NegotiateInputSerializerForMediaType): no `+json`
   // suffix rule, so a patch type sent on a create or update is a 415 there too.
@@ -117,8 +131,7 @@ async function readObjectBody(req: IncomingMessage, type: ResourceType, cbor = f
     if (deep) throw badRequest(unrecognizedObject(type, deep, text));
     return { value: parseJson(text), text };
   }
-  // negotiation.NegotiateInputSerializerForMediaType: the serializers' media types, in order (CBOR's last, with the gate).
-  throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
+  throw unknownBodyFormat(cbor);
 }
 
 function decodeProtobuf(body: Buffer): unknown {
@@ -394,18 +407,9 @@ async function readDeleteOptions(req: IncomingMessage, cbor: boolean): Promise<D
     }
   }
   const text = body.toString('utf8');
-  if (ct === 'application/yaml') return text.trim() ? parseYamlOptions(text) : undefined;
-  if (ct !== '' && ct !== 'application/json') throw unsupportedBody(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF}${cbor ? `, ${CBOR}` : ''}`);
+  if (ct === 'application/yaml') return text.trim() ? parseYamlDocument(text) as DeleteOptions : undefined;
+  if (ct !== '' && ct !== 'application/json') throw unknownBodyFormat(cbor);
   return text.trim() ? parseJson(text, 'DeleteOption') as DeleteOptions : undefined;
-}
-
-function parseYamlOptions(text: string): DeleteOptions {
-  try {
-    return parseYamlBody(text) as DeleteOptions;
-  } catch (err) {
-    if (err instanceof YamlBodyError) throw badRequest(`couldn't get version/kind; yaml parse error: ${err.message}`);
-    throw err;
-  }
 }
 
 /** Without a body, kube reads DeleteOptions from the query (gracePeriodSeconds, propagationPolicy, orphanDependents). */
