@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connection, PushedResponse } from '../kube/http/connection.js';
 import { ApiStatusError } from '../wire/api-status.js';
+import { breakAfterWritten } from './break-response.js';
 import { requestInfo } from './request-info.js';
 
 /**
@@ -72,12 +73,8 @@ function passAnswer(answer: PushedResponse, res: ServerResponse): Promise<void> 
           resolve();
           return;
         }
-        // The break waits a turn: http corks the socket until the next tick, and a destroy now would lose what the
-        // target sent just before it broke (a watch's last events, which the trace already counts as delivered).
-        setImmediate(() => {
-          if (!res.destroyed) res.destroy(err);
-          resolve();
-        });
+        // What the target sent just before it broke still reaches the client.
+        breakAfterWritten(res, err, resolve);
       },
     });
   });

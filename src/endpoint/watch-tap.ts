@@ -10,6 +10,7 @@ import { ownedCopy } from '../kube/http/owned-copy.js';
 import { isProtobufType } from '../kube/http/protobuf-media.js';
 import { decodeWatchEvent } from '../wire/protobuf/watch-event.js';
 import { skipSpace } from './json-scan.js';
+import { breakAfterWritten } from './break-response.js';
 
 export interface WatchObserver {
   /** The response began (status, content type). */
@@ -96,9 +97,8 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
   const finish = () => {
     if (res.writableEnded || res.destroyed) return;
     flushBatch();
-    // A dropped connection breaks only after what was written went out: http corks the socket until the next tick,
-    // and a destroy before then would lose the event the fault fired on (which the trace says was delivered).
-    if (dropped) { setImmediate(() => res.destroy()); return; }
+    // A dropped connection breaks only after what was written went out (the event the fault fired on included).
+    if (dropped) { breakAfterWritten(res); return; }
     origEnd();
   };
 
