@@ -94,7 +94,7 @@ export class WorkloadGenerator {
   private nodes: NodeState[] = [];
   private apps: AppState[] = [];
   private allPods: PodState[] = [];
-  /** Pods created Pending by churn, promoted to Running on a later tick. */
+  /** Pods created Pending by churn, promoted to Running once the churn's schedule reaches `due` (see scheduleMs). */
   private pending: { pod: PodState; due: number }[] = [];
   private events: { namespace: string; name: string }[] = [];
   private eventSeq = 0;
@@ -106,6 +106,8 @@ export class WorkloadGenerator {
   private lastTick = 0;
   /** Writes owed (positive) or written ahead (negative) against the churn rate. */
   private budget = 0;
+  /** Write units spent since start(): the churn's own clock, which wall time only paces (see scheduleMs). */
+  private spent = 0;
   /** Writes done, by verb — for tests and the demo's summary. */
   readonly writes = { create: 0, update: 0, delete: 0 };
 
@@ -263,7 +265,11 @@ export class WorkloadGenerator {
     this.timer = undefined;
   }
 
-  /** One churn step: spend the writes owed for the time elapsed since the last tick. */
+  /**
+   * One churn step: spend the writes owed for the time elapsed since the last tick. Wall time decides only how many
+   * writes happen now; which writes, and in what order, follow the seed alone: a late tick (a loaded machine) writes
+   * the same sequence, later or in one batch.
+   */
   tick(): void {
     const now = this.now();
     const elapsed = Math.min(Math.max(0, now - this.lastTick), MAX_CATCH_UP_MS);
@@ -274,15 +280,26 @@ export class WorkloadGenerator {
     while (this.budget >= 1 && guard++ < 10_000) {
       const before = this.writeCount();
       const due = this.pending[0];
-      if (due && due.due <= now) {
+      if (due && due.due <= this.scheduleMs()) {
         this.pending.shift();
         this.promote(due.pod, time);
       } else {
-        this.act(this.pickAction(), time, now);
+        this.act(this.pickAction(), time);
       }
       // An action that found nothing to do still costs one unit, so a bare cluster cannot spin.
-      this.budget -= Math.max(1, this.writeCount() - before);
+      const cost = Math.max(1, this.writeCount() - before);
+      this.budget -= cost;
+      this.spent += cost;
     }
+  }
+
+  /**
+   * Where the churn is in its schedule, in ms since start(): the time the writes spent so far take at the churn rate.
+   * Pending pods are promoted by it rather than by the wall clock, so a late tick cannot move a promotion ahead of
+   * an action (which would also change what the seeded picks land on).
+   */
+  private scheduleMs(): number {
+    return (this.spent * 1000) / this.opts.churn;
   }
 
   private writeCount(): number {
@@ -298,33 +315,34 @@ export class WorkloadGenerator {
     return 'renewLease';
   }
 
-  private act(action: ChurnAction, time: string, now: number): void {
+  private act(action: ChurnAction, time: string): void {
     switch (action) {
-      case 'replacePod': return this.replacePod(time, now);
+      case 'replacePod': return this.replacePod(time);
       case 'restartContainer': return this.restartContainer(time);
       case 'relabelPod': return this.relabelPod();
       case 'renewLease': return this.renewLease(time);
       case 'nodeHeartbeat': return this.nodeHeartbeat(time);
-      case 'scale': return this.scale(time, now);
+      case 'scale': return this.scale(time);
     }
   }
 
   /** The ReplicaSet replaces a deleted pod: delete, then a new Pending pod that runs a tick later. */
-  private replacePod(time: string, now: number): void {
+  private replacePod(time: string): void {
     const pod = this.randomPod();
     if (!pod) return;
     this.deletePod(pod, time);
-    this.addPendingPod(pod.app, time, now);
+    this.addPendingPod(pod.app, time);
   }
 
-  private addPendingPod(app: AppState, time: string, now: number): void {
+  private addPendingPod(app: AppState, time: string): void {
     const node = this.nodes.length ? this.rand.pick(this.nodes) : undefined;
     const created = this.createPod(app, node, false, time);
     if (!created) return;
     this.event(app.namespace, { kind: 'ReplicaSet', apiVersion: 'apps/v1', namespace: app.namespace, name: app.replicaSet.name, uid: app.replicaSet.uid }, 'SuccessfulCreate', `Created pod: ${created.name}`, 'replicaset-controller', time);
     if (node) {
       this.podEvent(created, 'Scheduled', `Successfully assigned ${app.namespace}/${created.name} to ${node.name}`, 'default-scheduler', time);
-      this.pending.push({ pod: created, due: now + 1000 + this.rand.int(2000) });
+      // The container starts 1-3 s later, on the churn's schedule (not the wall clock's: see scheduleMs).
+      this.pending.push({ pod: created, due: this.scheduleMs() + 1000 + this.rand.int(2000) });
     }
   }
 
@@ -403,7 +421,7 @@ export class WorkloadGenerator {
   }
 
   /** A Deployment scales by one, bounded by twice its initial size; its ReplicaSet follows. */
-  private scale(time: string, now: number): void {
+  private scale(time: string): void {
     if (!this.apps.length) return;
     const app = this.rand.pick(this.apps);
     const up = app.replicas <= 1 || (app.replicas < app.maxReplicas && this.rand.chance(0.5));
@@ -416,7 +434,7 @@ export class WorkloadGenerator {
     this.event(app.namespace, { kind: 'Deployment', apiVersion: 'apps/v1', namespace: app.namespace, name: app.name, uid: app.deploymentUid }, 'ScalingReplicaSet', `Scaled ${up ? 'up' : 'down'} replica set ${app.replicaSet.name} to ${replicas} from ${replicas + (up ? -1 : 1)}`, 'deployment-controller', time);
     this.write('update', () => this.api.update(REF.replicasets, withReplicas(rs, replicas, time)));
     if (up) {
-      this.addPendingPod(app, time, now);
+      this.addPendingPod(app, time);
     } else if (app.pods.length) {
       const victim = this.rand.pick(app.pods);
       this.deletePod(victim, time);
