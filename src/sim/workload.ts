@@ -104,6 +104,12 @@ export class WorkloadGenerator {
   private readonly treeCached = new Set<AppState>();
   private timer: unknown;
   private lastTick = 0;
+  /** The whole second the churn's timestamps count from (see churnTime). */
+  private anchorMs = 0;
+  /** Wall time the catch-up bound dropped, not yet moved into anchorMs. */
+  private lostMs = 0;
+  /** The whole second populate() stamped its objects with. */
+  private populatedMs = 0;
   /** Writes owed (positive) or written ahead (negative) against the churn rate. */
   private budget = 0;
   /** Write units spent since start(): the churn's own clock, which wall time only paces (see scheduleMs). */
@@ -126,7 +132,8 @@ export class WorkloadGenerator {
 
   /** Creates the whole cluster synchronously. Objects that already exist (e.g. `default`) are kept. */
   populate(): void {
-    const time = kubeTime(this.now());
+    this.populatedMs = Math.floor(this.now() / 1000) * 1000;
+    const time = kubeTime(this.populatedMs);
     const appNamespaces = APP_NAMESPACES.slice(0, Math.min(APP_NAMESPACES.length, Math.max(2, Math.ceil(this.opts.pods / 500))));
     for (const ns of [...SYSTEM_NAMESPACES, ...appNamespaces]) {
       this.ensure(REF.namespaces, undefined, namespaceObject(ns));
@@ -255,6 +262,8 @@ export class WorkloadGenerator {
   start(): void {
     if (this.opts.churn <= 0 || this.timer !== undefined) return;
     this.lastTick = this.now();
+    // After populate's second: the first heartbeat of a node must change it, however soon the churn starts.
+    this.anchorMs = Math.max(Math.floor(this.lastTick / 1000) * 1000, this.populatedMs + 1000);
     this.timer = this.setIntervalFn(() => this.tick(), TICK_MS);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -272,13 +281,19 @@ export class WorkloadGenerator {
    */
   tick(): void {
     const now = this.now();
-    const elapsed = Math.min(Math.max(0, now - this.lastTick), MAX_CATCH_UP_MS);
+    const gap = Math.max(0, now - this.lastTick);
+    const elapsed = Math.min(gap, MAX_CATCH_UP_MS);
     this.lastTick = now;
     this.budget += (this.opts.churn * elapsed) / 1000;
-    const time = kubeTime(now);
+    // Time the bound drops moves the timestamps on by whole seconds, so they do not fall ever further behind.
+    this.lostMs += gap - elapsed;
+    const lostSeconds = Math.floor(this.lostMs / 1000);
+    this.anchorMs += lostSeconds * 1000;
+    this.lostMs -= lostSeconds * 1000;
     let guard = 0;
     while (this.budget >= 1 && guard++ < 10_000) {
       const before = this.writeCount();
+      const time = this.churnTime();
       const due = this.pending[0];
       if (due && due.due <= this.scheduleMs()) {
         this.pending.shift();
@@ -300,6 +315,18 @@ export class WorkloadGenerator {
    */
   private scheduleMs(): number {
     return (this.spent * 1000) / this.opts.churn;
+  }
+
+  /**
+   * The timestamp the next write carries: its place in the schedule, counted from a whole second. A write is then a
+   * no-op (a node heartbeat in the same second as the node's last one: no revision, no event) for the seed alone, not
+   * for where the wall clock's seconds fall, so the same seed gives the same resourceVersions too. It runs at most a
+   * second ahead of the wall clock (a churn started within populate's second) and a second or two behind it, as a
+   * write waits for the budget its place in the schedule needs (kubectl shows up to 2 s ahead as 0s: apimachinery's
+   * util/duration HumanDuration).
+   */
+  private churnTime(): string {
+    return kubeTime(this.anchorMs + this.scheduleMs());
   }
 
   private writeCount(): number {

@@ -3,6 +3,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startSimServer } from '../../src/sim/server.js';
+import { SimStore } from '../../src/sim/store.js';
+import { WorkloadGenerator } from '../../src/sim/workload.js';
 import { http, until, watch } from './sim-helpers.js';
 
 const WORKLOAD = { port: 0, seed: 5, nodes: 2, pods: 20, churn: 100 };
@@ -35,8 +37,8 @@ describe('the sim churn', { timeout: 120_000 }, () => {
         const w = await watch(sim.url, '/api/v1/namespaces/default/pods?watch=1');
         const events = await w.waitFor(25, 60_000);
         w.close();
-        // Not the resourceVersions: a node heartbeat in the same second as the last one is a no-op write, which takes
-        // no revision (as etcd's), so where the wall clock's seconds fall can shift the numbers by one.
+        // Not the resourceVersions: an event loop stalled for over a second (a loaded machine) moves the churn's
+        // timestamps on, which can change which node heartbeats are no-ops (no revision). The fake-clock test checks them.
         return events.map((e) => `${e.type} ${e.object.metadata.name}`);
       } finally {
         await sim.close();
@@ -45,5 +47,39 @@ describe('the sim churn', { timeout: 120_000 }, () => {
     const [atOnce, late] = await Promise.all([firstEvents(0), firstEvents(1500)]);
     expect(atOnce.filter((e) => !e.startsWith('ADDED ')).length).toBeGreaterThan(3);
     expect(late).toEqual(atOnce);
+  });
+});
+
+describe('the sim churn on a fake clock', () => {
+  /**
+   * The first 400 commits (type, resource, key, resourceVersion) of a churn started `startAfterMs` after populate, whose
+   * ticks then come `gaps` ms apart (cycled), and how many writes the generator made to get them.
+   */
+  function commits(startAfterMs: number, gaps: number[]): { log: string[]; writes: number } {
+    const store = new SimStore();
+    let t = Date.parse('2025-06-01T12:00:00.250Z');
+    const gen = new WorkloadGenerator(store, { seed: 9, nodes: 3, pods: 30, churn: 20, managedFields: false }, { now: () => t, setInterval: () => 1, clearInterval: () => undefined });
+    gen.populate();
+    const log: string[] = [];
+    store.onCommit((c) => log.push(`${c.type} ${c.resId} ${c.key} ${c.rv}`));
+    const before = gen.writes.create + gen.writes.update + gen.writes.delete;
+    t += startAfterMs;
+    gen.start();
+    for (let k = 0; log.length < 400 && k < 100_000; k++) {
+      t += gaps[k % gaps.length];
+      gen.tick();
+    }
+    gen.stop();
+    return { log: log.slice(0, 400), writes: gen.writes.create + gen.writes.update + gen.writes.delete - before };
+  }
+
+  it('gives the same resourceVersions wherever the wall clock\'s seconds fall and however late the first tick comes', () => {
+    const soon = commits(300, [100]);
+    // Some writes were no-ops (a node heartbeat in the same second as its last): they took no revision.
+    expect(soon.writes).toBeGreaterThan(soon.log.length);
+    expect(commits(2_700, [100]).log).toEqual(soon.log);
+    expect(commits(60_450, [100]).log).toEqual(soon.log);
+    expect(commits(300, [4_000, ...Array(300).fill(100)]).log).toEqual(soon.log);
+    expect(commits(1_100, [1_000]).log).toEqual(soon.log);
   });
 });
