@@ -112,6 +112,10 @@ export abstract class KwatchCommand extends Command {
     this.onCleanup(() => sim.close());
     if (seeds && objects) seeds.seedSim(sim, objects, '--sim-objects');
     if (flags.v > 0) process.stderr.write(`kwatch: embedded API server at ${sim.url}\n`);
+    // For tests only: a client that reaches its sim this much later, as on a loaded machine (what a seeded run shows
+    // must not depend on it: test/docs/readme-slow-start.test.ts).
+    const delayMs = Number(process.env.KWATCH_TEST_SIM_CONNECT_DELAY_MS ?? 0);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return sim;
   }
 

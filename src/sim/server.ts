@@ -15,7 +15,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { RequestLog, type RequestRecord } from './request-log.js';
 import { checkRequest, ownOrigins } from './request-guard.js';
 import { sendError } from './respond.js';
-import type { ServerContext } from './server-context.js';
+import type { ActiveWatch, ServerContext } from './server-context.js';
 import { SimStore } from './store.js';
 import { WorkloadGenerator } from './workload.js';
 import { trackSockets } from '../wire/server-sockets.js';
@@ -113,7 +113,10 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   for (const ns of SYSTEM_NAMESPACES) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
   seedPlatformObjects(store);
   const faults = new FaultController(opts.faults);
-  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches: new Set(), logHeartbeatMs: opts.logHeartbeatMs, kubeVersion, featureGates: { ...defaultFeatureGates(kubeVersion), ...opts.featureGates } };
+  // The churn starts with the first watch a client opens (see below), not with the server.
+  let workload: WorkloadGenerator | undefined;
+  const watches = watchSet(() => workload?.start());
+  const ctx: ServerContext = { store, faults, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, tooLargeWaitMs: opts.tooLargeWaitMs ?? 3000, watches, logHeartbeatMs: opts.logHeartbeatMs, kubeVersion, featureGates: { ...defaultFeatureGates(kubeVersion), ...opts.featureGates } };
   if (credentials?.users) {
     const ns = credentials.users.dev.namespace;
     if (!store.get({ group: '', version: 'v1', resource: 'namespaces' }, undefined, ns)) store.create({ group: '', version: 'v1', resource: 'namespaces' }, { metadata: { name: ns } });
@@ -126,7 +129,6 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const controllers = opts.controllers ? new ControllerManager(store, { maxObjects: opts.maxObjects, caPem: credentials?.caPem, clock: opts.clock, ...(opts.controllers === true ? {} : opts.controllers) }) : undefined;
   if (controllers) ctx.deletes = controllers;
 
-  let workload: WorkloadGenerator | undefined;
   if ((opts.nodes ?? 0) > 0 || (opts.pods ?? 0) > 0) {
     workload = new WorkloadGenerator(controllers ? controllers.generatorApi(store) : store, { seed: opts.seed ?? 1, nodes: opts.nodes ?? 0, pods: opts.pods ?? 0, churn: opts.churn ?? 0, managedFields: opts.managedFields ?? true });
     workload.populate();
@@ -164,7 +166,6 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
   const trimTimer = setInterval(() => store.trimHistory(), 1000);
   trimTimer.unref();
   controllers?.start();
-  workload?.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -189,6 +190,28 @@ export async function startSimServer(opts: SimServerOptions = {}): Promise<SimSe
       return closing;
     },
   };
+}
+
+/**
+ * The set of open watches, which calls `first` when the first watch is added. The watch handler adds a watch and then,
+ * in the same synchronous step, takes its initial state and subscribes (src/sim/watch-handler.ts; unless the watch
+ * waits for a future resourceVersion), while a churn tick only ever runs on a later turn: started here, the churn
+ * writes its seeded sequence from that watch's start, however long the client took to get there (a slow machine, a
+ * user who runs `kwatch sim` and connects later).
+ */
+function watchSet(first: () => void): Set<ActiveWatch> {
+  const watches = new Set<ActiveWatch>();
+  const add = watches.add.bind(watches);
+  let seen = false;
+  watches.add = (watch) => {
+    add(watch);
+    if (!seen) {
+      seen = true;
+      first();
+    }
+    return watches;
+  };
+  return watches;
 }
 
 /** Names the server certificate is valid for: the loopback names, and the listen address when it is a specific one. */

@@ -94,7 +94,7 @@ export class WorkloadGenerator {
   private nodes: NodeState[] = [];
   private apps: AppState[] = [];
   private allPods: PodState[] = [];
-  /** Pods created Pending by churn, promoted to Running on a later tick. */
+  /** Pods created Pending by churn, promoted to Running once the churn's schedule reaches `due` (see scheduleMs). */
   private pending: { pod: PodState; due: number }[] = [];
   private events: { namespace: string; name: string }[] = [];
   private eventSeq = 0;
@@ -104,8 +104,16 @@ export class WorkloadGenerator {
   private readonly treeCached = new Set<AppState>();
   private timer: unknown;
   private lastTick = 0;
+  /** The whole second the churn's timestamps count from (see churnTime). */
+  private anchorMs = 0;
+  /** Wall time the catch-up bound dropped, not yet moved into anchorMs. */
+  private lostMs = 0;
+  /** The whole second populate() stamped its objects with. */
+  private populatedMs = 0;
   /** Writes owed (positive) or written ahead (negative) against the churn rate. */
   private budget = 0;
+  /** Write units spent since start(): the churn's own clock, which wall time only paces (see scheduleMs). */
+  private spent = 0;
   /** Writes done, by verb — for tests and the demo's summary. */
   readonly writes = { create: 0, update: 0, delete: 0 };
 
@@ -124,7 +132,8 @@ export class WorkloadGenerator {
 
   /** Creates the whole cluster synchronously. Objects that already exist (e.g. `default`) are kept. */
   populate(): void {
-    const time = kubeTime(this.now());
+    this.populatedMs = Math.floor(this.now() / 1000) * 1000;
+    const time = kubeTime(this.populatedMs);
     const appNamespaces = APP_NAMESPACES.slice(0, Math.min(APP_NAMESPACES.length, Math.max(2, Math.ceil(this.opts.pods / 500))));
     for (const ns of [...SYSTEM_NAMESPACES, ...appNamespaces]) {
       this.ensure(REF.namespaces, undefined, namespaceObject(ns));
@@ -253,6 +262,8 @@ export class WorkloadGenerator {
   start(): void {
     if (this.opts.churn <= 0 || this.timer !== undefined) return;
     this.lastTick = this.now();
+    // After populate's second: the first heartbeat of a node must change it, however soon the churn starts.
+    this.anchorMs = Math.max(Math.floor(this.lastTick / 1000) * 1000, this.populatedMs + 1000);
     this.timer = this.setIntervalFn(() => this.tick(), TICK_MS);
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -263,26 +274,59 @@ export class WorkloadGenerator {
     this.timer = undefined;
   }
 
-  /** One churn step: spend the writes owed for the time elapsed since the last tick. */
+  /**
+   * One churn step: spend the writes owed for the time elapsed since the last tick. Wall time decides only how many
+   * writes happen now; which writes, and in what order, follow the seed alone: a late tick (a loaded machine) writes
+   * the same sequence, later or in one batch.
+   */
   tick(): void {
     const now = this.now();
-    const elapsed = Math.min(Math.max(0, now - this.lastTick), MAX_CATCH_UP_MS);
+    const gap = Math.max(0, now - this.lastTick);
+    const elapsed = Math.min(gap, MAX_CATCH_UP_MS);
     this.lastTick = now;
     this.budget += (this.opts.churn * elapsed) / 1000;
-    const time = kubeTime(now);
+    // Time the bound drops moves the timestamps on by whole seconds, so they do not fall ever further behind.
+    this.lostMs += gap - elapsed;
+    const lostSeconds = Math.floor(this.lostMs / 1000);
+    this.anchorMs += lostSeconds * 1000;
+    this.lostMs -= lostSeconds * 1000;
     let guard = 0;
     while (this.budget >= 1 && guard++ < 10_000) {
       const before = this.writeCount();
+      const time = this.churnTime();
       const due = this.pending[0];
-      if (due && due.due <= now) {
+      if (due && due.due <= this.scheduleMs()) {
         this.pending.shift();
         this.promote(due.pod, time);
       } else {
-        this.act(this.pickAction(), time, now);
+        this.act(this.pickAction(), time);
       }
       // An action that found nothing to do still costs one unit, so a bare cluster cannot spin.
-      this.budget -= Math.max(1, this.writeCount() - before);
+      const cost = Math.max(1, this.writeCount() - before);
+      this.budget -= cost;
+      this.spent += cost;
     }
+  }
+
+  /**
+   * Where the churn is in its schedule, in ms since start(): the time the writes spent so far take at the churn rate.
+   * Pending pods are promoted by it rather than by the wall clock, so a late tick cannot move a promotion ahead of
+   * an action (which would also change what the seeded picks land on).
+   */
+  private scheduleMs(): number {
+    return (this.spent * 1000) / this.opts.churn;
+  }
+
+  /**
+   * The timestamp the next write carries: its place in the schedule, counted from a whole second. A write is then a
+   * no-op (a node heartbeat in the same second as the node's last one: no revision, no event) for the seed alone, not
+   * for where the wall clock's seconds fall, so the same seed gives the same resourceVersions too. It runs at most a
+   * second ahead of the wall clock (a churn started within populate's second) and a second or two behind it, as a
+   * write waits for the budget its place in the schedule needs (kubectl shows up to 2 s ahead as 0s: apimachinery's
+   * util/duration HumanDuration).
+   */
+  private churnTime(): string {
+    return kubeTime(this.anchorMs + this.scheduleMs());
   }
 
   private writeCount(): number {
@@ -298,33 +342,34 @@ export class WorkloadGenerator {
     return 'renewLease';
   }
 
-  private act(action: ChurnAction, time: string, now: number): void {
+  private act(action: ChurnAction, time: string): void {
     switch (action) {
-      case 'replacePod': return this.replacePod(time, now);
+      case 'replacePod': return this.replacePod(time);
       case 'restartContainer': return this.restartContainer(time);
       case 'relabelPod': return this.relabelPod();
       case 'renewLease': return this.renewLease(time);
       case 'nodeHeartbeat': return this.nodeHeartbeat(time);
-      case 'scale': return this.scale(time, now);
+      case 'scale': return this.scale(time);
     }
   }
 
   /** The ReplicaSet replaces a deleted pod: delete, then a new Pending pod that runs a tick later. */
-  private replacePod(time: string, now: number): void {
+  private replacePod(time: string): void {
     const pod = this.randomPod();
     if (!pod) return;
     this.deletePod(pod, time);
-    this.addPendingPod(pod.app, time, now);
+    this.addPendingPod(pod.app, time);
   }
 
-  private addPendingPod(app: AppState, time: string, now: number): void {
+  private addPendingPod(app: AppState, time: string): void {
     const node = this.nodes.length ? this.rand.pick(this.nodes) : undefined;
     const created = this.createPod(app, node, false, time);
     if (!created) return;
     this.event(app.namespace, { kind: 'ReplicaSet', apiVersion: 'apps/v1', namespace: app.namespace, name: app.replicaSet.name, uid: app.replicaSet.uid }, 'SuccessfulCreate', `Created pod: ${created.name}`, 'replicaset-controller', time);
     if (node) {
       this.podEvent(created, 'Scheduled', `Successfully assigned ${app.namespace}/${created.name} to ${node.name}`, 'default-scheduler', time);
-      this.pending.push({ pod: created, due: now + 1000 + this.rand.int(2000) });
+      // The container starts 1-3 s later, on the churn's schedule (not the wall clock's: see scheduleMs).
+      this.pending.push({ pod: created, due: this.scheduleMs() + 1000 + this.rand.int(2000) });
     }
   }
 
@@ -403,7 +448,7 @@ export class WorkloadGenerator {
   }
 
   /** A Deployment scales by one, bounded by twice its initial size; its ReplicaSet follows. */
-  private scale(time: string, now: number): void {
+  private scale(time: string): void {
     if (!this.apps.length) return;
     const app = this.rand.pick(this.apps);
     const up = app.replicas <= 1 || (app.replicas < app.maxReplicas && this.rand.chance(0.5));
@@ -416,7 +461,7 @@ export class WorkloadGenerator {
     this.event(app.namespace, { kind: 'Deployment', apiVersion: 'apps/v1', namespace: app.namespace, name: app.name, uid: app.deploymentUid }, 'ScalingReplicaSet', `Scaled ${up ? 'up' : 'down'} replica set ${app.replicaSet.name} to ${replicas} from ${replicas + (up ? -1 : 1)}`, 'deployment-controller', time);
     this.write('update', () => this.api.update(REF.replicasets, withReplicas(rs, replicas, time)));
     if (up) {
-      this.addPendingPod(app, time, now);
+      this.addPendingPod(app, time);
     } else if (app.pods.length) {
       const victim = this.rand.pick(app.pods);
       this.deletePod(victim, time);

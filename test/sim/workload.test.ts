@@ -65,6 +65,29 @@ class FakeSimApi implements SimApi {
   }
 }
 
+/** A FakeSimApi that logs each write as "verb resource namespace/name", in order. */
+class RecordingSimApi extends FakeSimApi {
+  readonly log: string[] = [];
+
+  override create(ref: SimResourceRef, obj: SimObject): SimObject {
+    const stored = super.create(ref, obj);
+    this.log.push(`create ${ref.resource} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
+    return stored;
+  }
+
+  override update(ref: SimResourceRef, obj: SimObject): SimObject {
+    const stored = super.update(ref, obj);
+    this.log.push(`update ${ref.resource} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
+    return stored;
+  }
+
+  override delete(ref: SimResourceRef, namespace: string | undefined, name: string): SimObject {
+    const gone = super.delete(ref, namespace, name);
+    this.log.push(`delete ${ref.resource} ${namespace ?? ''}/${name}`);
+    return gone;
+  }
+}
+
 const POD = { group: '', version: 'v1', resource: 'pods' };
 const RS = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const DEPLOY = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -249,6 +272,32 @@ describe('workload churn', () => {
     const after = busy.api.currentRevision();
     vi.advanceTimersByTime(5_000);
     expect(busy.api.currentRevision()).toBe(after);
+  });
+
+  it('writes the seeded sequence however late its ticks come (a loaded machine): pending pods start by the churn\'s schedule', () => {
+    /** The first `count` writes when tick k comes `gaps[k % gaps.length]` ms after the one before (a fake clock). */
+    function firstWrites(gaps: number[], count: number): string[] {
+      const api = new RecordingSimApi();
+      let t = FIXED_NOW;
+      const gen = new WorkloadGenerator(api, options({ churn: 20, pods: 60 }), { now: () => t, setInterval: () => 1, clearInterval: () => {} });
+      gen.populate();
+      api.log.length = 0;
+      gen.start();
+      for (let k = 0; api.log.length < count && k < 100_000; k++) {
+        t += gaps[k % gaps.length];
+        gen.tick();
+      }
+      gen.stop();
+      return api.log.slice(0, count);
+    }
+    const onTime = firstWrites([100], 400);
+    expect(onTime.filter((w) => w.startsWith('update pods ')).length).toBeGreaterThan(20);
+    // The first tick 5 s late (past the 1 s catch-up bound), then on time; ticks that come in lumps; all late.
+    expect(firstWrites([5000, ...Array(200).fill(100)], 400)).toEqual(onTime);
+    expect(firstWrites([100, 900, 300, 1000, 50, 2500], 400)).toEqual(onTime);
+    expect(firstWrites([1000], 400)).toEqual(onTime);
+    // What a `kwatch events pods` in `default` sees first is part of it.
+    expect(onTime.filter((w) => w.includes(' pods default/')).length).toBeGreaterThan(3);
   });
 
   it('survives objects deleted behind its back', () => {
