@@ -152,7 +152,8 @@ describe('--trace-out and kwatch trace', () => {
 
   it('trace convert replays a recording through the pipeline: the report has a lane per recorded key', async () => {
     const rec = join(dir, 'pods.recording.ndjson');
-    const r = await kwatch(['events', 'pods', '-A', '--sim', '--sim-pods', '3', '--sim-churn', '20', '--for', '1500ms', '--record', rec, '-o', 'name'], {});
+    // Ended on a count, not a --for: the 3 pods' initial events and 7 changes of the churn after them.
+    const r = await kwatch(['events', 'pods', '-A', '--sim', '--sim-pods', '3', '--sim-churn', '20', '--max-events', '10', '--record', rec, '-o', 'name'], {});
     expect(r.code).toBe(0);
     const html = join(dir, 'pods.html');
     const c = await kwatch(['trace', 'convert', rec, '--to', 'html', '-o', html], {});
