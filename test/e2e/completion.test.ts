@@ -111,29 +111,36 @@ describe('kubectl kwatch <TAB>: kubectl runs bin/kubectl_complete-kwatch', () =>
   });
 });
 
-/** Runs a bash completion of `line` (cursor at the end) with the script `kwatch completion bash` prints. */
-function bashComplete(line: string): Promise<string[]> {
+/**
+ * Runs a bash completion of each line (cursor at the end) with the script `kwatch completion bash` prints: one bash
+ * sources the script once, and each completion runs in a subshell of its own, so that none sees another's variables.
+ */
+function bashComplete(lines: string[]): Promise<string[][]> {
   // bash's own word split breaks at = and :, which the script has to undo.
   const script = `
 source <(kwatch completion bash)
-COMP_LINE="$1"; COMP_POINT=\${#1}
-l="\${1//=/ = }"; l="\${l//:/ : }"
-read -r -a COMP_WORDS <<<"$l"; [[ "$1" =~ [[:space:]]$ ]] && COMP_WORDS+=("")
-COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
-_kwatch_complete
-printf '%s\\n' "\${COMPREPLY[@]}"`;
+for line in "$@"; do
+  (
+    COMP_LINE="$line"; COMP_POINT=\${#line}
+    l="\${line//=/ = }"; l="\${l//:/ : }"
+    read -r -a COMP_WORDS <<<"$l"; [[ "$line" =~ [[:space:]]$ ]] && COMP_WORDS+=("")
+    COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+    _kwatch_complete
+    printf '%s\\n' "\${COMPREPLY[@]}"
+  )
+  printf '@@end@@\\n'
+done`;
   return new Promise((resolve, reject) =>
-    execFile('bash', ['-c', script, 'bash', line], { env: { ...process.env, ...env } }, (err, stdout) => (err ? reject(err) : resolve(stdout.split('\n').filter(Boolean)))),
+    execFile('bash', ['-c', script, 'bash', ...lines], { env: { ...process.env, ...env } }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout.split('@@end@@\n').slice(0, lines.length).map((out) => out.split('\n').filter(Boolean))),
+    ),
   );
 }
 
 describe('kwatch completion SHELL, in the shells', () => {
   it('bash: commands, flag values after = and after a comma, resource types from the server', async () => {
-    expect(await bashComplete('kwatch ev')).toEqual(['events']);
-    expect(await bashComplete('kwatch events --output=nd')).toEqual(['ndjson']);
-    expect(await bashComplete('kwatch events --stages watch,f')).toEqual(['watch,fifo']);
-    expect(await bashComplete('kwatch events dep')).toEqual(['deployments.apps']);
-    expect(await bashComplete('kwatch completion ')).toEqual(['bash', 'zsh', 'fish', 'powershell']);
+    const lines = ['kwatch ev', 'kwatch events --output=nd', 'kwatch events --stages watch,f', 'kwatch events dep', 'kwatch completion '];
+    expect(await bashComplete(lines)).toEqual([['events'], ['ndjson'], ['watch,fifo'], ['deployments.apps'], ['bash', 'zsh', 'fish', 'powershell']]);
   });
 
   it('prints a script without loading oclif, and rejects an unknown shell in one line', async () => {

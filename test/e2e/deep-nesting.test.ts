@@ -78,9 +78,11 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
   });
 
   it('events --diff (table and ndjson): the deep update is traced without its objects, saying why; the run goes on', async () => {
-    // Both syncs: the default watch-list (the stand-in answers it as kube does) and --no-watch-list's LIST+WATCH.
-    for (const [output, sync] of [['table', []], ['ndjson', []], ['table', ['--no-watch-list']], ['ndjson', ['--no-watch-list']]] as const) {
-      const res = await kwatch(['events', 'pods', ...sync, '--diff', '-o', output, '--for', '2s'], server.env);
+    // Both syncs: the default watch-list (the stand-in answers it as kube does) and --no-watch-list's LIST+WATCH. Each
+    // run ends when the last event (ok's update) went through every stage: the watch-list's 4 events (the 2 initial
+    // ADDED, then the 2 MODIFIED), the LIST+WATCH's 2 MODIFIED.
+    for (const [output, sync, events] of [['table', [], '4'], ['ndjson', [], '4'], ['table', ['--no-watch-list'], '2'], ['ndjson', ['--no-watch-list'], '2']] as const) {
+      const res = await kwatch(['events', 'pods', ...sync, '--diff', '-o', output, '--max-events', events], server.env);
       expectNoCrash(res);
       expect(res.code, res.stderr).toBe(0);
       const lines = res.stdout.split('\n');
@@ -95,7 +97,8 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
 
   it('events --raw -o go-template and -o json --show-secrets: the deep event is one line, the next one printed', async () => {
     for (const args of [['-o', 'go-template={{.metadata.name}}'], ['-o', 'json', '--show-secrets']]) {
-      const res = await kwatch(['events', 'pods', '--raw', ...args, '--for', '2s'], server.env);
+      // The watch's 2 events, the deep one counted too: the run ends after ok's.
+      const res = await kwatch(['events', 'pods', '--raw', ...args, '--max-events', '2'], server.env);
       expectNoCrash(res);
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toMatch(TOO_DEEP_LINE);
@@ -105,7 +108,7 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
 
   it('events -o go-template (through the pipeline): the deep object is one line, the other printed', async () => {
     // The default sync, a watch-list: the deep object arrives as an initial ADDED event.
-    const res = await kwatch(['events', 'pods', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--for', '2s'], server.env);
+    const res = await kwatch(['events', 'pods', '-o', 'go-template={{.metadata.name}}{{"\\n"}}', '--max-events', '4'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(TOO_DEEP_LINE);
@@ -115,7 +118,7 @@ describe.concurrent('an object nested 10,000 deep fails alone, in one line (buil
   it('events --record keeps every entry, the deep object cut at 1000 levels with a marker, and replays', async () => {
     const file = join(dir, 'deep.ndjson');
     // --no-watch-list: what is checked here is the recorded LIST's cut (a watch-list's objects are recorded as events).
-    const res = await kwatch(['events', 'pods', '--no-watch-list', '--record', file, '--for', '2s', '-o', 'ndjson'], server.env);
+    const res = await kwatch(['events', 'pods', '--no-watch-list', '--record', file, '--max-events', '2', '-o', 'ndjson'], server.env);
     expectNoCrash(res);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/^Warning: a recorded list is nested more than 1000 levels deep/m);

@@ -82,10 +82,15 @@ export class Running {
 
   /** Polls (every 20 ms, at most `ms`) until some record matches; returns it or throws with what was seen. */
   async waitFor(pred: (r: Rec) => boolean, what: string, ms = 10_000): Promise<Rec> {
+    let hit: Rec | undefined;
+    await this.until(() => (hit = this.records.find(pred)) !== undefined, what, ms);
+    return hit!;
+  }
+
+  /** Polls (every 20 ms, at most `ms`) until `cond` holds; throws with what was seen when the bound passes or the run ends. */
+  async until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
     const deadline = Date.now() + ms;
-    for (;;) {
-      const hit = this.records.find(pred);
-      if (hit) return hit;
+    while (!cond()) {
       if (Date.now() > deadline || this.child.exitCode !== null) {
         throw new Error(`timed out waiting for ${what}; stderr: ${this.stderr}\nlast records: ${this.records.slice(-8).map((r) => JSON.stringify(r)).join('\n')}`);
       }

@@ -1,6 +1,6 @@
 // End to end through the built CLI (node bin/run.js): kwatch index against the embedded server with a
 // seeded workload, judged by what real kubectl lists.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../src/sim/kubeconfig.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { reportRows } from './report-rows.js';
+import { Running } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js');
@@ -113,27 +114,27 @@ describe('kwatch index (built CLI)', () => {
     expect(names.stdout.trim().split('\n')).toEqual(expected.map((k) => `pod/${k.split('/')[1]}`));
   });
 
-  it('--watch -o ndjson reports the index changes of pods kubectl deletes, recreates on another node and relabels', async () => {
+  // Bounded by the waits (a minute each: a CLI start and its sync took over 10 s at load 25), not by a --for that a
+  // loaded machine could outlive before the last kubectl change: the run is ended by the signal once all is seen.
+  it('--watch -o ndjson reports the index changes of pods kubectl deletes, recreates on another node and relabels', { timeout: 180_000 }, async () => {
     const pods = JSON.parse((await kubectl(['get', 'pods', '-A', '-o', 'json'])).stdout).items as Pod[];
     const [moved, deleted, relabeled] = pods.filter((p) => p.spec.nodeName && p.spec.nodeName !== 'node-004');
     const key = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
-    const child = spawn(process.execPath, [BIN, 'index', 'pods', '-A', '--by', 'nodeName', '--by', 'label:kwatch-test', '--watch', '-o', 'ndjson', '--for', '25s'], { env: env(join(dir, 'static')) });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const records = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    // Running parses whole lines only: a record split across two reads is never half-parsed.
+    const run = new Running(['index', 'pods', '-A', '--by', 'nodeName', '--by', 'label:kwatch-test', '--watch', '-o', 'ndjson'], { KUBECONFIG: join(dir, 'static'), KUBECACHEDIR: join(dir, 'cache') });
+    let exit;
     try {
       // The initial list arrives as adds.
-      await until(() => records().filter((r) => r.op === 'add').length === 60, 'the initial adds');
-      expect(records()[0]).toMatchObject({ stage: 'indexer', op: 'add', indices: { nodeName: { old: [] }, 'label:kwatch-test': { old: [], new: ['<none>'] } } });
+      await run.until(() => run.records.filter((r) => r.op === 'add').length === 60, 'the initial adds', 60_000);
+      expect(run.records[0]).toMatchObject({ stage: 'indexer', op: 'add', indices: { nodeName: { old: [] }, 'label:kwatch-test': { old: [], new: ['<none>'] } } });
       const ns = moved.metadata.namespace;
       expect((await kubectl(['delete', 'pod', '-n', ns, moved.metadata.name, '--wait=false'])).code).toBe(0);
       const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: moved.metadata.name, namespace: ns }, spec: { nodeName: 'node-004', containers: [{ name: 'c', image: 'nginx' }] } };
       expect((await kubectl(['create', '-f', '-'], JSON.stringify(manifest))).code).toBe(0);
       expect((await kubectl(['delete', 'pod', '-n', deleted.metadata.namespace, deleted.metadata.name, '--wait=false'])).code).toBe(0);
       expect((await kubectl(['label', 'pod', '-n', relabeled.metadata.namespace, relabeled.metadata.name, 'kwatch-test=yes'])).code).toBe(0);
-      await until(() => records().some((r) => r.op === 'update' && r.key === key(relabeled)), 'the relabel');
-      const changes = records().slice(60).map((r) => [r.op, r.key, r.indices]);
+      await run.waitFor((r) => r.op === 'update' && r.key === key(relabeled), 'the relabel', 60_000);
+      const changes = run.records.slice(60).map((r) => [r.op, r.key, r.indices]);
       expect(changes).toEqual([
         ['delete', key(moved), { nodeName: { old: [moved.spec.nodeName], new: [] }, 'label:kwatch-test': { old: ['<none>'], new: [] } }],
         ['add', key(moved), { nodeName: { old: [], new: ['node-004'] }, 'label:kwatch-test': { old: [], new: ['<none>'] } }],
@@ -141,19 +142,27 @@ describe('kwatch index (built CLI)', () => {
         ['update', key(relabeled), { 'label:kwatch-test': { old: ['<none>'], new: ['yes'] } }],
       ]);
     } finally {
-      child.kill('SIGINT');
+      exit = await run.stop();
     }
-    expect(await exited).toBe(0);
+    expect(exit).toEqual({ code: 0, signal: null });
   });
 
   it('--watch without a terminal prints timestamped blocks and names the values whose count changed', async () => {
-    const res = await kwatch(['index', 'pods', '-A', '--by', 'nodeName', '--watch', '--for', '2.5s', '--interval', '1s'], join(dir, 'churning'));
-    expect(res.code).toBe(0);
-    const blocks = res.stdout.split(/^--- \d\d:\d\d:\d\d\.\d{3} ---\n/m).filter(Boolean);
-    expect(blocks.length).toBeGreaterThanOrEqual(2);
-    expect(blocks[0]).toMatch(/^pods by nodeName: \d+ objects at resourceVersion \d+\nVALUE\s+COUNT\s+CHANGE\nnode-00\d/);
-    // 40 changes a second: something moved between the first and the last block.
-    expect(res.stdout).toMatch(/^changed: /m);
+    // Ended by the signal once two blocks and a change are out, however long the machine takes to get there.
+    const run = new Running(['index', 'pods', '-A', '--by', 'nodeName', '--watch', '--interval', '1s'], { KUBECONFIG: join(dir, 'churning'), KUBECACHEDIR: join(dir, 'cache') });
+    const stdout = () => run.lines.map((l) => `${l}\n`).join('');
+    const blocks = () => stdout().split(/^--- \d\d:\d\d:\d\d\.\d{3} ---\n/m).filter(Boolean);
+    let exit;
+    try {
+      // 40 changes a second: something moved between the first and the last block.
+      await run.until(() => blocks().length >= 2 && /^changed: /m.test(stdout()), 'two blocks and a change', 60_000);
+    } finally {
+      exit = await run.stop();
+    }
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(blocks().length).toBeGreaterThanOrEqual(2);
+    expect(blocks()[0]).toMatch(/^pods by nodeName: \d+ objects at resourceVersion \d+\nVALUE\s+COUNT\s+CHANGE\nnode-00\d/);
+    expect(stdout()).toMatch(/^changed: /m);
   });
 
   it('--check finds a churning cache in sync, because it lists at the cache resourceVersion', async () => {
@@ -164,11 +173,14 @@ describe('kwatch index (built CLI)', () => {
     expect(report.listResourceVersion).toBe(report.cacheResourceVersion);
   });
 
-  it('--watch --check finds the pod a lossy watch never deleted, and exits 3', async () => {
+  it('--watch --check finds the pod a lossy watch never deleted, and exits 3', { timeout: 180_000 }, async () => {
     const proxy = await lossyProxy(sim.url);
+    let running: ChildProcess | undefined;
     try {
       await writeKubeconfig(join(dir, 'lossy'), proxy.url);
-      const child = spawn(process.execPath, [BIN, 'index', 'pods', '-A', '--by', 'nodeName', '--watch', '--check', '--for', '20s', '--interval', '200ms'], { env: env(join(dir, 'lossy')) });
+      // No --for: a loaded machine could outlive it before the marker shows; the signal ends the run.
+      const child = spawn(process.execPath, [BIN, 'index', 'pods', '-A', '--by', 'nodeName', '--watch', '--check', '--interval', '200ms'], { env: env(join(dir, 'lossy')) });
+      running = child;
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -179,12 +191,13 @@ describe('kwatch index (built CLI)', () => {
       // A change that gets through moves the cache past the lost DELETED event.
       const marker = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'marker', namespace: victim.metadata.namespace }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
       expect((await kubectl(['create', '-f', '-'], JSON.stringify(marker))).code).toBe(0);
-      await until(() => /^changed: .*<none>/m.test(out), 'the marker pod in the table');
+      await until(() => /^changed: .*<none>/m.test(out), 'the marker pod in the table', 60_000);
       child.kill('SIGINT');
       expect(await exited).toBe(3);
       expect(out).toMatch(new RegExp(`^cache check pods: DIFFERS — 1 extra \\(${pods.length + 1} cached, ${pods.length} listed\\); cache at resourceVersion (\\d+), LIST at the same resourceVersion \\(Exact\\)$`, 'm'));
       expect(reportRows(out.slice(out.indexOf('cache check pods:')))).toContainEqual({ DIFF: 'extra', KEY: `${victim.metadata.namespace}/${victim.metadata.name}`, 'CACHE RV': expect.stringMatching(/^\d+$/), 'SERVER RV': '<none>' });
     } finally {
+      if (running?.exitCode === null) running.kill();
       await proxy.close();
     }
   });

@@ -2,7 +2,7 @@
 // then goes silent, keeping the connection open — what an idle-dropping load balancer leaves a client with.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kwatch } from './events-helpers.js';
+import { kwatch, Running } from './events-helpers.js';
 import { json } from '../kube/stub-server.js';
 import { initialEventsEnd, isWatchList, podList, startMisbehavingServer, type MisbehavingServer } from '../kube/misbehaving-server.js';
 
@@ -30,15 +30,22 @@ function silentAfterOneEvent(req: IncomingMessage, res: ServerResponse, watch: b
 describe('stalled watches (built CLI, a server that goes silent mid-watch)', () => {
   // The stand-in answers a watch-list as kube does (initial ADDED, then the end bookmark), so both syncs are exercised.
   for (const sync of ['watch-list', 'list'] as const) {
-    it(`--stall-after: a stall record saying when the last event came; --watch-idle-timeout restarts the watch from its last resourceVersion (synced by ${sync})`, async () => {
+    // Over 30 s only on a loaded machine: the bound is the wait's, the run itself ends a moment after the 3 s watchdog.
+    it(`--stall-after: a stall record saying when the last event came; --watch-idle-timeout restarts the watch from its last resourceVersion (synced by ${sync})`, { timeout: 90_000 }, async () => {
       server ??= await startMisbehavingServer(silentAfterOneEvent);
       const [listsBefore, watchesBefore] = [server.lists(), server.watches()];
-      const res = await kwatch(['events', 'pods', '-n', 'default', ...(sync === 'list' ? ['--no-watch-list'] : []), '--stall-after', '1s', '--watch-idle-timeout', '3s', '--for', '5s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
-      const records = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      const stall = records.find((r) => r.op === 'stall');
+      // Ended once the watchdog fired and the server saw the restarted watch, however long a loaded machine takes.
+      const run = new Running(['events', 'pods', '-n', 'default', ...(sync === 'list' ? ['--no-watch-list'] : []), '--stall-after', '1s', '--watch-idle-timeout', '3s', '-o', 'ndjson', '--stages', 'reflector'], server.env);
+      try {
+        await run.until(() => run.records.some((r) => r.op === 'watchdog') && server.watches() - watchesBefore >= 2, 'the watchdog and the restarted watch', 60_000);
+      } finally {
+        await run.stop();
+      }
+      const records = run.records;
+      const stall = records.find((r) => r.op === 'stall')!;
       expect(stall).toMatchObject({ stage: 'reflector', rv: '11', resource: 'pods' });
       expect(stall.silentMs).toBeGreaterThanOrEqual(1000);
-      const lastEventAt = Date.parse(stall.lastEventAt);
+      const lastEventAt = Date.parse(stall.lastEventAt as string);
       expect(Date.parse(stall.time) - lastEventAt).toBe(stall.silentMs);
       expect(records.some((r) => r.op === 'watchdog')).toBe(true);
       // The restarted watch resumes from the last event's resourceVersion, a plain watch, with no relist.

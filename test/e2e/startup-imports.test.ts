@@ -35,11 +35,21 @@ const unbundled = join(dir, 'unbundled.mjs');
 writeFileSync(unbundled, `import { runCli } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')).href)};\nawait runCli({ bin: 'kwatch' });\n`);
 
 let runs = 0;
-async function loadedBy(args: string[], entry = unbundled, env: Record<string, string> = {}): Promise<string> {
-  const log = join(dir, `loads-${++runs}.txt`);
-  const r = await run(process.execPath, ['--import', preload, entry, ...args], { ...env, KWATCH_MODULE_LOG: log });
-  expect(r.code, r.stderr).toBe(0);
-  return readFileSync(log, 'utf8');
+/** The modules of one run, by what the run is: tests that ask about the same run (same entry, args and NODE_ENV) share it. */
+const loads = new Map<string, Promise<string>>();
+function loadedBy(args: string[], entry = unbundled, env: Record<string, string> = {}): Promise<string> {
+  const key = JSON.stringify([entry, args, env.NODE_ENV ?? process.env.NODE_ENV, { ...env, NODE_ENV: undefined }]);
+  let loaded = loads.get(key);
+  if (loaded === undefined) {
+    loaded = (async () => {
+      const log = join(dir, `loads-${++runs}.txt`);
+      const r = await run(process.execPath, ['--import', preload, entry, ...args], { ...env, KWATCH_MODULE_LOG: log });
+      expect(r.code, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8');
+    })();
+    loads.set(key, loaded);
+  }
+  return loaded;
 }
 
 describe('start-up imports', () => {

@@ -94,9 +94,12 @@ describe('--trace-out and kwatch trace', () => {
     const node = process.execPath;
     const html = join(dir, 'fight.html');
     // The run ends when both fighters have made their MAX_ROUNDS writes and exited; --quiet is only a backstop. Bob
-    // starts 4 s after alice, as a loaded machine may start him: with --quiet 3s that ended the run before the fight.
+    // starts only once alice's first write went through, as a loaded machine may start him late (with --quiet 3s that
+    // ended the run before the fight): the order a fixed 4 s sleep gave, without its wait.
+    const aliceLog = join(dir, 'alice.err');
     const r = await kwatch(['reconcile', '--exec', '-n', 'default', '--writes', 'overlay', '--once', '--quiet', '20s', '--max-wait', '45s', '-o', 'ndjson', '--trace-out', html,
-      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice & sleep 4; MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
+      ...sh(`kubectl create configmap trace-fight --from-literal=a=b >/dev/null && (MAX_ROUNDS=6 ${node} ${fighter} trace-fight alice 2>${aliceLog} & until grep -qs claimed ${aliceLog}; do sleep 0.1; done; MAX_ROUNDS=6 ${node} ${fighter} trace-fight bob & wait)`)], env());
+    expect(readFileSync(aliceLog, 'utf8')).toMatch(/^alice: claimed trace-fight \(200\)$/m);
     const ndjson = join(dir, 'fight.ndjson');
     writeFileSync(ndjson, r.stdout);
     const why = await kwatch(['trace', 'why', 'default/trace-fight', ndjson], {});
@@ -149,7 +152,8 @@ describe('--trace-out and kwatch trace', () => {
 
   it('trace convert replays a recording through the pipeline: the report has a lane per recorded key', async () => {
     const rec = join(dir, 'pods.recording.ndjson');
-    const r = await kwatch(['events', 'pods', '-A', '--sim', '--sim-pods', '3', '--sim-churn', '20', '--for', '1500ms', '--record', rec, '-o', 'name'], {});
+    // Ended on a count, not a --for: the 3 pods' initial events and 7 changes of the churn after them.
+    const r = await kwatch(['events', 'pods', '-A', '--sim', '--sim-pods', '3', '--sim-churn', '20', '--max-events', '10', '--record', rec, '-o', 'name'], {});
     expect(r.code).toBe(0);
     const html = join(dir, 'pods.html');
     const c = await kwatch(['trace', 'convert', rec, '--to', 'html', '-o', html], {});

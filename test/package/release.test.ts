@@ -1,6 +1,6 @@
 // `npm run package` as a release is built (linux-x64 only, as CI builds it): the archive, its sha256 file, the krew
 // manifest generated from it, and the single executable started with no Node anywhere on PATH.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../temp-dir.js';
 
 const run = promisify(execFile);
@@ -139,9 +139,19 @@ describe.runIf(process.platform === 'linux' && process.arch === 'x64')('npm run 
   it.runIf(SCRIPT)('draws the --live dashboard in a terminal', async () => {
     const empty = join(dir, 'live');
     mkdirSync(empty);
-    // script(1) gives the executable a terminal (stdin and stdout) and copies what it draws to stdout.
-    const cmd = `${JSON.stringify(join(unpacked, 'kubectl-kwatch'))} events pods --sim --sim-churn 50 --live --for 6s`;
-    const { stdout } = await run(SCRIPT!, ['-qec', cmd, '/dev/null'], { cwd: empty, env: { PATH: '/usr/bin:/bin', HOME: empty, TERM: 'xterm', NO_COLOR: '1' }, timeout: 60_000 });
+    // script(1) gives the executable a terminal (stdin and stdout) and copies what it draws to stdout; what it reads on
+    // stdin goes to the terminal: the q a user types ends the run once the dashboard is drawn (no fixed --for).
+    const cmd = `${JSON.stringify(join(unpacked, 'kubectl-kwatch'))} events pods --sim --sim-churn 50 --live`;
+    const child = spawn(SCRIPT!, ['-qec', cmd, '/dev/null'], { cwd: empty, env: { PATH: '/usr/bin:/bin', HOME: empty, TERM: 'xterm', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await expect.poll(() => stdout, { timeout: 60_000, interval: 50 }).toMatch(/resource pods[\s\S]*watching since \d\d:\d\d:\d\d|watching since \d\d:\d\d:\d\d[\s\S]*resource pods/);
+    child.stdin.write('q');
+    expect(await exited).toBe(0);
     expect(stdout).toContain('resource pods');
     expect(stdout).toMatch(/watching since \d\d:\d\d:\d\d/);
     expect(stdout).not.toMatch(/error:/);
