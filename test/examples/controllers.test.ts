@@ -311,29 +311,12 @@ function reconcileExec(command: string[]): Promise<{ code: number; records: Rec[
 
 const endpointOps = (records: Rec[], op: string) => records.filter((r) => r.stage === 'endpoint' && r.op === op);
 
-type ExecResult = Awaited<ReturnType<typeof reconcileExec>>;
-/**
- * The two --exec runs (each on a namespace of its own) start together at the first test's call: each mostly waits out
- * --quiet after the controller's last write, so side by side they take about the time of one. Each test awaits its own.
- */
-let execRuns: Promise<{ keeper?: Promise<ExecResult>; mirror: Promise<ExecResult> }> | undefined;
-const startExecRuns = () =>
-  (execRuns ??= (async () => {
-    await k(['create', 'namespace', 'exec-mirror']);
-    await k(['apply', '-f', '-'], configMap('exec-mirror', 'web', { annotations: { 'kwatch.dev/mirror-label': 'blue' } }, {}));
-    let keeper: Promise<ExecResult> | undefined;
-    if (pythonClient) {
-      await k(['create', 'namespace', 'exec-keeper']);
-      await k(['apply', '-f', '-'], configMap('exec-keeper', 'app', { labels: { 'kwatch.dev/keep-secret': 'true' } }, { k: 'v' }));
-      keeper = reconcileExec([PYTHON, KEEPER, '-n', 'exec-keeper']);
-    }
-    return { keeper, mirror: reconcileExec([MIRROR, '--kubeconfig', '{kubeconfig}', '-n', 'exec-mirror']) };
-  })());
-
 describe('behind kwatch reconcile --exec --writes overlay --once (built CLI)', () => {
   it.skipIf(!pythonClient)('configmap-secret-keeper.py: creates the Secret in the fork only, and converges (exit 0)', async () => {
     const ns = 'exec-keeper';
-    const res = await (await startExecRuns()).keeper!;
+    await k(['create', 'namespace', ns]);
+    await k(['apply', '-f', '-'], configMap(ns, 'app', { labels: { 'kwatch.dev/keep-secret': 'true' } }, { k: 'v' }));
+    const res = await reconcileExec([PYTHON, KEEPER, '-n', ns]);
     expect(res.code, res.stderr).toBe(0);
     expect(endpointOps(res.records, 'write').map((r) => [r.key, r.verb, r.mode, r.code])).toEqual([[`${ns}/app-secret`, 'create', 'overlay', 201]]);
     expect(endpointOps(res.records, 'converged').map((r) => [r.key, r.writes])).toEqual([[`${ns}/app-secret`, 1]]);
@@ -349,7 +332,9 @@ describe('behind kwatch reconcile --exec --writes overlay --once (built CLI)', (
 
   it('label-mirror.sh ({kubeconfig} in its arguments): labels the ConfigMap in the fork only, sees its own write, and converges (exit 0)', async () => {
     const ns = 'exec-mirror';
-    const res = await (await startExecRuns()).mirror;
+    await k(['create', 'namespace', ns]);
+    await k(['apply', '-f', '-'], configMap(ns, 'web', { annotations: { 'kwatch.dev/mirror-label': 'blue' } }, {}));
+    const res = await reconcileExec([MIRROR, '--kubeconfig', '{kubeconfig}', '-n', ns]);
     expect(res.code, res.stderr).toBe(0);
     const writes = endpointOps(res.records, 'write');
     expect(writes.map((r) => [r.key, r.verb, r.mode, r.code])).toEqual([[`${ns}/web`, 'patch', 'overlay', 200]]);
