@@ -78,10 +78,8 @@ absent: true
       [['--with', join(EXAMPLES, 'annotator.mjs'), '--once', '--expect', file], /^error: --expect checks the end state, which --writes intercept never changes/],
       [['--with', join(EXAMPLES, 'annotator.mjs'), '--once', '--writes', 'overlay', '--expect', file], /^error: \S+bad\.yaml document 1: needs apiVersion, kind and metadata\.name/],
     ];
-    // Three refusals of their own: at once.
-    const results = await Promise.all(cases.map(([args]) => kwatch(['reconcile', ...args], env())));
-    for (const [i, [, msg]] of cases.entries()) {
-      const r = results[i];
+    for (const [args, msg] of cases) {
+      const r = await kwatch(['reconcile', ...args], env());
       expect(r.stderr.trim()).toMatch(msg);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.code).toBe(1);
