@@ -2,7 +2,7 @@
 // built CLI against the embedded server.
 import { describe, expect, it } from 'vitest';
 import { kubectlSim } from '../sim/sim-helpers.js';
-import { BIN, run } from './events-helpers.js';
+import { BIN, Running, run } from './events-helpers.js';
 import { join } from 'node:path';
 
 const k = kubectlSim({ seed: 11, nodes: 1, pods: 6, churn: 0 }, 'kwatch-e2e-inject-');
@@ -32,8 +32,12 @@ describe('kwatch reconcile --inject (module mode)', { timeout: 200_000 }, () => 
 
   it('expire at a time: the informer\'s watch gets a 410, a fault record says so and the reflector goes back to list', async () => {
     const mod = k.file('noop.mjs', `export default { for: 'deployments.apps', reconcile() {} };`);
-    const r = await reconcile('--with', mod, '-n', 'default', '--for', '8s', '--inject', 'expire@1s', '--stages', 'reflector', '-o', 'ndjson');
-    const recs = records(r.stdout);
+    // The run is stopped (Ctrl-C) once the reflector has said it backs off to list, not after a fixed --for 8s: the
+    // records asserted on all come before that one. --for is a backstop.
+    const run = new Running(['reconcile', '--with', mod, '-n', 'default', '--for', '60s', '--inject', 'expire@1s', '--stages', 'reflector', '-o', 'ndjson'], env());
+    await run.waitFor((x) => x.op === 'backoff', 'the reflector\'s backoff after the 410', 30_000);
+    const r = { code: (await run.stop('SIGINT')).code };
+    const recs = run.records as Record<string, unknown>[];
     const fault = recs.findIndex((x) => x.op === 'fault');
     expect(recs[fault]).toMatchObject({ stage: 'reflector', fault: 'expire@1000ms', resource: 'deployments.apps' });
     // After the 410: the watch closes, and the reflector backs off to list and watch again (as client-go's does).
@@ -46,11 +50,14 @@ describe('kwatch reconcile --inject (module mode)', { timeout: 200_000 }, () => 
 
   it('bad input: a malformed spec, and a timed fault with --from-recording, are one line and exit 1', async () => {
     const mod = k.file('noop2.mjs', `export default { for: 'deployments.apps', reconcile() {} };`);
-    const bad = await reconcile('--with', mod, '-n', 'default', '--inject', 'explode@3');
+    // Two refusals of their own: at once.
+    const [bad, timed] = await Promise.all([
+      reconcile('--with', mod, '-n', 'default', '--inject', 'explode@3'),
+      reconcile('--with', mod, '--from-recording', join(k.dir, 'none.ndjson'), '--inject', 'expire@5s'),
+    ]);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toContain('invalid --inject "explode@3"');
     expect(bad.code).toBe(1);
-    const timed = await reconcile('--with', mod, '--from-recording', join(k.dir, 'none.ndjson'), '--inject', 'expire@5s');
     expect(timed.stderr).toMatch(/--inject expire@5000ms: with --from-recording, place a watch fault at a resourceVersion/);
     expect(timed.code).toBe(1);
   });

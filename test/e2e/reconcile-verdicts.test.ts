@@ -63,10 +63,12 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
     expect(r.code).toBe(1);
   });
 
-  it.sequential('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
-    const args = ['--with', join(EXAMPLES, 'status-stamper.mjs'), '-n', 'default', '--field-selector', 'metadata.name=' + (await firstDeployment()), '--once', '--max-reconciles', '12'];
-    const overlay = await reconcile(...args, '--writes', 'overlay');
-    const apply = await reconcile(...args, '--writes', 'apply', '--yes');
+  it('reaching --max-reconciles is "did not settle", exit 1, under overlay and under apply alike', async () => {
+    // Each run on a Deployment of its own (the apply run's status writes reach the server, and so the other run's
+    // watch, when they share one), so the two go at once.
+    const [first, second] = await deployments();
+    const args = (key: string) => ['--with', join(EXAMPLES, 'status-stamper.mjs'), '-n', key.split('/')[0], '--field-selector', `metadata.name=${key.split('/')[1]}`, '--once', '--max-reconciles', '12'];
+    const [overlay, apply] = await Promise.all([reconcile(...args(first), '--writes', 'overlay'), reconcile(...args(second), '--writes', 'apply', '--yes')]);
     for (const r of [overlay, apply]) {
       // Exactly N runs: the limit stops the run at the 12th, not after one more.
       expect(r.stderr).toMatch(/^did not settle: stopped at --max-reconciles; 1 of 1 key would still write \(12 runs\)/m);
@@ -86,12 +88,12 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
 
   it('usage and load errors exit 1 with or without --once; --help says what each exit code means', async () => {
     const mod = k.file('noop.mjs', 'export const reconcile = () => {};\n');
-    for (const once of [[], ['--once']]) {
-      const r = await reconcile('widgets', '--with', mod, ...once);
+    // Three runs of their own: at once.
+    const [plain, once, help] = await Promise.all([reconcile('widgets', '--with', mod), reconcile('widgets', '--with', mod, '--once'), reconcile('--help')]);
+    for (const r of [plain, once]) {
       expect(r.stderr.trim()).toBe('error: the server doesn\'t have a resource type "widgets"');
       expect(r.code).toBe(1);
     }
-    const help = await reconcile('--help');
     expect(help.stdout).toMatch(/^\s+1\s+not converged/m);
     expect(help.stdout).toMatch(/^\s+2\s+reconcile errors/m);
     expect(help.stdout).toMatch(/^\s+3\s+an --expect expectation did not hold/m);
@@ -102,6 +104,15 @@ async function firstDeployment(): Promise<string> {
   const r = await k.kubectl('get', 'deployments.apps', '-n', 'default', '-o', 'jsonpath={.items[0].metadata.name}');
   expect(r.code).toBe(0);
   return r.stdout.trim();
+}
+
+/** Every Deployment as namespace/name, default's first (the seed makes more than one, in more than one namespace). */
+async function deployments(): Promise<string[]> {
+  const r = await k.kubectl('get', 'deployments.apps', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {end}');
+  expect(r.code).toBe(0);
+  const keys = r.stdout.trim().split(/\s+/).sort((a, b) => Number(b.startsWith('default/')) - Number(a.startsWith('default/')));
+  expect(keys.length).toBeGreaterThan(1);
+  return keys;
 }
 
 describe('kwatch reconcile: where an error was thrown', { timeout: 60_000 }, () => {
@@ -116,12 +127,15 @@ function check(t: Target): void {
 export default { for: 'deployments.apps', reconcile(req: ReconcileRequest) { check({ name: req.name }); } };
 `,
     );
-    const table = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s');
+    // The table run and the ndjson run are independent: at once.
+    const [table, nd] = await Promise.all([
+      reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s'),
+      reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '-o', 'ndjson'),
+    ]);
     expect(table.code).toBe(2);
     expect(table.stdout).toMatch(/reconcile\s+error\s+default\/\S+\s+.*at=\S*thrower\.ts:4\b/);
     expect(table.stdout).not.toMatch(/stack=/);
     expect(table.stdout).toMatch(/│ error \(\S*thrower\.ts:4\): payment API unreachable/);
-    const nd = await reconcile('--with', mod, '-n', 'default', '--once', '--settle-timeout', '1s', '-o', 'ndjson');
     const errors = nd.stdout.split('\n').filter((l) => l.includes('"stage":"reconcile","op":"error"')).map((l) => JSON.parse(l));
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0].at).toMatch(/thrower\.ts:4$/);
@@ -137,13 +151,16 @@ describe('kwatch reconcile: client-side write limits', { timeout: 60_000 }, () =
         for (let i = 0; i < 100; i++) await ctx.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'flood-', namespace: req.namespace }, data: {} });
       } };`,
     );
-    const capped = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '25');
+    // Two runs of their own (server-dry-run stores nothing): at once; the paced one is timed on its own.
+    const t0 = Date.now();
+    const [capped, [paced, pacedMs]] = await Promise.all([
+      reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '25'),
+      reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '12', '--qps', '5', '--burst', '2', '-o', 'ndjson').then((r) => [r, Date.now() - t0] as const),
+    ]);
     expect(capped.stderr.trim()).toBe('error: --max-writes 25 reached: the reconcilers sent 25 writes in this run and kwatch stopped it (raise --max-writes if that is expected)');
     expect(capped.code).toBe(2);
-    const t0 = Date.now();
-    const paced = await reconcile('--with', mod, '-n', 'default', '--once', '--writes', 'server-dry-run', '--max-writes', '12', '--qps', '5', '--burst', '2', '-o', 'ndjson');
     // 2 at once, then 9 more at 5/s before the 12th is refused: at least 1.8 s, whatever the machine.
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
+    expect(pacedMs).toBeGreaterThanOrEqual(1_800);
     expect(paced.stdout.split('\n').filter((l) => l.includes('"op":"write"') && l.includes('"verb":"create"')).length).toBeGreaterThanOrEqual(11);
     expect(paced.code).toBe(2);
   });

@@ -4,12 +4,12 @@
 // and then checks the objects the server holds. Last, each runs behind the built CLI's `kwatch reconcile --exec`
 // (overlay: its writes land in a local fork of this server) and --once gives the verdict.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { BIN, childEnv, kubectl, type Rec } from '../e2e/events-helpers.js';
+import { BIN, KUBECTL, childEnv, kubectl, type Rec } from '../e2e/events-helpers.js';
 import { ControllerProcess, stopAll } from './controller-process.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples', 'controllers');
@@ -181,6 +181,32 @@ describe.skipIf(!pythonClient)(`configmap-secret-keeper.py (${PYTHON}, python3-k
   });
 });
 
+/**
+ * A kubectl for label-mirror.sh (its KUBECTL) that can hold the controller's next `label` before it runs: hold() arms
+ * it, held() says a label is waiting, release() lets it go. Every other call is kubectl's own.
+ */
+function labelGate(): { kubectl: string; hold(): void; held(): Promise<boolean>; release(): void } {
+  const gateDir = mkdtempSync(join(dir, 'label-gate-'));
+  const [armed, waiting, released] = ['armed', 'waiting', 'released'].map((f) => join(gateDir, f));
+  const kubectlPath = join(gateDir, 'kubectl');
+  // Only the first label after hold() waits (mv is atomic: one caller takes the arming), at most 60 s.
+  writeFileSync(kubectlPath, `#!/bin/sh
+for a in "$@"; do
+  if [ "$a" = label ] && mv '${armed}' '${waiting}' 2>/dev/null; then
+    n=0; while [ ! -e '${released}' ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+    break
+  fi
+done
+exec '${KUBECTL}' "$@"
+`, { mode: 0o755 });
+  return {
+    kubectl: kubectlPath,
+    hold: () => writeFileSync(armed, ''),
+    held: async () => existsSync(waiting),
+    release: () => writeFileSync(released, ''),
+  };
+}
+
 const mirrorLabel = async (ns: string, name: string) => (await getObj('configmap', ns, name)).metadata.labels?.mirrored;
 
 describe('label-mirror.sh (kubectl)', () => {
@@ -231,7 +257,8 @@ describe('label-mirror.sh (kubectl)', () => {
   it('lists again after a pause when a label fails, and leaves a ConfigMap that changed to its next event', async () => {
     const ns = 'mirror-errors';
     await k(['create', 'namespace', ns]);
-    const mirror = new ControllerProcess(MIRROR, ['-n', ns], childEnv({ KUBECONFIG: kubeconfig }));
+    const gate = labelGate();
+    const mirror = new ControllerProcess(MIRROR, ['-n', ns], childEnv({ KUBECONFIG: kubeconfig, KUBECTL: gate.kubectl }));
     await mirror.waitForLine('listing and watching configmaps (context kwatch-sim)');
 
     sim.faults.failNext({ code: 500, verb: 'patch', path: `/namespaces/${ns}/configmaps/web` });
@@ -243,16 +270,17 @@ describe('label-mirror.sh (kubectl)', () => {
 
     // The label names the resourceVersion it was decided on: a ConfigMap changed in between is not labelled from a
     // stale view (kubectl answers a conflict); the change's own event labels it.
-    // The changes are made with PUT (kubectl replace): only the controller's label is a PATCH, held by the fault
-    // until the second change has landed (5 s is a generous bound for one kubectl replace).
+    // The controller's next label is held (its kubectl waits before it runs) until the second change has landed, and
+    // released then: no fixed delay to outlast one kubectl replace.
     const from = mirror.lines.length;
-    sim.faults.delay({ ms: 5_000, count: 1, verb: 'patch', path: `/namespaces/${ns}/configmaps/web` });
+    gate.hold();
     const current = await getObj('configmap', ns, 'web');
     const green = { ...current, metadata: { ...current.metadata, annotations: { 'kwatch.dev/mirror-label': 'green' } } };
     await k(['replace', '-f', '-'], JSON.stringify(green));
     const decidedOn = (await getObj('configmap', ns, 'web')).metadata.resourceVersion;
-    await until(async () => sim.faults.state().delay.length === 0, "the controller's label to be held");
+    await until(async () => gate.held(), "the controller's label to be held");
     await k(['replace', '-f', '-'], JSON.stringify({ ...green, metadata: { ...green.metadata, resourceVersion: undefined }, data: { more: '1' } }));
+    gate.release();
     await mirror.waitForLine(`skipped configmap ${ns}/web: it changed since resourceVersion ${decidedOn} (its next event decides)`, from);
     await mirror.waitForLine(`labelled configmap ${ns}/web mirrored=green`, from);
     expect(await mirrorOf(ns, 'web')).toBe('green');
