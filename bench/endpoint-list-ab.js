@@ -5,9 +5,12 @@
 //   cp -r dist /tmp/old-dist && ln -s "$PWD/node_modules" /tmp/node_modules   (before the change; then npm run build)
 //   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
 // env: ROUNDS (5), PODS (20000), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
-// round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings).
+// round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings), GCSTATS=1 (this process's
+// garbage collections per LIST and variant: count and ms by kind, and the external memory after), HEAPPROFILE=1 with
+// PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile).
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startEndpointClient } from './lib/endpoint-client-process.js';
@@ -42,6 +45,22 @@ function ndjson(m, tracer) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** GC entries seen since the last take(), by kind (GCSTATS=1). */
+const GC_KINDS = { [perf.NODE_PERFORMANCE_GC_MINOR]: 'scavenge', [perf.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact', [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak' };
+const gcSeen = [];
+if (process.env.GCSTATS) new PerformanceObserver((l) => gcSeen.push(...l.getEntries())).observe({ entryTypes: ['gc'] });
+function gcTaken() {
+  const by = {};
+  for (const e of gcSeen.splice(0)) {
+    const k = GC_KINDS[e.detail?.kind ?? e.kind] ?? 'other';
+    by[k] ??= { n: 0, ms: 0 };
+    by[k].n++;
+    by[k].ms += e.duration;
+  }
+  const ext = Math.round(process.memoryUsage().external / 1e6);
+  return `${Object.entries(by).map(([k, x]) => `${k} ${x.n}/${Math.round(x.ms)}ms`).join(', ') || 'none'}; external ${ext} MB`;
+}
+
 /**
  * One round: each variant in turn (the order rotating by round), `call(v)` with its subscriber on when it traces;
  * answers each variant's reply and this process's CPU ms for it (the endpoint's).
@@ -51,11 +70,13 @@ async function round(r, call) {
   for (const v of variants.map((_, i) => variants[(i + r) % variants.length])) {
     const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
     globalThis.gc?.();
+    if (process.env.GCSTATS) { await tick(); gcTaken(); }
     const c0 = process.cpuUsage();
     const x = await call(v);
     await tick();
     const c = process.cpuUsage(c0);
     off?.();
+    if (process.env.GCSTATS) console.log(`  ${v.key}: gc ${gcTaken()}`);
     out.push({ v, x, cpu: (c.user + c.system) / 1000 });
   }
   return out;
@@ -78,10 +99,11 @@ const base = (v) => (v.key === 'direct' ? sim.url : eps[v.name].ep.url);
 // warm-up
 for (const v of variants) { await client.call({ cmd: 'list', base: base(v), limit: PAGE }); }
 
-const session = new Session();
-session.connect();
 const PROFILE = process.env.PROFILE;
 if (PROFILE) {
+  // Connected only to profile: the timings run without an inspector session.
+  const session = new Session();
+  session.connect();
   mkdirSync(RESULTS, { recursive: true });
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
@@ -89,9 +111,14 @@ if (PROFILE) {
     const v = variants.find((x) => x.key === key);
     const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
     globalThis.gc?.();
+    if (process.env.HEAPPROFILE) await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
     await session.post('Profiler.start');
     await client.call({ cmd: 'list', base: base(v), limit: PAGE });
     const { profile } = await session.post('Profiler.stop');
+    if (process.env.HEAPPROFILE) {
+      const heap = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(`${RESULTS}ab-${key}-${r}.heapprofile`, JSON.stringify(heap.profile));
+    }
     off?.();
     writeFileSync(`${RESULTS}ab-${key}-${r}.cpuprofile`, JSON.stringify(profile));
   }

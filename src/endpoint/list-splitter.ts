@@ -4,7 +4,10 @@
 // chunks is the only thing copied.
 // The top level is walked byte by byte; each item (or row) is skipped whole by the WebAssembly scanner the informer
 // cuts managedFields with (16 bytes of a string at a time): walking every byte of a 20,000-pod LIST in JavaScript was
-// most of the endpoint's CPU for it, more than forwarding it (issue 43).
+// most of the endpoint's CPU for it, more than forwarding it (issue 43). Items only counted (and a Table's rows) are
+// counted by the same scanner's countObjects, 16 bytes at a time strings and all: skipping item by item, which reads
+// the structure between strings byte by byte, was a quarter of the endpoint's CPU for a LIST traced with `-o ndjson`.
+import { countObjects, countStart, type CountState } from '../informer/json-scan/count-objects.js';
 import { endOfArray } from '../informer/json-scan/end-of-array.js';
 import { wasmScanner, type WasmScanner } from '../informer/json-scan/wasm-scanner.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-scan.js';
@@ -82,6 +85,8 @@ export class ListSplitter {
   private readonly valueSpan = new Span();
   /** The item (or row) that began in an earlier chunk and has not ended yet. */
   private open: OpenItem | undefined;
+  /** The items (or rows) array being counted, not taken: where its count stands at the end of the last chunk. */
+  private counting: CountState | undefined;
   /** Which top-level array is open at depth 2. */
   private array: 'items' | 'rows' | undefined;
   private readonly kept = new Map<string, Buffer>();
@@ -97,6 +102,11 @@ export class ListSplitter {
 
   feed(b: Buffer): void {
     if (this.failed) return;
+    if (this.counting) {
+      const end = this.countIn(b, 0);
+      if (end >= 0) this.walk(b, end);
+      return;
+    }
     if (!this.open) return this.walk(b, 0);
     const open = this.open;
     open.pieces.push(b);
@@ -116,7 +126,7 @@ export class ListSplitter {
       return;
     }
     this.open = undefined;
-    this.took(this.countOnly ? undefined : Buffer.concat(open.pieces, end));
+    this.items!.push(Buffer.concat(open.pieces, end));
     let start = 0;
     let k = 0;
     while (start + open.pieces[k].length < end) start += open.pieces[k++].length;
@@ -190,8 +200,22 @@ export class ListSplitter {
           this.array = this.key;
           if (this.array === 'items') this.startItems();
           else this.rows = 0;
-        } else if (depth === 3 && c === OPEN_BRACE && this.array !== undefined) {
-          // Skipped whole: nothing inside an item is read here.
+          if (this.countOnly || this.array === 'rows') {
+            // Counted to the array's end; the walk goes on after it (in a later chunk when it ends there).
+            this.counting = countStart();
+            const end = this.countIn(b, i + 1);
+            // The count used the scanner's memory: an item taken later in this chunk copies the chunk again.
+            copied = false;
+            if (end < 0) {
+              i = n;
+              break;
+            }
+            depth = 1;
+            i = end;
+            continue;
+          }
+        } else if (depth === 3 && c === OPEN_BRACE && this.array === 'items') {
+          // Taken whole (items counted only, and rows, never get here): nothing inside an item is read here.
           if (!copied) {
             copied = true;
             scanner = n <= SCRATCH_MAX_BYTES ? wasmScanner() : undefined;
@@ -205,7 +229,7 @@ export class ListSplitter {
             i = n;
             break;
           }
-          this.took(this.countOnly ? undefined : b.subarray(i, end));
+          this.items!.push(b.subarray(i, end));
           i = end;
           continue;
         }
@@ -235,16 +259,37 @@ export class ListSplitter {
     this.valueSpan.carry(b);
   }
 
+  /**
+   * Counts on in the array being counted from `b[from]`: the index just past its end, where the walk goes on at depth
+   * 1, or -1 when it goes on in the next chunk.
+   */
+  private countIn(b: Buffer, from: number): number {
+    const st = this.counting!;
+    const n = b.length;
+    const scanner = wasmScanner();
+    let end = -1;
+    if (!scanner) end = countObjects(b, from, n, st);
+    else {
+      // A chunk over the scratch's bound is counted in slices: the count carries over, as from chunk to chunk.
+      for (let at = from; at < n && end < 0; at += SCRATCH_MAX_BYTES) {
+        const len = Math.min(n - at, SCRATCH_MAX_BYTES);
+        b.copy(scanner.scratch(len), 0, at, at + len);
+        const e = scanner.countObjects(0, len, st);
+        if (e >= 0) end = at + e;
+      }
+    }
+    if (end < 0) return -1;
+    this.counting = undefined;
+    this.depth = 1;
+    if (this.array === 'items') this.itemCount = st.count;
+    else this.rows = st.count;
+    this.array = undefined;
+    return end;
+  }
+
   private startItems(): void {
     if (this.countOnly) this.itemCount = 0;
     else this.items = [];
-  }
-
-  /** An item or row, whole (an item's bytes unless only counted). */
-  private took(item: Buffer | undefined): void {
-    if (this.array !== 'items') this.rows!++;
-    else if (this.countOnly) this.itemCount!++;
-    else this.items!.push(item!);
   }
 
   /** What the body held, or undefined when it was not one complete JSON object. */

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { listHead, splitBody } from '../../src/endpoint/list-splitter.js';
 
@@ -140,5 +143,43 @@ describe('splitBody', () => {
       expect(listHead([Buffer.from(bad)]), bad).toBeUndefined();
       expect(splitBody([Buffer.from(`${bad}]}`)], true), bad).toBeUndefined();
     }
+  });
+
+  it('counts a Table\'s rows between items taken whole in the same chunk (the count shares the scanner\'s memory)', () => {
+    // A second "items" array starts the list's items anew: these are the last ones. The objects after them are what a
+    // stale copy in the scanner's memory would show where the items are (for one of the paddings).
+    const tail = Array.from({ length: 40 }, () => ({ x: 1 }));
+    for (let pad = 0; pad < 8; pad++) {
+      const body = Buffer.from(`{"kind":"PodList${' '.repeat(pad)}","items":[{"z":1}],"rows":[{"r":"]"},{"r":2},{"r":3}],"items":[{"a":"x"},{"b":["}"]},{"c":3}],"tail":${JSON.stringify(tail)}}`);
+      for (const size of [5, body.length]) {
+        expect(splitBody(cut(body, size)), `${pad} ${size}`).toStrictEqual({
+          kind: `PodList${' '.repeat(pad)}`, rows: 3, items: [Buffer.from('{"a":"x"}'), Buffer.from('{"b":["}"]}'), Buffer.from('{"c":3}')],
+        });
+      }
+    }
+  });
+
+  it('counts a page of a million-byte chunk and more, item ends on every side of the scanner\'s bound, as it takes them', () => {
+    // Items of ~1,000 bytes with escapes: a 2.5 MB chunk is counted in slices of 1 MB, the count carried across them.
+    const items = Array.from({ length: 2500 }, (_, i) => ({ metadata: { name: `p${i}`, note: `\\"{[${'n'.repeat(i % 97)}` }, data: 'd'.repeat(900) }));
+    const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '7' }, items }));
+    for (const shift of [0, 1, 17, 400]) {
+      const shifted = Buffer.concat([Buffer.from(' '.repeat(shift)), body]);
+      expect(splitBody([shifted], true), String(shift)).toStrictEqual({ kind: 'PodList', metadata: { resourceVersion: '7' }, itemCount: 2500 });
+    }
+  });
+
+  it('counts with the JavaScript counter where WebAssembly is missing (node --jitless), with the same result', () => {
+    const body = JSON.stringify({ ...list, items: [...list.items, ...list.items, { s: '\\' }] });
+    // The built module, as the CLI runs it (npm test builds before it tests).
+    const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'endpoint', 'list-splitter.js')).href;
+    const script = `import(${JSON.stringify(built)}).then((m) => { const b = Buffer.from(process.argv[1]); const parts = [b.subarray(0, 90), b.subarray(90)]; process.stdout.write(JSON.stringify([typeof WebAssembly, m.splitBody(parts, true), m.splitBody([b], true)])); })`;
+    const out = execFileSync(process.execPath, ['--jitless', '-e', script, body], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const [wasm, cutInTwo, whole] = JSON.parse(out) as [string, unknown, unknown];
+    expect(wasm).toBe('undefined');
+    const expected = { kind: 'PodList', metadata: list.metadata, itemCount: 5 };
+    expect(cutInTwo).toStrictEqual(expected);
+    expect(whole).toStrictEqual(expected);
+    expect(splitBody([Buffer.from(body)], true)).toStrictEqual(expected);
   });
 });

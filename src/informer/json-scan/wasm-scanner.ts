@@ -1,5 +1,6 @@
 // The WebAssembly JSON scanner (scanner.wat) and the memory it reads: a scratch buffer the caller copies a text
 // into, scans in place, and may rewrite and decode from, so the text is copied once for everything.
+import type { CountState } from './count-objects.js';
 import { SCANNER_WASM_BASE64 } from './scanner-wasm.js';
 
 const PAGE_BYTES = 64 * 1024;
@@ -10,6 +11,11 @@ interface ScannerExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   endOfArray(open: number, n: number): number;
   findManagedFields(from: number, n: number): number;
+  countObjects(from: number, n: number, depth: number, state: number): number;
+  /** What countObjects left: the objects it counted, and (when the text ended first) the depth and string state. */
+  count: { value: number };
+  depth: { value: number };
+  state: { value: number };
 }
 
 /** The part of the WebAssembly API used here (the project's lib settings do not declare it). */
@@ -41,6 +47,18 @@ export class WasmScanner {
   /** end-of-array.ts's endOfArray over scratch()[0, n): the same answer for the same bytes. */
   endOfArray(open: number, n: number): number {
     return this.exports.endOfArray(open, n);
+  }
+
+  /** count-objects.ts's countObjects over scratch()[from, n): the same answer, and the same state left in `st`. */
+  countObjects(from: number, n: number, st: CountState): number {
+    const x = this.exports;
+    const end = x.countObjects(from, n, st.depth, (st.inString ? 1 : 0) | (st.escape ? 2 : 0));
+    st.count += x.count.value;
+    const state = end < 0 ? x.state.value : 0;
+    st.depth = end < 0 ? x.depth.value : 0;
+    st.inString = (state & 1) !== 0;
+    st.escape = (state & 2) !== 0;
+    return end;
   }
 
   /** scratch()[0, n).indexOf('"managedFields":[', from), or -1. */
