@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { PODS, http, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes from the generator (no pods of its own); 30 s of grace take 0.3 s, pods start after 100 ms. No test here is
+// Two nodes from the generator (no pods of its own); 30 s of grace take 60 ms, pods start after 100 ms. No test here is
 // about the grace period itself (drain and scale-down wait out graces, one pod after another).
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.01, podStartMs: 100 } }, 'kwatch-kinds-');
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.002, podStartMs: 100 } }, 'kwatch-kinds-');
 const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s{2,}/));

@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { kubectlSim, until } from './sim-helpers.js';
 
-const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100, jobPodRunMs: 200 } }, 'kwatch-quota-');
+// 30 s of grace take 60 ms, pods start after 20 ms, a Job's pod runs 50 ms: no test here is about those times, only
+// about what the quota counts once they are over (every wait is for a state).
+const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.002, podStartMs: 20, jobPodRunMs: 50 } }, 'kwatch-quota-');
 const { kubectl, file } = fx;
 
 const used = async (ns: string, name: string): Promise<Record<string, string>> => JSON.parse((await kubectl('get', 'quota', name, '-n', ns, '-o', 'jsonpath={.status.used}')).stdout || '{}');
