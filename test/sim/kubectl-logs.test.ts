@@ -5,8 +5,9 @@ import { execFile, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PODS, http, kubectlSim, KUBECTL, until } from './sim-helpers.js';
 
-// One node; pods start after 100 ms; a running container writes a line every 300 ms; 30 s of grace take 0.9 s.
-const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, logHeartbeatMs: 300, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-logs-');
+// One node; pods start after 100 ms; a running container writes a line every 300 ms; 30 s of grace take 0.3 s (the
+// -f test waits them out for the exit line).
+const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, logHeartbeatMs: 300, controllers: { graceScale: 0.01, podStartMs: 100 } }, 'kwatch-logs-');
 const kubectl = fx.kubectl;
 // Pods here never leave ContainerCreating (a minute to start).
 const slow = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 60_000 } }, 'kwatch-logs-slow-');

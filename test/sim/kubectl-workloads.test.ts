@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEPLOYMENTS, PODS, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-workloads-');
+// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s (long enough for kubectl to see a pod
+// Terminating), pods start after 20 ms (every rollout waits them out; no test is about the start).
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 20 } }, 'kwatch-workloads-');
 const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
