@@ -119,13 +119,11 @@ describe.concurrent('@kubernetes/client-node informer against kwatch sim', { tim
       t.sim.faults.compact();
       // Its resumed watch asks for a compacted revision at once; the periodic drops go on meanwhile. The churn runs until
       // both clients have been through the 410 (kwatch's core saw it expire, client-node relisted and saw the missed
-      // deletes), and on through one more periodic drop after that.
+      // deletes): a condition, where a fixed 2.5 s used to stand.
       t.sim.faults.dropWatchesEvery({ ms: 700 });
       const plainListCount = () => t.sim.requests().filter((r) => r.verb === 'list' && !r.url.includes('limit=')).length;
       await until(() => stats.expired >= 1 && plainListCount() >= 2 && missed.every((key) => t.deleted.has(key)), 60_000,
         () => `core expired ${stats.expired} times, client-node made ${plainListCount()} plain lists and saw ${missed.filter((key) => t.deleted.has(key)).length} of the 3 missed deletes`);
-      const dropsSoFar = t.sim.faults.state().dropped;
-      await until(() => t.sim.faults.state().dropped > dropsSoFar, 60_000, () => 'no periodic drop after the relists');
       t.workload.stop();
       t.sim.faults.dropWatchesEvery(null);
 
