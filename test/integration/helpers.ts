@@ -2,6 +2,7 @@
 // checks client-go's delivery contract as events arrive, and bounded polling.
 import type { SimApi, SimObject } from '../../src/sim/api.js';
 import { DeletedFinalStateUnknown, type KubeObject, type ObjectOrTombstone, type ResourceEventHandler } from '../../src/informer/index.js';
+import { realClock, type Clock } from '../../src/informer/clock.js';
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 export const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
@@ -198,6 +199,19 @@ export function stateDiff(actual: Map<string, number>, expected: Map<string, num
   for (const [k, v] of expected) if (actual.get(k) !== v) out.push(`${k}: expected @${v}, got ${actual.has(k) ? `@${actual.get(k)}` : 'nothing'}`);
   for (const [k, v] of actual) if (!expected.has(k)) out.push(`${k}: unexpected @${v}`);
   return out.length ? `${out.length} differences: ${out.slice(0, 8).join('; ')}` : 'equal';
+}
+
+/**
+ * The real clock with every wait an informer arms through it (its reflector's backoffs and Retry-After sleeps) cut
+ * to `factor` of its length, while now() stays real: what the reflector measures (how long a watch lasted, for
+ * client-go's "very short watch" rule) is unchanged, and a test of its faults does not sit out seconds of sleep.
+ */
+export function quickWaits(factor: number): Clock {
+  return {
+    now: () => realClock.now(),
+    setTimeout: (fn, ms) => realClock.setTimeout(fn, ms * factor),
+    sleep: (ms, signal) => realClock.sleep(ms * factor, signal),
+  };
 }
 
 /** Polls `cond` until it holds; throws `describe()` after `ms`. */

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { kubectlSim, until } from './sim-helpers.js';
 
+const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+
 const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.01, podStartMs: 50 } }, 'kwatch-defaults-');
 const kubectl = fx.kubectl;
 
@@ -114,8 +116,9 @@ describe('kube 1.32 defaults through kubectl', () => {
     expect((await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s')).code).toBe(0);
     expect(await rsNames()).toEqual(two);
     // The first ReplicaSet is the live one again, at revision 3.
-    await until(async () => (await kubectl('get', 'rs', first, '-o', 'jsonpath={.spec.replicas}')).stdout === '1', 10_000);
-    expect((await kubectl('get', 'rs', first, '-o', 'jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}')).stdout).toBe('3');
+    // The wait reads the sim's store (no kubectl per poll); kubectl judges once it holds.
+    await until(() => (fx.sim.api.get(REPLICASETS, 'default', first)?.spec as { replicas?: number } | undefined)?.replicas === 1, 10_000);
+    expect((await kubectl('get', 'rs', first, '-o', 'jsonpath={.spec.replicas} {.metadata.annotations.deployment\\.kubernetes\\.io/revision}')).stdout).toBe('1 3');
   });
 
   it('a failed JSON patch test op answers 422 with the patch library\'s cause', async () => {

@@ -1,7 +1,7 @@
 // Conformance: real kubectl (v1.32) runs a batch/v1 Job on the sim with its controllers on — api-resources lists
 // jobs, create job (a protobuf body), wait --for=condition=complete, get jobs/pods, and delete cascading to the pods.
 import { describe, expect, it } from 'vitest';
-import { kubectlSim, until } from './sim-helpers.js';
+import { PODS, kubectlSim, until } from './sim-helpers.js';
 
 // One node; pods start after 100 ms and a Job's pod runs for 300 ms; 30 s of grace take 0.6 s.
 const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100, jobPodRunMs: 300 } }, 'kwatch-jobs-');
@@ -56,7 +56,10 @@ describe('kubectl jobs against the sim', () => {
   it('delete job removes its pods', async () => {
     const d = await kubectl('delete', 'job', 'pi');
     expect(d.stdout.trim()).toBe('job.batch "pi" deleted');
-    await until(async () => (await kubectl('get', 'pods', '-l', 'job-name=pi', '--no-headers')).stdout.trim() === '', 15_000);
+    // The wait reads the sim's store (no kubectl per poll); kubectl judges once it holds.
+    await until(() => fx.sim.api.list(PODS, 'default').every((p) => p.metadata.labels?.['job-name'] !== 'pi'), 15_000);
+    const pods = await kubectl('get', 'pods', '-l', 'job-name=pi', '--no-headers');
+    expect([pods.stdout.trim(), pods.stderr.trim()]).toEqual(['', 'No resources found in default namespace.']);
     expect((await kubectl('get', 'jobs')).stderr.trim()).toBe('No resources found in default namespace.');
   });
 });

@@ -3,10 +3,11 @@
 // kubectl's typed commands (protobuf bodies) and from YAML, printed with kubectl's columns, and driven by the sim's
 // controllers: rollout status, the default ServiceAccount and root CA per namespace, drain through pods/eviction.
 import { describe, expect, it } from 'vitest';
-import { http, kubectlSim, until } from './sim-helpers.js';
+import { PODS, http, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-kinds-');
+// Two nodes from the generator (no pods of its own); 30 s of grace take 60 ms, pods start after 100 ms. No test here is
+// about the grace period itself (drain and scale-down wait out graces, one pod after another).
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.002, podStartMs: 100 } }, 'kwatch-kinds-');
 const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.trim().split(/\s{2,}/));
@@ -16,6 +17,14 @@ const ok = async (...args: string[]): Promise<string> => {
   expect(r.code).toBe(0);
   return r.stdout;
 };
+
+/*
+ * The waits below read the sim's store in process (a kubectl per poll cost more CPU than the controller it waited
+ * on); what a test asserts once a wait is over is still read with kubectl.
+ */
+const core = (resource: string) => ({ group: '', version: 'v1', resource });
+const stored = (resource: string, name: string, namespace = 'kinds'): any => fx.sim.api.get(core(resource), namespace, name);
+const storedWebPods = () => fx.sim.api.list(PODS, 'kinds').filter((p) => p.metadata.labels?.app === 'web');
 
 const WORKLOADS = `apiVersion: apps/v1
 kind: StatefulSet
@@ -48,7 +57,7 @@ spec:
 describe('kubectl and the sim\'s further kinds', () => {
   it('a new namespace gets the default ServiceAccount and the kube-root-ca.crt ConfigMap', async () => {
     expect(await ok('create', 'namespace', 'kinds')).toBe('namespace/kinds created\n');
-    await until(async () => (await kubectl('get', 'sa,cm', '-n', 'kinds', '-o', 'name')).stdout.split('\n').filter(Boolean).length === 2, 5000);
+    await until(() => stored('serviceaccounts', 'default') !== undefined && stored('configmaps', 'kube-root-ca.crt') !== undefined, 5000);
     const out = rows(await ok('get', 'sa,cm', '-n', 'kinds'));
     expect(out[0]).toEqual(['NAME', 'SECRETS', 'AGE']);
     expect(out[1].slice(0, 2)).toEqual(['serviceaccount/default', '0']);
@@ -111,7 +120,7 @@ describe('kubectl and the sim\'s further kinds', () => {
     expect(table[3].slice(0, 7)).toEqual(['daemonset.apps/agent', '2', '2', '2', '2', '2', '<none>']);
 
     // Endpoints and the EndpointSlice carry the ready pods' IPs on the named target port (8080).
-    await until(async () => (await kubectl('get', 'endpoints', 'web', '-n', 'kinds', '-o', 'jsonpath={.subsets[0].addresses[*].ip}')).stdout.split(' ').filter(Boolean).length === 3, 5000);
+    await until(() => stored('endpoints', 'web')?.subsets?.[0]?.addresses?.length === 3, 5000);
     const ips = (await ok('get', 'pods', '-n', 'kinds', '-l', 'app=web', '-o', 'jsonpath={.items[*].status.podIP}')).split(' ').sort();
     const ep = rows(await ok('get', 'endpoints,endpointslices', '-n', 'kinds'));
     expect(ep[0]).toEqual(['NAME', 'ENDPOINTS', 'AGE']);
@@ -123,7 +132,7 @@ describe('kubectl and the sim\'s further kinds', () => {
   });
 
   it('describe namespace shows the quota with what is used, and the limit range', async () => {
-    await until(async () => (await kubectl('get', 'quota', 'q', '-n', 'kinds', '-o', 'jsonpath={.status.used.pods}')).stdout === '5', 5000);
+    await until(() => stored('resourcequotas', 'q')?.status?.used?.pods === '5', 5000);
     expect(await ok('describe', 'namespace', 'kinds')).toContain('No LimitRange resource.');
     fx.file('limits.yaml', 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: lim, namespace: kinds}\nspec:\n  limits: [{type: Container, default: {cpu: 500m}, defaultRequest: {cpu: 100m}}]\n');
     await ok('apply', '-f', `${fx.dir}/limits.yaml`);
@@ -135,7 +144,8 @@ describe('kubectl and the sim\'s further kinds', () => {
 
   it('drain --ignore-daemonsets evicts through pods/eviction, waiting on the disruption budget', async () => {
     const onNode = async (node: string): Promise<string[]> => rows((await kubectl('get', 'pods', '-n', 'kinds', '--field-selector', `spec.nodeName=${node}`, '-o', 'name')).stdout).map((r) => r[0]);
-    await until(async () => (await kubectl('get', 'pdb', 'web', '-n', 'kinds', '-o', 'jsonpath={.status.disruptionsAllowed}')).stdout === '1', 5000);
+    await until(() => (fx.sim.api.get({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' }, 'kinds', 'web')?.status as any)?.disruptionsAllowed === 1, 5000);
+    expect(await ok('get', 'pdb', 'web', '-n', 'kinds', '-o', 'jsonpath={.status.disruptionsAllowed}')).toBe('1');
     const before = (await onNode('node-001')).filter((p) => p.startsWith('pod/web-'));
     expect(before.length).toBeGreaterThan(0);
     const r = await kubectl('drain', 'node-001', '--ignore-daemonsets', '--timeout=30s');
@@ -149,7 +159,8 @@ describe('kubectl and the sim\'s further kinds', () => {
     expect(before).toHaveLength(2);
     expect(r.stderr).toMatch(/error when evicting pods\/"web-\d" -n "kinds" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./);
     // The StatefulSet brings its pods back on the other node; the daemon pod stays on the cordoned one.
-    await until(async () => (await onNode('node-002')).filter((p) => p.startsWith('pod/web-')).length === 3, 15_000);
+    await until(() => storedWebPods().filter((p) => (p.spec as any).nodeName === 'node-002').length === 3, 15_000);
+    expect((await onNode('node-002')).filter((p) => p.startsWith('pod/web-'))).toHaveLength(3);
     expect((await onNode('node-001')).map((p) => p.replace(/-[a-z0-9]{5}$/, ''))).toEqual(['pod/agent']);
   }, 40_000);
 
@@ -186,8 +197,8 @@ describe('kubectl and the sim\'s further kinds', () => {
     const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'custom' }, target: { kind: 'Node', name: 'node-002' } };
     const first = await http(fx.sim.url, `${ns}/custom/binding`, { method: 'POST', body: binding });
     expect([first.status, first.json]).toEqual([201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }]);
-    await until(async () => (await kubectl('get', 'pod', 'custom', '-o', 'jsonpath={.status.phase}')).stdout === 'Running', 5000);
-    expect(await ok('get', 'pod', 'custom', '-o', 'jsonpath={.spec.nodeName}')).toBe('node-002');
+    await until(() => (stored('pods', 'custom', 'default')?.status as any)?.phase === 'Running', 5000);
+    expect(await ok('get', 'pod', 'custom', '-o', 'jsonpath={.status.phase} {.spec.nodeName}')).toBe('Running node-002');
     const again = await http(fx.sim.url, `${ns}/custom/binding`, { method: 'POST', body: binding });
     expect(again.status).toBe(409);
     expect(again.json.message).toBe('Operation cannot be fulfilled on pods/binding "custom": pod custom is already assigned to node "node-002"');
@@ -195,7 +206,7 @@ describe('kubectl and the sim\'s further kinds', () => {
 
   it('scale statefulset goes through the scale subresource and removes the highest ordinals', async () => {
     expect(await ok('scale', 'statefulset', 'web', '-n', 'kinds', '--replicas=1')).toBe('statefulset.apps/web scaled\n');
-    await until(async () => rows((await kubectl('get', 'pods', '-n', 'kinds', '-l', 'app=web', '-o', 'name')).stdout).length === 1, 10_000);
+    await until(() => storedWebPods().length === 1, 10_000);
     expect(await ok('get', 'pods', '-n', 'kinds', '-l', 'app=web', '-o', 'name')).toBe('pod/web-0\n');
   });
 });

@@ -3,10 +3,11 @@
 // PodLogOptions).
 import { execFile, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { http, kubectlSim, KUBECTL, until } from './sim-helpers.js';
+import { PODS, http, kubectlSim, KUBECTL, until } from './sim-helpers.js';
 
-// One node; pods start after 100 ms; a running container writes a line every 300 ms; 30 s of grace take 0.9 s.
-const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, logHeartbeatMs: 300, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-logs-');
+// One node; pods start after 100 ms; a running container writes a line every 300 ms; 30 s of grace take 0.3 s (the
+// -f test waits them out for the exit line).
+const fx = kubectlSim({ nodes: 1, pods: 0, churn: 0, logHeartbeatMs: 300, controllers: { graceScale: 0.01, podStartMs: 100 } }, 'kwatch-logs-');
 const kubectl = fx.kubectl;
 // Pods here never leave ContainerCreating (a minute to start).
 const slow = kubectlSim({ nodes: 1, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 60_000 } }, 'kwatch-logs-slow-');
@@ -20,8 +21,10 @@ spec:
 ${containers.map((c) => `  - name: ${c}\n    image: nginx`).join('\n')}
 `;
 
+/** Waits on the sim's store (no kubectl per poll), then has kubectl say the pod runs. */
 async function running(name: string): Promise<void> {
-  await until(async () => (await kubectl('get', 'pod', name, '-o', 'jsonpath={.status.phase}')).stdout === 'Running', 10_000);
+  await until(() => (fx.sim.api.get(PODS, 'default', name)?.status as { phase?: string } | undefined)?.phase === 'Running', 10_000);
+  expect((await kubectl('get', 'pod', name, '-o', 'jsonpath={.status.phase}')).stdout).toBe('Running');
 }
 
 const START = /^container (\w+) started \(image docker\.io\/library\/nginx:latest\)$/;
@@ -30,8 +33,10 @@ describe('pod logs against the sim', () => {
   it('kubectl logs prints the start line and heartbeats; --tail, --timestamps, -c and --limit-bytes cut them as kube does', async () => {
     expect((await kubectl('create', '-f', fx.file('one.yaml', podYaml('one', ['app'])))).code).toBe(0);
     await running('one');
-    await until(async () => (await kubectl('logs', 'one')).stdout.trim().split('\n').length >= 3, 10_000);
+    // Waits on the log endpoint itself (an HTTP request, not a kubectl per poll); kubectl reads it after.
+    await until(async () => (await http(fx.sim.url, '/api/v1/namespaces/default/pods/one/log')).text.trim().split('\n').length >= 3, 10_000);
     const all = (await kubectl('logs', 'one')).stdout.trim().split('\n');
+    expect(all.length).toBeGreaterThanOrEqual(3);
     expect(all[0]).toMatch(START);
     expect(all[1]).toMatch(/^container app running, up \d+s$/);
 
@@ -106,7 +111,8 @@ describe('pod logs against the sim', () => {
 
   it('a waiting container: kube\'s 400 "is waiting to start: ContainerCreating"; an unscheduled pod logs nothing', async () => {
     expect((await slow.kubectl('create', '-f', slow.file('w.yaml', podYaml('w', ['app'])))).code).toBe(0);
-    await until(async () => (await slow.kubectl('get', 'pod', 'w', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}')).stdout === 'ContainerCreating', 10_000);
+    await until(() => (slow.sim.api.get(PODS, 'default', 'w')?.status as any)?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating', 10_000);
+    expect((await slow.kubectl('get', 'pod', 'w', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}')).stdout).toBe('ContainerCreating');
     const r = await slow.kubectl('logs', 'w');
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim()).toBe('Error from server (BadRequest): container "app" in pod "w" is waiting to start: ContainerCreating');

@@ -2,7 +2,7 @@
 // Terminating, its pods go gracefully, `kubectl delete namespace` waits until it is gone — and a deleted node's pods
 // are collected and replaced on the remaining node.
 import { describe, expect, it } from 'vitest';
-import { kubectlSim, until, watch } from './sim-helpers.js';
+import { NAMESPACES, PODS, kubectlSim, until, watch } from './sim-helpers.js';
 
 // Two nodes from the generator (no pods of its own); 30 s of grace take 0.6 s, pods start after 100 ms.
 const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.02, podStartMs: 100 } }, 'kwatch-namespaces-');
@@ -52,7 +52,9 @@ describe('kubectl namespaces and nodes against the sim', () => {
     const c = await kubectl('create', 'configmap', 'late', '-n', 'held');
     expect(c.code).not.toBe(0);
     expect(c.stderr.trim()).toBe('error: failed to create configmap: configmaps "late" is forbidden: unable to create new content in namespace held because it is being terminated');
-    await until(async () => (await kubectl('get', 'namespace', 'held', '-o', 'jsonpath={.status.conditions[?(@.type=="NamespaceFinalizersRemaining")].status}')).stdout === 'True', 10_000);
+    // The wait reads the sim's store (no kubectl per poll); kubectl judges once it holds.
+    await until(() => (fx.sim.api.get(NAMESPACES, undefined, 'held')?.status as any)?.conditions?.some((c: any) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'), 10_000);
+    expect((await kubectl('get', 'namespace', 'held', '-o', 'jsonpath={.status.conditions[?(@.type=="NamespaceFinalizersRemaining")].status}')).stdout).toBe('True');
     expect((await kubectl('patch', 'configmap', 'cfg', '-n', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')).code).toBe(0);
     expect((await kubectl('wait', '--for=delete', 'namespace/held', '--timeout=15s')).code).toBe(0);
   });
@@ -69,10 +71,13 @@ describe('kubectl namespaces and nodes against the sim', () => {
     const before = rows((await kubectl('get', 'pods', '-l', 'app=spread', '-o', 'wide', '--no-headers')).stdout);
     expect(new Set(before.map((r) => r[6]))).toEqual(new Set(['node-001', 'node-002']));
     expect((await kubectl('delete', 'node', 'node-001')).stdout.trim()).toBe('node "node-001" deleted');
-    await until(async () => {
-      const now = rows((await kubectl('get', 'pods', '-l', 'app=spread', '-o', 'wide', '--no-headers')).stdout);
-      return now.length === 4 && now.every((r) => r[2] === 'Running' && r[6] === 'node-002');
+    // The wait reads the sim's store (no kubectl per poll); kubectl judges once it holds.
+    await until(() => {
+      const now = fx.sim.api.list(PODS, 'default').filter((p) => p.metadata.labels?.app === 'spread');
+      return now.length === 4 && now.every((p) => !p.metadata.deletionTimestamp && (p.status as any)?.phase === 'Running' && (p.spec as any).nodeName === 'node-002');
     }, 15_000);
+    const now = rows((await kubectl('get', 'pods', '-l', 'app=spread', '-o', 'wide', '--no-headers')).stdout);
+    expect(now.map((r) => [r[2], r[6]])).toEqual([1, 2, 3, 4].map(() => ['Running', 'node-002']));
     expect((await kubectl('rollout', 'status', 'deployment/spread', '--timeout=15s')).code).toBe(0);
   });
 });

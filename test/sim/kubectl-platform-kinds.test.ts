@@ -295,10 +295,13 @@ spec:
   names: {plural: widgets, kind: Widget}
   versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
 `)).code).toBe(0);
-    await until(async () => (await kubectl('get', 'apiservice', 'v1.example.com')).code === 0, 5000);
+    // The waits ask the sim over HTTP (no kubectl per poll); kubectl judges once they hold.
+    const apiService = '/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com';
+    await until(async () => (await http(fx.sim.url, apiService)).status === 200, 5000);
     expect(rows(await ok('get', 'apiservice', 'v1.example.com'))[1].slice(0, 3)).toEqual(['v1.example.com', 'Local', 'True']);
     await ok('delete', 'crd', 'widgets.example.com');
-    await until(async () => (await kubectl('get', 'apiservice', 'v1.example.com')).code !== 0, 5000);
+    await until(async () => (await http(fx.sim.url, apiService)).status === 404, 5000);
+    expect((await kubectl('get', 'apiservice', 'v1.example.com')).stderr.trim()).toBe('Error from server (NotFound): apiservices.apiregistration.k8s.io "v1.example.com" not found');
   });
 
   it('kubectl api-resources lists these groups as a 1.32 server does', async () => {

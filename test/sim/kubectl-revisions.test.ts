@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { PODS, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes (no pods of their own); 30 s of grace take 0.3 s, pods start after 100 ms. No test here is about the grace
-// period: a StatefulSet rolls one pod at a time, so each rollout waits out two graces, and the file makes eighteen.
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.01, podStartMs: 100 } }, 'kwatch-revisions-');
+// Two nodes (no pods of their own); 30 s of grace take 30 ms, pods start after 20 ms. No test here is about the grace
+// period or the start: a StatefulSet rolls one pod at a time, so each rollout waits out two graces and two starts, and
+// the file makes eighteen. Every wait is for a state (rollout status, the store), so short timers race nothing.
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.001, podStartMs: 20 } }, 'kwatch-revisions-');
 const kubectl = fx.kubectl;
 const CONTROLLER_REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
 

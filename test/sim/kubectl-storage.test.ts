@@ -16,6 +16,23 @@ const getJson = async (...args: string[]): Promise<any> => {
 };
 const phaseOf = async (what: string): Promise<string> => (await kubectl('get', what, '-o', 'jsonpath={.status.phase}')).stdout;
 
+/*
+ * The waits below read the sim's store in process (a kubectl per poll cost more CPU than the binder it waited on);
+ * what a test asserts once a wait is over is still read with kubectl.
+ */
+const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
+const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
+const EVENTS = { group: '', version: 'v1', resource: 'events' };
+/** What phaseOf reads ("pvc/NAME" in default, or "pv/NAME"), from the store. */
+const storedPhase = (what: string): string | undefined => {
+  const [kind, name] = what.split('/');
+  const obj = kind === 'pv' ? fx.sim.api.get(PVS, undefined, name) : fx.sim.api.get(PVCS, 'default', name);
+  return (obj?.status as { phase?: string } | undefined)?.phase;
+};
+/** Whether an event about the claim (what `kubectl describe pvc` lists) says `text`. */
+const claimEventSays = (claim: string, text: string): boolean => fx.sim.api.list(EVENTS, 'default')
+  .some((e: any) => e.involvedObject?.kind === 'PersistentVolumeClaim' && e.involvedObject?.name === claim && String(e.message).includes(text));
+
 describe('kubectl storage against the sim', () => {
   it('serves storage.k8s.io/v1 with discovery, tables, explain and the seeded default StorageClass', async () => {
     const r = await kubectl('api-resources', '--api-group=storage.k8s.io', '--no-headers');
@@ -85,10 +102,11 @@ describe('kubectl storage against the sim', () => {
   it('binds a claim to the smallest matching Available volume: both Bound, claimRef, volumeName and the binder\'s annotations', async () => {
     const pv = (name: string, size: string, labels = ''): string => `apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: ${name}\n${labels}spec:\n  capacity: {storage: ${size}}\n  accessModes: [ReadWriteOnce]\n  storageClassName: manual\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: {path: /data/${name}}\n`;
     await kubectl('apply', '-f', file('pvs.yaml', [pv('pv-small', '1Gi'), pv('pv-big', '10Gi'), pv('pv-mid', '5Gi')].join('---\n')));
-    await until(async () => (await kubectl('get', 'pv', '--no-headers')).stdout.split('\n').filter((l) => l.includes('Available')).length === 3, 10_000);
+    await until(() => ['pv-small', 'pv-big', 'pv-mid'].every((n) => storedPhase(`pv/${n}`) === 'Available'), 10_000);
+    expect((await kubectl('get', 'pv', '--no-headers')).stdout.split('\n').filter((l) => l.includes('Available'))).toHaveLength(3);
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  storageClassName: manual\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 3Gi}}\n';
     expect((await kubectl('apply', '-f', file('claim.yaml', claim))).stdout.trim()).toBe('persistentvolumeclaim/data created');
-    await until(async () => (await phaseOf('pvc/data')) === 'Bound', 10_000);
+    await until(() => storedPhase('pvc/data') === 'Bound', 10_000);
     const pvc = await getJson('pvc', 'data');
     expect(pvc.spec.volumeName).toBe('pv-mid');
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '5Gi' } });
@@ -105,8 +123,9 @@ describe('kubectl storage against the sim', () => {
     // Pre-binding: a claim naming its volume gets that one (not the smaller fit), and no bound-by-controller on the claim.
     const pinned = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: pinned\nspec:\n  storageClassName: manual\n  volumeName: pv-big\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n';
     await kubectl('apply', '-f', file('pinned.yaml', pinned));
-    await until(async () => (await phaseOf('pvc/pinned')) === 'Bound' && (await phaseOf('pv/pv-big')) === 'Bound', 10_000);
+    await until(() => storedPhase('pvc/pinned') === 'Bound' && storedPhase('pv/pv-big') === 'Bound', 10_000);
     const p = await getJson('pvc', 'pinned');
+    expect([p.status.phase, await phaseOf('pv/pv-big')]).toEqual(['Bound', 'Bound']);
     expect(p.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBeUndefined();
     expect(p.status.capacity).toEqual({ storage: '10Gi' });
     expect((await phaseOf('pv/pv-small'))).toBe('Available');
@@ -116,49 +135,59 @@ describe('kubectl storage against the sim', () => {
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: picky\nspec:\n  storageClassName: manual\n  selector: {matchLabels: {tier: gold}}\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n';
     await kubectl('apply', '-f', file('picky.yaml', claim));
     // No volume fits and no class "manual" exists to provision from: kube's binder says so in an event.
-    await until(async () => (await kubectl('describe', 'pvc', 'picky')).stdout.includes('storageclass.storage.k8s.io "manual" not found'), 10_000);
+    await until(() => claimEventSays('picky', 'storageclass.storage.k8s.io "manual" not found'), 10_000);
+    expect((await kubectl('describe', 'pvc', 'picky')).stdout).toContain('storageclass.storage.k8s.io "manual" not found');
     expect(await phaseOf('pvc/picky')).toBe('Pending');
     expect(await phaseOf('pv/pv-small')).toBe('Available');
     await kubectl('label', 'pv', 'pv-small', 'tier=gold');
-    await until(async () => (await phaseOf('pvc/picky')) === 'Bound', 10_000);
-    expect((await getJson('pvc', 'picky')).spec.volumeName).toBe('pv-small');
+    await until(() => storedPhase('pvc/picky') === 'Bound', 10_000);
+    const picky = await getJson('pvc', 'picky');
+    expect([picky.status.phase, picky.spec.volumeName]).toEqual(['Bound', 'pv-small']);
   });
 
   it('a claim asking for two access modes binds only a volume offering both, even a larger one', async () => {
     const pv = (name: string, size: string, modes: string): string => `apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: ${name}\nspec:\n  capacity: {storage: ${size}}\n  accessModes: [${modes}]\n  storageClassName: modes\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: {path: /data/${name}}\n`;
     await kubectl('apply', '-f', file('mode-pvs.yaml', [pv('pv-rwo', '2Gi', 'ReadWriteOnce'), pv('pv-rwo-rox', '8Gi', 'ReadWriteOnce, ReadOnlyMany')].join('---\n')));
-    await until(async () => (await phaseOf('pv/pv-rwo')) === 'Available' && (await phaseOf('pv/pv-rwo-rox')) === 'Available', 10_000);
+    await until(() => storedPhase('pv/pv-rwo') === 'Available' && storedPhase('pv/pv-rwo-rox') === 'Available', 10_000);
+    expect((await kubectl('get', 'pv', 'pv-rwo', 'pv-rwo-rox', '-o', 'jsonpath={.items[*].status.phase}')).stdout).toBe('Available Available');
     const claim = (name: string, modes: string) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\nspec:\n  storageClassName: modes\n  accessModes: [${modes}]\n  resources: {requests: {storage: 1Gi}}\n`;
     // No volume offers ReadWriteMany: pending, and the smaller ReadWriteOnce volume stays free.
     await kubectl('apply', '-f', file('rwx.yaml', claim('rwo-rwx', 'ReadWriteOnce, ReadWriteMany')));
-    await until(async () => (await kubectl('describe', 'pvc', 'rwo-rwx')).stdout.includes('storageclass.storage.k8s.io "modes" not found'), 10_000);
+    await until(() => claimEventSays('rwo-rwx', 'storageclass.storage.k8s.io "modes" not found'), 10_000);
+    expect((await kubectl('describe', 'pvc', 'rwo-rwx')).stdout).toContain('storageclass.storage.k8s.io "modes" not found');
     expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
     await kubectl('apply', '-f', file('rox.yaml', claim('rwo-rox', 'ReadWriteOnce, ReadOnlyMany')));
-    await until(async () => (await phaseOf('pvc/rwo-rox')) === 'Bound', 10_000);
-    expect((await getJson('pvc', 'rwo-rox')).spec.volumeName).toBe('pv-rwo-rox');
+    await until(() => storedPhase('pvc/rwo-rox') === 'Bound', 10_000);
+    const rox = await getJson('pvc', 'rwo-rox');
+    expect([rox.status.phase, rox.spec.volumeName]).toEqual(['Bound', 'pv-rwo-rox']);
     expect(await phaseOf('pv/pv-rwo')).toBe('Available');
     expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
   });
 
   it('deleting a claim releases its volume: Retain keeps it Released, Delete removes it', async () => {
     expect((await kubectl('delete', 'pvc', 'data')).stdout.trim()).toBe('persistentvolumeclaim "data" deleted');
-    await until(async () => (await phaseOf('pv/pv-mid')) === 'Released', 10_000);
-    expect((await getJson('pv', 'pv-mid')).spec.claimRef.name).toBe('data');
+    await until(() => storedPhase('pv/pv-mid') === 'Released', 10_000);
+    const released = await getJson('pv', 'pv-mid');
+    expect([released.status.phase, released.spec.claimRef.name]).toEqual(['Released', 'data']);
 
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: scratch\nspec:\n  storageClassName: fast\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n';
     await kubectl('apply', '-f', file('scratch.yaml', claim));
-    await until(async () => (await phaseOf('pvc/scratch')) === 'Bound', 10_000);
-    const volume = (await getJson('pvc', 'scratch')).spec.volumeName;
+    await until(() => storedPhase('pvc/scratch') === 'Bound', 10_000);
+    const scratch = await getJson('pvc', 'scratch');
+    expect(scratch.status.phase).toBe('Bound');
+    const volume = scratch.spec.volumeName;
     expect((await getJson('pv', volume)).spec.persistentVolumeReclaimPolicy).toBe('Delete');
     await kubectl('delete', 'pvc', 'scratch');
-    await until(async () => (await kubectl('get', 'pv', volume)).stderr.includes('NotFound'), 10_000);
+    await until(() => fx.sim.api.get(PVS, undefined, volume) === undefined, 10_000);
+    expect((await kubectl('get', 'pv', volume)).stderr).toContain('NotFound');
   });
 
   it('provisions for a StorageClass the sim owns: Immediate at once, WaitForFirstConsumer once a pod using the claim is scheduled', async () => {
     const claim = (name: string, cls: string): string => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\nspec:\n  ${cls}accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n`;
     await kubectl('apply', '-f', file('now.yaml', claim('now', 'storageClassName: fast\n  ')));
-    await until(async () => (await phaseOf('pvc/now')) === 'Bound', 10_000);
+    await until(() => storedPhase('pvc/now') === 'Bound', 10_000);
     const now = await getJson('pvc', 'now');
+    expect(now.status.phase).toBe('Bound');
     expect(now.spec.volumeName).toBe(`pvc-${now.metadata.uid}`);
     expect(now.metadata.annotations['volume.kubernetes.io/storage-provisioner']).toBe('kwatch.dev/sim');
     const pv = await getJson('pv', now.spec.volumeName);
@@ -169,12 +198,14 @@ describe('kubectl storage against the sim', () => {
     // No storageClassName: the default class ("standard", WaitForFirstConsumer) is filled in; the claim waits for a pod.
     await kubectl('apply', '-f', file('later.yaml', claim('later', '')));
     expect((await getJson('pvc', 'later')).spec.storageClassName).toBe('standard');
-    await until(async () => (await kubectl('describe', 'pvc', 'later')).stdout.includes('waiting for first consumer to be created before binding'), 10_000);
+    await until(() => claimEventSays('later', 'waiting for first consumer to be created before binding'), 10_000);
+    expect((await kubectl('describe', 'pvc', 'later')).stdout).toContain('waiting for first consumer to be created before binding');
     expect(await phaseOf('pvc/later')).toBe('Pending');
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: user\nspec:\n  containers:\n  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: later}\n';
     await kubectl('apply', '-f', file('user.yaml', pod));
-    await until(async () => (await phaseOf('pvc/later')) === 'Bound', 10_000);
+    await until(() => storedPhase('pvc/later') === 'Bound', 10_000);
     const later = await getJson('pvc', 'later');
+    expect(later.status.phase).toBe('Bound');
     const node = (await getJson('pod', 'user')).spec.nodeName;
     expect(later.metadata.annotations['volume.kubernetes.io/selected-node']).toBe(node);
     const lpv = await getJson('pv', later.spec.volumeName);
@@ -185,7 +216,7 @@ describe('kubectl storage against the sim', () => {
   it('binds the claims of a StatefulSet\'s volumeClaimTemplates through the default class', async () => {
     const sts = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 2\n  serviceName: db\n  podManagementPolicy: Parallel\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: c, image: nginx}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec:\n      accessModes: [ReadWriteOnce]\n      resources: {requests: {storage: 1Gi}}\n';
     await kubectl('apply', '-f', file('sts.yaml', sts));
-    await until(async () => (await phaseOf('pvc/data-db-0')) === 'Bound' && (await phaseOf('pvc/data-db-1')) === 'Bound', 15_000);
+    await until(() => storedPhase('pvc/data-db-0') === 'Bound' && storedPhase('pvc/data-db-1') === 'Bound', 15_000);
     const g = rows((await kubectl('get', 'pvc', 'data-db-0', 'data-db-1', '--no-headers')).stdout);
     expect(g.map((r) => [r[0], r[1], r[3], r[5]])).toEqual([['data-db-0', 'Bound', '1Gi', 'standard'], ['data-db-1', 'Bound', '1Gi', 'standard']]);
   });

@@ -1,10 +1,11 @@
 // Conformance: real kubectl (v1.32) drives workloads on the sim with its controllers on — create, rollout status,
 // scale, set image, delete pod (Terminating, then gone), and delete deployment leaving nothing behind.
 import { describe, expect, it } from 'vitest';
-import { kubectlSim, until } from './sim-helpers.js';
+import { DEPLOYMENTS, PODS, kubectlSim, until } from './sim-helpers.js';
 
-// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s, pods start after 100 ms.
-const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 100 } }, 'kwatch-workloads-');
+// Two nodes from the generator (no pods of its own); 30 s of grace take 0.9 s (long enough for kubectl to see a pod
+// Terminating), pods start after 20 ms (every rollout waits them out; no test is about the start).
+const fx = kubectlSim({ nodes: 2, pods: 0, churn: 0, controllers: { graceScale: 0.03, podStartMs: 20 } }, 'kwatch-workloads-');
 const kubectl = fx.kubectl;
 
 const rows = (out: string): string[][] => out.trim().split('\n').filter(Boolean).map((l) => l.split(/\s+/));
@@ -14,6 +15,13 @@ async function webPods(): Promise<string[][]> {
   const r = await kubectl('get', 'pods', '-l', 'app=web', '--no-headers');
   return rows(r.stdout).map((x) => x.slice(0, 3));
 }
+
+/*
+ * The waits below read the sim's store in process (a kubectl per poll cost more CPU than the controllers it waited
+ * on); what a test asserts once a wait is over is still read with kubectl.
+ */
+const storedWebPods = () => fx.sim.api.list(PODS, 'default').filter((p) => p.metadata.labels?.app === 'web');
+const storedPod = (name: string) => fx.sim.api.get(PODS, 'default', name);
 
 describe('kubectl workloads against the sim', () => {
   it('create deployment --replicas=3: rollout status completes and get deploy,rs,pods shows 3/3 Running', async () => {
@@ -45,8 +53,10 @@ describe('kubectl workloads against the sim', () => {
   it('scale --replicas=1 converges', async () => {
     expect((await kubectl('scale', 'deployment', 'web', '--replicas=1')).stdout.trim()).toBe('deployment.apps/web scaled');
     expect((await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s')).code).toBe(0);
-    await until(async () => (await webPods()).length === 1, 10_000);
-    expect((await webPods())[0].slice(1)).toEqual(['1/1', 'Running']);
+    await until(() => storedWebPods().length === 1, 10_000);
+    const left = await webPods();
+    expect(left).toHaveLength(1);
+    expect(left[0].slice(1)).toEqual(['1/1', 'Running']);
     const d = rows((await kubectl('get', 'deploy', 'web', '--no-headers')).stdout)[0];
     expect(d.slice(0, 4)).toEqual(['web', '1/1', '1', '1']);
   });
@@ -64,8 +74,8 @@ describe('kubectl workloads against the sim', () => {
     expect(fresh.slice(1, 4)).toEqual(['1', '1', '1']);
     const history = await kubectl('rollout', 'history', 'deployment/web');
     expect(rows(history.stdout).map((r) => r[0])).toEqual(['deployment.apps/web', 'REVISION', '1', '2']);
-    await until(async () => (await webPods()).length === 1, 10_000);
-    const image = await kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].spec.containers[0].image}');
+    await until(() => storedWebPods().length === 1, 10_000);
+    const image = await kubectl('get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].spec.containers[0].image}');
     expect(image.stdout).toBe('nginx:1.27');
   });
 
@@ -75,17 +85,24 @@ describe('kubectl workloads against the sim', () => {
     expect(del.stdout.trim()).toBe(`pod "${name}" deleted`);
     const during = rows((await kubectl('get', 'pod', name, '--no-headers')).stdout)[0];
     expect(during.slice(0, 3)).toEqual([name, '1/1', 'Terminating']);
-    await until(async () => (await kubectl('get', 'pod', name)).code !== 0, 10_000);
+    await until(() => storedPod(name) === undefined, 10_000);
     expect((await kubectl('get', 'pod', name)).stderr.trim()).toBe(`Error from server (NotFound): pods "${name}" not found`);
-    await until(async () => { const p = await webPods(); return p.length === 1 && p[0][0] !== name && p[0][2] === 'Running'; }, 10_000);
+    await until(() => {
+      const p = storedWebPods();
+      return p.length === 1 && p[0].metadata.name !== name && (p[0].status as { phase?: string } | undefined)?.phase === 'Running';
+    }, 10_000);
+    const replaced = await webPods();
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0][0]).not.toBe(name);
+    expect(replaced[0][2]).toBe('Running');
   });
 
   it('delete deployment leaves no ReplicaSet and no pod behind', async () => {
     expect((await kubectl('delete', 'deployment', 'web')).stdout.trim()).toBe('deployment.apps "web" deleted');
-    await until(async () => {
-      const r = await kubectl('get', 'deploy,rs,pods', '-l', 'app=web');
-      return r.stdout.trim() === '' && r.stderr.trim() === 'No resources found in default namespace.';
-    }, 10_000);
+    const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+    await until(() => [DEPLOYMENTS, REPLICASETS, PODS].every((ref) => fx.sim.api.list(ref, 'default').every((o) => o.metadata.labels?.app !== 'web')), 10_000);
+    const r = await kubectl('get', 'deploy,rs,pods', '-l', 'app=web');
+    expect([r.stdout.trim(), r.stderr.trim()]).toEqual(['', 'No resources found in default namespace.']);
   });
 
   it('delete --cascade=foreground removes the deployment only after its pods', async () => {
@@ -95,7 +112,8 @@ describe('kubectl workloads against the sim', () => {
     expect(del.code).toBe(0);
     const fin = await kubectl('get', 'deployment', 'fg', '-o', 'jsonpath={.metadata.finalizers}');
     expect(fin.stdout).toBe('["foregroundDeletion"]');
-    await until(async () => (await kubectl('get', 'deployment', 'fg')).code !== 0, 10_000);
+    await until(() => fx.sim.api.get(DEPLOYMENTS, 'default', 'fg') === undefined, 10_000);
+    expect((await kubectl('get', 'deployment', 'fg')).stderr.trim()).toBe('Error from server (NotFound): deployments.apps "fg" not found');
     expect((await kubectl('get', 'rs,pods', '-l', 'app=fg', '-o', 'name')).stdout.trim()).toBe('');
     expect(fx.sim.controllers!.errors).toBe(0);
   });

@@ -136,12 +136,21 @@ export function pod(name: string, opts: { namespace?: string; labels?: Record<st
   };
 }
 
-/** Polls `cond` every 10 ms until it holds (or throws after `ms`). */
+/**
+ * Polls `cond` until it holds (or throws after `ms`). A condition read in process (it returns a boolean) is asked
+ * every 10 ms. One that returns a promise usually asks something outside the test (a kubectl process, an HTTP
+ * request): it is asked at 10 ms, then less and less often up to every 200 ms, so a long wait does not start a
+ * process back to back and take the core the sim needs to get there.
+ */
 export async function until(cond: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!(await cond())) {
+  let pause = 10;
+  for (;;) {
+    const held = cond();
+    if (typeof held === 'boolean' ? held : await held) return;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, pause));
+    if (typeof held !== 'boolean') pause = Math.min(200, Math.ceil(pause * 1.5));
   }
 }
 
