@@ -86,6 +86,17 @@ describe('start-up imports', () => {
     expect(await loadedBy(['list', 'pods', '--sim', '--kube-version', '1.34', '-o', 'name'], BIN)).toMatch(/^read .*\/dist\/kwatch-sim\.cjs$/m);
   });
 
+  // oclif took an argument left out from a stdin that is not a terminal, if a line came within 10 ms: with a pipe
+  // holding a line, `events pods` watched one pod of that name (or every pod, by timing). src/cli/args-without-stdin.ts.
+  it('an argument left out is never read from stdin', { timeout: 60_000 }, async () => {
+    const r = await run(process.execPath, [BIN, 'events', 'pods', '--sim', '--sim-churn', '0', '--until-synced', '-o', 'ndjson'], {}, 'no-such-pod\n');
+    expect(r.code, r.stderr).toBe(0);
+    const added = r.stdout.split('\n').filter((l) => l.includes('"op":"ADDED"')).map((l) => (JSON.parse(l) as { key: string }).key);
+    // The sim's `default` pods (five for the default seed), none of them the name sent on stdin.
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((key) => key.startsWith('default/'))).toBe(true);
+  });
+
   it('--version and a command\'s help are answered without loading the bundle', { timeout: 60_000 }, async () => {
     for (const args of [['--version'], ['events', '--help']]) expect(await loadedBy(args, BIN)).not.toContain('/dist/cli/load-bundle.js');
   });
