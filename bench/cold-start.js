@@ -114,11 +114,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, exe: { type: 'string' }, node24: { type: 'string' }, before: { type: 'string' } } });
   const { medians, ratios, runs, pods, missing } = await benchColdStart({ runs: Number(values.runs), exe: values.exe, node24: values.node24, before: values.before });
   const lines = [`${runs} interleaved runs each; a sim namespace of ${pods} pods; node ${process.version}`, ''];
-  for (const [name, ms] of Object.entries(medians)) lines.push(`${name.padEnd(48)} ${ms.toFixed(1).padStart(7)} ms`);
+  // 48 wide as before; wider only when --before adds longer names.
+  const width = Math.max(48, ...Object.keys(medians).map((n) => n.length));
+  for (const [name, ms] of Object.entries(medians)) lines.push(`${name.padEnd(width)} ${ms.toFixed(1).padStart(7)} ms`);
   if (missing) lines.push(`(no single executable: ${missing})`);
   lines.push('');
   for (const [name, { value, goal }] of Object.entries(ratios)) {
-    if (value !== undefined) lines.push(`${name.padEnd(48)} ${value.toFixed(2).padStart(6)}x${goal === undefined ? '' : `  (goal ≤ ${goal}x: ${value <= goal ? 'met' : 'NOT met'})`}`);
+    if (value !== undefined) lines.push(`${name.padEnd(width)} ${value.toFixed(2).padStart(6)}x${goal === undefined ? '' : `  (goal ≤ ${goal}x: ${value <= goal ? 'met' : 'NOT met'})`}`);
   }
   console.log(lines.join('\n'));
   writeText('cold-start.json', `${JSON.stringify({ medians, ratios, runs, pods }, null, 2)}\n`);
