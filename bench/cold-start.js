@@ -5,7 +5,9 @@
 //  - `kwatch --version` and `kwatch events --help` (the fast path) against `node -e 0` (budget 2.5x), and oclif's
 //    own help for the same command (bench/lib/oclif-help.js): within 1.5x (issue 29), src/cli/fast-help.ts could go.
 // Run after `npm run build` (and `npm run package` for the executable):
-//   node bench/cold-start.js [--runs N] [--exe PATH] [--node24 PATH]
+//   node bench/cold-start.js [--runs N] [--exe PATH] [--node24 PATH] [--before DIR]
+// --before DIR: another build's package folder (its bin/, dist/, package.json; node_modules reachable from it), run
+// interleaved with this one, so that a start-up change reads as before/after under the same load.
 // Node 24: --node24, else $NODE24_BIN/node (CI's), else the Node 24 binary `npm run package` keeps in its cache.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,7 +62,7 @@ function once(file, args, env) {
   return performance.now() - start;
 }
 
-export async function benchColdStart({ runs = 21, exe, node24 } = {}) {
+export async function benchColdStart({ runs = 21, exe, node24, before } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kwatch-cold-start-'));
   const sim = await startSim({ pods: PODS, nodes: 3 });
   try {
@@ -71,12 +73,15 @@ export async function benchColdStart({ runs = 21, exe, node24 } = {}) {
     const executable = exe ? { exe } : releaseExecutable(dir);
     const node = process.execPath;
     const node24Bin = process.version.startsWith('v24.') ? undefined : node24Binary(node24);
+    const beforeBin = before ? join(before, 'bin', 'run.js') : undefined;
     const cases = {
       'node -e 0': [node, ['-e', '0']],
       'kubectl get pods': ['kubectl', ['get', 'pods']],
       ...(executable.exe ? { 'executable: events pods --until-synced': [executable.exe, ['events', 'pods', '--until-synced']] } : {}),
       'npm CLI: events pods --until-synced': [node, [BIN, 'events', 'pods', '--until-synced']],
       ...(node24Bin ? { 'npm CLI on Node 24: events pods --until-synced': [node24Bin, [BIN, 'events', 'pods', '--until-synced']] } : {}),
+      ...(beforeBin ? { 'before: npm CLI: events pods --until-synced': [node, [beforeBin, 'events', 'pods', '--until-synced']] } : {}),
+      ...(beforeBin && node24Bin ? { 'before: npm CLI on Node 24: events pods --until-synced': [node24Bin, [beforeBin, 'events', 'pods', '--until-synced']] } : {}),
       'kwatch --version': [node, [BIN, '--version']],
       'kwatch events --help (fast path)': [node, [BIN, 'events', '--help']],
       'kwatch events --help (oclif)': [node, [here('lib/oclif-help.js')]],
@@ -94,6 +99,10 @@ export async function benchColdStart({ runs = 21, exe, node24 } = {}) {
       'fast help / node -e 0': { value: ratio('kwatch events --help (fast path)', 'node -e 0'), goal: HELP_BUDGET },
       'oclif help / node -e 0': { value: ratio('kwatch events --help (oclif)', 'node -e 0'), goal: OCLIF_HELP_GOAL },
     };
+    if (beforeBin) {
+      ratios['npm CLI / before'] = { value: ratio('npm CLI: events pods --until-synced', 'before: npm CLI: events pods --until-synced') };
+      ratios['npm CLI on Node 24 / before'] = { value: ratio('npm CLI on Node 24: events pods --until-synced', 'before: npm CLI on Node 24: events pods --until-synced') };
+    }
     return { medians, ratios, runs, pods: PODS, missing: executable.missing };
   } finally {
     await sim.close();
@@ -102,14 +111,16 @@ export async function benchColdStart({ runs = 21, exe, node24 } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, exe: { type: 'string' }, node24: { type: 'string' } } });
-  const { medians, ratios, runs, pods, missing } = await benchColdStart({ runs: Number(values.runs), exe: values.exe, node24: values.node24 });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, exe: { type: 'string' }, node24: { type: 'string' }, before: { type: 'string' } } });
+  const { medians, ratios, runs, pods, missing } = await benchColdStart({ runs: Number(values.runs), exe: values.exe, node24: values.node24, before: values.before });
   const lines = [`${runs} interleaved runs each; a sim namespace of ${pods} pods; node ${process.version}`, ''];
-  for (const [name, ms] of Object.entries(medians)) lines.push(`${name.padEnd(48)} ${ms.toFixed(1).padStart(7)} ms`);
+  // 48 wide as before; wider only when --before adds longer names.
+  const width = Math.max(48, ...Object.keys(medians).map((n) => n.length));
+  for (const [name, ms] of Object.entries(medians)) lines.push(`${name.padEnd(width)} ${ms.toFixed(1).padStart(7)} ms`);
   if (missing) lines.push(`(no single executable: ${missing})`);
   lines.push('');
   for (const [name, { value, goal }] of Object.entries(ratios)) {
-    if (value !== undefined) lines.push(`${name.padEnd(48)} ${value.toFixed(2).padStart(6)}x  (goal ≤ ${goal}x: ${value <= goal ? 'met' : 'NOT met'})`);
+    if (value !== undefined) lines.push(`${name.padEnd(width)} ${value.toFixed(2).padStart(6)}x${goal === undefined ? '' : `  (goal ≤ ${goal}x: ${value <= goal ? 'met' : 'NOT met'})`}`);
   }
   console.log(lines.join('\n'));
   writeText('cold-start.json', `${JSON.stringify({ medians, ratios, runs, pods }, null, 2)}\n`);

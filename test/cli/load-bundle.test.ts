@@ -26,12 +26,18 @@ module.exports = { where: basename(__dirname), unit: 'µs', later: () => Promise
 `));
 const IMPORTED = 'function,beside the bundle';
 
-async function load(env: Record<string, string>, ownCodeCache?: boolean): Promise<string> {
+async function load(env: Record<string, string>, ownCodeCache?: boolean, exitCode = 0): Promise<string> {
   const script = `const { loadBundle } = await import(${JSON.stringify(LOADER)});
 const b = loadBundle(new URL(${JSON.stringify(pathToFileURL(bundle).href)})${ownCodeCache === undefined ? '' : `, ${ownCodeCache}`});
-console.log(JSON.stringify([b.where, b.unit, await b.later()]));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env } });
-  return stdout.trim();
+console.log(JSON.stringify([b.where, b.unit, await b.later()]));
+process.exitCode = ${exitCode};`;
+  try {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '', ...env } });
+    return stdout.trim();
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== exitCode) throw err;
+    return (err as { stdout: string }).stdout.trim();
+  }
 }
 
 const cacheFiles = (cacheHome: string) => {
@@ -66,6 +72,16 @@ describe('loadBundle', () => {
     writeFileSync(path, 'not V8 code');
     await load({ XDG_CACHE_HOME: home });
     expect(readFileSync(path).toString('latin1')).not.toBe('not V8 code');
+  });
+
+  // The first run to write the file sets what every later run starts from: a run that failed (on its flags, say)
+  // compiled little, so it leaves the writing to the next run that ends well.
+  it('is written only by a run that exits 0', async () => {
+    const home = join(dir, 'failed-first');
+    expect(await load({ XDG_CACHE_HOME: home }, undefined, 1)).toContain(IMPORTED);
+    expect(cacheFiles(home)).toEqual([]);
+    await load({ XDG_CACHE_HOME: home });
+    expect(cacheFiles(home)).toHaveLength(1);
   });
 
   it('starts cold and rewrites the file when 300 bytes of its code are damaged (V8 aborted on it: exit 133)', async () => {

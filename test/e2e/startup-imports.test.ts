@@ -12,10 +12,13 @@ import { tempDir } from '../temp-dir.js';
 const dir = tempDir('kwatch-imports-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Preloaded into the child: appends every module it loads (ES modules as resolved, CommonJS as required) to $LOG. */
+/**
+ * Preloaded into the child: appends every module it loads (ES modules as resolved, CommonJS as required) to $LOG, and
+ * every bundle (.cjs) src/cli/load-bundle.ts reads itself, as `read PATH`.
+ */
 const LOG_LOADS = `
-import { register, createRequire } from 'node:module';
-import { appendFileSync } from 'node:fs';
+import { register, createRequire, syncBuiltinESMExports } from 'node:module';
+import fs, { appendFileSync } from 'node:fs';
 const log = process.env.KWATCH_MODULE_LOG;
 const Module = createRequire(import.meta.url)('node:module');
 const load = Module._load;
@@ -23,6 +26,12 @@ Module._load = function (request, parent, isMain) {
   try { appendFileSync(log, Module._resolveFilename(request, parent, isMain) + '\\n'); } catch {}
   return load.apply(this, arguments);
 };
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (path) {
+  if (typeof path === 'string' && path.endsWith('.cjs')) appendFileSync(log, 'read ' + path + '\\n');
+  return readFileSync.apply(this, arguments);
+};
+syncBuiltinESMExports();
 register('data:text/javascript,' + encodeURIComponent(
   "import { appendFileSync } from 'node:fs';" +
   'export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(' + JSON.stringify(log) + ", r.url + '\\\\n'); return r; }",
@@ -67,6 +76,35 @@ describe('start-up imports', () => {
     const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson'], BIN, { NODE_ENV: nodeEnv });
     expect(loaded).toContain('/dist/cli/load-bundle.js');
     for (const m of ['/node_modules/typescript/', '/node_modules/tsx/', '/node_modules/ts-node/']) expect(loaded).not.toContain(m);
+  });
+
+  // The sim is a file of its own (scripts/bundle/cli-bundle.js): a run that starts none must not read, hash and
+  // compile it. The flags every command takes name the sim's releases (--kube-version), which are bundled twice.
+  it('a command that starts no sim does not read the sim\'s bundle (nor node:http on a flag error); --sim does', { timeout: 60_000 }, async () => {
+    const kubeconfig = join(dir, 'no-cluster.kubeconfig');
+    writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
+    for (const args of [['list', 'pods', '--max-object-size', 'lots'], ['events', 'pods', '--kube-version', '1.34'], ['list', 'pods', '--kubeconfig', kubeconfig]]) {
+      const log = join(dir, `loads-${++runs}.txt`);
+      const r = await run(process.execPath, ['--import', preload, BIN, ...args], { KWATCH_MODULE_LOG: log });
+      expect(r.code, r.stderr).not.toBe(0);
+      const loaded = readFileSync(log, 'utf8');
+      expect(loaded).toMatch(/^read .*\/dist\/kwatch\.cjs$/m);
+      expect(loaded, args.join(' ')).not.toContain('kwatch-sim.cjs');
+      // node:http (net, streams) for nothing: the request log's reason phrases are read only when -v asks for it.
+      if (args.includes('lots')) expect(loaded).not.toMatch(/^(node:)?http$/m);
+    }
+    expect(await loadedBy(['list', 'pods', '--sim', '--kube-version', '1.34', '-o', 'name'], BIN)).toMatch(/^read .*\/dist\/kwatch-sim\.cjs$/m);
+  });
+
+  // oclif took an argument left out from a stdin that is not a terminal, if a line came within 10 ms: with a pipe
+  // holding a line, `events pods` watched one pod of that name (or every pod, by timing). src/cli/args-without-stdin.ts.
+  it('an argument left out is never read from stdin', { timeout: 60_000 }, async () => {
+    const r = await run(process.execPath, [BIN, 'events', 'pods', '--sim', '--sim-churn', '0', '--until-synced', '-o', 'ndjson'], {}, 'no-such-pod\n');
+    expect(r.code, r.stderr).toBe(0);
+    const added = r.stdout.split('\n').filter((l) => l.includes('"op":"ADDED"')).map((l) => (JSON.parse(l) as { key: string }).key);
+    // The sim's `default` pods (five for the default seed), none of them the name sent on stdin.
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((key) => key.startsWith('default/'))).toBe(true);
   });
 
   it('--version and a command\'s help are answered without loading the bundle', { timeout: 60_000 }, async () => {

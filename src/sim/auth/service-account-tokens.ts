@@ -33,21 +33,31 @@ export interface TokenClaims {
 const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
 export class ServiceAccountTokens {
-  private readonly privateKey: KeyObject;
-  private readonly publicKey: KeyObject;
-  private readonly keyId: string;
+  private signingKey?: { privateKey: KeyObject; publicKey: KeyObject; keyId: string };
 
-  constructor(readonly issuer = DEFAULT_ISSUER) {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    this.privateKey = pair.privateKey;
-    this.publicKey = pair.publicKey;
+  constructor(readonly issuer = DEFAULT_ISSUER) {}
+
+  /**
+   * The run's key pair, made when a token is first issued or checked or the key asked for: most sim runs (every
+   * `--sim` command) never do, and making it cost each start a few ms.
+   */
+  private get key(): { privateKey: KeyObject; publicKey: KeyObject; keyId: string } {
+    if (this.signingKey) return this.signingKey;
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     // As kube: the key id is the unpadded base64url SHA-256 of the public key's DER.
-    this.keyId = b64url(createHash('sha256').update(pair.publicKey.export({ type: 'spki', format: 'der' })).digest());
+    const keyId = b64url(createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest());
+    return (this.signingKey = { privateKey, publicKey, keyId });
+  }
+
+  /** Whether the key pair has been made (for tests: a run that signs nothing makes none). */
+  get hasKey(): boolean {
+    return this.signingKey !== undefined;
   }
 
   /** The public key as a JSON Web Key (what /openid/v1/jwks lists). */
   publicJwk(): Record<string, unknown> {
-    return { use: 'sig', ...this.publicKey.export({ format: 'jwk' }), kid: this.keyId, alg: 'ES256' };
+    const { publicKey, keyId } = this.key;
+    return { use: 'sig', ...publicKey.export({ format: 'jwk' }), kid: keyId, alg: 'ES256' };
   }
 
   /** The audiences the API server itself accepts tokens for. */
@@ -71,9 +81,10 @@ export class ServiceAccountTokens {
       nbf: now,
       sub: `system:serviceaccount:${subject.namespace}:${subject.name}`,
     };
-    const header = b64url(JSON.stringify({ alg: 'ES256', kid: this.keyId }));
+    const { privateKey, keyId } = this.key;
+    const header = b64url(JSON.stringify({ alg: 'ES256', kid: keyId }));
     const payload = b64url(JSON.stringify(claims));
-    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key: this.privateKey, dsaEncoding: 'ieee-p1363' });
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key: privateKey, dsaEncoding: 'ieee-p1363' });
     return { token: `${header}.${payload}.${b64url(signature)}`, claims };
   }
 
@@ -95,7 +106,7 @@ export class ServiceAccountTokens {
     if (typeof claims !== 'object' || claims === null || claims.iss !== this.issuer) return undefined;
     const signature = Buffer.from(parts[2], 'base64url');
     const signed = header.alg === 'ES256' && signature.length === 64
-      && verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: this.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+      && verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: this.key.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
     if (!signed) return { error: 'invalid signature' };
     const now = Math.floor(nowMs / 1000);
     if (typeof claims.exp !== 'number' || now >= claims.exp) return { error: 'service account token has expired' };
