@@ -70,7 +70,7 @@ export const globalFlags = {
   sim: Flags.boolean({ description: 'Run against an embedded simulated cluster started in-process on a random loopback port (no kubeconfig needed).', default: false, helpGroup: 'GLOBAL' }),
   'sim-pods': rangedInteger(0, MAX_SIM_PODS, { description: `With --sim: number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30, helpGroup: 'SIM' }),
   'sim-nodes': rangedInteger(0, MAX_SIM_NODES, { description: `With --sim: number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3, helpGroup: 'SIM' }),
-  'sim-churn': Flags.string({ description: `With --sim: changes per second (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: String(DEFAULT_SIM_CHURN), helpGroup: 'SIM' }),
+  'sim-churn': Flags.string({ description: `With --sim: changes per second, from the first watch (0 = static cluster; up to ${MAX_SIM_CHURN}).`, default: String(DEFAULT_SIM_CHURN), helpGroup: 'SIM' }),
   'sim-seed': Flags.integer({ description: 'With --sim: seed for the deterministic workload.', default: 1, helpGroup: 'SIM' }),
   // No default here: given without --sim it is a one-line error (it cannot change a real cluster's version).
   'kube-version': Flags.string({ description: `With --sim: the Kubernetes release the embedded server serves, as \`kwatch sim --kube-version\` (default the newest). One of ${KUBE_VERSIONS.join(', ')}.`, options: [...KUBE_VERSIONS], helpGroup: 'SIM' }),

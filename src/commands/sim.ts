@@ -29,7 +29,7 @@ export default class Sim extends Command {
     seed: Flags.integer({ description: 'Seed for the deterministic workload.', default: 1 }),
     nodes: rangedInteger(0, MAX_SIM_NODES, { description: `Number of nodes to generate (0 to ${MAX_SIM_NODES}).`, default: 3 }),
     pods: rangedInteger(0, MAX_SIM_PODS, { description: `Number of pods to generate (0 to ${MAX_SIM_PODS}).`, default: 30 }),
-    churn: Flags.string({ description: `Creates, updates and deletes per second (0 = a static cluster; up to ${MAX_SIM_CHURN}, what the sim generates and still answers in milliseconds; the same default as --sim-churn).`, default: String(DEFAULT_SIM_CHURN) }),
+    churn: Flags.string({ description: `Creates, updates and deletes per second, from the first watch a client opens (0 = a static cluster; up to ${MAX_SIM_CHURN}, what the sim generates and still answers in milliseconds; the same default as --sim-churn).`, default: String(DEFAULT_SIM_CHURN) }),
     'history-events': rangedInteger(1, 1_000_000, { description: 'Events kept in the watch history (older resourceVersions answer 410 Expired; 1 to 1000000).', default: 10_000 }),
     'history-age': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds of watch history kept (1 or more).', default: 300 }),
     'bookmark-interval': rangedInteger(1, MAX_TIMER_SECONDS, { description: 'Seconds between BOOKMARK events on watches that allow them (1 or more).', default: 60 }),
