@@ -230,11 +230,6 @@ describe('kwatch reconcile: bad input', { timeout: 60_000 }, () => {
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('nope.mjs');
   });
-
-  it('an unknown primary resource is kubectl\'s one-line error', async () => {
-    const mod = k.file('noop.mjs', 'export const reconcile = () => {};\n');
-    const r = await reconcile('widgets', '--with', mod);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('error: the server doesn\'t have a resource type "widgets"');
-  });
+  // An unknown primary resource (kubectl's one-line error, exit 1) is checked on the same run, with and without
+  // --once, in e2e/reconcile-verdicts.test.ts ("usage and load errors").
 });
