@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadError, loadInNode, type Loaded } from './load-in-node.js';
+import { errorLine, loadCasesInNode, loadError, loadInNode, type LoadCase, type Loaded } from './load-in-node.js';
 import { tempDir } from '../temp-dir.js';
 
 const folders: string[] = [];
@@ -21,16 +21,18 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-/** Starts loading each case at once (each is a child node: the test waits for the slowest, not for the sum);
+/** Loads every case in one child node, one after the other (a node start and dist's loader cost ~0.2 s of CPU each);
  * `early(files, resource)` is that case's loadError. */
-function loadErrorsAtOnce(dir: string, cases: [files: string[], resource?: string][]): (files: string[], resource?: string) => Promise<string> {
+function loadErrorsInOneNode(dir: string, cases: LoadCase[]): (files: string[], resource?: string) => Promise<string> {
   const id = (files: string[], resource?: string) => `${files.join(',')}|${resource ?? ''}`;
-  const started = new Map(cases.map(([files, resource]) => {
-    const error = loadError(dir, files, resource);
-    error.catch(() => undefined); // awaited below, in its turn
-    return [id(files, resource), error];
-  }));
-  return (files, resource) => started.get(id(files, resource)) ?? Promise.reject(new Error(`${id(files, resource)} was not started`));
+  const all = loadCasesInNode(dir, cases);
+  all.catch(() => undefined); // awaited below, per case
+  const index = new Map(cases.map(([files, resource], i) => [id(files, resource), i]));
+  return async (files, resource) => {
+    const i = index.get(id(files, resource));
+    if (i === undefined) throw new Error(`${id(files, resource)} was not started`);
+    return errorLine((await all).results[i], files);
+  };
 }
 
 async function loaded(cwd: string, files: string[], resource?: string): Promise<Loaded[]> {
@@ -139,9 +141,10 @@ export default defineController({
 describe('a module that cannot be used: one line naming the file (and the line)', () => {
   test('no such file, an unsupported extension, a folder', async () => {
     const dir = folder({ 'ctrl.py': 'def reconcile(): pass\n', 'sub/x.ts': '' });
-    expect(await loadError(dir, ['missing.ts'])).toBe('cannot load missing.ts: no such file');
-    expect(await loadError(dir, ['ctrl.py'])).toBe("cannot load ctrl.py: unsupported extension '.py' (kwatch loads .js, .mjs, .cjs, .ts, .mts, .cts)");
-    expect(await loadError(dir, ['sub'])).toBe('cannot load sub: it is a directory, not a module file');
+    const loadError = loadErrorsInOneNode(dir, [[['missing.ts']], [['ctrl.py']], [['sub']]]);
+    expect(await loadError(['missing.ts'])).toBe('cannot load missing.ts: no such file');
+    expect(await loadError(['ctrl.py'])).toBe("cannot load ctrl.py: unsupported extension '.py' (kwatch loads .js, .mjs, .cjs, .ts, .mts, .cts)");
+    expect(await loadError(['sub'])).toBe('cannot load sub: it is a directory, not a module file');
   });
 
   test('a syntax error: FILE:LINE:COL in TypeScript, in an ES module (where Node 20 names no place) and in CommonJS', async () => {
@@ -150,9 +153,10 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'bad.mjs': `const a = 1;\n\nexport function reconcile() { return a + ; }\n`,
       'bad.cjs': `const a = 1;\nmodule.exports = { reconcile( };\n`,
     });
-    expect(await loadError(dir, ['bad.ts'])).toBe('bad.ts:2:31: SyntaxError: Expected ")" but found "{"');
-    expect(await loadError(dir, ['bad.mjs'])).toBe('bad.mjs:3:42: SyntaxError: Unexpected ";"');
-    expect(await loadError(dir, ['bad.cjs'])).toBe("bad.cjs:2:31: SyntaxError: Unexpected token '}'");
+    const loadError = loadErrorsInOneNode(dir, [[['bad.ts']], [['bad.mjs']], [['bad.cjs']]]);
+    expect(await loadError(['bad.ts'])).toBe('bad.ts:2:31: SyntaxError: Expected ")" but found "{"');
+    expect(await loadError(['bad.mjs'])).toBe('bad.mjs:3:42: SyntaxError: Unexpected ";"');
+    expect(await loadError(['bad.cjs'])).toBe("bad.cjs:2:31: SyntaxError: Unexpected token '}'");
   });
 
   test('an ES module .js file in a CommonJS package says how to fix it', async () => {
@@ -170,7 +174,7 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'typeerror.mjs': `const o = {};\nexport const x = o.spec.replicas;\n`,
       'string.mjs': `throw 'just a string';\n`,
     });
-    const early = loadErrorsAtOnce(dir, [[['throws.mjs']], [['throws.cjs']], [['throws.ts']], [['typeerror.mjs']], [['string.mjs']]]);
+    const early = loadErrorsInOneNode(dir, [[['throws.mjs']], [['throws.cjs']], [['throws.ts']], [['typeerror.mjs']], [['string.mjs']]]);
     expect(await early(['throws.mjs'])).toBe('throws.mjs:3: config has no cluster (thrown while loading the module)');
     expect(await early(['throws.cjs'])).toBe('throws.cjs:2: cjs says no (thrown while loading the module)');
     expect(await early(['throws.ts'])).toBe('throws.ts:6: ts config has no cluster (thrown while loading the module)');
@@ -195,7 +199,7 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'rel.mjs': `import { x } from './nope.mjs';\nexport function reconcile() { return x; }\n`,
       'req.cjs': `const { defineController } = require('kwatch');\nmodule.exports = defineController({ for: 'pods', reconcile() {} });\n`,
     });
-    const early = loadErrorsAtOnce(dir, [[['pkg.ts']], [['rel.mjs']], [['export.ts']], [['req.cjs']]]);
+    const early = loadErrorsInOneNode(dir, [[['pkg.ts']], [['rel.mjs']], [['export.ts']], [['req.cjs']]]);
     expect(await early(['pkg.ts'])).toBe(`pkg.ts:2: Cannot find package 'not-installed' imported from ${join(dir, 'pkg.ts')}`);
     expect(await early(['rel.mjs'])).toBe('rel.mjs:1:19: Could not resolve "./nope.mjs"');
     expect(await early(['export.ts'])).toBe("export.ts:3:10: SyntaxError: The requested module 'greeting' does not provide an export named 'farewell'");
@@ -213,7 +217,7 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'a/ctrl.mjs': `export function reconcile() {}\n`,
       'b/ctrl.mjs': `export function reconcile() {}\n`,
     });
-    const early = loadErrorsAtOnce(dir, [[['none.mjs'], 'pods'], [['owns.mjs']], [['watches.ts']], [['nofor.mjs']], [['a/ctrl.mjs', 'b/ctrl.mjs'], 'pods']]);
+    const early = loadErrorsInOneNode(dir, [[['none.mjs'], 'pods'], [['owns.mjs']], [['watches.ts']], [['nofor.mjs']], [['a/ctrl.mjs', 'b/ctrl.mjs'], 'pods']]);
     expect(await early(['none.mjs'], 'pods')).toBe(
       'none.mjs: exports no reconcile function (export async function reconcile(req, ctx), or export default defineController({ for, reconcile }))',
     );
@@ -232,9 +236,12 @@ describe('a module that cannot be used: one line naming the file (and the line)'
       'bad.ts': `export function reconcile( {\n`,
     });
     const before = readdirSync(dir).sort();
-    await loaded(dir, ['ok.ts'], 'pods');
-    await loadError(dir, ['throws.ts'], 'pods');
-    await loadError(dir, ['bad.ts'], 'pods');
+    // The three in turn in one process, as the CLI would load them.
+    const { results: [ok, throws, bad], stderr } = await loadCasesInNode(dir, [[['ok.ts'], 'pods'], [['throws.ts'], 'pods'], [['bad.ts'], 'pods']]);
+    expect(ok).toEqual([expect.objectContaining({ ok: true, name: 'ok' })]);
+    expect(stderr).toBe('');
+    expect(errorLine(throws, ['throws.ts'])).toMatch(/^throws\.ts:1: no/);
+    expect(errorLine(bad, ['bad.ts'])).toMatch(/^bad\.ts:\d+:\d+: SyntaxError/);
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 });
