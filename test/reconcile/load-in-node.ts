@@ -38,7 +38,9 @@ export interface Failed {
 const DRIVER = `
 const { loadControllerModules } = await import(process.env.KWATCH_LOADER_URL);
 const results = [];
-for (const [resource, ...files] of JSON.parse(process.env.KWATCH_LOAD_CASES)) {
+for (const [cwd, resource, ...files] of JSON.parse(process.env.KWATCH_LOAD_CASES)) {
+  // Each case from its own folder: the loader resolves the names given against the cwd, as the CLI does.
+  if (cwd) process.chdir(cwd);
   try {
     const loaded = await loadControllerModules(files, resource ? { resource } : {});
     const out = [];
@@ -60,7 +62,8 @@ for (const [resource, ...files] of JSON.parse(process.env.KWATCH_LOAD_CASES)) {
 process.stdout.write(JSON.stringify(results));
 `;
 
-export type LoadCase = [files: string[], resource?: string];
+/** Files and RESOURCE as given on a command line; `cwd` (default: the call's) is the folder they are named from. */
+export type LoadCase = [files: string[], resource?: string, cwd?: string];
 
 /**
  * Loads each case (files relative to cwd, as a user would name them) in one child node, one after the other: per case,
@@ -73,7 +76,7 @@ export function loadCasesInNode(cwd: string, cases: LoadCase[]): Promise<{ resul
     execFile(
       NODE,
       ['--input-type=module', '-e', DRIVER],
-      { cwd, timeout: 10_000 + 10_000 * cases.length, env: { ...process.env, KWATCH_LOADER_URL: pathToFileURL(LOADER).href, KWATCH_LOAD_CASES: JSON.stringify(cases.map(([files, resource]) => [resource ?? '', ...files])) } },
+      { cwd, timeout: 10_000 + 10_000 * cases.length, env: { ...process.env, KWATCH_LOADER_URL: pathToFileURL(LOADER).href, KWATCH_LOAD_CASES: JSON.stringify(cases.map(([files, resource, caseCwd]) => [caseCwd ?? '', resource ?? '', ...files])) } },
       (err, stdout, stderr) => {
         if (err && !stdout) return reject(new Error(`the loader's child failed: ${err.message}\n${stderr}`));
         resolve({ results: JSON.parse(stdout) as (Loaded | Failed)[][], stderr });

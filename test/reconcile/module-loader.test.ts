@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { errorLine, loadCasesInNode, loadError, loadInNode, type LoadCase, type Loaded } from './load-in-node.js';
+import { errorLine, loadCasesInNode, loadError, type LoadCase, type Loaded } from './load-in-node.js';
 import { tempDir } from '../temp-dir.js';
 
 const folders: string[] = [];
@@ -35,28 +35,45 @@ function loadErrorsInOneNode(dir: string, cases: LoadCase[]): (files: string[], 
   };
 }
 
-async function loaded(cwd: string, files: string[], resource?: string): Promise<Loaded[]> {
-  const results = await loadInNode(cwd, files, resource);
-  for (const r of results) if (!r.ok) throw new Error(`did not load: ${r.error}`);
-  // Nothing on stderr: no warning of Node's (loader hooks, source maps) reaches the user's terminal.
-  expect(results.stderr).toBe('');
-  return results as Loaded[];
+/**
+ * Cases that must load, all loaded in turn in one child node when the first test asks for its own (a node start and
+ * dist's loader cost ~0.2 s of CPU each time). `add` returns the case's results: each must have loaded, and nothing
+ * may be on the child's stderr: no warning of Node's (loader hooks, source maps) reaches the user's terminal.
+ */
+function loadsInOneNode(): { add(cwd: string, files: string[], resource?: string): () => Promise<Loaded[]> } {
+  const cases: LoadCase[] = [];
+  let all: ReturnType<typeof loadCasesInNode> | undefined;
+  return {
+    add(cwd, files, resource) {
+      const i = cases.push([files, resource, cwd]) - 1;
+      return async () => {
+        all ??= loadCasesInNode(cases[0][2]!, cases);
+        const { results, stderr } = await all;
+        for (const r of results[i]) if (!r.ok) throw new Error(`did not load: ${r.error}`);
+        expect(stderr).toBe('');
+        return results[i] as Loaded[];
+      };
+    },
+  };
 }
 
 describe('module forms', () => {
+  // Each test's folder is written as the file is collected; the first test to run loads every one.
+  const forms = loadsInOneNode();
+
+  const jsDir = folder({
+    'package.json': '{ "type": "module" }',
+    'scale.js': `export async function reconcile(req, ctx) { return { requeueAfter: req.name + '-1s' }; }\nexport function errorPolicy(err) { return { requeue: true }; }\n`,
+  });
+  const loadJs = forms.add(jsDir, ['scale.js'], 'deployments.apps');
   test('.js ES module with a named reconcile and errorPolicy: RESOURCE from the command line is its primary resource', async () => {
-    const dir = folder({
-      'package.json': '{ "type": "module" }',
-      'scale.js': `export async function reconcile(req, ctx) { return { requeueAfter: req.name + '-1s' }; }\nexport function errorPolicy(err) { return { requeue: true }; }\n`,
-    });
-    const [c] = await loaded(dir, ['scale.js'], 'deployments.apps');
-    expect(c).toMatchObject({ file: join(dir, 'scale.js'), name: 'scale', for: 'deployments.apps', cliResource: 'deployments.apps', reconciled: { requeueAfter: 'web-1s' }, errorPolicy: { requeue: true } });
+    const [c] = await loadJs();
+    expect(c).toMatchObject({ file: join(jsDir, 'scale.js'), name: 'scale', for: 'deployments.apps', cliResource: 'deployments.apps', reconciled: { requeueAfter: 'web-1s' }, errorPolicy: { requeue: true } });
     expect(c.moduleFor).toBeUndefined();
   });
 
-  test(".mjs default export built with defineController imported from 'kwatch', in a folder no node_modules holds kwatch in", async () => {
-    const dir = folder({
-      'ctrl.mjs': `import { defineController } from 'kwatch';
+  const mjsDir = folder({
+    'ctrl.mjs': `import { defineController } from 'kwatch';
 export default defineController({
   name: 'deploy-scaler',
   for: 'deployments.apps',
@@ -65,8 +82,10 @@ export default defineController({
   async reconcile(req, ctx) { return { requeue: req.name === 'web' }; },
 });
 `,
-    });
-    const [c] = await loaded(dir, ['ctrl.mjs']);
+  });
+  const loadMjs = forms.add(mjsDir, ['ctrl.mjs']);
+  test(".mjs default export built with defineController imported from 'kwatch', in a folder no node_modules holds kwatch in", async () => {
+    const [c] = await loadMjs();
     expect(c).toMatchObject({
       name: 'deploy-scaler',
       for: 'deployments.apps',
@@ -77,21 +96,21 @@ export default defineController({
     });
   });
 
+  const cjsDir = folder({
+    'object.cjs': `module.exports = { for: 'pods', helper() { return 'via this'; }, reconcile(req) { return this.helper(); } };\n`,
+    'function.cjs': `module.exports = async function reconcile(req) { return 'function ' + req.name; };\n`,
+    'named.cjs': `exports.reconcile = function () { return 'named'; };\nexports.errorPolicy = function () { return 'policy'; };\n`,
+  });
+  const loadCjs = forms.add(cjsDir, ['object.cjs', 'function.cjs', 'named.cjs'], 'pods');
   test('.cjs: module.exports = { for, reconcile }, module.exports = function, and exports.reconcile with exports.errorPolicy', async () => {
-    const dir = folder({
-      'object.cjs': `module.exports = { for: 'pods', helper() { return 'via this'; }, reconcile(req) { return this.helper(); } };\n`,
-      'function.cjs': `module.exports = async function reconcile(req) { return 'function ' + req.name; };\n`,
-      'named.cjs': `exports.reconcile = function () { return 'named'; };\nexports.errorPolicy = function () { return 'policy'; };\n`,
-    });
-    const [object, fn, named] = await loaded(dir, ['object.cjs', 'function.cjs', 'named.cjs'], 'pods');
+    const [object, fn, named] = await loadCjs();
     expect(object).toMatchObject({ name: 'object', for: 'pods', moduleFor: 'pods', reconciled: 'via this' });
     expect(fn).toMatchObject({ name: 'function', for: 'pods', reconciled: 'function web' });
     expect(named).toMatchObject({ name: 'named', for: 'pods', reconciled: 'named', errorPolicy: 'policy' });
   });
 
-  test(".ts with a type import from 'kwatch', an enum and an extensionless relative import of another .ts file", async () => {
-    const dir = folder({
-      'controller.ts': `import type { ReconcileContext, ReconcileRequest, ReconcileAction } from 'kwatch';
+  const tsDir = folder({
+    'controller.ts': `import type { ReconcileContext, ReconcileRequest, ReconcileAction } from 'kwatch';
 import { defineController } from 'kwatch';
 import { Phase, phaseOf } from './lib/phase';
 
@@ -102,38 +121,43 @@ export default defineController({
   },
 });
 `,
-      'lib/phase.ts': `export enum Phase { Pending = 'Pending', Ready = 'Ready' }\nexport function phaseOf(name: string): Phase { return name === 'web' ? Phase.Ready : Phase.Pending; }\n`,
-    });
-    const [c] = await loaded(dir, ['controller.ts']);
-    expect(c).toMatchObject({ file: join(dir, 'controller.ts'), name: 'controller', for: 'deployments.apps', reconciled: { requeue: true } });
-    expect(readdirSync(dir).sort()).toEqual(['controller.ts', 'lib']);
+    'lib/phase.ts': `export enum Phase { Pending = 'Pending', Ready = 'Ready' }\nexport function phaseOf(name: string): Phase { return name === 'web' ? Phase.Ready : Phase.Pending; }\n`,
+  });
+  const loadTs = forms.add(tsDir, ['controller.ts']);
+  test(".ts with a type import from 'kwatch', an enum and an extensionless relative import of another .ts file", async () => {
+    const [c] = await loadTs();
+    expect(c).toMatchObject({ file: join(tsDir, 'controller.ts'), name: 'controller', for: 'deployments.apps', reconciled: { requeue: true } });
+    expect(readdirSync(tsDir).sort()).toEqual(['controller.ts', 'lib']);
   });
 
+  const mtsCtsDir = folder({
+    'a.mts': `const enum Mode { Fast = 'fast' }\nexport async function reconcile(): Promise<string> { return Mode.Fast; }\n`,
+    'b.cts': `import type { ReconcileContext } from 'kwatch';\nexport = { for: 'pods', reconcile(_r: unknown, _c: ReconcileContext): string { return 'cts'; } };\n`,
+  });
+  const loadMtsCts = forms.add(mtsCtsDir, ['a.mts', 'b.cts'], 'pods');
   test('.mts and .cts', async () => {
-    const dir = folder({
-      'a.mts': `const enum Mode { Fast = 'fast' }\nexport async function reconcile(): Promise<string> { return Mode.Fast; }\n`,
-      'b.cts': `import type { ReconcileContext } from 'kwatch';\nexport = { for: 'pods', reconcile(_r: unknown, _c: ReconcileContext): string { return 'cts'; } };\n`,
-    });
-    const [a, b] = await loaded(dir, ['a.mts', 'b.cts'], 'pods');
+    const [a, b] = await loadMtsCts();
     expect(a).toMatchObject({ name: 'a', for: 'pods', reconciled: 'fast' });
     expect(b).toMatchObject({ name: 'b', for: 'pods', reconciled: 'cts' });
   });
 
+  const packageDir = folder({
+    'node_modules/greeting/package.json': '{ "name": "greeting", "type": "module", "exports": "./index.js" }',
+    'node_modules/greeting/index.js': `export const greet = (n) => 'hello ' + n;\n`,
+    'ctrl/c.ts': `import { greet } from 'greeting';\nexport function reconcile(req: { name: string }): string { return greet(req.name); }\n`,
+    'ctrl/d.mjs': `import { greet } from 'greeting';\nexport function reconcile(req) { return greet(req.name) + '!'; }\n`,
+  });
+  const loadPackageImports = forms.add(join(packageDir, 'ctrl'), ['c.ts', 'd.mjs'].map((f) => join(packageDir, 'ctrl', f)), 'pods');
   test("a package import resolves from the module's own folder, for TypeScript (bundled beside it) as for JavaScript", async () => {
-    const dir = folder({
-      'node_modules/greeting/package.json': '{ "name": "greeting", "type": "module", "exports": "./index.js" }',
-      'node_modules/greeting/index.js': `export const greet = (n) => 'hello ' + n;\n`,
-      'ctrl/c.ts': `import { greet } from 'greeting';\nexport function reconcile(req: { name: string }): string { return greet(req.name); }\n`,
-      'ctrl/d.mjs': `import { greet } from 'greeting';\nexport function reconcile(req) { return greet(req.name) + '!'; }\n`,
-    });
-    const [ts, js] = await loaded(join(dir, 'ctrl'), ['c.ts', 'd.mjs'].map((f) => join(dir, 'ctrl', f)), 'pods');
+    const [ts, js] = await loadPackageImports();
     expect(ts.reconciled).toBe('hello web');
     expect(js.reconciled).toBe('hello web!');
   });
 
+  const forDir = folder({ 'c.mjs': `export default { for: 'deploy', reconcile() {} };\n` });
+  const loadFor = forms.add(forDir, ['c.mjs'], 'deployments.apps');
   test("the module's `for` and the command line's RESOURCE are both passed on: definition.for is the module's", async () => {
-    const dir = folder({ 'c.mjs': `export default { for: 'deploy', reconcile() {} };\n` });
-    const [c] = await loaded(dir, ['c.mjs'], 'deployments.apps');
+    const [c] = await loadFor();
     expect(c).toMatchObject({ for: 'deploy', moduleFor: 'deploy', cliResource: 'deployments.apps' });
   });
 });
