@@ -240,11 +240,14 @@ describe('the --once verdict', () => {
     // make it periodic (wire-trace.ts PERIODIC_WRITES) at the third renewal, and an uneven gap under load leaves two
     // more tries before the loop check would count its own echoes past --loop-threshold (with an immediate first
     // renewal, one). The 2 s pace stays: the gaps (sleep + one kubectl run) may differ by at most 1.5x, and a kubectl
-    // run's time varies by up to a second at load.
-    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '3s', '--max-wait', '40s', '--loop-threshold', '2', ...sh(script));
+    // run's time varies by up to a second at load. --quiet is 6 s, not 3: until the heartbeat is known periodic each
+    // beat is a write, and one gap of 2 s + a slow kubectl run over --quiet settled the run before that (seen at load
+    // 18, a kubectl wrapper in the way). Once it is known periodic the run settles at once (the other write is older
+    // than --quiet by then), so the longer --quiet costs no time.
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '6s', '--max-wait', '40s', '--loop-threshold', '2', ...sh(script));
     expect(r.stderr).toMatch(/^periodic: kubectl\[\d+\] configmaps default\/exec-beat written every ~[\d.]+ s with no event triggering it \(a lease renewal or a heartbeat\): neither a loop nor waited for$/m);
     expect(r.stderr).not.toMatch(/^loop:/m);
-    expect(r.stderr).toMatch(/^settled: 3 s without writes\nconverged: 1 key written, no write pending$/m);
+    expect(r.stderr).toMatch(/^settled: 6 s without writes\nconverged: 1 key written, no write pending$/m);
     expect(r.code).toBe(0);
   }, 60_000);
 
