@@ -23,6 +23,21 @@ async function ok(p: ReturnType<typeof k.kubectl>): Promise<string> {
   return r.stdout;
 }
 
+/*
+ * The namespaces, roles and bindings a test's checks stand on, made by the admin in one `kubectl create -f` of
+ * several documents (they were a typed `kubectl create` each: kubectl-kinds.test.ts judges those commands).
+ */
+let setUps = 0;
+const setUp = (...docs: string[]) => ok(k.kubectl('create', '-f', k.file(`setup-${++setUps}.yaml`, docs.join('---\n'))));
+const namespace = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`;
+const rule = (verbs: string[], resources: string[], resourceNames?: string[]) =>
+  `{apiGroups: [""], resources: [${resources.join(', ')}], verbs: [${verbs.join(', ')}]${resourceNames ? `, resourceNames: [${resourceNames.join(', ')}]` : ''}}`;
+const role = (namespace: string, name: string, ...rules: string[]) =>
+  `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: ${name}, namespace: ${namespace}}\nrules: [${rules.join(', ')}]\n`;
+const userDev = '{kind: User, apiGroup: rbac.authorization.k8s.io, name: dev}';
+const roleBinding = (namespace: string, name: string, roleName: string, subject: string) =>
+  `apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ${name}, namespace: ${namespace}}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${roleName}}\nsubjects: [${subject}]\n`;
+
 describe('kubectl auth can-i', () => {
   it('says yes to the admin, and to dev only inside its namespace', async () => {
     expect(await ok(k.kubectl('auth', 'can-i', 'create', 'pods'))).toBe('yes\n');
@@ -36,8 +51,7 @@ describe('kubectl auth can-i', () => {
 
   it('follows a Role and RoleBinding the admin creates, for can-i and for the request itself', async () => {
     expect((await dev('get', 'configmaps', '-n', 'default')).stderr.trim()).toBe('Error from server (Forbidden): configmaps is forbidden: User "dev" cannot list resource "configmaps" in API group "" in the namespace "default"');
-    await ok(k.kubectl('create', 'role', 'cm-reader', '--verb=get,list', '--resource=configmaps', '-n', 'default'));
-    await ok(k.kubectl('create', 'rolebinding', 'dev-cm-reader', '--role=cm-reader', '--user=dev', '-n', 'default'));
+    await setUp(role('default', 'cm-reader', rule(['get', 'list'], ['configmaps'])), roleBinding('default', 'dev-cm-reader', 'cm-reader', userDev));
     expect(await ok(dev('auth', 'can-i', 'list', 'configmaps', '-n', 'default'))).toBe('yes\n');
     expect((await dev('auth', 'can-i', 'delete', 'configmaps', '-n', 'default')).stdout).toBe('no\n');
     expect((await dev('get', 'configmaps', '-n', 'default')).code).toBe(0);
@@ -45,31 +59,25 @@ describe('kubectl auth can-i', () => {
   });
 
   it('answers for the subresource asked about (can-i --subresource=log): a role for pods is not one for pods/log', async () => {
-    await ok(k.kubectl('create', 'namespace', 'logs'));
-    await ok(k.kubectl('create', 'role', 'pod-reader', '--verb=get', '--resource=pods', '-n', 'logs'));
-    await ok(k.kubectl('create', 'rolebinding', 'dev-pod-reader', '--role=pod-reader', '--user=dev', '-n', 'logs'));
+    await setUp(namespace('logs'), role('logs', 'pod-reader', rule(['get'], ['pods'])), roleBinding('logs', 'dev-pod-reader', 'pod-reader', userDev));
     expect(await ok(dev('auth', 'can-i', 'get', 'pods', '-n', 'logs'))).toBe('yes\n');
     const log = await dev('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'logs');
     expect(log.stdout).toBe('no\n');
     expect(log.code).toBe(1);
-    await ok(k.kubectl('create', 'role', 'log-reader', '--verb=get', '--resource=pods/log', '-n', 'logs'));
-    await ok(k.kubectl('create', 'rolebinding', 'dev-log-reader', '--role=log-reader', '--user=dev', '-n', 'logs'));
+    await setUp(role('logs', 'log-reader', rule(['get'], ['pods/log'])), roleBinding('logs', 'dev-log-reader', 'log-reader', userDev));
     expect(await ok(dev('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'logs'))).toBe('yes\n');
     expect((await dev('auth', 'can-i', 'get', 'pods', '--subresource=exec', '-n', 'logs')).stdout).toBe('no\n');
   });
 
   it('prints RBAC\'s reason when a binding names a role that does not exist', async () => {
-    await ok(k.kubectl('create', 'namespace', 'ghosts'));
-    await ok(k.kubectl('create', 'rolebinding', 'dev-ghost', '--role=ghost', '--user=dev', '-n', 'ghosts'));
+    await setUp(namespace('ghosts'), roleBinding('ghosts', 'dev-ghost', 'ghost', userDev));
     const r = await dev('auth', 'can-i', 'get', 'pods', '-n', 'ghosts');
     expect(r.stdout).toBe('no - RBAC: role.rbac.authorization.k8s.io "ghost" not found\n');
     expect((await dev('get', 'pods', '-n', 'ghosts')).stderr.trim()).toBe('Error from server (Forbidden): pods is forbidden: User "dev" cannot list resource "pods" in API group "" in the namespace "ghosts": RBAC: role.rbac.authorization.k8s.io "ghost" not found');
   });
 
   it('lists what a user may do (--list), from its roles', async () => {
-    await ok(k.kubectl('create', 'namespace', 'listing'));
-    await ok(k.kubectl('create', 'role', 'pod-watcher', '--verb=get,list,watch', '--resource=pods', '--resource-name=web', '-n', 'listing'));
-    await ok(k.kubectl('create', 'rolebinding', 'dev-pod-watcher', '--role=pod-watcher', '--user=dev', '-n', 'listing'));
+    await setUp(namespace('listing'), role('listing', 'pod-watcher', rule(['get', 'list', 'watch'], ['pods'], ['web'])), roleBinding('listing', 'dev-pod-watcher', 'pod-watcher', userDev));
     const out = await ok(dev('auth', 'can-i', '--list', '-n', 'listing'));
     const rows = out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
     expect(rows[0]).toEqual(['Resources', 'Non-Resource URLs', 'Resource Names', 'Verbs']);
@@ -90,8 +98,10 @@ describe('kubectl auth can-i', () => {
     const refused = await dev('auth', 'can-i', 'get', 'pods', '--as=admin');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr.trim()).toBe('Error from server (Forbidden): users "admin" is forbidden: User "dev" cannot impersonate resource "users" in API group "" at the cluster scope');
-    await ok(k.kubectl('create', 'clusterrole', 'impersonator', '--verb=impersonate', '--resource=users', '--resource-name=carol'));
-    await ok(k.kubectl('create', 'clusterrolebinding', 'dev-impersonator', '--clusterrole=impersonator', '--user=dev'));
+    await setUp(
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: impersonator}\nrules: [${rule(['impersonate'], ['users'], ['carol'])}]\n`,
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: dev-impersonator}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: impersonator}\nsubjects: [${userDev}]\n`,
+    );
     const carol = await ok(dev('auth', 'whoami', '--as=carol'));
     expect(carol).toBe('ATTRIBUTE   VALUE\nUsername    carol\nGroups      [system:authenticated]\n');
   });
@@ -106,8 +116,9 @@ describe('kubectl auth whoami', () => {
 
 describe('kubectl create token', () => {
   it('returns an ES256 JWT for the service account, with the audience and lifetime asked for', async () => {
-    await ok(k.kubectl('create', 'serviceaccount', 'robot', '-n', 'default'));
-    const uid = (await ok(k.kubectl('get', 'serviceaccount', 'robot', '-n', 'default', '-o', 'jsonpath={.metadata.uid}')));
+    // The created object as the server answered it: its uid.
+    const uid = (await ok(k.kubectl('create', 'serviceaccount', 'robot', '-n', 'default', '-o', 'jsonpath={.metadata.uid}')));
+    expect(uid).toMatch(/^[0-9a-f-]{36}$/);
     const before = Math.floor(Date.now() / 1000);
     const token = (await ok(k.kubectl('create', 'token', 'robot', '-n', 'default', '--audience=x', '--duration=2h'))).trim();
     const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
@@ -147,8 +158,7 @@ describe('kubectl create token', () => {
       .toBe('system:serviceaccount:default:lister ["system:serviceaccounts","system:serviceaccounts:default","system:authenticated"]');
     const denied = await withToken(token, 'get', 'pods', '-n', 'default');
     expect(denied.stderr.trim()).toBe('Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:lister" cannot list resource "pods" in API group "" in the namespace "default"');
-    await ok(k.kubectl('create', 'role', 'pod-lister', '--verb=list', '--resource=pods', '-n', 'default'));
-    await ok(k.kubectl('create', 'rolebinding', 'lister', '--role=pod-lister', '--serviceaccount=default:lister', '-n', 'default'));
+    await setUp(role('default', 'pod-lister', rule(['list'], ['pods'])), roleBinding('default', 'lister', 'pod-lister', '{kind: ServiceAccount, name: lister, namespace: default}'));
     const allowed = await withToken(token, 'get', 'pods', '-n', 'default');
     expect(allowed.code).toBe(0);
     expect(allowed.stderr).toBe('No resources found in default namespace.\n');

@@ -38,6 +38,34 @@ async function status(cronJob: string): Promise<any> {
   return JSON.parse((await kubectl('get', 'cronjob', cronJob, '-o', 'jsonpath={.status}')).stdout || '{}');
 }
 
+/** What one `kubectl get cronjobs,jobs,events -o json` shows: the reads below, from one kubectl run. */
+interface Snapshot {
+  /** As jobsOf: the Jobs a CronJob controls that are not being deleted, sorted. */
+  jobsOf(cronJob: string): string[];
+  job(name: string): any;
+  /** As status: the CronJob's status, {} when it has none. */
+  status(cronJob: string): any;
+  /** As eventReasons, without the server's field selector (eventReasons judges that). */
+  eventReasons(cronJob: string): string[];
+}
+
+/**
+ * One kubectl run for what a test checks once a wait is over (status, Jobs and events), where each read was a kubectl
+ * run of its own: the same objects, as the same server serves them, read from one List.
+ */
+async function snapshot(): Promise<Snapshot> {
+  const r = await kubectl('get', 'cronjobs,jobs,events', '-o', 'json');
+  expect(r.code, r.stderr).toBe(0);
+  const items = (JSON.parse(r.stdout) as { items: any[] }).items;
+  const ofKind = (kind: string) => items.filter((o) => o.kind === kind);
+  return {
+    jobsOf: (cronJob) => ofKind('Job').filter((j) => j.metadata.ownerReferences?.[0]?.name === cronJob && !j.metadata.deletionTimestamp).map((j) => j.metadata.name as string).sort(),
+    job: (name) => ofKind('Job').find((j) => j.metadata.name === name),
+    status: (cronJob) => ofKind('CronJob').find((c) => c.metadata.name === cronJob)?.status ?? {},
+    eventReasons: (cronJob) => ofKind('Event').filter((e) => e.involvedObject?.kind === 'CronJob' && e.involvedObject?.name === cronJob).map((e) => e.reason as string),
+  };
+}
+
 async function eventReasons(cronJob: string): Promise<string[]> {
   const r = await kubectl('get', 'events', '--field-selector', `involvedObject.kind=CronJob,involvedObject.name=${cronJob}`, '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}');
   return r.stdout.trim().split('\n').filter(Boolean);
@@ -85,10 +113,12 @@ async function settled(): Promise<void> {
   await until(() => fx.sim.controllers!.pending() === 0, 5_000);
 }
 
-async function removeCronJob(name: string): Promise<void> {
-  expect((await kubectl('delete', 'cronjob', name)).code).toBe(0);
-  await until(() => storedJobsOf(name).length === 0, 10_000);
-  expect(await jobsOf(name)).toEqual([]);
+/** Deletes the CronJobs (one kubectl run) and checks their Jobs go with them (one more). */
+async function removeCronJob(...names: string[]): Promise<void> {
+  expect((await kubectl('delete', 'cronjob', ...names)).code).toBe(0);
+  await until(() => names.every((name) => storedJobsOf(name).length === 0), 10_000);
+  const owned = await ownedJobs();
+  for (const name of names) expect(owned[name] ?? [], name).toEqual([]);
 }
 
 describe('CronJobs against the sim', () => {
@@ -99,10 +129,11 @@ describe('CronJobs against the sim', () => {
     clock.set(due + 5_000);
     const name = `tick-${due / MINUTE}`;
     await until(() => storedJobsOf('tick').includes(name), 10_000);
-    const job = JSON.parse((await kubectl('get', 'job', name, '-o', 'json')).stdout);
+    const created = await snapshot();
+    const job = created.job(name);
     expect(job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(iso(due));
     expect(job.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: expect.any(String), controller: true, blockOwnerDeletion: true }]);
-    const s = await status('tick');
+    const s = created.status('tick');
     expect(s.lastScheduleTime).toBe(iso(due));
     expect(s.active?.map((a: any) => [a.kind, a.name, a.apiVersion]) ?? []).toEqual(s.active ? [['Job', name, 'batch/v1']] : []);
     const table = rows((await kubectl('get', 'cronjobs', 'tick')).stdout);
@@ -115,13 +146,15 @@ describe('CronJobs against the sim', () => {
     await until(() => { const st = storedStatus('tick'); return !st.active && st.lastSuccessfulTime !== undefined; }, 10_000);
     const done = await status('tick');
     expect([done.active, typeof done.lastSuccessfulTime]).toEqual([undefined, 'string']);
+    // The events the controller records, found by kubectl's field selector on the involved object.
     expect(await eventReasons('tick')).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SawCompletedJob']));
     // One more minute, one more Job.
     const again = nextMinute(0);
     clock.set(again + 5_000);
     await until(() => storedJobsOf('tick').includes(`tick-${again / MINUTE}`), 10_000);
-    expect(await jobsOf('tick')).toContain(`tick-${again / MINUTE}`);
-    expect((await status('tick')).lastScheduleTime).toBe(iso(again));
+    const later = await snapshot();
+    expect(later.jobsOf('tick')).toContain(`tick-${again / MINUTE}`);
+    expect(later.status('tick').lastScheduleTime).toBe(iso(again));
     await removeCronJob('tick');
   });
 
@@ -132,21 +165,22 @@ describe('CronJobs against the sim', () => {
     expect(table[0].slice(0, 3)).toEqual(['zoned', '@hourly', 'Asia/Kolkata']);
     clock.advance(60 * MINUTE);
     await until(() => storedJobsOf('zoned').length === 1, 10_000);
-    const zonedJobs = await jobsOf('zoned');
+    const seen = await snapshot();
+    const zonedJobs = seen.jobsOf('zoned');
     expect(zonedJobs).toHaveLength(1);
     const [name] = zonedJobs;
     const minutes = Number(name.slice('zoned-'.length));
     expect(minutes % 60).toBe(30);
-    const annotation = (await kubectl('get', 'job', name, '-o', 'jsonpath={.metadata.annotations.batch\\.kubernetes\\.io/cronjob-scheduled-timestamp}')).stdout;
+    const annotation = seen.job(name).metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'];
     expect(annotation).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\+05:30$/);
     expect(Date.parse(annotation)).toBe(minutes * MINUTE);
     await removeCronJob('zoned');
   });
 
   it('concurrencyPolicy: Allow runs Jobs side by side, Forbid skips while one is active, Replace deletes it first', async () => {
-    for (const policy of ['Allow', 'Forbid', 'Replace']) {
-      expect((await kubectl('create', '-f', cronJobYaml(policy.toLowerCase(), ['schedule: "* * * * *"', `concurrencyPolicy: ${policy}`], { pending: true }))).code).toBe(0);
-    }
+    const files = ['Allow', 'Forbid', 'Replace'].map((policy) => cronJobYaml(policy.toLowerCase(), ['schedule: "* * * * *"', `concurrencyPolicy: ${policy}`], { pending: true }));
+    const created = await kubectl('create', ...files.flatMap((f) => ['-f', f]));
+    expect([created.code, created.stdout]).toEqual([0, 'cronjob.batch/allow created\ncronjob.batch/forbid created\ncronjob.batch/replace created\n']);
     const first = nextMinute(0);
     clock.set(first + 5_000);
     for (const cj of ['allow', 'forbid', 'replace']) await until(() => storedJobsOf(cj).length === 1, 10_000);
@@ -155,19 +189,20 @@ describe('CronJobs against the sim', () => {
     const second = nextMinute(0);
     clock.set(second + 5_000);
     await until(() => storedJobsOf('allow').length === 2, 10_000);
-    expect(await jobsOf('allow')).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
-    expect((await status('allow')).active.map((a: any) => a.name).sort()).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
     await until(() => storedJobsOf('replace').join() === `replace-${second / MINUTE}`, 10_000);
-    expect(await jobsOf('replace')).toEqual([`replace-${second / MINUTE}`]);
-    expect((await status('replace')).active.map((a: any) => a.name)).toEqual([`replace-${second / MINUTE}`]);
-    expect(await eventReasons('replace')).toContain('SuccessfulDelete');
     await until(() => storedEventReasons('forbid').includes('JobAlreadyActive'), 10_000);
-    expect(await eventReasons('forbid')).toContain('JobAlreadyActive');
-    expect(await jobsOf('forbid')).toEqual([`forbid-${first / MINUTE}`]);
-    const forbid = await status('forbid');
+    const seen = await snapshot();
+    expect(seen.jobsOf('allow')).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
+    expect(seen.status('allow').active.map((a: any) => a.name).sort()).toEqual([`allow-${first / MINUTE}`, `allow-${second / MINUTE}`]);
+    expect(seen.jobsOf('replace')).toEqual([`replace-${second / MINUTE}`]);
+    expect(seen.status('replace').active.map((a: any) => a.name)).toEqual([`replace-${second / MINUTE}`]);
+    expect(seen.eventReasons('replace')).toContain('SuccessfulDelete');
+    expect(seen.eventReasons('forbid')).toContain('JobAlreadyActive');
+    expect(seen.jobsOf('forbid')).toEqual([`forbid-${first / MINUTE}`]);
+    const forbid = seen.status('forbid');
     expect([forbid.active.map((a: any) => a.name), forbid.lastScheduleTime]).toEqual([[`forbid-${first / MINUTE}`], iso(first)]);
     expect(rows((await kubectl('get', 'cronjobs', 'allow', 'forbid', 'replace', '--no-headers')).stdout).map((r) => [r[0], r[8]])).toEqual([['allow', '2'], ['forbid', '1'], ['replace', '1']]);
-    for (const cj of ['allow', 'forbid', 'replace']) await removeCronJob(cj);
+    await removeCronJob('allow', 'forbid', 'replace');
   });
 
   it('successfulJobsHistoryLimit and failedJobsHistoryLimit: the oldest finished Jobs beyond them are deleted', async () => {
@@ -181,9 +216,9 @@ describe('CronJobs against the sim', () => {
       await until(() => storedSucceeded(names.at(-1)!) === 1, 10_000);
     }
     await until(() => storedJobsOf('kept').join() === names.slice(2).join(), 10_000);
-    const kept = await kubectl('get', 'jobs', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.metadata.ownerReferences[0].name} {.status.succeeded} {.metadata.deletionTimestamp}{"\\n"}{end}');
-    expect(rows(kept.stdout).filter((x) => x.length === 3 && x[1] === 'kept')).toEqual(names.slice(2).map((n) => [n, 'kept', '1']));
-    expect(await eventReasons('kept')).toContain('SuccessfulDelete');
+    const kept = await snapshot();
+    expect(kept.jobsOf('kept').map((n) => [n, kept.job(n).status.succeeded])).toEqual(names.slice(2).map((n) => [n, 1]));
+    expect(kept.eventReasons('kept')).toContain('SuccessfulDelete');
     await removeCronJob('kept');
 
     // Failed Jobs: the sim's pods do not fail, so the test marks each Job failed as a Job controller would.
@@ -199,9 +234,10 @@ describe('CronJobs against the sim', () => {
       expect(p.code, p.stderr).toBe(0);
     }
     await until(() => storedJobsOf('failing').join() === failed[1], 10_000);
-    expect(await jobsOf('failing')).toEqual([failed[1]]);
     await until(() => storedStatus('failing').active === undefined, 10_000);
-    expect((await status('failing')).active).toBeUndefined();
+    const after = await snapshot();
+    expect(after.jobsOf('failing')).toEqual([failed[1]]);
+    expect(after.status('failing').active).toBeUndefined();
     await removeCronJob('failing');
   });
 
@@ -213,8 +249,9 @@ describe('CronJobs against the sim', () => {
     // The controller has had its turn (its queues are empty) and saw two schedule times pass.
     await settled();
     expect(rows((await kubectl('get', 'cronjob', 'paused', '--no-headers')).stdout)[0][7]).toBe('True');
-    expect(await jobsOf('paused')).toEqual([]);
-    expect((await status('paused')).lastScheduleTime).toBeUndefined();
+    const suspended = await snapshot();
+    expect(suspended.jobsOf('paused')).toEqual([]);
+    expect(suspended.status('paused').lastScheduleTime).toBeUndefined();
     expect((await kubectl('patch', 'cronjob', 'paused', '--type=merge', '-p', '{"spec":{"suspend":false}}')).code).toBe(0);
     await until(() => storedJobsOf('paused').join() === `paused-${last / MINUTE}`, 10_000);
     expect(await jobsOf('paused')).toEqual([`paused-${last / MINUTE}`]);
@@ -228,8 +265,9 @@ describe('CronJobs against the sim', () => {
     // Resumed 30 s after a schedule time, 20 s past its deadline: nothing starts.
     expect((await kubectl('patch', 'cronjob', 'late', '--type=merge', '-p', '{"spec":{"suspend":false}}')).code).toBe(0);
     await settled();
-    expect(await jobsOf('late')).toEqual([]);
-    expect((await status('late')).lastScheduleTime).toBeUndefined();
+    const missed = await snapshot();
+    expect(missed.jobsOf('late')).toEqual([]);
+    expect(missed.status('late').lastScheduleTime).toBeUndefined();
     const due = nextMinute(0);
     clock.set(due + 5_000);
     await until(() => storedJobsOf('late').join() === `late-${due / MINUTE}`, 10_000);
@@ -246,10 +284,11 @@ describe('CronJobs against the sim', () => {
     expect(job.metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'nightly', controller: true });
     expect(job.spec.template.spec.containers[0].command).toEqual(['true']);
     await until(() => storedSucceeded('nightly-manual') === 1, 10_000);
-    expect((await kubectl('get', 'job', 'nightly-manual', '-o', 'jsonpath={.status.succeeded}')).stdout).toBe('1');
+    const ran = await snapshot();
+    expect(ran.job('nightly-manual').status.succeeded).toBe(1);
     // Not the controller's own: kube warns about it and leaves it out of status.active.
-    expect(await eventReasons('nightly')).toContain('UnexpectedJob');
-    expect((await status('nightly')).active).toBeUndefined();
+    expect(ran.eventReasons('nightly')).toContain('UnexpectedJob');
+    expect(ran.status('nightly').active).toBeUndefined();
     await removeCronJob('nightly');
     expect(fx.sim.controllers!.errors).toBe(0);
   });
@@ -259,9 +298,10 @@ describe('CronJobs against the sim', () => {
     expect(await bad('--schedule=61 * * * *')).toBe('error: failed to create cronjob: CronJob.batch "bad" is invalid: spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61');
     expect(await bad('--schedule=* * *')).toContain('spec.schedule: Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]');
     expect(await bad('--schedule=TZ=UTC 0 * * * *')).toContain('cannot use TZ or CRON_TZ in schedule, use timeZone field instead');
-    const zone = await kubectl('create', '-f', cronJobYaml('bad-zone', ['schedule: "@daily"', 'timeZone: Mars/Olympus']));
-    expect(zone.stderr).toContain('spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus');
-    const policy = await kubectl('create', '-f', cronJobYaml('bad-policy', ['schedule: "@daily"', 'concurrencyPolicy: Sometimes']));
-    expect(policy.stderr).toContain('spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"');
+    // Both files in one run: kubectl sends each and prints each refusal.
+    const files = await kubectl('create', '-f', cronJobYaml('bad-zone', ['schedule: "@daily"', 'timeZone: Mars/Olympus']), '-f', cronJobYaml('bad-policy', ['schedule: "@daily"', 'concurrencyPolicy: Sometimes']));
+    expect(files.code).not.toBe(0);
+    expect(files.stderr).toMatch(/"bad-zone" is invalid: .*spec\.timeZone: Invalid value: "Mars\/Olympus": unknown time zone Mars\/Olympus/);
+    expect(files.stderr).toMatch(/"bad-policy" is invalid: .*spec\.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"/);
   });
 });

@@ -109,9 +109,11 @@ describe('kubectl and the sim\'s further kinds', () => {
     const agents = pods.filter((p) => p[0].startsWith('agent-'));
     expect(agents.map((p) => p[0])).toEqual(agents.map(() => expect.stringMatching(/^agent-[bcdfghjklmnpqrstvwxz2456789]{5}$/)));
     expect(new Set(agents.map((p) => p[6]))).toEqual(new Set(['node-001', 'node-002']));
-    const labels = JSON.parse(await ok('get', 'pod', 'web-1', '-n', 'kinds', '-o', 'jsonpath={.metadata.labels}'));
+    // The pod and its set from one kubectl run.
+    const [web1, webSet] = JSON.parse(await ok('get', 'pod/web-1', 'sts/web', '-n', 'kinds', '-o', 'json')).items;
+    const labels = web1.metadata.labels;
     expect(labels).toMatchObject({ app: 'web', 'statefulset.kubernetes.io/pod-name': 'web-1', 'apps.kubernetes.io/pod-index': '1', 'controller-revision-hash': expect.stringMatching(/^web-/) });
-    expect(await ok('get', 'sts', 'web', '-n', 'kinds', '-o', 'jsonpath={.status.currentRevision}')).toBe(labels['controller-revision-hash']);
+    expect(webSet.status.currentRevision).toBe(labels['controller-revision-hash']);
 
     const table = rows(await ok('get', 'sts,ds', '-n', 'kinds'));
     expect(table[0]).toEqual(['NAME', 'READY', 'AGE']);

@@ -187,14 +187,16 @@ spec: {policyName: replicas, validationActions: [Deny], paramRef: {name: limits,
     expect(got[5].slice(0, 3)).toEqual(['validatingadmissionpolicy.admissionregistration.k8s.io/replicas', '1', 'v1/ConfigMap']);
     expect(got[6]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
     expect(got[7].slice(0, 3)).toEqual(['validatingadmissionpolicybinding.admissionregistration.k8s.io/replicas', 'replicas', 'default/limits']);
-    const vw = JSON.parse(await ok('get', 'validatingwebhookconfiguration', 'vw', '-o', 'json'));
+    // The three objects' defaults from one kubectl run (a List, in the order asked).
+    const [vw, mw, vap] = JSON.parse(await ok('get', 'validatingwebhookconfiguration/vw', 'mutatingwebhookconfiguration/mw', 'validatingadmissionpolicy/replicas', '-o', 'json')).items;
+    expect([vw.kind, mw.kind, vap.kind]).toEqual(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy']);
     expect(vw.webhooks[0]).toEqual({
       name: 'check.example.com', clientConfig: { service: { namespace: 'default', name: 'hook', port: 443 } },
       rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' }],
       failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, sideEffects: 'None', timeoutSeconds: 10, admissionReviewVersions: ['v1'],
     });
-    expect(JSON.parse(await ok('get', 'mutatingwebhookconfiguration', 'mw', '-o', 'json')).webhooks[0].reinvocationPolicy).toBe('Never');
-    expect(JSON.parse(await ok('get', 'validatingadmissionpolicy', 'replicas', '-o', 'json')).spec.failurePolicy).toBe('Fail');
+    expect(mw.webhooks[0].reinvocationPolicy).toBe('Never');
+    expect(vap.spec.failurePolicy).toBe('Fail');
     const bad = await refused('apply', '-f', fx.file('bad-hook.yaml', `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata: {name: bad}
@@ -217,9 +219,9 @@ webhooks: [{name: check.example.com, clientConfig: {url: "http://hook.example.co
     const conditions = rows(await ok('get', 'csr', '-o', 'custom-columns=NAME:.metadata.name,CONDITION:.status.conditions[*].type,REASON:.status.conditions[*].reason'));
     expect(conditions.slice(1)).toEqual([['jane', 'Approved', 'KubectlApprove'], ['joe', 'Denied', 'KubectlDeny']]);
     // The sim signs nothing: an approved request stays without a certificate.
-    expect(JSON.parse(await ok('get', 'csr', 'jane', '-o', 'json')).status.certificate).toBeUndefined();
-
     const jane = JSON.parse(await ok('get', 'csr', 'jane', '-o', 'json'));
+    expect(jane.status.certificate).toBeUndefined();
+
     const both = { ...jane, status: { conditions: [...jane.status.conditions, { type: 'Denied', status: 'True', reason: 'Changed' }] } };
     const r = await http(fx.sim.url, '/apis/certificates.k8s.io/v1/certificatesigningrequests/jane/approval', { method: 'PUT', body: both });
     expect(r.status).toBe(422);
@@ -248,14 +250,18 @@ spec:
   distinguisherMethod: {type: ByNamespace}
   rules: [{subjects: [{kind: ServiceAccount, serviceAccount: {namespace: default, name: default}}], resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"]}]}]
 `)).stdout).toBe('prioritylevelconfiguration.flowcontrol.apiserver.k8s.io/batch created\nflowschema.flowcontrol.apiserver.k8s.io/batch created\n');
-    const levels = rows(await ok('get', 'prioritylevelconfigurations'));
+    // Both tables from one run: kubectl names each row with its kind.
+    const both = rows(await ok('get', 'prioritylevelconfigurations,flowschemas'));
+    const levels = both.slice(0, 4);
     expect(levels[0]).toEqual(['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE']);
+    const level = 'prioritylevelconfiguration.flowcontrol.apiserver.k8s.io/';
     expect(levels.slice(1).map((r) => r.slice(0, 6))).toEqual([
-      ['batch', 'Limited', '30', '64', '8', '50'], ['catch-all', 'Limited', '5', '<none>', '<none>', '<none>'], ['exempt', 'Exempt', '<none>', '<none>', '<none>', '<none>'],
+      [`${level}batch`, 'Limited', '30', '64', '8', '50'], [`${level}catch-all`, 'Limited', '5', '<none>', '<none>', '<none>'], [`${level}exempt`, 'Exempt', '<none>', '<none>', '<none>', '<none>'],
     ]);
-    const schemas = rows(await ok('get', 'flowschemas'));
+    const schemas = both.slice(4);
     expect(schemas[0]).toEqual(['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'AGE', 'MISSINGPL']);
-    expect(schemas.slice(1).map((r) => r.slice(0, 4))).toEqual([['batch', 'batch', '1000', 'ByNamespace'], ['catch-all', 'catch-all', '10000', 'ByUser'], ['exempt', 'exempt', '1', '*']]);
+    const schema = 'flowschema.flowcontrol.apiserver.k8s.io/';
+    expect(schemas.slice(1).map((r) => r.slice(0, 4))).toEqual([[`${schema}batch`, 'batch', '1000', 'ByNamespace'], [`${schema}catch-all`, 'catch-all', '10000', 'ByUser'], [`${schema}exempt`, 'exempt', '1', '*']]);
     expect(await refused('patch', 'flowschema', 'batch', '--type=merge', '-p', '{"spec":{"matchingPrecedence":20000}}'))
       .toBe('The FlowSchema "batch" is invalid: spec.matchingPrecedence: Invalid value: 20000: must be between 1 and 10000 inclusively\n');
     expect(await ok('delete', 'flowschema,prioritylevelconfiguration', 'batch')).toContain('deleted');

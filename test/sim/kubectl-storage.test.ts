@@ -15,6 +15,16 @@ const getJson = async (...args: string[]): Promise<any> => {
   return JSON.parse(r.stdout);
 };
 const phaseOf = async (what: string): Promise<string> => (await kubectl('get', what, '-o', 'jsonpath={.status.phase}')).stdout;
+/**
+ * Several objects from one kubectl run (`get pvc/a pv/b -o json`, or whole kinds: `get pvc,pv -o json`), where a
+ * test read each with a run of its own: `of(kind, name)` is the object as `get KIND NAME -o json` shows it.
+ */
+const getAll = async (...args: string[]): Promise<{ of(kind: string, name: string): any }> => {
+  const list = await getJson(...args);
+  return { of: (kind, name) => list.items.find((o: any) => o.kind === kind && o.metadata.name === name) };
+};
+/** The phases of several objects (`pvc/a`, `pv/b`) from one kubectl run, in the order asked. */
+const phasesOf = async (...what: string[]): Promise<string[]> => (await kubectl('get', ...what, '-o', 'jsonpath={.items[*].status.phase}')).stdout.split(' ');
 
 /*
  * The waits below read the sim's store in process (a kubectl per poll cost more CPU than the binder it waited on);
@@ -107,28 +117,30 @@ describe('kubectl storage against the sim', () => {
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  storageClassName: manual\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 3Gi}}\n';
     expect((await kubectl('apply', '-f', file('claim.yaml', claim))).stdout.trim()).toBe('persistentvolumeclaim/data created');
     await until(() => storedPhase('pvc/data') === 'Bound', 10_000);
-    const pvc = await getJson('pvc', 'data');
+    const bound = await getAll('pvc/data', 'pv/pv-mid');
+    const pvc = bound.of('PersistentVolumeClaim', 'data');
     expect(pvc.spec.volumeName).toBe('pv-mid');
     expect(pvc.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '5Gi' } });
     expect(pvc.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
-    const vol = await getJson('pv', 'pv-mid');
+    const vol = bound.of('PersistentVolume', 'pv-mid');
     expect(vol.status.phase).toBe('Bound');
     expect(vol.spec.claimRef).toMatchObject({ kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: pvc.metadata.uid, apiVersion: 'v1' });
     expect(vol.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBe('yes');
-    const g = rows((await kubectl('get', 'pvc', 'data')).stdout);
-    expect(g[1].slice(0, 6)).toEqual(['data', 'Bound', 'pv-mid', '5Gi', 'RWO', 'manual']);
-    const v = rows((await kubectl('get', 'pv', 'pv-mid')).stdout);
-    expect(v[1].slice(0, 7)).toEqual(['pv-mid', '5Gi', 'RWO', 'Retain', 'Bound', 'default/data', 'manual']);
+    // Both tables from one run (kubectl names each row with its kind): the claim's header and row, then the volume's.
+    const [, g, , v] = rows((await kubectl('get', 'pvc/data', 'pv/pv-mid')).stdout);
+    expect(g.slice(0, 6)).toEqual(['persistentvolumeclaim/data', 'Bound', 'pv-mid', '5Gi', 'RWO', 'manual']);
+    expect(v.slice(0, 7)).toEqual(['persistentvolume/pv-mid', '5Gi', 'RWO', 'Retain', 'Bound', 'default/data', 'manual']);
 
     // Pre-binding: a claim naming its volume gets that one (not the smaller fit), and no bound-by-controller on the claim.
     const pinned = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: pinned\nspec:\n  storageClassName: manual\n  volumeName: pv-big\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n';
     await kubectl('apply', '-f', file('pinned.yaml', pinned));
     await until(() => storedPhase('pvc/pinned') === 'Bound' && storedPhase('pv/pv-big') === 'Bound', 10_000);
-    const p = await getJson('pvc', 'pinned');
-    expect([p.status.phase, await phaseOf('pv/pv-big')]).toEqual(['Bound', 'Bound']);
+    const pinnedState = await getAll('pvc/pinned', 'pv/pv-big', 'pv/pv-small');
+    const p = pinnedState.of('PersistentVolumeClaim', 'pinned');
+    expect([p.status.phase, pinnedState.of('PersistentVolume', 'pv-big').status.phase]).toEqual(['Bound', 'Bound']);
     expect(p.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBeUndefined();
     expect(p.status.capacity).toEqual({ storage: '10Gi' });
-    expect((await phaseOf('pv/pv-small'))).toBe('Available');
+    expect(pinnedState.of('PersistentVolume', 'pv-small').status.phase).toBe('Available');
   });
 
   it('a claim whose selector matches no volume stays Pending', async () => {
@@ -137,8 +149,7 @@ describe('kubectl storage against the sim', () => {
     // No volume fits and no class "manual" exists to provision from: kube's binder says so in an event.
     await until(() => claimEventSays('picky', 'storageclass.storage.k8s.io "manual" not found'), 10_000);
     expect((await kubectl('describe', 'pvc', 'picky')).stdout).toContain('storageclass.storage.k8s.io "manual" not found');
-    expect(await phaseOf('pvc/picky')).toBe('Pending');
-    expect(await phaseOf('pv/pv-small')).toBe('Available');
+    expect(await phasesOf('pvc/picky', 'pv/pv-small')).toEqual(['Pending', 'Available']);
     await kubectl('label', 'pv', 'pv-small', 'tier=gold');
     await until(() => storedPhase('pvc/picky') === 'Bound', 10_000);
     const picky = await getJson('pvc', 'picky');
@@ -158,10 +169,11 @@ describe('kubectl storage against the sim', () => {
     expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
     await kubectl('apply', '-f', file('rox.yaml', claim('rwo-rox', 'ReadWriteOnce, ReadOnlyMany')));
     await until(() => storedPhase('pvc/rwo-rox') === 'Bound', 10_000);
-    const rox = await getJson('pvc', 'rwo-rox');
+    const modes = await getAll('pvc/rwo-rox', 'pv/pv-rwo', 'pvc/rwo-rwx');
+    const rox = modes.of('PersistentVolumeClaim', 'rwo-rox');
     expect([rox.status.phase, rox.spec.volumeName]).toEqual(['Bound', 'pv-rwo-rox']);
-    expect(await phaseOf('pv/pv-rwo')).toBe('Available');
-    expect(await phaseOf('pvc/rwo-rwx')).toBe('Pending');
+    expect(modes.of('PersistentVolume', 'pv-rwo').status.phase).toBe('Available');
+    expect(modes.of('PersistentVolumeClaim', 'rwo-rwx').status.phase).toBe('Pending');
   });
 
   it('deleting a claim releases its volume: Retain keeps it Released, Delete removes it', async () => {
@@ -173,10 +185,11 @@ describe('kubectl storage against the sim', () => {
     const claim = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: scratch\nspec:\n  storageClassName: fast\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n';
     await kubectl('apply', '-f', file('scratch.yaml', claim));
     await until(() => storedPhase('pvc/scratch') === 'Bound', 10_000);
-    const scratch = await getJson('pvc', 'scratch');
+    const provisioned = await getAll('pvc,pv');
+    const scratch = provisioned.of('PersistentVolumeClaim', 'scratch');
     expect(scratch.status.phase).toBe('Bound');
     const volume = scratch.spec.volumeName;
-    expect((await getJson('pv', volume)).spec.persistentVolumeReclaimPolicy).toBe('Delete');
+    expect(provisioned.of('PersistentVolume', volume).spec.persistentVolumeReclaimPolicy).toBe('Delete');
     await kubectl('delete', 'pvc', 'scratch');
     await until(() => fx.sim.api.get(PVS, undefined, volume) === undefined, 10_000);
     expect((await kubectl('get', 'pv', volume)).stderr).toContain('NotFound');
@@ -186,11 +199,12 @@ describe('kubectl storage against the sim', () => {
     const claim = (name: string, cls: string): string => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\nspec:\n  ${cls}accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 2Gi}}\n`;
     await kubectl('apply', '-f', file('now.yaml', claim('now', 'storageClassName: fast\n  ')));
     await until(() => storedPhase('pvc/now') === 'Bound', 10_000);
-    const now = await getJson('pvc', 'now');
+    const immediate = await getAll('pvc,pv');
+    const now = immediate.of('PersistentVolumeClaim', 'now');
     expect(now.status.phase).toBe('Bound');
     expect(now.spec.volumeName).toBe(`pvc-${now.metadata.uid}`);
     expect(now.metadata.annotations['volume.kubernetes.io/storage-provisioner']).toBe('kwatch.dev/sim');
-    const pv = await getJson('pv', now.spec.volumeName);
+    const pv = immediate.of('PersistentVolume', now.spec.volumeName);
     expect(pv.metadata.annotations['pv.kubernetes.io/provisioned-by']).toBe('kwatch.dev/sim');
     expect(pv.spec).toMatchObject({ capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'fast', persistentVolumeReclaimPolicy: 'Delete' });
     expect(pv.status.phase).toBe('Bound');
@@ -204,11 +218,12 @@ describe('kubectl storage against the sim', () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: user\nspec:\n  containers:\n  - name: c\n    image: nginx\n    volumeMounts: [{name: d, mountPath: /d}]\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: later}\n';
     await kubectl('apply', '-f', file('user.yaml', pod));
     await until(() => storedPhase('pvc/later') === 'Bound', 10_000);
-    const later = await getJson('pvc', 'later');
+    const consumed = await getAll('pvc,pv,pods');
+    const later = consumed.of('PersistentVolumeClaim', 'later');
     expect(later.status.phase).toBe('Bound');
-    const node = (await getJson('pod', 'user')).spec.nodeName;
+    const node = consumed.of('Pod', 'user').spec.nodeName;
     expect(later.metadata.annotations['volume.kubernetes.io/selected-node']).toBe(node);
-    const lpv = await getJson('pv', later.spec.volumeName);
+    const lpv = consumed.of('PersistentVolume', later.spec.volumeName);
     expect(lpv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({ key: 'kubernetes.io/hostname', operator: 'In', values: [node] });
     expect((await kubectl('describe', 'pvc', 'later')).stdout).toContain(`Successfully provisioned volume ${later.spec.volumeName}`);
   });

@@ -54,11 +54,13 @@ describe('kubectl workloads against the sim', () => {
     expect((await kubectl('scale', 'deployment', 'web', '--replicas=1')).stdout.trim()).toBe('deployment.apps/web scaled');
     expect((await kubectl('rollout', 'status', 'deployment/web', '--timeout=15s')).code).toBe(0);
     await until(() => storedWebPods().length === 1, 10_000);
-    const left = await webPods();
+    // The deployment's row and its pods' from one run (kubectl names each row with its kind).
+    const got = rows((await kubectl('get', 'deploy,pods', '-l', 'app=web', '--no-headers')).stdout);
+    const left = got.filter((r) => r[0].startsWith('pod/')).map((x) => x.slice(0, 3));
     expect(left).toHaveLength(1);
     expect(left[0].slice(1)).toEqual(['1/1', 'Running']);
-    const d = rows((await kubectl('get', 'deploy', 'web', '--no-headers')).stdout)[0];
-    expect(d.slice(0, 4)).toEqual(['web', '1/1', '1', '1']);
+    const d = got.filter((r) => r[0].startsWith('deployment.apps/'));
+    expect(d.map((r) => r.slice(0, 4))).toEqual([['deployment.apps/web', '1/1', '1', '1']]);
   });
 
   it('set image rolls out a new ReplicaSet and scales the old one to 0', async () => {
