@@ -261,7 +261,7 @@ async function inkTerminal() {
 
 describe('the dashboard header of reconcile --exec and proxy', () => {
   it('gives the controller\'s counters on the wire, as the exit summary does, not those of kwatch\'s own informers', async () => {
-    const { controllerTotals } = await import('../../src/cli/exec-run.js');
+    const { controllerTotals } = await import('../../src/cli/controller-totals.js');
     const { ClientSession } = await import('../../src/endpoint/client-session.js');
     const a = new ClientSession('ruby[10]', 'rest-client');
     Object.assign(a, { requests: 5, events: 7, relists: 1, expired: 1, writes: 2, bytes: 7200 });
