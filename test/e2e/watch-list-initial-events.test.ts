@@ -31,9 +31,14 @@ afterAll(async () => {
   await Promise.all([plain?.close(), dropping?.close()]);
 });
 
+// One run against the plain sim serves the watch-list test and the --batch-process one below: both sync by
+// watch-list with --until-synced, and each judges its own part of the trace (a CLI run less).
+let syncedByWatchList: ReturnType<typeof kwatch> | undefined;
+const watchListBatchRun = () => (syncedByWatchList ??= kwatch(['events', 'pods', '-A', '--watch-list', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain')));
+
 describe('kwatch events --watch-list (built CLI)', () => {
   it('syncs by watch-list: sendInitialEvents with NotOlderThan, no LIST page', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--until-synced', '-o', 'ndjson'], env('plain'));
+    const r = await watchListBatchRun();
     expect(r.code, r.stderr).toBe(0);
     const recs = reflectorOps(r.stdout);
     expect(recs.find((x) => x.op === 'synced')).toMatchObject({ from: 'watch-list' });
@@ -41,8 +46,16 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(plain.requests().some((q) => q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toBe(true);
   }, 60_000);
 
+  // The two runs against the dropping sim go at once (neither reads the sim's request log): the --for 3s one's wait
+  // then covers the other's.
+  let dropped: Promise<[Awaited<ReturnType<typeof kwatch>>, Awaited<ReturnType<typeof kwatch>>]> | undefined;
+  const waitingAndFallback = () => (dropped ??= Promise.all([
+    kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson'], env('dropping')),
+    kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping')),
+  ]));
+
   it('without the bookmark: says so after --initial-events-timeout and, like client-go, does not sync', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson'], env('dropping'));
+    const [r] = await waitingAndFallback();
     expect(r.code, r.stderr).toBe(0);
     const recs = reflectorOps(r.stdout);
     expect(recs.filter((x) => x.op === 'no-initial-events-end')).toEqual([
@@ -52,7 +65,7 @@ describe('kwatch events --watch-list (built CLI)', () => {
   }, 60_000);
 
   it('without the bookmark and with --fallback: lists and watches instead, and syncs', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping'));
+    const [, r] = await waitingAndFallback();
     expect(r.code, r.stderr).toBe(0);
     const ops = reflectorOps(r.stdout).map((x) => x.op);
     expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
@@ -128,7 +141,7 @@ describe("kwatch reconcile: the module's informers sync by watch-list (built CLI
 
 describe('kwatch events --batch-process (built CLI)', () => {
   it('delivers the initial list as one fifo batch, each pop carrying its batch number', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain'));
+    const r = await watchListBatchRun();
     expect(r.code, r.stderr).toBe(0);
     const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; op: string; batch?: number; size?: number; isInInitialList?: boolean; key?: string });
     const batches = recs.filter((x) => x.stage === 'fifo' && x.op === 'batch');
