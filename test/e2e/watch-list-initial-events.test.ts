@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kwatch } from './events-helpers.js';
+import { kwatch, Running } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
 
 interface Rec { stage: string; op: string; message?: string; fallback?: boolean; from?: string }
@@ -18,6 +18,23 @@ const env = (sim: 'plain' | 'dropping') => ({ KUBECONFIG: join(dirs[sim], 'confi
 const dirs = { plain: '', dropping: '' };
 const reflectorOps = (stdout: string) =>
   stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec).filter((r) => r.stage === 'reflector');
+
+/**
+ * Runs a command against the dropping sim until its no-initial-events-end record, however long this machine takes to
+ * start the CLI and open the watch, then 2 s more (where a sync client-go would never make would show), and stops
+ * it with SIGINT. A fixed --for 3s after a 1 s timeout left a loaded machine's CLI little or no time past the notice.
+ */
+async function pastNoInitialEventsEnd(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = new Running([...args, '--for', '120s', '-o', 'ndjson'], env('dropping'));
+  let stopped: { code: number | null } | undefined;
+  try {
+    await run.waitFor((r) => r.stage === 'reflector' && r.op === 'no-initial-events-end', 'the no-initial-events-end record', 60_000);
+    await new Promise((r) => setTimeout(r, 2000));
+  } finally {
+    stopped = await run.stop('SIGINT');
+  }
+  return { code: stopped.code, stdout: `${run.lines.join('\n')}\n`, stderr: run.stderr };
+}
 
 beforeAll(async () => {
   plain = await startSimServer({ nodes: 1, pods: 4, churn: 0 });
@@ -46,11 +63,11 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(plain.requests().some((q) => q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toBe(true);
   }, 60_000);
 
-  // The two runs against the dropping sim go at once (neither reads the sim's request log): the --for 3s one's wait
+  // The two runs against the dropping sim go at once (neither reads the sim's request log): the waiting one's wait
   // then covers the other's.
-  let dropped: Promise<[Awaited<ReturnType<typeof kwatch>>, Awaited<ReturnType<typeof kwatch>>]> | undefined;
+  let dropped: Promise<[Awaited<ReturnType<typeof pastNoInitialEventsEnd>>, Awaited<ReturnType<typeof kwatch>>]> | undefined;
   const waitingAndFallback = () => (dropped ??= Promise.all([
-    kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson'], env('dropping')),
+    pastNoInitialEventsEnd(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s']),
     kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping')),
   ]));
 
@@ -121,7 +138,7 @@ describe("kwatch reconcile: the module's informers sync by watch-list (built CLI
   };
   it('without the bookmark: the bounded record, no sync; with --fallback: LIST+WATCH, synced, every pod reconciled', async () => {
     const [waiting, fallback] = await Promise.all([
-      kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], env('dropping')),
+      pastNoInitialEventsEnd(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--stages', 'reflector']),
       kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--fallback', '--once', '-o', 'ndjson', '--stages', 'reflector,reconcile'], env('dropping')),
     ]);
     const waited = reflectorOps(waiting.stdout);
