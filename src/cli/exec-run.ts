@@ -24,9 +24,9 @@ import { shouldColor } from '../render/color.js';
 import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
-import { formatBytes } from '../render/format-units.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
 import type { StopSignal } from './stop-signal.js';
+import { controllerTotals } from './controller-totals.js';
 import { UserError } from './user-error.js';
 
 /**
@@ -200,13 +200,6 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
   if (missed) return EXEC_EXIT.expectations;
   return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
-}
-
-/** The controller's side of the wire in one line: what it asked, what it was sent, its relists (summary and --live). */
-export function controllerTotals(endpoint: Pick<Endpoint, 'clients'>): string {
-  const clients = endpoint.clients();
-  const sum = (f: (c: (typeof clients)[number]) => number) => clients.reduce((n, c) => n + f(c), 0);
-  return `requests=${sum((c) => c.requests)} events=${sum((c) => c.events)} relists=${sum((c) => c.relists)} expired=${sum((c) => c.expired)} writes=${sum((c) => c.writes)} bytes=${formatBytes(sum((c) => c.bytes))}`;
 }
 
 /** What ended a --once run. */

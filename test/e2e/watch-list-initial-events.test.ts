@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { kwatch } from './events-helpers.js';
+import { kwatch, Running } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
 
 interface Rec { stage: string; op: string; message?: string; fallback?: boolean; from?: string }
@@ -18,6 +18,23 @@ const env = (sim: 'plain' | 'dropping') => ({ KUBECONFIG: join(dirs[sim], 'confi
 const dirs = { plain: '', dropping: '' };
 const reflectorOps = (stdout: string) =>
   stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec).filter((r) => r.stage === 'reflector');
+
+/**
+ * Runs a command against the dropping sim until its no-initial-events-end record, however long this machine takes to
+ * start the CLI and open the watch, then 2 s more (where a sync client-go would never make would show), and stops
+ * it with SIGINT. A fixed --for 3s after a 1 s timeout left a loaded machine's CLI little or no time past the notice.
+ */
+async function pastNoInitialEventsEnd(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = new Running([...args, '--for', '120s', '-o', 'ndjson'], env('dropping'));
+  let stopped: { code: number | null } | undefined;
+  try {
+    await run.waitFor((r) => r.stage === 'reflector' && r.op === 'no-initial-events-end', 'the no-initial-events-end record', 60_000);
+    await new Promise((r) => setTimeout(r, 2000));
+  } finally {
+    stopped = await run.stop('SIGINT');
+  }
+  return { code: stopped.code, stdout: `${run.lines.join('\n')}\n`, stderr: run.stderr };
+}
 
 beforeAll(async () => {
   plain = await startSimServer({ nodes: 1, pods: 4, churn: 0 });
@@ -31,9 +48,14 @@ afterAll(async () => {
   await Promise.all([plain?.close(), dropping?.close()]);
 });
 
+// One run against the plain sim serves the watch-list test and the --batch-process one below: both sync by
+// watch-list with --until-synced, and each judges its own part of the trace (a CLI run less).
+let syncedByWatchList: ReturnType<typeof kwatch> | undefined;
+const watchListBatchRun = () => (syncedByWatchList ??= kwatch(['events', 'pods', '-A', '--watch-list', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain')));
+
 describe('kwatch events --watch-list (built CLI)', () => {
   it('syncs by watch-list: sendInitialEvents with NotOlderThan, no LIST page', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--until-synced', '-o', 'ndjson'], env('plain'));
+    const r = await watchListBatchRun();
     expect(r.code, r.stderr).toBe(0);
     const recs = reflectorOps(r.stdout);
     expect(recs.find((x) => x.op === 'synced')).toMatchObject({ from: 'watch-list' });
@@ -41,8 +63,16 @@ describe('kwatch events --watch-list (built CLI)', () => {
     expect(plain.requests().some((q) => q.url.includes('sendInitialEvents=true') && q.url.includes('resourceVersionMatch=NotOlderThan'))).toBe(true);
   }, 60_000);
 
+  // The two runs against the dropping sim go at once (neither reads the sim's request log): the waiting one's wait
+  // then covers the other's.
+  let dropped: Promise<[Awaited<ReturnType<typeof pastNoInitialEventsEnd>>, Awaited<ReturnType<typeof kwatch>>]> | undefined;
+  const waitingAndFallback = () => (dropped ??= Promise.all([
+    pastNoInitialEventsEnd(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s']),
+    kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping')),
+  ]));
+
   it('without the bookmark: says so after --initial-events-timeout and, like client-go, does not sync', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson'], env('dropping'));
+    const [r] = await waitingAndFallback();
     expect(r.code, r.stderr).toBe(0);
     const recs = reflectorOps(r.stdout);
     expect(recs.filter((x) => x.op === 'no-initial-events-end')).toEqual([
@@ -52,7 +82,7 @@ describe('kwatch events --watch-list (built CLI)', () => {
   }, 60_000);
 
   it('without the bookmark and with --fallback: lists and watches instead, and syncs', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--watch-list', '--initial-events-timeout', '1s', '--fallback', '--until-synced', '-o', 'ndjson'], env('dropping'));
+    const [, r] = await waitingAndFallback();
     expect(r.code, r.stderr).toBe(0);
     const ops = reflectorOps(r.stdout).map((x) => x.op);
     expect(ops.indexOf('no-initial-events-end')).toBeGreaterThan(-1);
@@ -108,7 +138,7 @@ describe("kwatch reconcile: the module's informers sync by watch-list (built CLI
   };
   it('without the bookmark: the bounded record, no sync; with --fallback: LIST+WATCH, synced, every pod reconciled', async () => {
     const [waiting, fallback] = await Promise.all([
-      kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--for', '3s', '-o', 'ndjson', '--stages', 'reflector'], env('dropping')),
+      pastNoInitialEventsEnd(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--stages', 'reflector']),
       kwatch(['reconcile', '--with', module(), '-A', '--initial-events-timeout', '1s', '--fallback', '--once', '-o', 'ndjson', '--stages', 'reflector,reconcile'], env('dropping')),
     ]);
     const waited = reflectorOps(waiting.stdout);
@@ -128,7 +158,7 @@ describe("kwatch reconcile: the module's informers sync by watch-list (built CLI
 
 describe('kwatch events --batch-process (built CLI)', () => {
   it('delivers the initial list as one fifo batch, each pop carrying its batch number', async () => {
-    const r = await kwatch(['events', 'pods', '-A', '--batch-process', '--until-synced', '-o', 'ndjson'], env('plain'));
+    const r = await watchListBatchRun();
     expect(r.code, r.stderr).toBe(0);
     const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { stage: string; op: string; batch?: number; size?: number; isInInitialList?: boolean; key?: string });
     const batches = recs.filter((x) => x.stage === 'fifo' && x.op === 'batch');

@@ -5,7 +5,7 @@ import { headerLines, stageCells } from '../../src/render/live/dashboard-text.js
 import { countOf, PipelineStats } from '../../src/render/live/pipeline-stats.js';
 import { TraceSummary } from '../../src/render/summary.js';
 import type { TraceRecord } from '../../src/informer/trace.js';
-import { liveUnavailable } from '../../src/cli/live-available.js';
+import { canDrawLive, liveUnavailable } from '../../src/cli/live-available.js';
 import { recordedLiveTrace } from './fixtures/live-sim-trace.js';
 
 
@@ -127,6 +127,28 @@ describe('liveUnavailable', () => {
     expect(liveUnavailable(tty, {}, {})).toBe('not a terminal');
     expect(liveUnavailable(tty, tty, { CI: 'true' })).toBe('CI is set');
     expect(liveUnavailable(tty, tty, { TERM: 'dumb' })).toBe('TERM=dumb');
+  });
+
+  // The line a run prints when it falls back, here for TERM=dumb on a terminal (test/e2e/live.test.ts runs the CLI
+  // for CI set in a terminal and for no terminal: the same line with another reason).
+  it('canDrawLive says why in one line on a terminal with TERM=dumb, and draws nothing', () => {
+    const saved = { isTTY: Object.getOwnPropertyDescriptor(process.stdin, 'isTTY'), TERM: process.env.TERM, CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+    Object.defineProperty(process.stdin, 'isTTY', { value: true, configurable: true });
+    process.env.TERM = 'dumb';
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+    let err = '';
+    try {
+      expect(canDrawLive({ isTTY: true }, { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream)).toBe(false);
+      expect(err).toBe('--live needs a terminal (TERM=dumb): showing the plain trace\n');
+    } finally {
+      if (saved.isTTY) Object.defineProperty(process.stdin, 'isTTY', saved.isTTY);
+      else delete (process.stdin as { isTTY?: boolean }).isTTY;
+      for (const k of ['TERM', 'CI', 'CONTINUOUS_INTEGRATION'] as const) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
+    }
   });
 });
 
@@ -261,7 +283,7 @@ async function inkTerminal() {
 
 describe('the dashboard header of reconcile --exec and proxy', () => {
   it('gives the controller\'s counters on the wire, as the exit summary does, not those of kwatch\'s own informers', async () => {
-    const { controllerTotals } = await import('../../src/cli/exec-run.js');
+    const { controllerTotals } = await import('../../src/cli/controller-totals.js');
     const { ClientSession } = await import('../../src/endpoint/client-session.js');
     const a = new ClientSession('ruby[10]', 'rest-client');
     Object.assign(a, { requests: 5, events: 7, relists: 1, expired: 1, writes: 2, bytes: 7200 });
