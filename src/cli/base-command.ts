@@ -1,8 +1,7 @@
 // The base of every kwatch command: global flags, the connection (kubeconfig or --sim), and error
 // reporting as one clear line with a non-zero exit code.
-import { Command, Errors } from '@oclif/core';
-import type { Input, ParserOutput } from '@oclif/core/interfaces';
-import { ignoreStdinForArgs, type ParsedByName } from './args-without-stdin.js';
+import { Errors } from '@oclif/core';
+import { CommandLineArgsCommand } from './args-without-stdin.js';
 import type { Connection } from '../kube/http/connection.js';
 import type { DiscoveryStore } from '../kube/discovery/discovery-store.js';
 import { DEFAULT_FIRST_CONTACT_MS, type FirstContactOptions } from '../kube/http/first-contact.js';
@@ -21,7 +20,8 @@ interface RunningSim {
   close(): Promise<void>;
 }
 
-export abstract class KwatchCommand extends Command {
+/** Arguments come from the command line only (args-without-stdin.ts). */
+export abstract class KwatchCommand extends CommandLineArgsCommand {
   static override baseFlags = globalFlags;
 
   private cleanups: (() => Promise<void>)[] = [];
@@ -135,12 +135,6 @@ export abstract class KwatchCommand extends Command {
     const delayMs = Number(process.env.KWATCH_TEST_SIM_CONNECT_DELAY_MS ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return sim;
-  }
-
-  /** Arguments come from the command line only (args-without-stdin.ts). */
-  protected override async parse<F extends ParsedByName, B extends ParsedByName, A extends ParsedByName>(options?: Input<F, B, A>, argv?: string[]): Promise<ParserOutput<F, B, A>> {
-    ignoreStdinForArgs((options ?? this.ctor).args);
-    return super.parse(options, argv);
   }
 
   protected override async catch(err: Error & { exitCode?: number }): Promise<any> {
