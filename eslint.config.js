@@ -64,7 +64,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', performance: 'readonly', Buffer: 'readonly', AbortController: 'readonly' } },
   },
   {
-    // bin/ is CommonJS (bin/package.json): a run starts no ES module loader (src/cli/bin-entry.ts).
+    // bin/ is CommonJS (bin/package.json): a run starts no ES module loader (scripts/bundle/bin-entry-bundle.js).
     files: ['bin/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -64,16 +64,17 @@ function loadedBy(args: string[], entry = unbundled, env: Record<string, string>
 describe('start-up imports', () => {
   it('the npm CLI runs a command from its bundle: no module of dist/commands, oclif or undici is resolved on its own', { timeout: 60_000 }, async () => {
     const loaded = await loadedBy(['events', 'pods', '--sim', '--until-synced', '-o', 'ndjson'], BIN);
-    // load-bundle.ts (inside dist/cli/bin-entry.cjs) compiles dist/kwatch.cjs itself (no require() to log): the log shows it read it.
+    // load-bundle.ts (inside dist/cli/bin-start.cjs) compiles dist/kwatch.cjs itself (no require() to log): the log shows it read it.
     expect(loaded).toMatch(/^read .*\/dist\/kwatch\.cjs$/m);
     for (const m of ['/dist/commands/', '/node_modules/@oclif/', '/node_modules/undici/', '/node_modules/yaml/']) expect(loaded).not.toContain(m);
   });
 
   // Node's ES module loader cost 5-11 ms of every run (docs/benchmarks.md, Round 6): bin/ and the start-up path it
-  // requires (dist/cli/bin-entry.cjs, src/cli/bin-entry.ts) are CommonJS, and the bundle is CommonJS.
+  // requires (dist/cli/compile-cache.cjs, dist/cli/bin-start.cjs: scripts/bundle/bin-entry-bundle.js) are CommonJS, as
+  // is the bundle.
   it('the npm CLI runs a command without resolving any ES module', { timeout: 60_000 }, async () => {
     const loaded = await loadedBy(['list', 'pods', '--sim', '-o', 'name'], BIN);
-    expect(loaded).toMatch(/\/dist\/cli\/bin-entry\.cjs$/m);
+    expect(loaded).toMatch(/\/dist\/cli\/bin-start\.cjs$/m);
     // The entry itself is resolved as a URL only because --import (the log's preload) hands the main script to the ES loader.
     expect(loaded.split('\n').filter((l) => l.startsWith('file:') && l !== pathToFileURL(BIN).href)).toEqual([]);
   });
