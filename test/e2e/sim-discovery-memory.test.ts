@@ -1,10 +1,10 @@
 // A `--sim` run keeps the embedded server's discovery cache in memory (built CLI): it needs no temporary folder and
 // writes no cache file, yet resolves names as before (short names, groups, a CRD the sim serves) and logs the same
 // discovery requests under -v 6. `--cache-dir` and `kwatch discovery --sim` still keep the cache on disk.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kwatch } from './events-helpers.js';
+import { KUBECTL, kwatch } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
 
 const dir = tempDir('kwatch-e2e-sim-disc-');
@@ -70,9 +70,20 @@ describe('--sim keeps discovery in memory', { timeout: 120_000 }, () => {
     expect(tree(home).filter((p) => /discovery|etags/.test(p))).toEqual([]);
   });
 
+  it('a controller started by reconcile --exec --sim keeps its discovery cache beside its temporary kubeconfig, not under HOME', async () => {
+    const home = join(dir, 'exec-home');
+    mkdirSync(home);
+    const r = await kwatch(['reconcile', '--exec', '--sim', '--sim-churn', '0', '--', 'sh', '-c', `${KUBECTL} get deploy -o name && echo "cache=$KUBECACHEDIR"`], { HOME: home, KUBECACHEDIR: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^sh \| deployment\.apps\/\S+$/m);
+    const cache = /^sh \| cache=(\S+)$/m.exec(r.stderr)?.[1];
+    expect(cache).toMatch(/\/kwatch-exec-[^/]+\/cache$/);
+    expect(existsSync(cache!)).toBe(false);
+    expect(tree(home).filter((p) => /discovery/.test(p))).toEqual([]);
+  });
+
   it('kwatch discovery --sim still shows the cache files it wrote, in a folder removed at exit', async () => {
     const tmp = join(dir, 'tmp');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(tmp);
     const r = await kwatch(['discovery', '--sim', '-o', 'json'], { TMPDIR: tmp });
     expect(r.code, r.stderr).toBe(0);
