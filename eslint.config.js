@@ -63,4 +63,10 @@ export default tseslint.config(
     files: ['bin/**/*.js', 'scripts/**/*.js', 'bench/**/*.js', 'examples/**/*.{js,mjs,cjs}', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', performance: 'readonly', Buffer: 'readonly', AbortController: 'readonly' } },
   },
+  {
+    // bin/ is CommonJS (bin/package.json): a run starts no ES module loader (scripts/bundle/bin-entry-bundle.js).
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

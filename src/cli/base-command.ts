@@ -1,9 +1,9 @@
 // The base of every kwatch command: global flags, the connection (kubeconfig or --sim), and error
 // reporting as one clear line with a non-zero exit code.
-import { Command, Errors } from '@oclif/core';
-import type { Input, ParserOutput } from '@oclif/core/interfaces';
-import { ignoreStdinForArgs, type ParsedByName } from './args-without-stdin.js';
+import { Errors } from '@oclif/core';
+import { CommandLineArgsCommand } from './args-without-stdin.js';
 import type { Connection } from '../kube/http/connection.js';
+import type { DiscoveryStore } from '../kube/discovery/discovery-store.js';
 import { DEFAULT_FIRST_CONTACT_MS, type FirstContactOptions } from '../kube/http/first-contact.js';
 import { Tracer } from '../informer/trace.js';
 import { describeError, retryLine } from './error-message.js';
@@ -20,7 +20,8 @@ interface RunningSim {
   close(): Promise<void>;
 }
 
-export abstract class KwatchCommand extends Command {
+/** Arguments come from the command line only (args-without-stdin.ts). */
+export abstract class KwatchCommand extends CommandLineArgsCommand {
   static override baseFlags = globalFlags;
 
   private cleanups: (() => Promise<void>)[] = [];
@@ -85,20 +86,35 @@ export abstract class KwatchCommand extends Command {
 
   /**
    * A connection to an API server kwatch runs in-process (--sim, a recording served as a cluster). Each listens on a
-   * new port, so its discovery cache could never be reused: it is kept in a temporary folder instead of leaving a new
-   * ~/.kube/cache/discovery/127.0.0.1_<port> behind every run.
+   * new port, so its discovery cache could never be reused: it lives where localDiscoveryStore says (in memory) rather
+   * than in a new ~/.kube/cache/discovery/127.0.0.1_<port> every run. --cache-dir still puts it on disk.
    */
   protected async connectLocal(url: string, flags: GlobalFlags, tracer: Tracer, settings = this.connectionSettings(flags)): Promise<Connection> {
     const kube = await import('../kube/http/connection.js');
+    const discoveryStore = await this.localDiscoveryStore();
+    const conn = kube.connectionFromUrl(url, { namespace: flags.namespace ?? 'default', tracer, discoveryStore, ...settings });
+    this.onCleanup(() => conn.close());
+    return conn;
+  }
+
+  /**
+   * Where the discovery cache of an in-process server lives: in memory, for this run (the same reads, writes, ages and
+   * invalidations as on disk; nothing written). `kwatch discovery` shows the cache's files, so it keeps them on disk.
+   */
+  protected async localDiscoveryStore(): Promise<DiscoveryStore> {
+    const { MemoryDiscoveryStore } = await import('../kube/discovery/discovery-store.js');
+    return new MemoryDiscoveryStore();
+  }
+
+  /** A disk store in a temporary folder, removed when the command ends. */
+  protected async temporaryDiscoveryStore(): Promise<DiscoveryStore> {
+    const { DiskDiscoveryStore } = await import('../kube/discovery/discovery-store.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-sim-cache-'));
-    process.env.KUBECACHEDIR = cacheDir;
-    this.onCleanup(async () => rmSync(cacheDir, { recursive: true, force: true }));
-    const conn = kube.connectionFromUrl(url, { namespace: flags.namespace ?? 'default', tracer, ...settings });
-    this.onCleanup(() => conn.close());
-    return conn;
+    const dir = mkdtempSync(join(tmpdir(), 'kwatch-sim-cache-'));
+    this.onCleanup(async () => rmSync(dir, { recursive: true, force: true }));
+    return new DiskDiscoveryStore(dir);
   }
 
   /** Starts the embedded API server in-process (loaded lazily: plain commands never pay for it). */
@@ -119,12 +135,6 @@ export abstract class KwatchCommand extends Command {
     const delayMs = Number(process.env.KWATCH_TEST_SIM_CONNECT_DELAY_MS ?? 0);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return sim;
-  }
-
-  /** Arguments come from the command line only (args-without-stdin.ts). */
-  protected override async parse<F extends ParsedByName, B extends ParsedByName, A extends ParsedByName>(options?: Input<F, B, A>, argv?: string[]): Promise<ParserOutput<F, B, A>> {
-    ignoreStdinForArgs((options ?? this.ctor).args);
-    return super.parse(options, argv);
   }
 
   protected override async catch(err: Error & { exitCode?: number }): Promise<any> {

@@ -123,7 +123,11 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     const started = Date.now();
     if (o.child) {
       const args = o.child.args.map((a) => a.split('{kubeconfig}').join(kubeconfig.path));
-      child = startChild({ command: o.child.command, args, env: childEnvironment(process.env, kubeconfig.path), output: o.child.output, stderr: err, color: shouldColor(err, process.env), onLine: spans && ((line) => spans.line(line)) });
+      // The endpoint's port is new every run. With an in-process upstream (--sim, a recording), whose own discovery cache
+      // is kept in memory, the controller's (kubectl's, client-go's) goes beside the temporary kubeconfig and is removed
+      // with it, rather than into a new ~/.kube/cache/discovery/127.0.0.1_<port> each run.
+      const cacheEnv = o.upstream.discoveryStore && kubeconfig.temporary ? { KUBECACHEDIR: join(dirname(kubeconfig.path), 'cache') } : {};
+      child = startChild({ command: o.child.command, args, env: { ...childEnvironment(process.env, kubeconfig.path), ...cacheEnv }, output: o.child.output, stderr: err, color: shouldColor(err, process.env), onLine: spans && ((line) => spans.line(line)) });
     }
     const stopped = new Promise<void>((r) => (o.stop.signal.aborted ? r() : o.stop.signal.addEventListener('abort', () => r(), { once: true })));
     const waits: Promise<unknown>[] = [stopped];

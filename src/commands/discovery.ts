@@ -4,6 +4,7 @@ import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
 import { discoveryReport, type DiscoveryReport } from '../kube/discovery/discovery-report.js';
+import type { DiscoveryStore } from '../kube/discovery/discovery-store.js';
 import { formatColumns } from '../render/columns.js';
 import { shouldColor } from '../render/color.js';
 import { reportTable } from '../render/report-table.js';
@@ -22,6 +23,11 @@ export default class Discovery extends KwatchCommand {
     refresh: Flags.boolean({ description: 'Invalidate the cache first and fetch discovery from the server.', default: false }),
     explain: Flags.string({ description: 'Show how this resource name resolves (e.g. deploy, deployments.apps, foos.v1.example.com, all).' }),
   };
+
+  /** With --sim the cache is this command's subject: its files are kept on disk (a temporary folder) to be shown. */
+  protected override localDiscoveryStore(): Promise<DiscoveryStore> {
+    return this.temporaryDiscoveryStore();
+  }
 
   async run(): Promise<DiscoveryReport> {
     const { flags } = await this.parse(Discovery);

@@ -50,7 +50,9 @@ async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number,
   const { connectionFromUrl, loadConnection } = await import('../../kube/http/connection.js');
   const { kubeconfig, context, cluster, user, namespace } = target;
   const sim = target.sim ? await startSim(target) : undefined;
-  const conn = sim ? connectionFromUrl(sim.url, { namespace, requestTimeoutMs: deadlineMs }) : await loadConnection({ kubeconfig, context, cluster, user, namespace, requestTimeoutMs: deadlineMs });
+  // The embedded server's port is new every time: its discovery cache is kept in memory, for this TAB only.
+  const discoveryStore = sim ? new (await import('../../kube/discovery/discovery-store.js')).MemoryDiscoveryStore() : undefined;
+  const conn = sim ? connectionFromUrl(sim.url, { namespace, requestTimeoutMs: deadlineMs, discoveryStore }) : await loadConnection({ kubeconfig, context, cluster, user, namespace, requestTimeoutMs: deadlineMs });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('completion deadline passed')), deadlineMs);
@@ -64,30 +66,16 @@ async function withConnection<T>(target: TargetFlags, defaultDeadlineMs: number,
   }
 }
 
-/**
- * The embedded server a `--sim` command would start (same workload flags, no churn), with its discovery
- * cache in a temporary folder: its port is new every time, so a cache under ~/.kube would only pile up.
- */
+/** The embedded server a `--sim` command would start (same workload flags, no churn). */
 async function startSim(target: TargetFlags): Promise<{ url: string; close(): Promise<void> }> {
   const { startSimServer } = await import('../../sim/server.js');
   const { isKubeVersion } = await import('../../sim/kube-version.js');
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const num = (v: string | undefined, fallback: number) => (v !== undefined && Number.isFinite(Number(v)) ? Number(v) : fallback);
   const w = target.simWorkload ?? {};
   // The defaults of the global --sim-* flags (flags.ts); --kube-version decides which kinds there are to offer.
   const kubeVersion = w.kubeVersion !== undefined && isKubeVersion(w.kubeVersion) ? w.kubeVersion : undefined;
   const server = await startSimServer({ port: 0, seed: num(w.seed, 1), pods: num(w.pods, 30), nodes: num(w.nodes, 3), churn: 0, kubeVersion });
-  const cacheDir = mkdtempSync(join(tmpdir(), 'kwatch-complete-cache-'));
-  process.env.KUBECACHEDIR = cacheDir;
-  return {
-    url: server.url,
-    close: async () => {
-      await server.close();
-      rmSync(cacheDir, { recursive: true, force: true });
-    },
-  };
+  return { url: server.url, close: () => server.close() };
 }
 
 /** metadata.name of every item of a collection (one page of up to 1000: enough to pick from with TAB). */

@@ -1,10 +1,10 @@
 // kubectl's discovery disk cache (client-go discovery/cached/disk): same directory layout, file
-// format, TTL from mtime and atomic writes, so kubectl and kwatch share one cache.
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// format, TTL from mtime and atomic writes, so kubectl and kwatch share one cache. Its files are kept
+// by a DiscoveryStore: on disk, or in memory for a server that lives only as long as the run.
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { shownFolderName } from '../http/server-url.js';
+import type { DiscoveryStore } from './discovery-store.js';
 
 /** kubectl's default TTL since 1.24 (it was 10 minutes before). */
 export const DEFAULT_DISCOVERY_TTL_MS = 6 * 60 * 60 * 1000;
@@ -54,9 +54,13 @@ export class DiscoveryCache {
   /** client-go's Fresh(): true until a file not written by this process is used. */
   fresh = true;
 
-  constructor(server: string, opts: DiscoveryCacheOptions = {}) {
-    this.dir = join(cacheRoot(opts.cacheDir), 'discovery', safeHostDir(server));
-    this.shownDir = join(cacheRoot(opts.cacheDir), 'discovery', shownFolderName(server, safeHostDir(server), safeHostDir));
+  constructor(
+    server: string,
+    private readonly store: DiscoveryStore,
+    opts: Omit<DiscoveryCacheOptions, 'cacheDir'> = {},
+  ) {
+    this.dir = join(store.root, 'discovery', safeHostDir(server));
+    this.shownDir = join(store.root, 'discovery', shownFolderName(server, safeHostDir(server), safeHostDir));
     this.ttlMs = opts.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS;
     this.now = opts.now ?? Date.now;
   }
@@ -82,50 +86,32 @@ export class DiscoveryCache {
       const age = this.ageOf(file);
       return { file, state: 'invalidated', ours, ...(age !== undefined ? { ageMs: age } : {}) };
     }
-    let text: string;
+    let text: string | undefined;
     let ageMs: number;
     try {
-      const st = statSync(this.path(file));
-      ageMs = this.now() - st.mtimeMs;
+      const modifiedMs = this.store.modifiedMs(this.path(file));
+      if (modifiedMs === undefined) return { file, state: 'miss', ours };
+      ageMs = this.now() - modifiedMs;
       if (ageMs > this.ttlMs) return { file, state: 'expired', ageMs, ours };
-      text = readFileSync(this.path(file), 'utf8');
+      text = this.store.read(this.path(file));
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { file, state: 'miss', ours };
       return { file, state: 'unreadable', ours, error: this.shown((err as Error).message) };
     }
+    if (text === undefined) return { file, state: 'miss', ours };
     this.fresh = this.fresh && ours;
     return { file, state: 'hit', ageMs, ours, text };
   }
 
-  /** Atomic write: temp file beside the target, mode 0660, then rename (dirs 0750). */
+  /** Atomic write (the store's). */
   write(file: string, text: string): void {
-    const target = this.path(file);
-    mkdirSync(dirname(target), { recursive: true, mode: 0o750 });
-    const tmp = `${target}.${randomBytes(4).readUInt32BE(0)}`;
-    const fd = openSync(tmp, 'wx', 0o660);
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      chmodSync(tmp, 0o660);
-      renameSync(tmp, target);
-    } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
-      throw err;
-    }
+    this.store.write(this.path(file), text);
     this.ourFiles.add(file);
   }
 
   private ageOf(file: string): number | undefined {
     try {
-      return this.now() - statSync(this.path(file)).mtimeMs;
+      const modifiedMs = this.store.modifiedMs(this.path(file));
+      return modifiedMs === undefined ? undefined : this.now() - modifiedMs;
     } catch {
       return undefined;
     }

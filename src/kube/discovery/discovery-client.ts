@@ -6,6 +6,7 @@ import type { Connection, HttpResponse } from '../http/connection.js';
 import { AGGREGATED_ACCEPT, aggregatedVersion, splitAggregated } from './aggregated-discovery.js';
 import { cacheRoot, DiscoveryCache, safeHostDir, type CacheRead, type DiscoveryCacheOptions } from './discovery-cache.js';
 import { DiscoveryEtagCache } from './discovery-etag-cache.js';
+import { DiskDiscoveryStore, type DiscoveryStore } from './discovery-store.js';
 import { errorForAnswer, UnexpectedAnswerError } from '../http/unexpected-answer.js';
 import { FirstContact, type FirstContactOptions } from '../http/first-contact.js';
 import {
@@ -81,8 +82,19 @@ export interface DiscoveryClientOptions extends DiscoveryCacheOptions {
   firstContact?: FirstContactOptions;
 }
 
+/**
+ * Where a client's cache lives: under --cache-dir when one is given (the user asked to keep it there), else in the
+ * connection's own store (an in-process server's memory), else in the disk cache kubectl shares.
+ */
+export function discoveryStoreFor(conn: Pick<Connection, 'discoveryStore'>, cacheDir?: string): DiscoveryStore {
+  if (cacheDir) return new DiskDiscoveryStore(cacheDir);
+  return conn.discoveryStore ?? new DiskDiscoveryStore(cacheRoot());
+}
+
 export class DiscoveryClient {
   readonly cache: DiscoveryCache;
+  /** Where the cache's files live. */
+  readonly store: DiscoveryStore;
   readonly events: DiscoveryEvent[] = [];
   private readonly etags: DiscoveryEtagCache;
   private snapshot?: Promise<DiscoverySnapshot>;
@@ -91,10 +103,11 @@ export class DiscoveryClient {
     private readonly conn: Connection,
     private readonly opts: DiscoveryClientOptions = {},
   ) {
+    this.store = discoveryStoreFor(conn, opts.cacheDir);
     // Named after the URL as written, as kubectl names it, so both share one cache.
-    this.cache = new DiscoveryCache(conn.cacheHost ?? conn.server, opts);
+    this.cache = new DiscoveryCache(conn.cacheHost ?? conn.server, this.store, opts);
     // kwatch's own ETag store is named after the shown URL: no password in a folder name of ours.
-    this.etags = new DiscoveryEtagCache(cacheRoot(opts.cacheDir), safeHostDir(conn.server));
+    this.etags = new DiscoveryEtagCache(this.store, safeHostDir(conn.server));
   }
 
   /** True while nothing used came from a cache file written by another process. */

@@ -1,9 +1,9 @@
 // The aggregated discovery documents (/api, /apis) kept with their ETag, so a re-fetch can revalidate
 // with If-None-Match and get a 304 instead of the whole document (what kubectl's HTTP cache does for it).
-// Stored under <cache root>/kwatch/etags/<host>, apart from the files kubectl shares with us.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Stored under <cache root>/kwatch/etags/<host>, apart from the files kubectl shares with us, in the
+// discovery cache's store (disk, or memory for a server that lives only as long as the run).
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import type { DiscoveryStore } from './discovery-store.js';
 
 export interface StoredResponse {
   etag: string;
@@ -14,9 +14,12 @@ export interface StoredResponse {
 export class DiscoveryEtagCache {
   private readonly dir: string;
 
-  /** `root`: the cache root (--cache-dir, $KUBECACHEDIR or ~/.kube/cache); `host`: the safe host directory name. */
-  constructor(root: string, host: string) {
-    this.dir = join(root, 'kwatch', 'etags', host);
+  /** `store`: the cache root's (--cache-dir, $KUBECACHEDIR or ~/.kube/cache; or memory); `host`: the safe host directory name. */
+  constructor(
+    private readonly store: DiscoveryStore,
+    host: string,
+  ) {
+    this.dir = join(store.root, 'kwatch', 'etags', host);
   }
 
   private file(path: string): string {
@@ -25,21 +28,19 @@ export class DiscoveryEtagCache {
 
   get(path: string): StoredResponse | undefined {
     try {
-      const stored = JSON.parse(readFileSync(this.file(path), 'utf8')) as StoredResponse;
+      const text = this.store.read(this.file(path));
+      if (text === undefined) return undefined;
+      const stored = JSON.parse(text) as StoredResponse;
       return typeof stored?.etag === 'string' && typeof stored.body === 'string' ? stored : undefined;
     } catch {
       return undefined; // missing or unreadable: simply fetch the document again
     }
   }
 
-  /** Atomic (temp file + rename); a failure only costs the next revalidation. */
+  /** Atomic (the store's); a failure only costs the next revalidation. */
   put(path: string, response: StoredResponse): void {
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o750 });
-      const target = this.file(path);
-      const tmp = `${target}.${randomBytes(6).toString('hex')}`;
-      writeFileSync(tmp, JSON.stringify(response), { mode: 0o660 });
-      renameSync(tmp, target);
+      this.store.write(this.file(path), JSON.stringify(response));
     } catch {
       // best effort
     }

@@ -2,7 +2,6 @@
 // miss, expired), aggregated or legacy discovery, the HTTP requests made — and, with --explain, how
 // a resource name resolved.
 import type { Connection } from '../http/connection.js';
-import { cacheRoot } from './discovery-cache.js';
 import { DiscoveryClient, type DiscoveryClientOptions, type DiscoveryEvent } from './discovery-client.js';
 import { explainResource, type Resolution } from './resolve-resource.js';
 
@@ -65,7 +64,7 @@ export async function discoveryReport(conn: Connection, opts: DiscoveryReportOpt
   const snap = await client.discover();
   return {
     server: conn.server,
-    cacheRoot: cacheRoot(opts.cacheDir),
+    cacheRoot: client.store.root,
     cacheDir: client.cache.shownDir,
     ttlSeconds: Math.round(client.cache.ttlMs / 1000),
     mode: snap.mode,

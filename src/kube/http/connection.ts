@@ -7,6 +7,7 @@ import { resolveKubeconfig, type TlsOptions } from './kubeconfig.js';
 import { serverAddress, type ServerAddress } from './server-url.js';
 import type { WireLog } from './wire-log.js';
 import type { BodySink, SocketTarget } from './socket-client.js';
+import type { DiscoveryStore } from '../discovery/discovery-store.js';
 
 export { KubeconfigError } from './config-error.js';
 
@@ -40,6 +41,11 @@ export interface Connection {
   namespace: string;
   contextName?: string;
   tracer: Tracer;
+  /**
+   * Where this server's discovery cache lives when no --cache-dir is given; unset: the disk cache kubectl shares.
+   * A server that lives only as long as the run (--sim) keeps it in memory: its port is new every run.
+   */
+  readonly discoveryStore?: DiscoveryStore;
   /** The largest single object (watch line, list item) readers of this connection accept. */
   readonly maxObjectBytes?: number;
   /**
@@ -170,6 +176,8 @@ export interface UrlConnectionOptions {
   bodyIdleTimeoutMs?: number;
   /** The request log (-v 6..9). */
   wireLog?: WireLog;
+  /** Where this server's discovery cache lives (Connection.discoveryStore). */
+  discoveryStore?: DiscoveryStore;
 }
 
 /** A connection to a plain URL (the in-process embedded server): no kubeconfig, optional bearer token. */
@@ -186,10 +194,12 @@ class LazyDispatcherConnection implements Connection {
   readonly contextName = undefined;
   readonly tracer: Tracer;
   readonly maxObjectBytes?: number;
+  readonly discoveryStore?: DiscoveryStore;
   private inner?: Promise<HttpConnection>;
 
   constructor(url: string, private readonly opts: UrlConnectionOptions) {
     this.maxObjectBytes = opts.maxObjectBytes;
+    this.discoveryStore = opts.discoveryStore;
     this.address = serverAddress(url);
     this.server = this.address.shown;
     this.cacheHost = this.address.raw;
