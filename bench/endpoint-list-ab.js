@@ -4,7 +4,7 @@
 // shared host compare the endpoint's CPU ms (this process's, per LIST) and the ratios within a round.
 //   cp -r dist /tmp/old-dist && ln -s "$PWD/node_modules" /tmp/node_modules   (before the change; then npm run build)
 //   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
-// env: ROUNDS (5), PODS (20000), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
+// env: ROUNDS (5), PODS (20000), VARIANTS=new,new-ndjson (only those beside direct), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
 // round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings), GCSTATS=1 (this process's
 // garbage collections per LIST and variant: count and ms by kind, and the external memory after), HEAPPROFILE=1 with
 // PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile).
@@ -93,8 +93,11 @@ for (const [name, dist] of [['old', oldDist], ['new', newDist]]) {
   const ep = await m.startEndpoint({ upstream, mode: 'intercept', tracer, loopThreshold: 5, stallAfterMs: 300_000 });
   eps[name] = { m, tracer, upstream, ep };
 }
-const variants = [{ key: 'direct' }];
-for (const name of ['old', 'new']) for (const trace of [false, true]) variants.push({ key: `${name}${trace ? '-ndjson' : ''}`, name, trace });
+const allVariants = [{ key: 'direct' }];
+for (const name of ['old', 'new']) for (const trace of [false, true]) allVariants.push({ key: `${name}${trace ? '-ndjson' : ''}`, name, trace });
+// VARIANTS=direct,new,…: only those (direct is always run: the ratios are against it).
+const only = process.env.VARIANTS?.split(',');
+const variants = allVariants.filter((v) => !only || v.key === 'direct' || only.includes(v.key));
 const base = (v) => (v.key === 'direct' ? sim.url : eps[v.name].ep.url);
 // warm-up
 for (const v of variants) { await client.call({ cmd: 'list', base: base(v), limit: PAGE }); }

@@ -1,0 +1,86 @@
+// What starts V8's mark-compacts when a process forwards a large body (issue 43, round 7, docs/benchmarks.md): 132 MB
+// from an origin (peer.js, its own process, which also drains the answer) through this process, counting this
+// process's GCs per pass. Modes: iter (undici's request, `for await` into res.write), dispatch (undici's dispatch with
+// onResponseData writing into res, paused while res does not drain), pool (net's onread into one buffer, copied into
+// 64 kB slabs used again once res.write's callback came; it forwards the raw bytes, head included, which is enough to
+// count GCs). HOLD=1 keeps the pass's chunks until the next pass (in the slabs for pool), HOLD=copy (pool) as fresh
+// copies.   node --expose-gc bench/forward-gc/forward.js pool   (ROUNDS, default 4)
+import http from 'node:http';
+import { fork } from 'node:child_process';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+const MODE = process.argv[2] ?? 'iter';
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const peer = fork(new URL('./peer.js', import.meta.url));
+const msg = () => new Promise((r) => peer.once('message', r));
+const { port: originPort } = await msg();
+const agent = new Agent({ keepAliveTimeout: 30000 });
+const hold = [];
+import net from 'node:net';
+const STATIC = Buffer.allocUnsafeSlow(64 * 1024);
+const SLAB = 64 * 1024;
+const freeSlabs = [];
+const slabRefs = new Map();
+let slab, slabUsed = 0, allocs = 0;
+const heldSlabs = [];
+function unref(s) { const n = slabRefs.get(s) - 1; slabRefs.set(s, n); if (n === 0 && s !== slab) freeSlabs.push(s); }
+
+const server = http.createServer(async (req, res) => {
+  if (MODE === 'iter') {
+    const a = await request(`http://127.0.0.1:${originPort}/x`, { dispatcher: agent });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    for await (const c of a.body) { if (process.env.HOLD) hold.push(c); if (!res.write(c)) await new Promise((r) => res.once('drain', r)); }
+    res.end();
+  } else if (MODE === 'pool') {
+    // raw bytes (head included) read into one static buffer, copied into recycled 64 KB slabs
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const sock = net.connect({ host: '127.0.0.1', port: originPort, onread: { buffer: STATIC, callback: (n, buf) => {
+      let off = 0;
+      while (off < n) {
+        if (!slab || slabUsed === SLAB) { if (slab) { const o = slab; slab = undefined; unref(o); } slab = freeSlabs.pop() ?? (allocs++, Buffer.allocUnsafeSlow(SLAB)); slabUsed = 0; slabRefs.set(slab, 1); }
+        const k = Math.min(n - off, SLAB - slabUsed);
+        buf.copy(slab, slabUsed, off, off + k);
+        const view = slab.subarray(slabUsed, slabUsed + k);
+        slabUsed += k; off += k;
+        const s = slab;
+        slabRefs.set(s, slabRefs.get(s) + 1);
+        if (process.env.HOLD === 'copy') hold.push(Buffer.from(view));
+        else if (process.env.HOLD) { slabRefs.set(s, slabRefs.get(s) + 1); hold.push(view); heldSlabs.push(s); }
+        const ok = res.write(view, () => unref(s));
+        if (!ok && !paused) { paused = true; sock.pause(); res.once('drain', () => { paused = false; sock.resume(); }); }
+      }
+      return true;
+    } } });
+    let paused = false;
+    sock.on('connect', () => sock.write('GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    sock.on('end', () => res.end());
+  } else if (MODE === 'dispatch') {
+    agent.dispatch({ origin: `http://127.0.0.1:${originPort}`, path: '/x', method: 'GET' }, {
+            onRequestStart() {},
+      onResponseStart(_c, status) { res.writeHead(status, { 'content-type': 'application/json' }); },
+      onResponseData(c, chunk) { if (process.env.HOLD) hold.push(chunk); if (!res.write(chunk)) { c.pause(); res.once('drain', () => c.resume()); } },
+      onResponseEnd() { res.end(); },
+      onResponseError(c, err) { res.destroy(err); },
+    });
+  }
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const KINDS = { [perf.NODE_PERFORMANCE_GC_MINOR]: 'scav', [perf.NODE_PERFORMANCE_GC_MAJOR]: 'mc', [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'inc', [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak' };
+const seen = [];
+new PerformanceObserver((l) => seen.push(...l.getEntries())).observe({ entryTypes: ['gc'] });
+for (let r = 0; r < ROUNDS; r++) {
+  hold.length = 0; for (const s of heldSlabs.splice(0)) unref(s); if (slab) { const s = slab; slab = undefined; unref(s); }
+  globalThis.gc?.();
+  await new Promise((r) => setImmediate(r));
+  seen.length = 0;
+  const c0 = process.cpuUsage();
+  peer.send({ cmd: 'get', port: server.address().port });
+  const x = await msg();
+  const c = process.cpuUsage(c0);
+  const by = {};
+  for (const e of seen) { const k = KINDS[e.detail.kind]; by[k] ??= [0, 0]; by[k][0]++; by[k][1] += e.duration; }
+  const mu = process.memoryUsage();
+  console.log(`${MODE} r${r}: ${(x.n / 1e6).toFixed(0)} MB ${Math.round(x.ms)} ms, cpu ${Math.round((c.user + c.system) / 1000)} ms, gc ${Object.entries(by).map(([k, [n, ms]]) => `${k} ${n}/${Math.round(ms)}ms`).join(' ')}; ext ${Math.round(mu.external / 1e6)} ab ${Math.round(mu.arrayBuffers / 1e6)} slabs ${allocs}`);
+}
+peer.kill();
+process.exit(0);
