@@ -48,7 +48,7 @@ export function podTerminal(pod: SimObject): boolean {
 }
 
 /** One container's request or limit of a resource; requests fall back on limits, as SetDefaults_Pod fills them. */
-function containerResource(c: Json, kind: 'requests' | 'limits', resource: string): Quantity | undefined {
+export function containerResource(c: Json, kind: 'requests' | 'limits', resource: string): Quantity | undefined {
   return parseQuantity(c.resources?.[kind]?.[resource] ?? (kind === 'requests' ? c.resources?.limits?.[resource] : undefined));
 }
 
