@@ -18,7 +18,7 @@ import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } fro
 import { qualifiedResource } from '../status.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
+import { containerResource, countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -50,37 +50,84 @@ function forbidden(type: ResourceType, name: string, why: string): SimApiError {
   return new SimApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${name ? `${what} "${name}"` : what} is forbidden: ${why}`, reason: 'Forbidden', details, code: 403 });
 }
 
-/** A quota's status.used as admission left it, not yet written: valid while the quota is still at `base`. */
+/**
+ * A quota's status.used as admission left it, not yet written: valid while the quota is still at `base`. What admission
+ * changed is kept as quantities and printed once, when written: the totals are new strings on every write, so printing
+ * them and parsing them back on each admission cost more than the check itself.
+ */
 interface PendingUsage {
   namespace: string;
   name: string;
   /** The quota's resourceVersion the usage was counted from: a newer write (the controller's) supersedes it. */
   base: string | undefined;
-  used: Record<string, unknown>;
+  /** status.used as stored at `base`. */
+  recorded: Record<string, unknown>;
+  /** The names admission changed since `base`, with their new totals. */
+  changed: Map<string, Quantity>;
 }
 
-/** Per stored quota version and kind: the hard names that count objects of that kind (usageOf answers for them). */
-const restrictedByQuota = new WeakMap<StoredObject, Map<ResourceType, string[]>>();
+/** A "must specify" name read once: the container field it needs (`cpu` is requests.cpu). */
+interface Requirement { kind: 'requests' | 'limits'; resource: string }
+
+/** What admission reads of one stored quota version for one kind. */
+interface QuotaPlan {
+  /** The quota's hard names that count objects of the kind (usageOf answers for them). */
+  restricted: string[];
+  /** Their limits, parsed (undefined: a limit that does not parse, which nothing exceeds). */
+  limits: Map<string, Quantity | undefined>;
+  /** For pods: what every container must state (kube's podEvaluator.Constraints). */
+  required: Requirement[];
+}
+
+const NO_PLAN: QuotaPlan = { restricted: [], limits: new Map(), required: [] };
+
+/** Per stored quota version and kind (a version is never changed: each write stores a new one). */
+const plans = new WeakMap<StoredObject, Map<ResourceType, QuotaPlan>>();
 
 /**
- * The quota's hard names that objects of `type` count toward, worked out once per stored quota version and kind, so
- * a write of a kind the quota does not count (an Event, say) neither parses the quota nor matches its names.
+ * The quota's plan for objects of `type`, worked out once per stored quota version and kind, so a write of a kind the
+ * quota does not count (an Event, say) neither parses the quota nor matches its names, and a pod's create reads no
+ * limit string.
  */
-function restrictedNames(stored: StoredObject, type: ResourceType): string[] {
-  let byType = restrictedByQuota.get(stored);
-  if (!byType) restrictedByQuota.set(stored, byType = new Map());
-  let names = byType.get(type);
-  if (!names) {
+function planFor(stored: StoredObject, type: ResourceType): QuotaPlan {
+  let byType = plans.get(stored);
+  if (!byType) plans.set(stored, byType = new Map());
+  let plan = byType.get(type);
+  if (!plan) {
     const hard = ((storedQuota(stored).spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
-    names = Object.keys(hard).filter((name) => countsKind(type, name));
-    byType.set(type, names);
+    const restricted = Object.keys(hard).filter((name) => countsKind(type, name));
+    const pods = type.group === '' && type.resource === 'pods';
+    plan = restricted.length === 0 ? NO_PLAN : {
+      restricted,
+      limits: new Map(restricted.map((name) => [name, parseQuantity(hard[name])])),
+      required: pods ? restricted.filter((n) => MUST_SPECIFY.includes(n)).map(requirement) : [],
+    };
+    byType.set(type, plan);
   }
-  return names;
+  return plan;
+}
+
+function requirement(name: string): Requirement {
+  const dot = name.indexOf('.');
+  return dot < 0 ? { kind: 'requests', resource: name } : { kind: name.slice(0, dot) as Requirement['kind'], resource: name.slice(dot + 1) };
+}
+
+/** Whether every container and init container states each requirement: the check that nearly always passes, without allocating. */
+function meetsRequirements(pod: SimObject, required: Requirement[]): boolean {
+  const spec = (pod.spec ?? {}) as Json;
+  return containersMeet(spec.containers, required) && containersMeet(spec.initContainers, required);
+}
+
+function containersMeet(containers: Json[] | undefined, required: Requirement[]): boolean {
+  for (const c of containers ?? []) {
+    for (const r of required) if (!containerResource(c, r.kind, r.resource)) return false;
+  }
+  return true;
 }
 
 export class QuotaAdmission {
   private readonly quotas: ResourceType;
-  /** Usage admitted since the last status write, by quota (namespace/name). */
+  /** Usage admitted since the last status write, by quota (its storage key, namespace/name). */
   private readonly pending = new Map<string, PendingUsage>();
   /** Resolves once the pending usage is written (one turn of the event loop after the first admission). */
   private written: Promise<void> | undefined;
@@ -103,43 +150,42 @@ export class QuotaAdmission {
     const namespace = next.metadata.namespace!;
     const quotas = this.store.storedIn(this.quotas, namespace);
     if (quotas.length === 0) return;
-    const admitted: { quota: SimObject; used: Record<string, Quantity> }[] = [];
+    let admitted: { stored: StoredObject; quota: SimObject; used: Map<string, Quantity> }[] | undefined;
     // In name order (storage key order), so the first quota a write exceeds is the one named.
     for (const stored of quotas) {
-      const restricted = restrictedNames(stored, type);
-      if (restricted.length === 0) continue;
+      const plan = planFor(stored, type);
+      if (plan.restricted.length === 0) continue;
       const quota = storedQuota(stored);
       if (!inScope(quota, type, next)) continue;
-      const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
-      if (type.group === '' && type.resource === 'pods') this.checkConstraints(type, next, quota, restricted);
-      const requested: Record<string, Quantity> = {};
+      if (plan.required.length > 0 && !meetsRequirements(next, plan.required)) this.refuseUnspecified(type, next, quota, plan.restricted);
+      let requested: Map<string, Quantity> | undefined;
       // An update is charged its increase only where the quota tracked the old object too; one that moves into a
       // quota's scope is charged in full, as kube's CheckRequest matches the old object per quota.
       const before = prev && inScope(quota, type, prev) ? prev : undefined;
-      for (const name of restricted) {
+      for (const name of plan.restricted) {
         const add = usageOf(type, next, name) ?? ZERO;
         const sub = before ? usageOf(type, before, name) ?? ZERO : ZERO;
         // Only an increase is charged: kube's CheckRequest takes SubtractWithNonNegativeResult(new, old), so an update
         // that lowers usage writes nothing and the controller's recount lowers status.used
         // (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go). Quantity.Sub keeps the
         // format of the new usage (add is not zero here).
-        if (add.milli > sub.milli) requested[name] = { milli: add.milli - sub.milli, binary: add.binary };
+        if (add.milli > sub.milli) (requested ??= new Map()).set(name, sub === ZERO ? add : { milli: add.milli - sub.milli, binary: add.binary });
       }
-      if (Object.keys(requested).length === 0) continue;
-      const used = this.usedOf(quota, Object.keys(requested), namespace);
-      const exceeded = Object.keys(requested).filter((name) => {
-        const limit = parseQuantity(hard[name]);
-        return limit !== undefined && addQuantities(used[name] ?? ZERO, requested[name]).milli > limit.milli;
-      });
-      if (exceeded.length) {
-        const pick = (from: Record<string, Quantity>): Record<string, Quantity> => Object.fromEntries(exceeded.map((n) => [n, from[n] ?? ZERO]));
-        const limited = Object.fromEntries(exceeded.map((n) => [n, parseQuantity(hard[n])!]));
-        throw forbidden(type, next.metadata.name ?? '', `exceeded quota: ${quota.metadata.name}, requested: ${pretty(pick(requested))}, used: ${pretty(pick(used))}, limited: ${pretty(limited)}`);
+      if (!requested) continue;
+      const used = this.usedOf(stored, quota, requested, namespace);
+      let exceeded: string[] | undefined;
+      for (const [name, q] of requested) {
+        const limit = plan.limits.get(name);
+        if (limit !== undefined && (used.get(name) ?? ZERO).milli + q.milli > limit.milli) (exceeded ??= []).push(name);
       }
-      for (const name of Object.keys(requested)) used[name] = addQuantities(used[name] ?? ZERO, requested[name]);
-      admitted.push({ quota, used });
+      if (exceeded) {
+        const pick = (from: (n: string) => Quantity | undefined): Record<string, Quantity> => Object.fromEntries(exceeded.map((n) => [n, from(n) ?? ZERO]));
+        throw forbidden(type, next.metadata.name ?? '', `exceeded quota: ${quota.metadata.name}, requested: ${pretty(pick((n) => requested.get(n)))}, used: ${pretty(pick((n) => used.get(n)))}, limited: ${pretty(pick((n) => plan.limits.get(n)))}`);
+      }
+      for (const [name, q] of requested) used.set(name, addQuantities(used.get(name) ?? ZERO, q));
+      (admitted ??= []).push({ stored, quota, used });
     }
-    if (!dryRun) for (const { quota, used } of admitted) this.recordUsage(quota, used);
+    if (admitted && !dryRun) for (const { stored, quota, used } of admitted) this.recordUsage(stored, quota, used);
   }
 
   /** Undefined when every admitted write's usage is stored, else a promise resolved once it is. */
@@ -152,12 +198,16 @@ export class QuotaAdmission {
     const batch = [...this.pending.values()];
     this.pending.clear();
     for (const p of batch) {
-      const quota = this.store.get(this.quotas, p.namespace, p.name);
+      const stored = this.store.getStored(this.quotas, p.namespace, p.name);
       // Changed since (the controller wrote a newer status.used, counted from the stored objects, these included): it stands.
-      if (!quota || quota.metadata.resourceVersion !== p.base) continue;
+      if (!stored || String(stored.rv) !== p.base) continue;
+      // The version admission read (parsed once, shared, never changed): the update copies what it changes.
+      const quota = storedQuota(stored);
       const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+      const used: Record<string, unknown> = { ...p.recorded };
+      for (const [name, q] of p.changed) used[name] = formatQuantity(q);
       try {
-        this.store.updateObject(this.quotas, { ...quota, status: { hard: { ...hard }, used: p.used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
+        this.store.updateObject(this.quotas, { ...quota, status: { hard: { ...hard }, used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
       } catch {
         // The quota changed meanwhile: the controller recounts it.
       }
@@ -165,46 +215,46 @@ export class QuotaAdmission {
   }
 
   /**
-   * What the quota has used of `names`: its status.used, as kube's admission reads it (admission keeps it current on
-   * every admitted write; the controller catches up on deletes within milliseconds), else — a quota the controller
-   * has not counted yet — counted now.
+   * What the quota has used of the requested names: its status.used, as kube's admission reads it (admission keeps it
+   * current on every admitted write; the controller catches up on deletes within milliseconds), else — a quota the
+   * controller has not counted yet — counted now. A fresh map the caller may change.
    */
-  private usedOf(quota: SimObject, names: string[], namespace: string): Record<string, Quantity> {
-    const recorded = this.pendingOf(quota)?.used ?? (((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>);
-    const used: Record<string, Quantity> = {};
-    for (const name of names) {
-      const q = parseQuantity(recorded[name]);
-      if (!q) return namespaceUsage(this.store, namespace, quota);
-      used[name] = q;
+  private usedOf(stored: StoredObject, quota: SimObject, requested: Map<string, Quantity>, namespace: string): Map<string, Quantity> {
+    const p = this.pendingOf(stored);
+    const recorded = p?.recorded ?? (((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>);
+    const used = new Map<string, Quantity>();
+    for (const name of requested.keys()) {
+      const q = p?.changed.get(name) ?? parseQuantity(recorded[name]);
+      if (!q) return new Map(Object.entries(namespaceUsage(this.store, namespace, quota)));
+      used.set(name, q);
     }
     return used;
   }
 
-  /** kube's podEvaluator.Constraints: every container must request (or limit) what a quota limits of cpu and memory. */
-  private checkConstraints(type: ResourceType, pod: SimObject, quota: SimObject, restricted: string[]): void {
-    const required = restricted.filter((n) => MUST_SPECIFY.includes(n));
-    if (required.length === 0) return;
-    const missing = missingPodResources(pod, required);
-    if (missing.size === 0) return;
+  /** kube's podEvaluator.Constraints failed: the 403 naming every container that lacks what a quota limits. */
+  private refuseUnspecified(type: ResourceType, pod: SimObject, quota: SimObject, restricted: string[]): never {
+    const missing = missingPodResources(pod, restricted.filter((n) => MUST_SPECIFY.includes(n)));
     const parts = [...missing.keys()].sort().map((r) => `${r} for: ${[...missing.get(r)!].sort().join(',')}`);
     throw forbidden(type, pod.metadata.name ?? '', `failed quota: ${quota.metadata.name}: must specify ${parts.join('; ')}`);
   }
 
-  /** The usage admitted into `quota` and not yet written, while the stored quota is still the one it was counted from. */
-  private pendingOf(quota: SimObject): PendingUsage | undefined {
-    const p = this.pending.get(`${quota.metadata.namespace}/${quota.metadata.name}`);
-    return p && p.base === quota.metadata.resourceVersion ? p : undefined;
+  /** The usage admitted into the quota and not yet written, while the stored quota is still the version it was counted from. */
+  private pendingOf(stored: StoredObject): PendingUsage | undefined {
+    const p = this.pending.get(stored.key);
+    return p && p.base === String(stored.rv) ? p : undefined;
   }
 
   /**
    * status.used as admission leaves it — the new usage of what it counted, the rest as the controller last wrote it —
    * kept pending and written with the other writes admitted in this turn of the event loop.
    */
-  private recordUsage(quota: SimObject, used: Record<string, Quantity>): void {
-    const key = `${quota.metadata.namespace}/${quota.metadata.name}`;
-    const p: PendingUsage = this.pendingOf(quota) ?? { namespace: quota.metadata.namespace!, name: quota.metadata.name!, base: quota.metadata.resourceVersion, used: { ...((quota.status as Json | undefined)?.used ?? {}) } };
-    for (const [name, q] of Object.entries(used)) p.used[name] = formatQuantity(q);
-    this.pending.set(key, p);
+  private recordUsage(stored: StoredObject, quota: SimObject, used: Map<string, Quantity>): void {
+    let p = this.pendingOf(stored);
+    if (!p) {
+      p = { namespace: quota.metadata.namespace!, name: quota.metadata.name!, base: String(stored.rv), recorded: ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>, changed: new Map() };
+      this.pending.set(stored.key, p);
+    }
+    for (const [name, q] of used) p.changed.set(name, q);
     this.written ??= new Promise((resolve) => {
       setImmediate(() => {
         this.written = undefined;

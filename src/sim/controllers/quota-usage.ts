@@ -48,7 +48,7 @@ export function podTerminal(pod: SimObject): boolean {
 }
 
 /** One container's request or limit of a resource; requests fall back on limits, as SetDefaults_Pod fills them. */
-function containerResource(c: Json, kind: 'requests' | 'limits', resource: string): Quantity | undefined {
+export function containerResource(c: Json, kind: 'requests' | 'limits', resource: string): Quantity | undefined {
   return parseQuantity(c.resources?.[kind]?.[resource] ?? (kind === 'requests' ? c.resources?.limits?.[resource] : undefined));
 }
 
@@ -151,8 +151,9 @@ export function isTerminating(pod: SimObject): boolean {
 /** Whether a quota with scopes (spec.scopes, spec.scopeSelector) tracks `obj`: scoped quotas track pods only. */
 export function inScope(quota: SimObject, type: ResourceType, obj: SimObject): boolean {
   const spec = (quota.spec ?? {}) as Json;
+  // Most quotas have no scopes: answered without building the list (this runs on every create into the namespace).
+  if (((spec.scopes ?? []) as string[]).length === 0 && ((spec.scopeSelector?.matchExpressions ?? []) as Json[]).length === 0) return true;
   const scopes: Json[] = [...((spec.scopes ?? []) as string[]).map((scopeName) => ({ scopeName, operator: 'Exists' })), ...((spec.scopeSelector?.matchExpressions ?? []) as Json[])];
-  if (scopes.length === 0) return true;
   if (type.group !== '' || type.resource !== 'pods') return false;
   const pod = (obj.spec ?? {}) as Json;
   const bestEffort = ((pod.containers ?? []) as Json[]).concat((pod.initContainers ?? []) as Json[])
