@@ -7,7 +7,7 @@ import type { DiscoveryClientOptions } from './discovery-client.js';
 import { DEFAULT_FIRST_CONTACT_MS } from '../http/first-contact.js';
 
 export const discoveryFlags = {
-  'cache-dir': Flags.string({ description: 'Default cache directory (default: $KUBECACHEDIR, then ~/.kube/cache; shared with kubectl).', helpGroup: 'DISCOVERY' }),
+  'cache-dir': Flags.string({ description: 'Default cache directory (default: $KUBECACHEDIR, then ~/.kube/cache; shared with kubectl; with --sim: in memory for the run).', helpGroup: 'DISCOVERY' }),
   'discovery-ttl': Flags.string({ description: 'How long cached discovery files stay valid, from their modification time (kubectl: 6h).', default: '6h', helpGroup: 'DISCOVERY' }),
 };
 
