@@ -29,7 +29,6 @@ interface Collection {
   /** The processes that listed it (when known): another one's first list is its own start, not a relist. */
   readonly listers: Set<number>;
   watchesOpen: number;
-  everWatched: boolean;
   /** Since the last list: a 410 was sent on a watch of it, or a watch of it was closed, and why. */
   sent410: boolean;
   lastClose?: string;
@@ -251,7 +250,7 @@ export class ClientSession {
 
   private collection(id: string): Collection {
     let c = this.collections.get(id);
-    if (!c) this.collections.set(id, (c = { lists: 0, listers: new Set(), watchesOpen: 0, everWatched: false, sent410: false }));
+    if (!c) this.collections.set(id, (c = { lists: 0, listers: new Set(), watchesOpen: 0, sent410: false }));
     return c;
   }
 
@@ -282,7 +281,6 @@ export class ClientSession {
   watchOpened(collection: string): void {
     const c = this.collection(collection);
     c.watchesOpen++;
-    c.everWatched = true;
     this.watchesOpen++;
     this.watchesStarted++;
   }
