@@ -197,16 +197,18 @@ export class ResourceQuotaController {
   }
 
   /**
-   * A quota came, went or changed. Its own status writes (admission's and this controller's) only queue a sync, which
-   * puts the running usage back if they differ; a new spec, or quotas coming and going (quotas count quotas), means
-   * a full count of the namespace's tallies at the next sync.
+   * A quota came, went or changed. A new spec, or quotas coming and going (quotas count quotas), means a full count of
+   * the namespace's tallies at once, so status.hard carries a new or raised limit within a turn of the event loop, as
+   * kube's controller queues a quota on its add and on an update of spec.hard. A status write alone (admission's, this
+   * controller's, a client's) queues nothing, as in kube (resource_quota_controller.go, UpdateFunc): the next change of
+   * what the quota counts puts the running usage back.
    */
   private observeQuota(change: Change, ns: string): void {
     const tallies = this.tallies.get(ns);
     if (change.type === 'MODIFIED' && tallies) {
       const tally = tallies.get(change.cur.meta.name);
       const quota = storedQuota(change.cur);
-      if (tally && tally.uid === (quota.metadata.uid ?? '') && tally.spec === countingSpec(quota)) { this.queue.add(ns, this.writeDelay(ns)); return; }
+      if (tally && tally.uid === (quota.metadata.uid ?? '') && tally.spec === countingSpec(quota)) return;
     }
     this.tallies.delete(ns);
     this.queue.add(ns, 0);
