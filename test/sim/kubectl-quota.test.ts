@@ -35,6 +35,9 @@ describe('kubectl and ResourceQuota on the sim', () => {
     expect((await kubectl('create', 'namespace', 'counts')).code).toBe(0);
     const q = await kubectl('create', 'quota', 'objects', '-n', 'counts', '--hard=pods=2,count/configmaps=2,services=1');
     expect(q.stdout.trim()).toBe('resourcequota/objects created');
+    // What a user runs before relying on a new quota (the docs' line): wait for the controller to count it.
+    const wait = await kubectl('wait', '--for=jsonpath={.status.used.pods}', 'quota/objects', '-n', 'counts', '--timeout=20s');
+    expect(wait.stdout.trim()).toBe('resourcequota/objects condition met');
     await quotaSynced('counts', 'objects');
     for (const p of ['a', 'b']) expect((await kubectl('run', p, '-n', 'counts', '--image=nginx')).code).toBe(0);
     const over = await kubectl('create', '-f', file('c.yaml', podWith('c', 'counts', '{}')));
