@@ -153,6 +153,15 @@ describe('ResourceQuota admission over HTTP', () => {
     expect((await post('/api/v1/namespaces/unknown/configmaps', { metadata: { name: 'cm' } })).status).toBe(201);
   });
 
+  it('a quota\'s status sent on create is dropped (it is the controller\'s), so admission cannot enforce a client\'s status.hard', async () => {
+    expect((await post('/api/v1/namespaces', { metadata: { name: 'sent-status' } })).status).toBe(201);
+    const r = await post('/api/v1/namespaces/sent-status/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { pods: '5' } }, status: { hard: { pods: '0' }, used: { pods: '0' } } });
+    expect(r.status).toBe(201);
+    expect(r.json.status).toEqual({});
+    await quotaSynced(sim.url, 'sent-status', 'q');
+    expect((await post('/api/v1/namespaces/sent-status/pods', pod('sent-status', 'p', [{ name: 'c' }]))).status).toBe(201);
+  });
+
   it('cluster-scoped kinds are not counted by any namespace\'s quota', async () => {
     await namespaceWithQuota('cluster', { hard: { 'count/persistentvolumes': '0' } });
     const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-cluster' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } };
