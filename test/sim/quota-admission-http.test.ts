@@ -3,7 +3,7 @@
 // counts only the pods in its scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { http, quotaSynced } from './sim-helpers.js';
+import { http, quotaSynced, until } from './sim-helpers.js';
 
 let sim: SimServer;
 // Quota admission is the controller manager's (as kube's ResourceQuota plugin needs the quota controller).
@@ -160,6 +160,26 @@ describe('ResourceQuota admission over HTTP', () => {
     expect(r.json.status).toEqual({});
     await quotaSynced(sim.url, 'sent-status', 'q');
     expect((await post('/api/v1/namespaces/sent-status/pods', pod('sent-status', 'p', [{ name: 'c' }]))).status).toBe(201);
+  });
+
+  it('a quota on a custom resource made before its CRD counts the kind once the CRD is written (no "status unknown" for good), then enforces it', async () => {
+    expect((await post('/api/v1/namespaces', { metadata: { name: 'crd-later' } })).status).toBe(201);
+    expect((await post('/api/v1/namespaces/crd-later/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { 'count/gizmos.example.com': '1' } } })).status).toBe(201);
+    // status.hard written; no usage for a kind the API does not serve yet.
+    await until(async () => (await http(sim.url, '/api/v1/namespaces/crd-later/resourcequotas/q')).json.status?.hard !== undefined);
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gizmos.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    expect((await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const gizmo = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name } });
+    // kube's controller counts a kind once it has discovered it; the sim's recounts on the CRD's write.
+    await quotaSynced(sim.url, 'crd-later', 'q');
+    expect((await post('/apis/example.com/v1/namespaces/crd-later/gizmos', gizmo('one'))).status).toBe(201);
+    const over = await post('/apis/example.com/v1/namespaces/crd-later/gizmos', gizmo('two'));
+    expect(over.status).toBe(403);
+    expect(over.json.message).toBe('gizmos.example.com "two" is forbidden: exceeded quota: q, requested: count/gizmos.example.com=1, used: count/gizmos.example.com=1, limited: count/gizmos.example.com=1');
   });
 
   it('cluster-scoped kinds are not counted by any namespace\'s quota', async () => {

@@ -188,6 +188,27 @@ export class ResourceQuotaController {
   }
 
   /**
+   * A CustomResourceDefinition was written: quotas on `count/<plural>.<group>` of its group count a kind that may only
+   * now be served (or no longer be), so their namespaces are counted afresh. Until then their status.used lacks the
+   * name and admission refuses its writes with "status unknown for quota", as kube's does until its controller has
+   * discovered the new kind (pkg/controller/resourcequota/resource_quota_monitor.go); without this recount the sim
+   * would refuse them for good, since no write of the kind could get in to move the count.
+   */
+  observeCustomResourceDefinition(crd: SimObject): void {
+    const group = (crd.spec as Json | undefined)?.group;
+    if (typeof group !== 'string') return;
+    const suffix = `.${group}`;
+    for (const stored of this.store.storedIn(this.quotas)) {
+      const quota = storedQuota(stored);
+      const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+      if (!Object.keys(hard).some((name) => name.startsWith('count/') && name.endsWith(suffix))) continue;
+      const ns = quota.metadata.namespace!;
+      this.tallies.delete(ns);
+      this.queue.add(ns, 0);
+    }
+  }
+
+  /**
    * How long a namespace's changed usage waits for its write: WRITE_DELAY_MS, and at least until WRITE_INTERVAL_MS
    * after this controller last wrote a quota of the namespace, so a long burst costs a few writes a second.
    */
