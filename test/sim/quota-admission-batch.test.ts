@@ -140,5 +140,18 @@ describe('quota admission batches its status writes', () => {
     // A kind whose names are all counted passes.
     store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm', namespace: 'unknown' }, data: {} });
   });
-});
 
+  it('checks every quota\'s constraints and usage before any charge: one quota\'s "status unknown" comes before another\'s "exceeded quota", as in kube', async () => {
+    const store = new SimStore();
+    store.create(NAMESPACES, { metadata: { name: 'two' } });
+    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+    running.push(cm);
+    cm.start();
+    store.create(QUOTAS, { metadata: { name: 'a', namespace: 'two' }, spec: { hard: { pods: '0' } } });
+    store.create(QUOTAS, { metadata: { name: 'b', namespace: 'two' }, spec: { hard: { pods: '5' } } });
+    await until(() => ['a', 'b'].every((n) => (store.get(QUOTAS, 'two', n) as any)?.status?.used?.pods === '0'), 5000);
+    const b = store.get(QUOTAS, 'two', 'b') as any;
+    store.updateObject(store.resolve(QUOTAS), { ...b, status: { hard: b.status.hard, used: {} } }, { subresource: 'status' });
+    expect(() => store.createObject(store.resolve(PODS), pod('p', 'two'))).toThrow('pods "p" is forbidden: status unknown for quota: b, resources: pods');
+  });
+});

@@ -165,8 +165,11 @@ export class QuotaAdmission {
     const namespace = next.metadata.namespace!;
     const quotas = this.store.storedIn(this.quotas, namespace);
     if (quotas.length === 0) return;
-    let admitted: { stored: StoredObject; quota: SimObject; used: Map<string, Quantity> }[] | undefined;
-    // In name order (storage key order), so the first quota a write exceeds is the one named.
+    // First every quota that limits the write states its constraints and has usage for what it limits, then the
+    // charges, as kube's CheckRequest runs those checks over all the matching quotas before any usage: a "must specify"
+    // or "status unknown" of one quota comes before another's "exceeded quota". In name order (storage key order), so
+    // the first quota a write fails is the one named.
+    let matching: { stored: StoredObject; quota: SimObject; plan: QuotaPlan }[] | undefined;
     for (const stored of quotas) {
       const plan = planFor(stored, type);
       if (plan.restricted.length === 0) continue;
@@ -174,6 +177,11 @@ export class QuotaAdmission {
       if (!inScope(quota, type, next)) continue;
       if (plan.required.length > 0 && !meetsRequirements(next, plan.required)) this.refuseUnspecified(type, next, quota, plan.restricted);
       this.requireUsage(type, next, stored, quota, plan.restricted);
+      (matching ??= []).push({ stored, quota, plan });
+    }
+    if (!matching) return;
+    let admitted: { stored: StoredObject; quota: SimObject; used: Map<string, Quantity> }[] | undefined;
+    for (const { stored, quota, plan } of matching) {
       let requested: Map<string, Quantity> | undefined;
       // An update is charged its increase only where the quota tracked the old object too; one that moves into a
       // quota's scope is charged in full, as kube's CheckRequest matches the old object per quota.
