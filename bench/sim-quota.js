@@ -38,6 +38,14 @@ await send('POST', `${sim.url}/api/v1/namespaces`, { metadata: { name: 'quotad' 
 await send('POST', `${sim.url}/api/v1/namespaces/quotad/resourcequotas`, {
   metadata: { name: 'compute' }, spec: { hard: { pods: '100000', 'requests.cpu': '100000', 'requests.memory': '100000Gi', 'limits.memory': '100000Gi', 'count/configmaps': '100' } },
 });
+// Wait for the quota controller's first sync, as a user must: kube's admission limits by status.hard and refuses
+// writes while status.used lacks a limited name, so creates sent before it would measure a quota that is not there.
+for (let tries = 0; ; tries++) {
+  const q = JSON.parse(await send('GET', `${sim.url}/api/v1/namespaces/quotad/resourcequotas/compute`));
+  if (q.status?.hard && Object.keys(q.spec.hard).every((n) => q.status.hard[n] !== undefined && q.status.used?.[n] !== undefined)) break;
+  if (tries >= 500) throw new Error('the quota controller did not sync the quota in 10 s');
+  await new Promise((r) => setTimeout(r, 20));
+}
 
 /** Runs fn for from..to-1, IN_FLIGHT at a time: requests per wall second and per CPU second (this process). */
 async function block(from, to, fn) {

@@ -1,4 +1,4 @@
-// Conformance: real kubectl (v1.32) against the sim's ResourceQuota enforcement — creates past spec.hard get kube's
+// Conformance: real kubectl (v1.32) against the sim's ResourceQuota enforcement — creates past status.hard get kube's
 // 403 "exceeded quota" (object counts, compute requests/limits, claimed storage), pods lacking a request a quota
 // limits get "must specify", and status.used follows creates, deletes and pods that finish.
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,17 @@ const used = async (ns: string, name: string): Promise<Record<string, string>> =
  */
 const storedUsed = (ns: string, name: string): Record<string, string> =>
   (fx.sim.api.get({ group: '', version: 'v1', resource: 'resourcequotas' }, ns, name)?.status as { used?: Record<string, string> } | undefined)?.used ?? {};
+/**
+ * Waits until the quota controller has synced a quota (status.hard is spec.hard, status.used has each name), as a user
+ * must before relying on it: kube's admission limits by status.hard and refuses writes while status.used lacks a name.
+ */
+async function quotaSynced(ns: string, name: string): Promise<void> {
+  await until(() => {
+    const q = fx.sim.api.get({ group: '', version: 'v1', resource: 'resourcequotas' }, ns, name) as { spec?: { hard?: Record<string, string> }; status?: { hard?: Record<string, string>; used?: Record<string, string> } } | undefined;
+    const hard = q?.spec?.hard ?? {};
+    return JSON.stringify(q?.status?.hard ?? null) === JSON.stringify(hard) && Object.keys(hard).every((n) => q?.status?.used?.[n] !== undefined);
+  }, 10_000);
+}
 const podWith = (name: string, ns: string, resources: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  containers:\n  - name: ${name}\n    image: nginx\n    resources: ${resources}\n`;
 
@@ -24,6 +35,10 @@ describe('kubectl and ResourceQuota on the sim', () => {
     expect((await kubectl('create', 'namespace', 'counts')).code).toBe(0);
     const q = await kubectl('create', 'quota', 'objects', '-n', 'counts', '--hard=pods=2,count/configmaps=2,services=1');
     expect(q.stdout.trim()).toBe('resourcequota/objects created');
+    // What a user runs before relying on a new quota (the docs' line): wait for the controller to count it.
+    const wait = await kubectl('wait', '--for=jsonpath={.status.used.pods}', 'quota/objects', '-n', 'counts', '--timeout=20s');
+    expect(wait.stdout.trim()).toBe('resourcequota/objects condition met');
+    await quotaSynced('counts', 'objects');
     for (const p of ['a', 'b']) expect((await kubectl('run', p, '-n', 'counts', '--image=nginx')).code).toBe(0);
     const over = await kubectl('create', '-f', file('c.yaml', podWith('c', 'counts', '{}')));
     expect(over.code).toBe(1);
@@ -52,6 +67,7 @@ describe('kubectl and ResourceQuota on the sim', () => {
   it('limits compute: requests and limits are summed, and a pod lacking what the quota limits is refused with "must specify"', async () => {
     await kubectl('create', 'namespace', 'compute');
     await kubectl('create', 'quota', 'compute', '-n', 'compute', '--hard=requests.cpu=1,limits.memory=1Gi');
+    await quotaSynced('compute', 'compute');
     const bare = await kubectl('create', '-f', file('bare.yaml', podWith('bare', 'compute', '{}')));
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: bare; requests.cpu for: bare');
@@ -69,6 +85,7 @@ describe('kubectl and ResourceQuota on the sim', () => {
   it('limits claims and their storage, per storage class too', async () => {
     await kubectl('create', 'namespace', 'disks');
     await kubectl('create', 'quota', 'disks', '-n', 'disks', '--hard=persistentvolumeclaims=2,requests.storage=5Gi,standard.storageclass.storage.k8s.io/requests.storage=3Gi');
+    await quotaSynced('disks', 'disks');
     const claim = (name: string, size: string): string => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${name}\n  namespace: disks\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: ${size}}}\n`;
     const big = await kubectl('create', '-f', file('big.yaml', claim('big', '4Gi')));
     expect(big.code).toBe(1);
@@ -85,6 +102,7 @@ describe('kubectl and ResourceQuota on the sim', () => {
   it('pods that finish stop counting against `pods` (count/pods keeps them)', async () => {
     await kubectl('create', 'namespace', 'jobs');
     await kubectl('create', 'quota', 'live', '-n', 'jobs', '--hard=pods=1,count/pods=5');
+    await quotaSynced('jobs', 'live');
     expect((await kubectl('create', 'job', 'once', '-n', 'jobs', '--image=busybox')).code).toBe(0);
     expect((await kubectl('wait', '--for=condition=complete', 'job/once', '-n', 'jobs', '--timeout=20s')).code).toBe(0);
     await until(() => storedUsed('jobs', 'live').pods === '0', 10_000);
@@ -97,6 +115,7 @@ describe('kubectl and ResourceQuota on the sim', () => {
   it('a ReplicaSet past the quota runs what fits and tells why in a FailedCreate event', async () => {
     await kubectl('create', 'namespace', 'apps');
     await kubectl('create', 'quota', 'two', '-n', 'apps', '--hard=pods=2');
+    await quotaSynced('apps', 'two');
     expect((await kubectl('create', 'deployment', 'web', '--image=nginx', '--replicas=3', '-n', 'apps')).code).toBe(0);
     await until(() => fx.sim.api.list({ group: '', version: 'v1', resource: 'events' }, 'apps')
       .some((e: any) => e.involvedObject?.kind === 'ReplicaSet' && e.reason === 'FailedCreate'), 15_000);

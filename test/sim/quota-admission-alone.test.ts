@@ -35,7 +35,7 @@ const nodePortService = (name: string, namespace: string): SimObject =>
   ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 + name.length }] } });
 
 describe('quota admission alone', () => {
-  it('writes status.hard from spec and keeps the usage it does not count, as the controller last wrote it', async () => {
+  it('writes only status.used: status.hard and the usage it does not count stay as the controller last wrote them', async () => {
     const store = admittingStore('keep');
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'keep' }, spec: { hard: { pods: '5', 'count/configmaps': '3' } } });
     recount(store, 'keep', { pods: '0', 'count/configmaps': '2' });
@@ -72,7 +72,7 @@ describe('quota admission alone', () => {
     const a = store.createObject(services, nodePortService('a', 'over')) as any;
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'over' }, spec: { hard: { 'services.nodeports': '0' } } });
     recount(store, 'over', { 'services.nodeports': '1' });
-    // kube drops zero deltas (quota.RemoveZeros) before comparing with spec.hard: a label change is no request.
+    // kube drops zero deltas (quota.RemoveZeros) before comparing with status.hard: a label change is no request.
     store.updateObject(services, { ...a, metadata: { ...a.metadata, labels: { team: 'x' } } });
     expect((store.get(SERVICES, 'over', 'a') as any).metadata.labels).toEqual({ team: 'x' });
   });

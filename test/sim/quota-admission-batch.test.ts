@@ -61,7 +61,7 @@ describe('quota admission batches its status writes', () => {
     expect(quota.status.used).toEqual({ pods: '4' });
   });
 
-  it('reads each quota version afresh: a raised limit admits at once, and kinds the quota does not count pass', async () => {
+  it('reads each quota version afresh: a raised limit admits once the controller has copied it to status.hard, and kinds the quota does not count pass', async () => {
     const store = new SimStore();
     store.create(NAMESPACES, { metadata: { name: 'team' } });
     const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
@@ -74,8 +74,13 @@ describe('quota admission batches its status writes', () => {
     expect(() => store.createObject(pods, pod('p1', 'team'))).toThrow('exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
     // A ConfigMap counts toward nothing this quota limits.
     store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm', namespace: 'team' }, data: {} });
+    // p0's usage written (as it is before an HTTP create is answered), then the spec raised.
+    await store.admissionWrites?.();
     const q = store.get(QUOTAS, 'team', 'q') as any;
     store.update(QUOTAS, { ...q, spec: { hard: { pods: '2', 'count/configmaps': '1' } } });
+    // kube's admission limits by status.hard: until the controller has synced the new spec, the old limit holds.
+    expect(() => store.createObject(pods, pod('p1', 'team'))).toThrow('exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+    await until(() => (store.get(QUOTAS, 'team', 'q') as any)?.status?.hard?.pods === '2', 5000);
     store.createObject(pods, pod('p1', 'team'));
     expect(() => store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm2', namespace: 'team' }, data: {} }))
       .toThrow(/exceeded quota: q, requested: count\/configmaps=1, used: count\/configmaps=\d, limited: count\/configmaps=1/);
@@ -104,17 +109,49 @@ describe('quota admission batches its status writes', () => {
     expect(written[0].metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]);
   });
 
-  it('a quota the controller has not counted yet is counted at once: a create past it is refused', async () => {
+  it('a quota the controller has not synced yet restricts nothing (no status.hard), as in kube; once synced it binds', async () => {
     const store = new SimStore();
     store.create(NAMESPACES, { metadata: { name: 'fresh' } });
     const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
     running.push(cm);
     cm.start();
     store.createObject(store.resolve(PODS), pod('before', 'fresh'));
-    // Created and written to in one turn of the event loop: the quota has no status.used yet.
+    // Created and written to in one turn of the event loop: the quota has no status yet.
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'fresh' }, spec: { hard: { pods: '1' } } });
-    expect((store.get(QUOTAS, 'fresh', 'q') as any).status?.used).toBeUndefined();
-    expect(() => store.createObject(store.resolve(PODS), pod('after', 'fresh'))).toThrow('pods "after" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+    expect((store.get(QUOTAS, 'fresh', 'q') as any).status?.hard).toBeUndefined();
+    store.createObject(store.resolve(PODS), pod('after', 'fresh'));
+    // The controller's first sync counts both pods, over the limit; from then on the limit binds.
+    await until(() => (store.get(QUOTAS, 'fresh', 'q') as any)?.status?.used?.pods === '2', 5000);
+    expect(() => store.createObject(store.resolve(PODS), pod('third', 'fresh'))).toThrow('pods "third" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=1');
+  });
+
+  it('a quota whose status.used lacks a name its status.hard limits refuses the write: kube\'s "status unknown for quota"', async () => {
+    const store = new SimStore();
+    store.create(NAMESPACES, { metadata: { name: 'unknown' } });
+    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+    running.push(cm);
+    cm.start();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'unknown' }, spec: { hard: { pods: '5', 'requests.cpu': '1', 'count/configmaps': '3' } } });
+    await until(() => (store.get(QUOTAS, 'unknown', 'q') as any)?.status?.used?.pods === '0', 5000);
+    const q = store.get(QUOTAS, 'unknown', 'q') as any;
+    // A status whose used lacks what hard limits (a client's write here; kube's controller leaves it until its resync).
+    store.updateObject(store.resolve(QUOTAS), { ...q, status: { hard: q.status.hard, used: { 'count/configmaps': q.status.used['count/configmaps'] } } }, { subresource: 'status' });
+    expect(() => store.createObject(store.resolve(PODS), pod('p', 'unknown'))).toThrow('pods "p" is forbidden: status unknown for quota: q, resources: pods,requests.cpu');
+    // A kind whose names are all counted passes.
+    store.create({ group: '', version: 'v1', resource: 'configmaps' }, { metadata: { name: 'cm', namespace: 'unknown' }, data: {} });
+  });
+
+  it('checks every quota\'s constraints and usage before any charge: one quota\'s "status unknown" comes before another\'s "exceeded quota", as in kube', async () => {
+    const store = new SimStore();
+    store.create(NAMESPACES, { metadata: { name: 'two' } });
+    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+    running.push(cm);
+    cm.start();
+    store.create(QUOTAS, { metadata: { name: 'a', namespace: 'two' }, spec: { hard: { pods: '0' } } });
+    store.create(QUOTAS, { metadata: { name: 'b', namespace: 'two' }, spec: { hard: { pods: '5' } } });
+    await until(() => ['a', 'b'].every((n) => (store.get(QUOTAS, 'two', n) as any)?.status?.used?.pods === '0'), 5000);
+    const b = store.get(QUOTAS, 'two', 'b') as any;
+    store.updateObject(store.resolve(QUOTAS), { ...b, status: { hard: b.status.hard, used: {} } }, { subresource: 'status' });
+    expect(() => store.createObject(store.resolve(PODS), pod('p', 'two'))).toThrow('pods "p" is forbidden: status unknown for quota: b, resources: pods');
   });
 });
-

@@ -3,7 +3,7 @@
 // counts only the pods in its scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
-import { http } from './sim-helpers.js';
+import { http, quotaSynced, until } from './sim-helpers.js';
 
 let sim: SimServer;
 // Quota admission is the controller manager's (as kube's ResourceQuota plugin needs the quota controller).
@@ -14,6 +14,13 @@ const post = (path: string, body: unknown) => http(sim.url, path, { method: 'POS
 async function namespaceWithQuota(ns: string, spec: Record<string, unknown>): Promise<void> {
   expect((await post('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   expect((await post(`/api/v1/namespaces/${ns}/resourcequotas`, { metadata: { name: 'q' }, spec })).status).toBe(201);
+  // As a user must: kube's admission limits by status.hard, which the quota controller writes.
+  await quotaSynced(sim.url, ns, 'q');
+}
+/** Writes a quota's status as a client would (kube's controller leaves it until a resync or a change of what it counts). */
+async function writeStatus(ns: string, status: Record<string, unknown>): Promise<void> {
+  const q = (await http(sim.url, `/api/v1/namespaces/${ns}/resourcequotas/q`)).json;
+  expect((await http(sim.url, `/api/v1/namespaces/${ns}/resourcequotas/q/status`, { method: 'PUT', body: { ...q, status } })).status).toBe(200);
 }
 const pod = (ns: string, name: string, containers: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: containers.map((c) => ({ image: 'nginx', ...c })), ...extra } });
@@ -115,6 +122,64 @@ describe('ResourceQuota admission over HTTP', () => {
     const r = await post('/api/v1/namespaces/quotas/resourcequotas', { metadata: { name: 'second' }, spec: { hard: { pods: '1' } } });
     expect(r.status).toBe(403);
     expect(r.json.message).toBe('resourcequotas "second" is forbidden: exceeded quota: q, requested: resourcequotas=1, used: resourcequotas=1, limited: resourcequotas=1');
+  });
+
+  it('limits by status.hard, not spec.hard: a limit set in spec binds only once the controller has copied it to status', async () => {
+    // kube's CheckRequest reads status.hard (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go).
+    await namespaceWithQuota('lagging', { hard: { pods: '5' } });
+    // status.hard still the old limit (the controller has not synced the spec): the old limit holds.
+    await writeStatus('lagging', { hard: { pods: '1' }, used: { pods: '1' } });
+    const r = await post('/api/v1/namespaces/lagging/pods', pod('lagging', 'p1', [{ name: 'c' }]));
+    expect(r.status).toBe(403);
+    expect(r.json.message).toBe('pods "p1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1');
+    // Raised in spec and synced by the controller: the new limit admits.
+    const q = (await http(sim.url, '/api/v1/namespaces/lagging/resourcequotas/q')).json;
+    expect((await http(sim.url, '/api/v1/namespaces/lagging/resourcequotas/q', { method: 'PUT', body: { ...q, spec: { hard: { pods: '6' } } } })).status).toBe(200);
+    await quotaSynced(sim.url, 'lagging', 'q');
+    expect((await post('/api/v1/namespaces/lagging/pods', pod('lagging', 'p1', [{ name: 'c' }]))).status).toBe(201);
+  });
+
+  it('a write a quota limits while its status.used lacks a limited name gets kube\'s 403 "status unknown for quota", names sorted', async () => {
+    await namespaceWithQuota('unknown', { hard: { pods: '5', 'requests.memory': '1Gi', 'count/configmaps': '5' } });
+    await writeStatus('unknown', { hard: { pods: '5', 'requests.memory': '1Gi', 'count/configmaps': '5' }, used: { 'count/configmaps': '1' } });
+    const r = await post('/api/v1/namespaces/unknown/pods', pod('unknown', 'p', [{ name: 'c', resources: { requests: { memory: '10Mi' } } }]));
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403,
+      message: 'pods "p" is forbidden: status unknown for quota: q, resources: pods,requests.memory',
+      details: { name: 'p', kind: 'pods' },
+    });
+    // A kind whose limited names have usage passes.
+    expect((await post('/api/v1/namespaces/unknown/configmaps', { metadata: { name: 'cm' } })).status).toBe(201);
+  });
+
+  it('a quota\'s status sent on create is dropped (it is the controller\'s), so admission cannot enforce a client\'s status.hard', async () => {
+    expect((await post('/api/v1/namespaces', { metadata: { name: 'sent-status' } })).status).toBe(201);
+    const r = await post('/api/v1/namespaces/sent-status/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { pods: '5' } }, status: { hard: { pods: '0' }, used: { pods: '0' } } });
+    expect(r.status).toBe(201);
+    expect(r.json.status).toEqual({});
+    await quotaSynced(sim.url, 'sent-status', 'q');
+    expect((await post('/api/v1/namespaces/sent-status/pods', pod('sent-status', 'p', [{ name: 'c' }]))).status).toBe(201);
+  });
+
+  it('a quota on a custom resource made before its CRD counts the kind once the CRD is written (no "status unknown" for good), then enforces it', async () => {
+    expect((await post('/api/v1/namespaces', { metadata: { name: 'crd-later' } })).status).toBe(201);
+    expect((await post('/api/v1/namespaces/crd-later/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { 'count/gizmos.example.com': '1' } } })).status).toBe(201);
+    // status.hard written; no usage for a kind the API does not serve yet.
+    await until(async () => (await http(sim.url, '/api/v1/namespaces/crd-later/resourcequotas/q')).json.status?.hard !== undefined);
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gizmos.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    expect((await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const gizmo = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name } });
+    // kube's controller counts a kind once it has discovered it; the sim's recounts on the CRD's write.
+    await quotaSynced(sim.url, 'crd-later', 'q');
+    expect((await post('/apis/example.com/v1/namespaces/crd-later/gizmos', gizmo('one'))).status).toBe(201);
+    const over = await post('/apis/example.com/v1/namespaces/crd-later/gizmos', gizmo('two'));
+    expect(over.status).toBe(403);
+    expect(over.json.message).toBe('gizmos.example.com "two" is forbidden: exceeded quota: q, requested: count/gizmos.example.com=1, used: count/gizmos.example.com=1, limited: count/gizmos.example.com=1');
   });
 
   it('cluster-scoped kinds are not counted by any namespace\'s quota', async () => {

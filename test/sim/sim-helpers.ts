@@ -154,6 +154,19 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 3000): 
   }
 }
 
+/**
+ * Waits until the quota controller has synced a ResourceQuota: status.hard is its spec.hard and status.used has an
+ * entry for each name. kube's admission limits by status.hard and refuses writes while status.used lacks a name, so a
+ * client (a user, a controller) waits for this after it creates or changes a quota, and so must a test.
+ */
+export async function quotaSynced(base: string, namespace: string, name: string, ms = 10_000): Promise<void> {
+  await until(async () => {
+    const q = (await http(base, `/api/v1/namespaces/${namespace}/resourcequotas/${name}`)).json;
+    const hard = q?.spec?.hard ?? {};
+    return JSON.stringify(q?.status?.hard ?? null) === JSON.stringify(hard) && Object.keys(hard).every((n) => q.status.used?.[n] !== undefined);
+  }, ms);
+}
+
 /** The judge: real kubectl from PATH (KUBECTL overrides), as `.ci/run` makes sure it is installed. */
 import { KUBECTL } from '../kubectl-lookup.js';
 

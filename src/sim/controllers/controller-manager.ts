@@ -205,6 +205,8 @@ export class ControllerManager {
       if (type.namespaced) {
         this.namespaces.observeContent(change);
         this.quotas.observe(change, type, obj);
+      } else if (type.group === 'apiextensions.k8s.io' && type.resource === 'customresourcedefinitions') {
+        this.quotas.observeCustomResourceDefinition(obj());
       }
       switch (resourceId(type)) {
         case PODS: return this.observePod(change, obj);

@@ -1,6 +1,8 @@
 // The ResourceQuota admission plugin: a create (or a claim's or service's update) that would take a namespace past a
-// quota's spec.hard is refused with kube's 403 "exceeded quota: NAME, requested: …, used: …, limited: …"; a pod
-// without a request or limit that a quota limits gets "failed quota: NAME: must specify …". An admitted write
+// quota's status.hard (the limits the quota controller last copied from spec.hard) is refused with kube's 403
+// "exceeded quota: NAME, requested: …, used: …, limited: …"; a pod without a request or limit that a quota limits gets
+// "failed quota: NAME: must specify …", and a write a quota limits while its status.used lacks a name it limits gets
+// "status unknown for quota: NAME, resources: …". An admitted write
 // updates the quotas' status.used before it is answered, as kube's admission does (the quota controller recounts
 // after), and reads usage from status.used, so a write into a quota'd namespace costs the same however many objects
 // it holds. Writes admitted together share one status update per quota, as in kube, whose quota evaluator takes every
@@ -18,7 +20,7 @@ import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } fro
 import { qualifiedResource } from '../status.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { containerResource, countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, namespaceUsage, storedQuota, usageOf } from './quota-usage.js';
+import { containerResource, countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, storedQuota, usageOf } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -94,7 +96,11 @@ function planFor(stored: StoredObject, type: ResourceType): QuotaPlan {
   if (!byType) plans.set(stored, byType = new Map());
   let plan = byType.get(type);
   if (!plan) {
-    const hard = ((storedQuota(stored).spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+    // status.hard, not spec.hard: kube's CheckRequest limits a write by what the quota controller last copied from the
+    // spec, so a raised (or newly set) limit binds only once the controller has synced it, and a quota it has not
+    // synced yet (no status.hard) restricts nothing
+    // (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go).
+    const hard = statusHard(storedQuota(stored));
     const restricted = Object.keys(hard).filter((name) => countsKind(type, name));
     const pods = type.group === '' && type.resource === 'pods';
     plan = restricted.length === 0 ? NO_PLAN : {
@@ -105,6 +111,15 @@ function planFor(stored: StoredObject, type: ResourceType): QuotaPlan {
     byType.set(type, plan);
   }
   return plan;
+}
+
+function usedOfStatus(quota: SimObject): Record<string, unknown> {
+  return ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>;
+}
+
+/** The limits admission enforces: the quota's status.hard, as the quota controller last wrote it. */
+function statusHard(quota: SimObject): Record<string, unknown> {
+  return ((quota.status as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
 }
 
 function requirement(name: string): Requirement {
@@ -141,7 +156,7 @@ export class QuotaAdmission {
    * subresource the client wrote through.
    */
   admit(type: ResourceType, next: SimObject, prev: SimObject | undefined, dryRun: boolean, through?: string): void {
-    // A ResourceQuota's own create counts too (`resourcequotas` in spec.hard): kube's admission ignores only events and
+    // A ResourceQuota's own create counts too (`resourcequotas` in status.hard): kube's admission ignores only events and
     // the virtual review kinds (pkg/quota/v1/install/registry.go). Its status writes are updates, not evaluated below.
     if (!type.namespaced) return;
     // An update of any other kind is not evaluated at all (kube's evaluators handle only creates of them), so it
@@ -150,14 +165,23 @@ export class QuotaAdmission {
     const namespace = next.metadata.namespace!;
     const quotas = this.store.storedIn(this.quotas, namespace);
     if (quotas.length === 0) return;
-    let admitted: { stored: StoredObject; quota: SimObject; used: Map<string, Quantity> }[] | undefined;
-    // In name order (storage key order), so the first quota a write exceeds is the one named.
+    // First every quota that limits the write states its constraints and has usage for what it limits, then the
+    // charges, as kube's CheckRequest runs those checks over all the matching quotas before any usage: a "must specify"
+    // or "status unknown" of one quota comes before another's "exceeded quota". In name order (storage key order), so
+    // the first quota a write fails is the one named.
+    let matching: { stored: StoredObject; quota: SimObject; plan: QuotaPlan }[] | undefined;
     for (const stored of quotas) {
       const plan = planFor(stored, type);
       if (plan.restricted.length === 0) continue;
       const quota = storedQuota(stored);
       if (!inScope(quota, type, next)) continue;
       if (plan.required.length > 0 && !meetsRequirements(next, plan.required)) this.refuseUnspecified(type, next, quota, plan.restricted);
+      this.requireUsage(type, next, stored, quota, plan.restricted);
+      (matching ??= []).push({ stored, quota, plan });
+    }
+    if (!matching) return;
+    let admitted: { stored: StoredObject; quota: SimObject; used: Map<string, Quantity> }[] | undefined;
+    for (const { stored, quota, plan } of matching) {
       let requested: Map<string, Quantity> | undefined;
       // An update is charged its increase only where the quota tracked the old object too; one that moves into a
       // quota's scope is charged in full, as kube's CheckRequest matches the old object per quota.
@@ -172,7 +196,7 @@ export class QuotaAdmission {
         if (add.milli > sub.milli) (requested ??= new Map()).set(name, sub === ZERO ? add : { milli: add.milli - sub.milli, binary: add.binary });
       }
       if (!requested) continue;
-      const used = this.usedOf(stored, quota, requested, namespace);
+      const used = this.usedOf(stored, quota, requested);
       let exceeded: string[] | undefined;
       for (const [name, q] of requested) {
         const limit = plan.limits.get(name);
@@ -202,12 +226,12 @@ export class QuotaAdmission {
       // Changed since (the controller wrote a newer status.used, counted from the stored objects, these included): it stands.
       if (!stored || String(stored.rv) !== p.base) continue;
       // The version admission read (parsed once, shared, never changed): the update copies what it changes.
+      // Only status.used changes, as kube's admission writes it: status.hard stays what the controller last copied.
       const quota = storedQuota(stored);
-      const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
       const used: Record<string, unknown> = { ...p.recorded };
       for (const [name, q] of p.changed) used[name] = formatQuantity(q);
       try {
-        this.store.updateObject(this.quotas, { ...quota, status: { hard: { ...hard }, used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
+        this.store.updateObject(this.quotas, { ...quota, status: { ...(quota.status as Json | undefined), used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
       } catch {
         // The quota changed meanwhile: the controller recounts it.
       }
@@ -216,19 +240,27 @@ export class QuotaAdmission {
 
   /**
    * What the quota has used of the requested names: its status.used, as kube's admission reads it (admission keeps it
-   * current on every admitted write; the controller catches up on deletes within milliseconds), else — a quota the
-   * controller has not counted yet — counted now. A fresh map the caller may change.
+   * current on every admitted write; the controller catches up on deletes within milliseconds). requireUsage has made
+   * sure each name has an entry; one that does not parse counts as zero. A fresh map the caller may change.
    */
-  private usedOf(stored: StoredObject, quota: SimObject, requested: Map<string, Quantity>, namespace: string): Map<string, Quantity> {
+  private usedOf(stored: StoredObject, quota: SimObject, requested: Map<string, Quantity>): Map<string, Quantity> {
     const p = this.pendingOf(stored);
-    const recorded = p?.recorded ?? (((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>);
+    const recorded = p?.recorded ?? usedOfStatus(quota);
     const used = new Map<string, Quantity>();
-    for (const name of requested.keys()) {
-      const q = p?.changed.get(name) ?? parseQuantity(recorded[name]);
-      if (!q) return new Map(Object.entries(namespaceUsage(this.store, namespace, quota)));
-      used.set(name, q);
-    }
+    for (const name of requested.keys()) used.set(name, p?.changed.get(name) ?? parseQuantity(recorded[name]) ?? ZERO);
     return used;
+  }
+
+  /**
+   * kube's hasUsageStats: a write the quota restricts is refused while the quota's status.used lacks any of the names
+   * it restricts (the controller has not counted them yet), with the 403 "status unknown for quota: NAME, resources:
+   * R1,R2" naming them sorted — checked before the write's usage, so a write that would add nothing is refused too
+   * (CheckRequest in staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go).
+   */
+  private requireUsage(type: ResourceType, obj: SimObject, stored: StoredObject, quota: SimObject, restricted: string[]): void {
+    const recorded = this.pendingOf(stored)?.recorded ?? usedOfStatus(quota);
+    if (restricted.every((name) => recorded[name] !== undefined)) return;
+    throw forbidden(type, obj.metadata.name ?? '', `status unknown for quota: ${quota.metadata.name}, resources: ${[...restricted].sort().join(',')}`);
   }
 
   /** kube's podEvaluator.Constraints failed: the 403 naming every container that lacks what a quota limits. */
@@ -251,7 +283,7 @@ export class QuotaAdmission {
   private recordUsage(stored: StoredObject, quota: SimObject, used: Map<string, Quantity>): void {
     let p = this.pendingOf(stored);
     if (!p) {
-      p = { namespace: quota.metadata.namespace!, name: quota.metadata.name!, base: String(stored.rv), recorded: ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>, changed: new Map() };
+      p = { namespace: quota.metadata.namespace!, name: quota.metadata.name!, base: String(stored.rv), recorded: usedOfStatus(quota), changed: new Map() };
       this.pending.set(stored.key, p);
     }
     for (const [name, q] of used) p.changed.set(name, q);

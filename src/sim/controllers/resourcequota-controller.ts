@@ -188,6 +188,27 @@ export class ResourceQuotaController {
   }
 
   /**
+   * A CustomResourceDefinition was written: quotas on `count/<plural>.<group>` of its group count a kind that may only
+   * now be served (or no longer be), so their namespaces are counted afresh. Until then their status.used lacks the
+   * name and admission refuses its writes with "status unknown for quota", as kube's does until its controller has
+   * discovered the new kind (pkg/controller/resourcequota/resource_quota_monitor.go); without this recount the sim
+   * would refuse them for good, since no write of the kind could get in to move the count.
+   */
+  observeCustomResourceDefinition(crd: SimObject): void {
+    const group = (crd.spec as Json | undefined)?.group;
+    if (typeof group !== 'string') return;
+    const suffix = `.${group}`;
+    for (const stored of this.store.storedIn(this.quotas)) {
+      const quota = storedQuota(stored);
+      const hard = ((quota.spec as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
+      if (!Object.keys(hard).some((name) => name.startsWith('count/') && name.endsWith(suffix))) continue;
+      const ns = quota.metadata.namespace!;
+      this.tallies.delete(ns);
+      this.queue.add(ns, 0);
+    }
+  }
+
+  /**
    * How long a namespace's changed usage waits for its write: WRITE_DELAY_MS, and at least until WRITE_INTERVAL_MS
    * after this controller last wrote a quota of the namespace, so a long burst costs a few writes a second.
    */
@@ -197,16 +218,18 @@ export class ResourceQuotaController {
   }
 
   /**
-   * A quota came, went or changed. Its own status writes (admission's and this controller's) only queue a sync, which
-   * puts the running usage back if they differ; a new spec, or quotas coming and going (quotas count quotas), means
-   * a full count of the namespace's tallies at the next sync.
+   * A quota came, went or changed. A new spec, or quotas coming and going (quotas count quotas), means a full count of
+   * the namespace's tallies at once, so status.hard carries a new or raised limit within a turn of the event loop, as
+   * kube's controller queues a quota on its add and on an update of spec.hard. A status write alone (admission's, this
+   * controller's, a client's) queues nothing, as in kube (resource_quota_controller.go, UpdateFunc): the next change of
+   * what the quota counts puts the running usage back.
    */
   private observeQuota(change: Change, ns: string): void {
     const tallies = this.tallies.get(ns);
     if (change.type === 'MODIFIED' && tallies) {
       const tally = tallies.get(change.cur.meta.name);
       const quota = storedQuota(change.cur);
-      if (tally && tally.uid === (quota.metadata.uid ?? '') && tally.spec === countingSpec(quota)) { this.queue.add(ns, this.writeDelay(ns)); return; }
+      if (tally && tally.uid === (quota.metadata.uid ?? '') && tally.spec === countingSpec(quota)) return;
     }
     this.tallies.delete(ns);
     this.queue.add(ns, 0);

@@ -120,6 +120,9 @@ export function applyKindCreateDefaults(type: ResourceType, obj: SimObject): voi
   else if (id === 'networking.k8s.io/ingresses') obj.status = { loadBalancer: {} };
   else if (id === 'apps/statefulsets') obj.status = { replicas: 0, availableReplicas: 0 };
   else if (id === 'apps/daemonsets') obj.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+  // A quota's status is the quota controller's alone (pkg/registry/core/resourcequota/strategy.go): a client's
+  // status.hard on create would otherwise be enforced by admission before the controller's first sync.
+  else if (id === '/resourcequotas') obj.status = {};
 }
 
 /** Kinds whose strategies keep metadata.generation (bumped on spec changes). */
