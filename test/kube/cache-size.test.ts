@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { keepFields, METADATA_ONLY } from '../../src/informer/cache-transforms.js';
 import type { KubeObject, ListerWatcher, ListPage } from '../../src/informer/types.js';
-import { measureCacheSize } from '../../src/kube/pipelines/cache-size.js';
+import { copiesToMeasure, measureCacheSize } from '../../src/kube/pipelines/cache-size.js';
+import { retainedHeapBytes } from '../../src/kube/pipelines/retained-heap.js';
 
 const managedFields = (n: number) => Array.from({ length: n }, (_, i) => ({ manager: `m${i}`, operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { [`f:l${i}`]: {} } } } }));
 const pod = (ns: string, name: string, mf: number): KubeObject => ({
@@ -75,5 +76,20 @@ describe('measureCacheSize', () => {
       expect(t.clientGoSaved).toBeCloseTo(1 - t.clientGoBytes / none.clientGoBytes, 9);
     }
     expect(fields.clientGoSaved).toBeGreaterThan(strip.clientGoSaved);
+  });
+});
+
+describe('retainedHeapBytes on a small structure', () => {
+  // ~20 kB of objects: one GC's leftovers (tens of kB) used to be the whole reading (0 B once in CI). Held as many
+  // copies at once, a per-copy figure comes out, and it scales with the structure.
+  const small = (n: number) => () => new Map(Array.from({ length: n }, (_, i) => [`k${i}`, { name: `n-${i}`, phase: 'Running', node: `node-${i % 7}` }]));
+  it('weighs it above 0 and in proportion to its size', () => {
+    const one = retainedHeapBytes(small(200), copiesToMeasure(20_000))!;
+    const ten = retainedHeapBytes(small(2000), copiesToMeasure(200_000))!;
+    expect(copiesToMeasure(20_000)).toBe(64);
+    expect(copiesToMeasure(50 * 1024 * 1024)).toBe(1);
+    expect(one).toBeGreaterThan(0);
+    expect(ten / one).toBeGreaterThan(7);
+    expect(ten / one).toBeLessThan(13);
   });
 });

@@ -134,7 +134,8 @@ function transformCost(items: readonly KubeObject[], t: CacheTransform): Transfo
     return cache;
   };
   fill();
-  const samples = [retainedHeapBytes(fill), retainedHeapBytes(fill), retainedHeapBytes(fill)];
+  const copies = copiesToMeasure(jsonBytes);
+  const samples = [retainedHeapBytes(fill, copies), retainedHeapBytes(fill, copies), retainedHeapBytes(fill, copies)];
   const heap = samples.includes(undefined) ? undefined : (samples as number[]).sort((a, b) => a - b)[1];
   return { transform: t.name, upstream: t.upstream, jsonBytes, kwatchHeapBytes: heap ?? null, clientGoBytes, clientGoSaved: 0 };
 }
@@ -165,3 +166,9 @@ function keyOf(o: KubeObject): string {
 function jsonSize(o: unknown): number {
   return Buffer.byteLength(JSON.stringify(o), 'utf8');
 }
+
+/** Enough copies of a small cache to weigh ~4 MB of JSON at once (at most 64), so a GC's leftovers stay a few percent. */
+export function copiesToMeasure(jsonBytes: number): number {
+  return Math.min(64, Math.max(1, Math.ceil(MEASURED_JSON_BYTES / Math.max(1, jsonBytes))));
+}
+const MEASURED_JSON_BYTES = 4 * 1024 * 1024;
