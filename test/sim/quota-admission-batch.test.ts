@@ -17,15 +17,21 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A store with namespace `ns` and the controller manager running on it (stopped after the test). */
+function storeWithControllers(ns: string): SimStore {
+  const store = new SimStore();
+  store.create(NAMESPACES, { metadata: { name: ns } });
+  const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
+  running.push(cm);
+  cm.start();
+  return store;
+}
+
 const pod = (name: string, namespace: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }] } });
 
 describe('quota admission batches its status writes', () => {
   it('writes the quota once for the creates admitted in one turn, refuses the ones past it, and counts them all', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'team' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('team');
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '5', 'requests.cpu': '10' } } });
     await until(() => (store.get(QUOTAS, 'team', 'q') as any)?.status?.used?.pods === '0', 5000);
     let quotaWrites = 0;
@@ -62,11 +68,7 @@ describe('quota admission batches its status writes', () => {
   });
 
   it('reads each quota version afresh: a raised limit admits once the controller has copied it to status.hard, and kinds the quota does not count pass', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'team' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('team');
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '1' } } });
     await until(() => (store.get(QUOTAS, 'team', 'q') as any)?.status?.used?.pods === '0', 5000);
     const pods = store.resolve(PODS);
@@ -87,11 +89,7 @@ describe('quota admission batches its status writes', () => {
   });
 
   it('an admitted create keeps the usage of what it does not count in the status it writes (the controller\'s, as last written)', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'keep' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('keep');
     const CONFIGMAPS = store.resolve({ group: '', version: 'v1', resource: 'configmaps' });
     store.createObject(CONFIGMAPS, { metadata: { name: 'cm', namespace: 'keep' } });
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'keep' }, spec: { hard: { pods: '5', 'count/configmaps': '5' } } });
@@ -110,11 +108,7 @@ describe('quota admission batches its status writes', () => {
   });
 
   it('a quota the controller has not synced yet restricts nothing (no status.hard), as in kube; once synced it binds', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'fresh' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('fresh');
     store.createObject(store.resolve(PODS), pod('before', 'fresh'));
     // Created and written to in one turn of the event loop: the quota has no status yet.
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'fresh' }, spec: { hard: { pods: '1' } } });
@@ -126,11 +120,7 @@ describe('quota admission batches its status writes', () => {
   });
 
   it('a quota whose status.used lacks a name its status.hard limits refuses the write: kube\'s "status unknown for quota"', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'unknown' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('unknown');
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'unknown' }, spec: { hard: { pods: '5', 'requests.cpu': '1', 'count/configmaps': '3' } } });
     await until(() => (store.get(QUOTAS, 'unknown', 'q') as any)?.status?.used?.pods === '0', 5000);
     const q = store.get(QUOTAS, 'unknown', 'q') as any;
@@ -142,11 +132,7 @@ describe('quota admission batches its status writes', () => {
   });
 
   it('checks every quota\'s constraints and usage before any charge: one quota\'s "status unknown" comes before another\'s "exceeded quota", as in kube', async () => {
-    const store = new SimStore();
-    store.create(NAMESPACES, { metadata: { name: 'two' } });
-    const cm = new ControllerManager(store, { graceScale: 0.002, podStartMs: 10 });
-    running.push(cm);
-    cm.start();
+    const store = storeWithControllers('two');
     store.create(QUOTAS, { metadata: { name: 'a', namespace: 'two' }, spec: { hard: { pods: '0' } } });
     store.create(QUOTAS, { metadata: { name: 'b', namespace: 'two' }, spec: { hard: { pods: '5' } } });
     await until(() => ['a', 'b'].every((n) => (store.get(QUOTAS, 'two', n) as any)?.status?.used?.pods === '0'), 5000);
