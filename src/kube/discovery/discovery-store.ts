@@ -9,8 +9,6 @@ import { randomBytes } from 'node:crypto';
 export interface DiscoveryStore {
   /** The root paths are joined to: a directory, or a label for a store that has none. */
   readonly root: string;
-  /** Whether files outlive the run (false: nothing is written anywhere). */
-  readonly persistent: boolean;
   /** Modification time in ms since the epoch; undefined when there is no such file. Throws when it cannot be read. */
   modifiedMs(path: string): number | undefined;
   /** The file's text; undefined when there is no such file. Throws when it cannot be read. */
@@ -21,8 +19,6 @@ export interface DiscoveryStore {
 
 /** Files under a directory: temp file beside the target, mode 0660, then rename (directories 0750), as client-go's disk cache. */
 export class DiskDiscoveryStore implements DiscoveryStore {
-  readonly persistent = true;
-
   constructor(readonly root: string) {}
 
   modifiedMs(path: string): number | undefined {
@@ -72,7 +68,6 @@ export const MEMORY_STORE_ROOT = '(in memory)';
 /** Files held for this process only; each one's modification time is the clock's time of its last write. */
 export class MemoryDiscoveryStore implements DiscoveryStore {
   readonly root = MEMORY_STORE_ROOT;
-  readonly persistent = false;
   private readonly files = new Map<string, { text: string; modifiedMs: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
