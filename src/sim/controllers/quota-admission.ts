@@ -20,7 +20,7 @@ import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } fro
 import { qualifiedResource } from '../status.js';
 import type { ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { containerResource, countsKind, inScope, isTerminating, missingPodResources, MUST_SPECIFY, storedQuota, usageOf } from './quota-usage.js';
+import { countsKind, inScope, isTerminating, meetsRequirements, missingPodResources, MUST_SPECIFY, requirement, storedQuota, usageOf, type Requirement } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -67,9 +67,6 @@ interface PendingUsage {
   /** The names admission changed since `base`, with their new totals. */
   changed: Map<string, Quantity>;
 }
-
-/** A "must specify" name read once: the container field it needs (`cpu` is requests.cpu). */
-interface Requirement { kind: 'requests' | 'limits'; resource: string }
 
 /** What admission reads of one stored quota version for one kind. */
 interface QuotaPlan {
@@ -122,23 +119,6 @@ function statusHard(quota: SimObject): Record<string, unknown> {
   return ((quota.status as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
 }
 
-function requirement(name: string): Requirement {
-  const dot = name.indexOf('.');
-  return dot < 0 ? { kind: 'requests', resource: name } : { kind: name.slice(0, dot) as Requirement['kind'], resource: name.slice(dot + 1) };
-}
-
-/** Whether every container and init container states each requirement: the check that nearly always passes, without allocating. */
-function meetsRequirements(pod: SimObject, required: Requirement[]): boolean {
-  const spec = (pod.spec ?? {}) as Json;
-  return containersMeet(spec.containers, required) && containersMeet(spec.initContainers, required);
-}
-
-function containersMeet(containers: Json[] | undefined, required: Requirement[]): boolean {
-  for (const c of containers ?? []) {
-    for (const r of required) if (!containerResource(c, r.kind, r.resource)) return false;
-  }
-  return true;
-}
 
 export class QuotaAdmission {
   private readonly quotas: ResourceType;

@@ -202,7 +202,7 @@ export function missingPodResources(pod: SimObject, required: string[]): Map<str
   const spec = (pod.spec ?? {}) as Json;
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])] as Json[]) {
     for (const name of required) {
-      const [kind, resource] = name.includes('.') ? name.split('.') as ['requests' | 'limits', string] : ['requests' as const, name];
+      const { kind, resource } = requirement(name);
       if (containerResource(c, kind, resource)) continue;
       const list = missing.get(name) ?? [];
       if (!list.includes(String(c.name))) list.push(String(c.name));
@@ -210,4 +210,28 @@ export function missingPodResources(pod: SimObject, required: string[]): Map<str
     }
   }
   return missing;
+}
+
+/** A "must specify" name read once: the container field it needs (`cpu` is requests.cpu). */
+export interface Requirement { kind: 'requests' | 'limits'; resource: string }
+
+export function requirement(name: string): Requirement {
+  const dot = name.indexOf('.');
+  return dot < 0 ? { kind: 'requests', resource: name } : { kind: name.slice(0, dot) as Requirement['kind'], resource: name.slice(dot + 1) };
+}
+
+/**
+ * Whether every container and init container states each requirement: missingPodResources' answer when it is empty,
+ * without allocating (the check nearly always passes; the refusal then asks missingPodResources what is missing).
+ */
+export function meetsRequirements(pod: SimObject, required: Requirement[]): boolean {
+  const spec = (pod.spec ?? {}) as Json;
+  return containersMeet(spec.containers, required) && containersMeet(spec.initContainers, required);
+}
+
+function containersMeet(containers: Json[] | undefined, required: Requirement[]): boolean {
+  for (const c of containers ?? []) {
+    for (const r of required) if (!containerResource(c, r.kind, r.resource)) return false;
+  }
+  return true;
 }
