@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { QUICK, RESULTS_DIR, RUN_START_ENV, machine, median, table, writeText } from './lib/common.js';
+import { QUICK, RESULTS_DIR, RUN_START_ENV, machine, median, othersBusyCores, table, writeText } from './lib/common.js';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const CORES = cpus().length;
@@ -30,10 +30,20 @@ const medianOf = (runs, pick) => {
 };
 
 /**
- * "idle" when the load average at the script's start is under the core count, i.e. nothing else wants the cores (the
- * tail of work that just ended still shows in the 1-minute average): the endpoint's replay goal differs by it.
+ * What else the machine was doing when a script started: `busyCores`, the cores other processes kept busy over the 2 s
+ * before it (othersBusyCores), and the one-minute load average beside it.
+ * @typedef {{ busyCores?: number, load: number }} Activity
  */
-const idle = (load) => load < CORES;
+
+/**
+ * "idle" when other processes kept less than half a core busy just before the script started. Without that reading
+ * (not Linux), when the load average is under the core count: the tail of work that just ended still shows in the
+ * 1-minute average, so it reads a machine as busy for a minute after a test run on it ends.
+ * @param {Activity} a
+ */
+const idle = (a) => (a.busyCores !== undefined ? a.busyCores < 0.5 : a.load < CORES);
+/** "other work 0.03 cores, load 2.5" (or "load 2.5" alone). @param {Activity} a */
+const activityText = (a) => `${a.busyCores !== undefined ? `other work ${a.busyCores.toFixed(2)} cores, ` : ''}load ${a.load.toFixed(1)}`;
 
 /** The endpoint's replay through the endpoint against direct, from its runs (or its targets' text). */
 function endpointReplay(data, variant) {
@@ -66,12 +76,12 @@ export const ROWS = [
     row: 'watch history replayed through the `--exec`/`proxy` endpoint (no trace subscriber; -o ndjson beside it)',
     goal: '≥ 0.95x of direct idle, ≥ 0.8x with the three on 2 busy cores',
     script: 'endpoint',
-    read(data, load) {
+    read(data, activity) {
       const r = endpointReplay(data, 'endpoint');
       if (r === undefined) return figure('no figure', undefined);
       const nd = endpointReplay(data, 'endpoint-ndjson');
-      const want = idle(load) ? 0.95 : 0.8;
-      return figure(`${x(r)}${nd !== undefined ? ` (-o ndjson ${x(nd)})` : ''}; load ${load.toFixed(1)}: the ${idle(load) ? 'idle' : 'busy'} goal (≥ ${want}x) applies`, r >= want);
+      const want = idle(activity) ? 0.95 : 0.8;
+      return figure(`${x(r)}${nd !== undefined ? ` (-o ndjson ${x(nd)})` : ''}; ${activityText(activity)}: the ${idle(activity) ? 'idle' : 'busy'} goal (≥ ${want}x) applies`, r >= want);
     },
   },
   {
@@ -155,6 +165,12 @@ function run(file, env, start) {
   });
 }
 
+/** What the machine was doing at the first script's start: a busy one makes a missed goal the machine's, maybe. */
+function startNote(first, m) {
+  if (first?.busyCores !== undefined) return `; other processes kept ${first.busyCores.toFixed(2)} of ${m.cpus} cores busy just before${idle(first) ? '' : ': a missed goal may be the machine'}`;
+  return m.loadavg[0] > m.cpus ? ' — above the core count: a missed goal may be the machine' : '';
+}
+
 const verdictCell = (met) => (met === true ? '**met**' : met === false ? '**missed**' : '—');
 
 /** Runs the scripts the rows need (each once), then prints and returns the goals table. */
@@ -169,8 +185,8 @@ export async function runGoals(log = console.log) {
     const json = `${RESULTS_DIR}${name}.json`;
     // A script that fails must not leave an older run's figures in this one's table.
     rmSync(json, { force: true });
-    const load = loadavg()[0];
-    log(`\n## ${name} (load average ${load.toFixed(2)})\n`);
+    const activity = { busyCores: await othersBusyCores(), load: loadavg()[0] };
+    log(`\n## ${name} (${activityText(activity)})\n`);
     const r = await run(file, env, m);
     durations.push(`${name} ${r.seconds} s${r.code ? ` (exit ${r.code})` : ''}`);
     let data;
@@ -179,14 +195,14 @@ export async function runGoals(log = console.log) {
     } catch {
       data = undefined;
     }
-    results[name] = { data, load, code: r.code };
+    results[name] = { data, activity, code: r.code };
   }
   const rows = ROWS.map((row) => {
     if (!row.script) return [row.row, row.goal, row.read().now, '—'];
     const res = results[row.script];
     let f;
     try {
-      f = res.data ? row.read(res.data, res.load) : figure(`${row.script} wrote no results (exit ${res.code})`, undefined);
+      f = res.data ? row.read(res.data, res.activity) : figure(`${row.script} wrote no results (exit ${res.code})`, undefined);
     } catch (e) {
       f = figure(`could not read ${row.script}'s results: ${String(e?.message ?? e).split('\n')[0]}`, undefined);
     }
@@ -198,7 +214,7 @@ export async function runGoals(log = console.log) {
     '',
     table(['row', 'goal', 'now', 'met/missed'], rows),
     '',
-    `Node ${m.node}, ${m.cpus} × ${m.cpuModel}; load average at the start ${m.loadavg.join(' ')}${m.loadavg[0] > m.cpus ? ' — above the core count: a missed goal may be the machine' : ''}. Durations: ${durations.join(', ')}.${QUICK ? ' BENCH_QUICK: every size shrunk, a smoke run, not the issue\'s figures.' : ''}`,
+    `Node ${m.node}, ${m.cpus} × ${m.cpuModel}; load average at the start ${m.loadavg.join(' ')}${startNote(Object.values(results)[0]?.activity, m)}. Durations: ${durations.join(', ')}.${QUICK ? ' BENCH_QUICK: every size shrunk, a smoke run, not the issue\'s figures.' : ''}`,
   ].join('\n');
   writeText('goals.md', `${md}\n`);
   log(`\n${md}\n`);

@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark scripts: quick mode, worker processes, results files, markdown tables.
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
@@ -55,6 +55,28 @@ export function verdictUnderLoad(met, start = START) {
   return busy ? `**missed** (load average ${start.loadavg[0]} > ${start.cpus} cores at the start: rerun on a quiet machine)` : '**missed**';
 }
 export const round = (x, d = 0) => (x === undefined || x === null || Number.isNaN(x) ? x : +Number(x).toFixed(d));
+
+/**
+ * How many cores other processes kept busy over the next `ms` (Linux's /proc/stat; call it while this benchmark runs
+ * nothing): a reading of now. The load average is a decaying one-minute mean, so right after other work ends (a test
+ * run, an earlier script) it still reads "busy" for a minute on an idle machine. undefined where /proc/stat is not.
+ */
+export async function othersBusyCores(ms = 2000) {
+  const sample = () => {
+    // cpu  user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const a = sample();
+    await new Promise((r) => setTimeout(r, ms));
+    const b = sample();
+    const total = b.total - a.total;
+    return total > 0 ? ((total - (b.idle - a.idle)) / total) * cpus().length : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where and how the numbers were taken. */
 export function machine() {
