@@ -137,7 +137,7 @@ const WRITE_INTERVAL_MS = 100;
  * kube-controller-manager's --resource-quota-sync-period, 5 minutes by default
  * (pkg/controller/resourcequota/config/v1alpha1/defaults.go): how often every quota is counted afresh.
  */
-export const QUOTA_RESYNC_MS = 5 * 60_000;
+const QUOTA_RESYNC_MS = 5 * 60_000;
 
 export class ResourceQuotaController {
   readonly queue: WorkQueue;
@@ -148,7 +148,7 @@ export class ResourceQuotaController {
   private readonly lastWrite = new Map<string, number>();
   /** Full counts made (each parses the namespace's counted objects): for tests and benchmarks. */
   fullCounts = 0;
-  /** Cancels the next periodic resync (set while the resync runs). */
+  /** Cancels the next periodic resync (set from startResync until stopResync). */
   private cancelResync: (() => void) | undefined;
 
   constructor(private readonly store: SimStore, onError?: (key: string, err: unknown) => void, private readonly clock: SimClock = systemClock) {
@@ -182,7 +182,8 @@ export class ResourceQuotaController {
    * kube's enqueueAll: every quota is synced with a full count of what it counts, so a status.used written by hand (or
    * running totals gone wrong) is put right even when nothing it counts changes. The running totals are dropped and
    * rebuilt from that count (sync); status is written only where it differs, as syncResourceQuota writes only when
-   * `dirty` (its usage not quota.Equals the stored status.used, or status.hard not spec.hard).
+   * `dirty` (its usage not quota.Equals the stored status.used, or status.hard not spec.hard); the sim compares the
+   * quantities as written (it stores them as clients sent them, kube in canonical form).
    */
   private resyncAll(): void {
     const namespaces = new Set(this.store.storedIn(this.quotas).map((s) => s.meta.namespace!));
@@ -267,7 +268,7 @@ export class ResourceQuotaController {
    * the namespace's tallies at once, so status.hard carries a new or raised limit within a turn of the event loop, as
    * kube's controller queues a quota on its add and on an update of spec.hard. A status write alone (admission's, this
    * controller's, a client's) queues nothing, as in kube (resource_quota_controller.go, UpdateFunc): the next change of
-   * what the quota counts puts the running usage back.
+   * what the quota counts puts the running usage back, or else the periodic resync (resyncAll).
    */
   private observeQuota(change: Change, ns: string): void {
     const tallies = this.tallies.get(ns);
