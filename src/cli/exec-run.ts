@@ -123,10 +123,11 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     const started = Date.now();
     if (o.child) {
       const args = o.child.args.map((a) => a.split('{kubeconfig}').join(kubeconfig.path));
-      // The endpoint's port is new every run. With an in-process upstream (--sim, a recording), whose own discovery cache
-      // is kept in memory, the controller's (kubectl's, client-go's) goes beside the temporary kubeconfig and is removed
-      // with it, rather than into a new ~/.kube/cache/discovery/127.0.0.1_<port> each run.
-      const cacheEnv = o.upstream.discoveryStore && kubeconfig.temporary ? { KUBECACHEDIR: join(dirname(kubeconfig.path), 'cache') } : {};
+      // The endpoint's port is new every run, so a discovery cache kept for it (kubectl's, client-go's disk cache:
+      // <cache dir>/discovery/127.0.0.1_<port>) could never be read again, whatever the upstream. With a temporary
+      // kubeconfig it goes beside it and is removed with it. A KUBECACHEDIR of the user's own is replaced as well: what
+      // this run would add there is keyed by the same throwaway port, litter in their folder as in ~/.kube/cache.
+      const cacheEnv = kubeconfig.temporary ? { KUBECACHEDIR: join(dirname(kubeconfig.path), 'cache') } : {};
       child = startChild({ command: o.child.command, args, env: { ...childEnvironment(process.env, kubeconfig.path), ...cacheEnv }, output: o.child.output, stderr: err, color: shouldColor(err, process.env), onLine: spans && ((line) => spans.line(line)) });
     }
     const stopped = new Promise<void>((r) => (o.stop.signal.aborted ? r() : o.stop.signal.addEventListener('abort', () => r(), { once: true })));

@@ -5,11 +5,12 @@
 import { protobufToJson } from '../wire/protobuf/to-json.js';
 import { decodeCborBody } from '../kube/http/cbor-body.js';
 import { isCborType } from '../kube/http/cbor-media.js';
+import { isProtobufType } from '../kube/http/protobuf-media.js';
 
 export function decodeBody(body: Buffer | undefined, contentType: string | undefined): Record<string, unknown> | undefined {
   if (!body || body.length === 0) return undefined;
   try {
-    const v = /protobuf/i.test(contentType ?? '') ? protobufToJson(body) : isCborType(contentType) ? decodeCborBody(body) : (JSON.parse(body.toString('utf8')) as unknown);
+    const v = isProtobufType(contentType) ? protobufToJson(body) : isCborType(contentType) ? decodeCborBody(body) : (JSON.parse(body.toString('utf8')) as unknown);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

@@ -4,6 +4,7 @@
 // error: the client has it already.
 import { decodeBody } from './body-decode.js';
 import { isCborType } from '../kube/http/cbor-media.js';
+import { isProtobufType } from '../kube/http/protobuf-media.js';
 import { JsonScanError, KnownStrings, members, OPEN_BRACE, OPEN_BRACKET, skipSpace, STOP, stringAt, valueEnd } from './json-scan.js';
 import { listHead, splitBody } from './list-splitter.js';
 import { objectKey } from './request-info.js';
@@ -25,7 +26,7 @@ export interface ReadBody {
 
 /** Whether a body of this type is JSON text, which the scans below read where it lies (else it is decoded whole). */
 export function isScannedType(contentType: string | undefined): boolean {
-  return !/protobuf/i.test(contentType ?? '') && !isCborType(contentType);
+  return !isProtobufType(contentType) && !isCborType(contentType);
 }
 
 /** A JSON list page's facts (kind, metadata, how many items or rows) with its items counted, not read. */

@@ -19,6 +19,13 @@ describe('decodeBody', () => {
     expect(decodeBody(Buffer.from(encodeCbor(cm)), 'application/cbor')).toEqual(cm);
   });
 
+  it('reads protobuf only under kube\'s protobuf media type: a JSON type that merely mentions protobuf is JSON', () => {
+    const json = Buffer.from(JSON.stringify(cm));
+    expect(decodeBody(json, 'application/json; note=protobuf')).toEqual(cm);
+    expect(decodeBody(json, 'application/x-protobuf-ish+json')).toEqual(cm);
+    expect(decodeBody(jsonToProtobuf(cm)!, 'application/vnd.kubernetes.protobuf; charset=utf-8')).toMatchObject({ kind: 'ConfigMap', data: { a: 'b' } });
+  });
+
   it('gives nothing for no body, an empty one, a value that is no object, or bytes that do not decode', () => {
     expect(decodeBody(undefined, 'application/json')).toBeUndefined();
     expect(decodeBody(Buffer.alloc(0), 'application/json')).toBeUndefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodedWatchEvent, listFacts, listHeadFacts, readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
+import { decodedWatchEvent, isScannedType, listFacts, listHeadFacts, readBody, scanWatchEvent } from '../../src/endpoint/body-scan.js';
 import { encodeCbor } from '../../src/sim/cbor-wire.js';
 import { jsonToProtobuf } from '../../src/wire/protobuf/from-json.js';
 import { closeOf, KnownStrings, members, STOP, valueEnd } from '../../src/endpoint/json-scan.js';
@@ -130,6 +130,12 @@ const cbor = (v: unknown) => encodeCbor(v);
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 describe('readBody of a body that is decoded whole (protobuf, CBOR)', () => {
+  it('decodes whole only kube\'s protobuf and CBOR media types: a JSON type that mentions protobuf is scanned as JSON', () => {
+    expect(isScannedType('application/json; note=protobuf')).toBe(true);
+    expect(readBody(chunked(JSON.stringify(pod('a', '10'))), 'application/json; note=protobuf')?.object?.key).toBe('demo/a');
+    for (const t of [PROTOBUF, `${PROTOBUF};stream=watch`, 'Application/VND.Kubernetes.Protobuf', 'application/cbor', 'application/cbor-seq']) expect(isScannedType(t), t).toBe(false);
+  });
+
   it('reads a protobuf list page, cut in chunks: its metadata and each item\'s identity and owners', () => {
     const list = {
       apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '12', continue: 'tok', remainingItemCount: 7 },

@@ -7,7 +7,7 @@ import { connectionFromUrl, type Connection } from '../../src/kube/http/connecti
 import { safeHostDir } from '../../src/kube/discovery/discovery-cache.js';
 import { DiscoveryClient } from '../../src/kube/discovery/discovery-client.js';
 import { discoveryReport } from '../../src/kube/discovery/discovery-report.js';
-import { MemoryDiscoveryStore } from '../../src/kube/discovery/discovery-store.js';
+import { MEMORY_STORE_ROOT, MemoryDiscoveryStore } from '../../src/kube/discovery/discovery-store.js';
 import { explainResource, resolveResource } from '../../src/kube/discovery/resolve-resource.js';
 import { UnknownResourceTypeError } from '../../src/kube/discovery/unknown-resource-error.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
@@ -27,6 +27,9 @@ function memoryConnection(): { conn: Connection; store: MemoryDiscoveryStore } {
 }
 
 const client = (conn: Connection) => new DiscoveryClient(conn, { now: () => clockMs });
+/** Where a memory store keeps the sim's discovery files, and kwatch's ETags of them (the disk layout, under its root). */
+const inMemory = () => join(MEMORY_STORE_ROOT, 'discovery', safeHostDir(sim.url));
+const etagsInMemory = () => join(MEMORY_STORE_ROOT, 'kwatch', 'etags', safeHostDir(sim.url));
 
 async function createCrd(plural: string, kind: string) {
   const body = {
@@ -62,9 +65,11 @@ describe('a discovery cache in memory', () => {
     expect(cold.requests.map((r) => r.path).sort()).toEqual(['/api', '/apis']);
     expect(cold.files.find((f) => f.file === 'servergroups.json')).toMatchObject({ state: 'miss', written: true });
     expect(cold.files.find((f) => f.file === 'apps/v1/serverresources.json')).toMatchObject({ state: 'miss', written: true });
-    const host = join('(in memory)', 'discovery', safeHostDir(sim.url));
-    expect(store.paths()).toContain(join(host, 'servergroups.json'));
-    expect(store.paths()).toContain(join('(in memory)', 'kwatch', 'etags', safeHostDir(sim.url), '_apis.json'));
+    // Every file the report says was written is in the store, and the ETag of /apis beside them.
+    const written = cold.files.filter((f) => f.written);
+    expect(written.map((f) => f.file)).toContain('servergroups.json');
+    for (const f of written) expect(store.read(join(inMemory(), f.file)), f.file).toBeDefined();
+    expect(store.read(join(etagsInMemory(), '_apis.json'))).toBeDefined();
 
     // A second client of the same run reads what the first wrote: hits, no request, not fresh (as another process's files).
     const warm = await discoveryReport(conn, {});
@@ -116,6 +121,9 @@ describe('a discovery cache in memory', () => {
     const r = await discoveryReport(conn, { cacheDir });
     expect(r.cacheRoot).toBe(cacheDir);
     expect(readdirSync(join(cacheDir, 'discovery', safeHostDir(sim.url)))).toContain('servergroups.json');
-    expect(store.paths()).toEqual([]);
+    // None of the files the run wrote, nor the ETags of /api and /apis, went to the memory store.
+    expect(r.files.filter((f) => f.written).length).toBeGreaterThan(0);
+    for (const f of r.files) expect(store.read(join(inMemory(), f.file)), f.file).toBeUndefined();
+    for (const file of ['_api.json', '_apis.json']) expect(store.read(join(etagsInMemory(), file)), file).toBeUndefined();
   });
 });

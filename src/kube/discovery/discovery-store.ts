@@ -83,11 +83,6 @@ export class MemoryDiscoveryStore implements DiscoveryStore {
   write(path: string, text: string): void {
     this.files.set(path, { text, modifiedMs: this.now() });
   }
-
-  /** The paths written so far, in order (what a disk store would have left in its folder). */
-  paths(): string[] {
-    return [...this.files.keys()];
-  }
 }
 
 function isMissing(err: unknown): boolean {

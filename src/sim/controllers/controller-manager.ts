@@ -44,7 +44,7 @@ export interface ControllerOptions {
   log?: (line: string) => void;
   /** The cluster CA (PEM) the kube-root-ca.crt ConfigMaps publish; a placeholder when the sim serves plain HTTP. */
   caPem?: string;
-  /** The clock CronJob schedules follow (default the system clock; the server passes its own). */
+  /** The clock CronJob schedules and the quota controller's resync follow (default the system clock; the server passes its own). */
   clock?: SimClock;
 }
 
@@ -122,7 +122,7 @@ export class ControllerManager {
     this.daemonSets = new DaemonSetController(this.ctx, onError);
     this.endpoints = new EndpointsController(this.ctx, onError);
     this.disruption = new DisruptionController(this.ctx, onError);
-    this.quotas = new ResourceQuotaController(store, onError);
+    this.quotas = new ResourceQuotaController(store, onError, opts.clock ?? systemClock);
     this.serviceAccounts = new ServiceAccountsController(this.ctx, opts.caPem, onError);
     this.apiServices = new APIServiceController(this.ctx, onError);
     this.volumes = new PersistentVolumeController(this.ctx, onError);
@@ -160,6 +160,7 @@ export class ControllerManager {
     this.store.admissionWrites = () => this.quotaAdmission.pendingWrites();
     this.serviceAccounts.start();
     this.volumes.start();
+    this.quotas.startResync();
   }
 
   /** Stops following the store and cancels every pending timer. */
@@ -172,6 +173,7 @@ export class ControllerManager {
     this.quotaAdmission.flush();
     for (const c of this.all()) c.queue.stop();
     this.cronJobs.stop();
+    this.quotas.stopResync();
   }
 
   private all(): { queue: { size: number; stop(): void } }[] {

@@ -6,8 +6,10 @@
 // its usage follows the change events: each write adds what the new state counts and takes off what the old state
 // counted, so a write into a namespace of 12,000 pods costs what it costs in an empty one. kube's controller recounts
 // from its informers' caches on replenishment events and a periodic resync (pkg/controller/resourcequota/
-// resource_quota_controller.go); the sim keeps the same totals from the same events without re-reading the namespace.
+// resource_quota_controller.go); the sim keeps the same totals from the same events without re-reading the namespace,
+// and recounts every quota in full at kube's resync period, on the sim's clock (resyncAll).
 import type { SimObject } from '../api.js';
+import { systemClock, type SimClock } from '../clock.js';
 import type { Change } from '../history.js';
 import { addQuantities, formatQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
 import { jsonEqual } from '../object-meta.js';
@@ -131,6 +133,11 @@ const WRITE_DELAY_MS = 10;
  * informers, its queue folding the replenishment events that arrive meanwhile.
  */
 const WRITE_INTERVAL_MS = 100;
+/**
+ * kube-controller-manager's --resource-quota-sync-period, 5 minutes by default
+ * (pkg/controller/resourcequota/config/v1alpha1/defaults.go): how often every quota is counted afresh.
+ */
+const QUOTA_RESYNC_MS = 5 * 60_000;
 
 export class ResourceQuotaController {
   readonly queue: WorkQueue;
@@ -141,10 +148,49 @@ export class ResourceQuotaController {
   private readonly lastWrite = new Map<string, number>();
   /** Full counts made (each parses the namespace's counted objects): for tests and benchmarks. */
   fullCounts = 0;
+  /** Cancels the next periodic resync (set from startResync until stopResync). */
+  private cancelResync: (() => void) | undefined;
 
-  constructor(private readonly store: SimStore, onError?: (key: string, err: unknown) => void) {
+  constructor(private readonly store: SimStore, onError?: (key: string, err: unknown) => void, private readonly clock: SimClock = systemClock) {
     this.queue = new WorkQueue((ns) => this.sync(ns), onError);
     this.quotas = store.resolve({ group: '', version: 'v1', resource: 'resourcequotas' });
+  }
+
+  /**
+   * Starts kube's periodic full resync (Run's `wait.Until(enqueueAll, resyncPeriod)`): every QUOTA_RESYNC_MS of the
+   * sim's clock, each quota is counted afresh (resyncAll). The first comes one period after the start, not at it as
+   * wait.Until's does: a sim that nobody touches writes nothing when it starts (controller-manager.ts, start).
+   */
+  startResync(): void {
+    if (this.cancelResync) return;
+    const arm = (): void => {
+      this.cancelResync = this.clock.at(this.clock.now() + QUOTA_RESYNC_MS, () => {
+        arm();
+        this.resyncAll();
+      });
+    };
+    arm();
+  }
+
+  /** Cancels the next resync: a stopped sim keeps no timer. */
+  stopResync(): void {
+    this.cancelResync?.();
+    this.cancelResync = undefined;
+  }
+
+  /**
+   * kube's enqueueAll: every quota is synced with a full count of what it counts, so a status.used written by hand (or
+   * running totals gone wrong) is put right even when nothing it counts changes. The running totals are dropped and
+   * rebuilt from that count (sync); status is written only where it differs, as syncResourceQuota writes only when
+   * `dirty` (its usage not quota.Equals the stored status.used, or status.hard not spec.hard); the sim compares the
+   * quantities as written (it stores them as clients sent them, kube in canonical form).
+   */
+  private resyncAll(): void {
+    const namespaces = new Set(this.store.storedIn(this.quotas).map((s) => s.meta.namespace!));
+    for (const ns of namespaces) {
+      this.tallies.delete(ns);
+      this.queue.add(ns, 0);
+    }
   }
 
   /**
@@ -222,7 +268,7 @@ export class ResourceQuotaController {
    * the namespace's tallies at once, so status.hard carries a new or raised limit within a turn of the event loop, as
    * kube's controller queues a quota on its add and on an update of spec.hard. A status write alone (admission's, this
    * controller's, a client's) queues nothing, as in kube (resource_quota_controller.go, UpdateFunc): the next change of
-   * what the quota counts puts the running usage back.
+   * what the quota counts puts the running usage back, or else the periodic resync (resyncAll).
    */
   private observeQuota(change: Change, ns: string): void {
     const tallies = this.tallies.get(ns);
