@@ -237,11 +237,8 @@ export function decodedWatchEvent(v: unknown): ScannedEvent | undefined {
   };
 }
 
-/**
- * One line of a JSON watch stream, `line[from, to)` (its newline included or not). Read up to the object's metadata.
- * `keepView`: the line's memory is never written again, so the object may keep its bytes as a view when kept.
- */
-export function scanWatchEvent(line: Buffer, from = 0, to = line.length, keepView = false): ScannedEvent {
+/** One line of a JSON watch stream, `line[from, to)` (its newline included or not). Read up to the object's metadata. */
+export function scanWatchEvent(line: Buffer, from = 0, to = line.length): ScannedEvent {
   try {
     let type: string | undefined;
     let id: Identity | undefined;
@@ -265,9 +262,9 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length, keepVie
       return undefined;
     }, EVENT_MEMBERS);
     const t = type ?? 'UNKNOWN';
-    // Borrowed, unless its memory is the caller's for good: whoever keeps it past this call copies it then (keep());
-    // a version the client was already sent on another of its watches is not copied again.
-    const object = id ? new ScannedObject(id, line.subarray(from, to), 'object', !keepView) : undefined;
+    // Borrowed: whoever keeps it past this call copies it then (keep()); a version the client was already sent on
+    // another of its watches is not copied again.
+    const object = id ? new ScannedObject(id, line.subarray(from, to), 'object', true) : undefined;
     const status = t === 'ERROR' && object ? (object.raw() as ScannedEvent['status']) : undefined;
     return { type: t, key: id?.key, rv: id?.rv, object, ...(status ? { status } : {}), ...(table ? { table } : {}) };
   } catch (err) {

@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connection, PushedResponse } from '../kube/http/connection.js';
 import { ApiStatusError } from '../wire/api-status.js';
 import { breakAfterWritten } from './break-response.js';
-import { handOver } from './handed-over.js';
 import { requestInfo } from './request-info.js';
 
 /**
@@ -32,7 +31,6 @@ export async function forwardRequest(upstream: Connection, req: IncomingMessage,
     // endpoint 18% more CPU (1,481 against 1,250 ms, docs/benchmarks.md), and a finished answer holds nothing.
     if ((req.method ?? 'GET') === 'GET' && !body?.length && upstream.requestPushed && requestInfo('GET', target).verb === 'watch') {
       source = await upstream.requestPushed({ path: target, headers, signal: ac.signal });
-      if (source) source = handingOver(source);
     }
     if (!source) {
       const answer = await upstream.request({ method: req.method ?? 'GET', path: target, headers, body, stream: true, allowErrorStatus: true, signal: ac.signal, timeoutMs: 0 });
@@ -80,11 +78,6 @@ function passAnswer(answer: PushedResponse, res: ServerResponse): Promise<void> 
       },
     });
   });
-}
-
-/** A pushed answer whose chunks the response gets for good (the socket client's: each one is the receiver's own). */
-function handingOver(answer: PushedResponse): PushedResponse {
-  return { ...answer, pipe: (sink) => answer.pipe({ data: (chunk) => { handOver(chunk); return sink.data(chunk); }, end: (err) => sink.end(err) }) };
 }
 
 /** An answer undici reads, as passAnswer takes it: its body is read on only when `data` takes more, or on `resume`. */

@@ -11,7 +11,6 @@ import { isProtobufType } from '../kube/http/protobuf-media.js';
 import { decodeWatchEvent } from '../wire/protobuf/watch-event.js';
 import { skipSpace } from './json-scan.js';
 import { breakAfterWritten } from './break-response.js';
-import { isHandedOver } from './handed-over.js';
 
 export interface WatchObserver {
   /** The response began (status, content type). */
@@ -27,13 +26,6 @@ export interface WatchObserver {
 type WriteArgs = [chunk: unknown, encoding?: unknown, cb?: unknown];
 
 const NEWLINE = 0x0a;
-/**
- * An event kept as the client's newest version of its object keeps its bytes as a view of the memory it came in when
- * that memory is never written again and the event is at least this share of it (so what it keeps alive is at most
- * that many times its size); otherwise they are copied. The copy was a third of the endpoint's CPU in a history
- * replay of pods, most of it garbage collection (docs/benchmarks.md, issue 43, round 8).
- */
-const KEEP_VIEW_SHARE = 4;
 const EXPIRED_LINE = (why: string) => Buffer.from(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: injected by kwatch (${why})`, reason: 'Expired', code: 410 } })}\n`);
 
 export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: WatchFaults | undefined, observer: WatchObserver, opts: { timeoutSeconds?: number } = {}): void {
@@ -112,12 +104,11 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
 
   /**
    * One line, `buf[from, to)` (with its newline, when it had one). `passed`: the line went out already, with the chunk
-   * it came in (no fault can act on the stream, so its bytes are passed on as they came and only watched). `owned`:
-   * `buf`'s memory is never written again (the tap's own, or a chunk handed over).
+   * it came in (no fault can act on the stream, so its bytes are passed on as they came and only watched).
    */
-  const deliver = (buf: Buffer, from: number, to: number, passed: boolean, owned: boolean): void => {
+  const deliver = (buf: Buffer, from: number, to: number, passed: boolean): void => {
     if (stopped) return;
-    const e = scanWatchEvent(buf, from, to, owned && (to - from) * KEEP_VIEW_SHARE >= buf.buffer.byteLength);
+    const e = scanWatchEvent(buf, from, to);
     if (e.type === 'ERROR' && e.status?.code === 410) saw410 = true;
     const f = faults && e.type !== 'ERROR' ? faults.forEvent(e.type, e.type === 'BOOKMARK' ? undefined : e.key, e.rv) : undefined;
     for (const text of f?.fired ?? []) observer.fault(text, e);
@@ -188,7 +179,6 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     const u = chunk as Uint8Array;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
     const passed = faults === undefined;
-    const owned = isHandedOver(buf);
     const ok = passed ? origWrite(buf) : true;
     batch = passed ? undefined : [];
     try {
@@ -201,12 +191,12 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
         carry = undefined;
         from = nl + 1;
         nl = buf.indexOf(NEWLINE, from);
-        if (!isBlank(line, 0, line.length)) deliver(line, 0, line.length, passed, true);
+        if (!isBlank(line, 0, line.length)) deliver(line, 0, line.length, passed);
       }
       for (; nl >= 0; nl = buf.indexOf(NEWLINE, from)) {
         const at = from;
         from = nl + 1;
-        if (!isBlank(buf, at, from)) deliver(buf, at, from, passed, owned);
+        if (!isBlank(buf, at, from)) deliver(buf, at, from, passed);
       }
       // Copied (the writer may reuse its chunk once written), into memory of its own: it waits for the line's end.
       if (from < buf.length) carry = ownedCopy(buf.subarray(from));
@@ -228,7 +218,7 @@ export function tapWatch(req: IncomingMessage, res: ServerResponse, faults: Watc
     // As http's own end: its callback runs once the response finished (the end itself may wait for a delay's queue).
     const cb = args.find((a) => typeof a === 'function') as (() => void) | undefined;
     if (cb) res.once('finish', cb);
-    if (carry && json && !isBlank(carry, 0, carry.length)) { const last = carry; carry = undefined; deliver(last, 0, last.length, faults === undefined, true); }
+    if (carry && json && !isBlank(carry, 0, carry.length)) { const last = carry; carry = undefined; deliver(last, 0, last.length, faults === undefined); }
     closeReason ??= saw410 ? '410' : timedOut() ? 'timeout' : 'server';
     if (queue.length) { endAfterQueue = true; return res; }
     finish();
