@@ -7,7 +7,8 @@
 //          itemBytes (when asked, outside the clock): the JSON size of the items, each serialised alone
 //   {"id":2,"cmd":"watch","base":URL,"rv":RV,"n":N}
 //        → a watch of pods from RV: {"id":2,"open":true} once its headers came, then, after N events (each line
-//          JSON.parse'd), {"id":2,"events":N,"spanMs":… (first to last event),"openMs":… (open to last event)}
+//          JSON.parse'd), {"id":2,"events":N,"spanMs":… (first to last event),"openMs":… (open to last event),
+//          "headMs":… (request sent to headers),"firstMs":… (request sent to the first event)}
 //   {"id":3,"cmd":"writes","base":URL,"namespace":NS,"name":NAME,"n":N,"warmup":W}
 //        → creates ConfigMap NS/NAME, watches configmaps in NS from its resourceVersion, then W + N writes one at a
 //          time, merge PATCH and PUT in turn, each changing data.seq: the time from sending a write to receiving its
@@ -66,6 +67,7 @@ async function watch({ id, base, path = '/api/v1/pods', rv, n, selector }) {
   const ac = new AbortController();
   const q = new URLSearchParams({ watch: '1', resourceVersion: String(rv), allowWatchBookmarks: 'true' });
   if (selector) q.set('fieldSelector', selector);
+  const sentAt = now();
   const res = await request(`${base}${path}?${q}`, { dispatcher, signal: ac.signal, headers: { accept: 'application/json', 'user-agent': USER_AGENT } });
   if (res.statusCode !== 200) throw new Error(`watch ${path}: ${res.statusCode} ${(await res.body.text()).slice(0, 300)}`);
   const openedAt = now();
@@ -93,7 +95,7 @@ async function watch({ id, base, path = '/api/v1/pods', rv, n, selector }) {
     ac.abort();
   }
   if (events < n) throw new Error(`watch ${path} ended after ${events} of ${n} events`);
-  return { events, spanMs: last - first, openMs: last - openedAt };
+  return { events, spanMs: last - first, openMs: last - openedAt, headMs: openedAt - sentAt, firstMs: first - sentAt };
 }
 
 /** Write → its watch event, one write at a time (merge PATCH and PUT in turn); the latencies after the warm-up. */
