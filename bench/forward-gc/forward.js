@@ -13,6 +13,9 @@ import http from 'node:http';
 import { fork } from 'node:child_process';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+// RUNTIME_V8_FLAGS: V8 flags set once the process runs (v8.setFlagsFromString), as kwatch could set them itself.
+if (process.env.RUNTIME_V8_FLAGS) setFlagsFromString(process.env.RUNTIME_V8_FLAGS);
 const MODE = process.argv[2] ?? 'iter';
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const peer = fork(new URL('./peer.js', import.meta.url));
