@@ -8,9 +8,11 @@
 // round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings), GCSTATS=1 (this process's
 // garbage collections per LIST and variant: count and ms by kind, and the external memory after), HEAPPROFILE=1 with
 // PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile),
-// NDJSON_OUT=FILE (the `-o ndjson` variants' records appended there instead of /dev/null, to compare two builds' output).
+// NDJSON_OUT=FILE (the `-o ndjson` variants' records appended there instead of /dev/null, to compare two builds' output),
+// RUNTIME_V8_FLAGS (V8 flags set at the start with v8.setFlagsFromString, as kwatch could set them while running).
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +21,7 @@ import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
+if (process.env.RUNTIME_V8_FLAGS) setFlagsFromString(process.env.RUNTIME_V8_FLAGS);
 const [oldDist, newDist] = process.argv.slice(2).map((d) => resolve(d));
 if (!oldDist || !newDist) {
   console.error('usage: node --expose-gc bench/endpoint-list-ab.js OLD_DIST NEW_DIST');
