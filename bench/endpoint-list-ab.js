@@ -6,7 +6,7 @@
 //   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
 // env: ROUNDS (5), PODS (20000), COLD=1 (no warm-up LIST), VARIANTS=new,new-ndjson (only those beside direct), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
 // round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings), GCSTATS=1 (this process's
-// garbage collections per LIST and variant: count and ms by kind, and the external memory after), HEAPPROFILE=1 with
+// garbage collections per LIST and variant: count and ms by kind, and the external memory, RSS and peak RSS after), HEAPPROFILE=1 with
 // PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile),
 // NDJSON_OUT=FILE (the `-o ndjson` variants' records appended there instead of /dev/null, to compare two builds' output),
 // RUNTIME_V8_FLAGS (V8 flags set at the start with v8.setFlagsFromString, as kwatch could set them while running).
@@ -62,7 +62,8 @@ function gcTaken() {
     by[k].ms += e.duration;
   }
   const ext = Math.round(process.memoryUsage().external / 1e6);
-  return `${Object.entries(by).map(([k, x]) => `${k} ${x.n}/${Math.round(x.ms)}ms`).join(', ') || 'none'}; external ${ext} MB`;
+  // peak RSS: the process's high-water mark so far (with COLD=1 ROUNDS=1, the one LIST's).
+  return `${Object.entries(by).map(([k, x]) => `${k} ${x.n}/${Math.round(x.ms)}ms`).join(', ') || 'none'}; external ${ext} MB, RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB, peak RSS ${Math.round((process.resourceUsage().maxRSS * 1024) / 1e6)} MB`;
 }
 
 /**
