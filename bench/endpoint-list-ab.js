@@ -4,12 +4,15 @@
 // shared host compare the endpoint's CPU ms (this process's, per LIST) and the ratios within a round.
 //   cp -r dist /tmp/old-dist && ln -s "$PWD/node_modules" /tmp/node_modules   (before the change; then npm run build)
 //   node --expose-gc bench/endpoint-list-ab.js /tmp/old-dist dist
-// env: ROUNDS (5), PODS (20000), VARIANTS=new,new-ndjson (only those beside direct), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
+// env: ROUNDS (5), PODS (20000), COLD=1 (no warm-up LIST), VARIANTS=new,new-ndjson (only those beside direct), WATCH=1 (the replay too), PROFILE=old,new-ndjson,… (CPU profiles of one LIST per
 // round and variant, to bench/results/ab-VARIANT-ROUND.cpuprofile, instead of the timings), GCSTATS=1 (this process's
-// garbage collections per LIST and variant: count and ms by kind, and the external memory after), HEAPPROFILE=1 with
-// PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile).
+// garbage collections per LIST and variant: count and ms by kind, and the external memory, RSS and peak RSS after), HEAPPROFILE=1 with
+// PROFILE (a sampling heap profile of the same LISTs, garbage included, to bench/results/ab-VARIANT-ROUND.heapprofile),
+// NDJSON_OUT=FILE (the `-o ndjson` variants' records appended there instead of /dev/null, to compare two builds' output),
+// RUNTIME_V8_FLAGS (V8 flags set at the start with v8.setFlagsFromString, as kwatch could set them while running).
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,6 +21,7 @@ import { sharedSimOptions, startSim } from './lib/sim.js';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
+if (process.env.RUNTIME_V8_FLAGS) setFlagsFromString(process.env.RUNTIME_V8_FLAGS);
 const [oldDist, newDist] = process.argv.slice(2).map((d) => resolve(d));
 if (!oldDist || !newDist) {
   console.error('usage: node --expose-gc bench/endpoint-list-ab.js OLD_DIST NEW_DIST');
@@ -36,7 +40,7 @@ async function load(dist) {
 }
 
 function ndjson(m, tracer) {
-  const fd = openSync('/dev/null', 'w');
+  const fd = openSync(process.env.NDJSON_OUT ?? '/dev/null', 'a');
   const printer = m.createTracePrinter({ output: 'ndjson', stream: { write: (s) => writeSync(fd, s) }, defaultStages: new Set(['endpoint']), showSecrets: false, batch: true });
   const summary = new m.TraceSummary({ startedAt: Date.now(), now: Date.now });
   const off = tracer.subscribe((r) => { summary.add(r); printer.write(r); });
@@ -58,7 +62,8 @@ function gcTaken() {
     by[k].ms += e.duration;
   }
   const ext = Math.round(process.memoryUsage().external / 1e6);
-  return `${Object.entries(by).map(([k, x]) => `${k} ${x.n}/${Math.round(x.ms)}ms`).join(', ') || 'none'}; external ${ext} MB`;
+  // peak RSS: the process's high-water mark so far (with COLD=1 ROUNDS=1, the one LIST's).
+  return `${Object.entries(by).map(([k, x]) => `${k} ${x.n}/${Math.round(x.ms)}ms`).join(', ') || 'none'}; external ${ext} MB, RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB, peak RSS ${Math.round((process.resourceUsage().maxRSS * 1024) / 1e6)} MB`;
 }
 
 /**
@@ -99,8 +104,9 @@ for (const name of ['old', 'new']) for (const trace of [false, true]) allVariant
 const only = process.env.VARIANTS?.split(',');
 const variants = allVariants.filter((v) => !only || v.key === 'direct' || only.includes(v.key));
 const base = (v) => (v.key === 'direct' ? sim.url : eps[v.name].ep.url);
-// warm-up
-for (const v of variants) { await client.call({ cmd: 'list', base: base(v), limit: PAGE }); }
+// warm-up (COLD=1: none, so that each endpoint's first LIST is the cold one a `reconcile --exec` start meets; run
+// one endpoint variant per process, with ROUNDS=1, and repeat the process)
+if (!process.env.COLD) for (const v of variants) { await client.call({ cmd: 'list', base: base(v), limit: PAGE }); }
 
 const PROFILE = process.env.PROFILE;
 if (PROFILE) {
