@@ -96,6 +96,14 @@ spec:
     expect(jsonPatch.json.message).toContain(QUANTITY_ERROR);
   });
 
+  it('kubectl explain names the Quantity type as kube serves it (v3: a string or a number; v2: a string)', async () => {
+    const v3 = await kubectl('explain', 'pod.spec.containers.resources');
+    expect(v3.stdout).toMatch(/limits\t<map\[string\]Quantity>/);
+    expect((await kubectl('explain', 'pod.spec.volumes.emptyDir.sizeLimit')).stdout).toContain('FIELD: sizeLimit <Quantity>');
+    const v2 = await kubectl('explain', 'resourcequota.spec', '--output=plaintext-openapiv2');
+    expect(v2.stdout).toMatch(/hard\t<map\[string\]string>/);
+  });
+
   it('a custom resource keeps what was sent', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },

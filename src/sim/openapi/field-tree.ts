@@ -3,7 +3,7 @@
 // openAPIV3Schema (x-kubernetes-preserve-unknown-fields keeps what it covers; apiVersion, kind and metadata are always
 // declared, metadata as ObjectMeta).
 import type { ResourceType } from '../registry.js';
-import { definitionNames, kubeDefinitions, REF_PREFIX, type Schema } from './definitions.js';
+import { definitionNames, kubeDefinitions, QUANTITY_DEFINITION, REF_PREFIX, type Schema } from './definitions.js';
 import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube-version.js';
 
 export type FieldNode =
@@ -18,7 +18,6 @@ const ANY: FieldNode = { k: 'any' };
 export const TIME_NODE: FieldNode = { k: 'any' };
 /** A resource.Quantity: a scalar to other walks, which kube's decoder rewrites in canonical form (see quantity-fields.ts). */
 export const QUANTITY_NODE: FieldNode = { k: 'any' };
-export const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const TIME_DEFINITIONS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
 
