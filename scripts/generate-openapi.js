@@ -232,7 +232,7 @@ function definitionsOf(packageName) {
   const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
   const QUANTITY_FIELDS = {
     'core.ResourceRequirements': ['limits', 'requests'], 'core.VolumeResourceRequirements': ['limits', 'requests'],
-    'core.ContainerStatus': ['allocatedResources'], 'core.PodStatus': ['allocatedResources'], 'core.EmptyDirVolumeSource': ['sizeLimit'],
+    'core.ContainerStatus': ['allocatedResources'], 'core.EmptyDirVolumeSource': ['sizeLimit'],
     'core.LimitRangeItem': ['default', 'defaultRequest', 'max', 'maxLimitRequestRatio', 'min'], 'core.NodeStatus': ['allocatable', 'capacity'],
     'core.PersistentVolumeClaimStatus': ['allocatedResources', 'capacity'], 'core.PersistentVolumeSpec': ['capacity'], 'core.PodSpec': ['overhead'],
     'core.ResourceFieldSelector': ['divisor'], 'core.ResourceQuotaSpec': ['hard'], 'core.ResourceQuotaStatus': ['hard', 'used'],
@@ -244,12 +244,17 @@ function definitionsOf(packageName) {
   };
   const asQuantity = (s) => (s.type === 'array' ? { ...s, items: asQuantity(s.items) } : s.type === 'object' ? { ...s, additionalProperties: asQuantity(s.additionalProperties) }
     : { ...(s.description ? { description: s.description } : {}), $ref: `#/definitions/${QUANTITY}` });
+  const typed = new Set();
   for (const [name, def] of Object.entries(definitions)) {
     const m = /^io\.k8s\.api\.(\w+)\.v\w+\.(\w+)$/.exec(name);
     for (const field of (m && QUANTITY_FIELDS[`${m[1]}.${m[2]}`]) ?? []) {
-      if (def.properties?.[field]) def.properties[field] = asQuantity(def.properties[field]);
+      if (!def.properties?.[field]) continue;
+      def.properties[field] = asQuantity(def.properties[field]);
+      typed.add(`${m[1]}.${m[2]}.${field}`);
     }
   }
+  const untyped = Object.entries(QUANTITY_FIELDS).flatMap(([d, fields]) => fields.map((f) => `${d}.${f}`)).filter((f) => !typed.has(f));
+  if (packageName === '@kubernetes/client-node' && untyped.length) throw new Error(`Quantity fields the models lack: ${untyped.join(', ')}`);
   definitions[QUANTITY] = { description: 'Quantity is a fixed-point number with an optional SI or binary suffix (100m, 1.5Gi, 2e3); kube stores it in canonical form.', type: 'string' };
 
   const sorted = Object.fromEntries(Object.keys(definitions).sort().map((k) => [k, definitions[k]]));
