@@ -96,6 +96,17 @@ spec:
     expect(jsonPatch.json.message).toContain(QUANTITY_ERROR);
   });
 
+  it("a claim's storage request and an HPA's metric target are quantities too", async () => {
+    const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'none', resources: { requests: { storage: '0.5Gi' } } } };
+    const hpa = {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'default' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1000m' } } }] },
+    };
+    expect((await kubectl('create', '-f', file('pvc.json', JSON.stringify(pvc)), '-f', file('hpa.json', JSON.stringify(hpa)))).stderr).toBe('');
+    const got = await kubectl('get', 'pvc/data', 'hpa.v2.autoscaling/web', '-o', 'jsonpath={.items[0].spec.resources.requests.storage} {.items[1].spec.metrics[0].pods.target.averageValue}');
+    expect(got.stdout).toBe('512Mi 1');
+  });
+
   it('kubectl explain names the Quantity type as kube serves it (v3: a string or a number; v2: a string)', async () => {
     const v3 = await kubectl('explain', 'pod.spec.containers.resources');
     expect(v3.stdout).toMatch(/limits\t<map\[string\]Quantity>/);
