@@ -36,6 +36,9 @@ describe('resource quantities read back in canonical form', () => {
     await kubectl('create', '-f', file('pod3.yaml', podYaml('q3', '0.5', '1000')));
     const pods = JSON.parse((await kubectl('get', 'pod', 'q2', 'q3', '-o', 'json')).stdout).items;
     expect(pods.map((p: any) => p.spec.containers[0].resources.requests)).toEqual([{ cpu: '1', memory: '512' }, { cpu: '500m', memory: '1k' }]);
+    // A null in a map of quantities decodes as the zero Quantity, which prints "0".
+    const nulls = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q4' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: null, memory: 2e3 } } }] } } });
+    expect([nulls.status, nulls.json.spec.containers[0].resources.requests]).toEqual([201, { cpu: '0', memory: '2k' }]);
   });
 
   it("an invalid quantity is refused with kube's decode error", async () => {
