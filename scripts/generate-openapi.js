@@ -10,7 +10,7 @@
 //
 // What the models lose against kube's own swagger.json, and so the data lacks: descriptions of fields that are a $ref
 // (the referenced type's description stands in), x-kubernetes-patch-merge-key/strategy, x-kubernetes-list-type/map-keys,
-// x-kubernetes-unions, enum values, and the Quantity type (its maps read as map[string]string). Go package names are
+// x-kubernetes-unions, enum values, and the Quantity type (its fields read as strings: QUANTITY_FIELDS names them again). Go package names are
 // reconstructed (see packageOf) — a shared type reached only from a non-core group may be filed under that group.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -224,6 +224,38 @@ function definitionsOf(packageName) {
       Object.assign(prop, tags);
     }
   }
+
+  // The fields kube types as resource.Quantity (k8s.io/api: `resource.Quantity` and maps and lists of it), which the
+  // models read as plain strings. Named by definition without its group and version, so every version the models have
+  // gets them; the sim canonicalizes these fields on every write, as kube's decoder does (src/sim/quantity-fields.ts).
+  // Checked against kube's own types in the kubernetes-models schemas (resource.k8s.io's v1 types stand for its betas).
+  const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+  const QUANTITY_FIELDS = {
+    'core.ResourceRequirements': ['limits', 'requests'], 'core.VolumeResourceRequirements': ['limits', 'requests'],
+    'core.ContainerStatus': ['allocatedResources'], 'core.EmptyDirVolumeSource': ['sizeLimit'],
+    'core.LimitRangeItem': ['default', 'defaultRequest', 'max', 'maxLimitRequestRatio', 'min'], 'core.NodeStatus': ['allocatable', 'capacity'],
+    'core.PersistentVolumeClaimStatus': ['allocatedResources', 'capacity'], 'core.PersistentVolumeSpec': ['capacity'], 'core.PodSpec': ['overhead'],
+    'core.ResourceFieldSelector': ['divisor'], 'core.ResourceQuotaSpec': ['hard'], 'core.ResourceQuotaStatus': ['hard', 'used'],
+    'node.Overhead': ['podFixed'], 'storage.CSIStorageCapacity': ['capacity', 'maximumVolumeSize'],
+    'autoscaling.HPAScalingRules': ['tolerance'], 'autoscaling.MetricTarget': ['averageValue', 'value'], 'autoscaling.MetricValueStatus': ['averageValue', 'value'],
+    'resource.CapacityRequestPolicy': ['default', 'validValues'], 'resource.CapacityRequestPolicyRange': ['max', 'min', 'step'],
+    'resource.CapacityRequirements': ['requests'], 'resource.Counter': ['value'], 'resource.DeviceCapacity': ['value'],
+    'resource.DeviceRequestAllocationResult': ['consumedCapacity'],
+  };
+  const asQuantity = (s) => (s.type === 'array' ? { ...s, items: asQuantity(s.items) } : s.type === 'object' ? { ...s, additionalProperties: asQuantity(s.additionalProperties) }
+    : { ...(s.description ? { description: s.description } : {}), $ref: `#/definitions/${QUANTITY}` });
+  const typed = new Set();
+  for (const [name, def] of Object.entries(definitions)) {
+    const m = /^io\.k8s\.api\.(\w+)\.v\w+\.(\w+)$/.exec(name);
+    for (const field of (m && QUANTITY_FIELDS[`${m[1]}.${m[2]}`]) ?? []) {
+      if (!def.properties?.[field]) continue;
+      def.properties[field] = asQuantity(def.properties[field]);
+      typed.add(`${m[1]}.${m[2]}.${field}`);
+    }
+  }
+  const untyped = Object.entries(QUANTITY_FIELDS).flatMap(([d, fields]) => fields.map((f) => `${d}.${f}`)).filter((f) => !typed.has(f));
+  if (packageName === '@kubernetes/client-node' && untyped.length) throw new Error(`Quantity fields the models lack: ${untyped.join(', ')}`);
+  definitions[QUANTITY] = { description: 'Quantity is a fixed-point number with an optional SI or binary suffix (100m, 1.5Gi, 2e3); kube stores it in canonical form.', type: 'string' };
 
   const sorted = Object.fromEntries(Object.keys(definitions).sort().map((k) => [k, definitions[k]]));
   return {

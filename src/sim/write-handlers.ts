@@ -20,6 +20,7 @@ import { csrSubresourceWrite, isCsrType } from './kinds/platform-admission.js';
 import { cannotBeHandled, jsonDepthError, objectDecodeError, unrecognizedObject } from './decode-body.js';
 import { parseYamlBody, YamlBodyError } from './yaml-body.js';
 import { omitEmpty } from './omit-empty.js';
+import { decodeQuantities } from './quantity-fields.js';
 import { resizeWrite } from './subresources/pod-resize.js';
 import { CBOR, decodeCbor } from './cbor-wire.js';
 import { goStrings } from './validation/go-value.js';
@@ -164,13 +165,15 @@ const isObject = (v: unknown): v is object => v !== null && typeof v === 'object
 
 /** A create or update body the kind's Go type cannot hold is a 400, as kube's decoder answers it (a body that is no object at all is expectObject's). */
 function checkDecodes(type: ResourceType, body: unknown): void {
-  const err = isObject(body) ? objectDecodeError(type, body) : undefined;
+  // Quantity's UnmarshalJSON error ends decoding at once, so it wins over a type mismatch (decodeQuantities also puts
+  // each quantity in the canonical form kube stores).
+  const err = isObject(body) ? decodeQuantities(type, body) ?? objectDecodeError(type, body) : undefined;
   if (err) throw badRequest(cannotBeHandled(type, err));
 }
 
 /** A patch whose result the kind cannot hold: kube's 422 on the patched object, before anything is stored. */
 function checkPatchedDecodes(type: ResourceType, patched: unknown): void {
-  const err = isObject(patched) ? objectDecodeError(type, patched) : undefined;
+  const err = isObject(patched) ? decodeQuantities(type, patched) ?? objectDecodeError(type, patched) : undefined;
   if (err) throw invalid('', '', '', [{ field: 'patch', type: 'Invalid value', value: JSON.stringify(patched), detail: err }]);
 }
 

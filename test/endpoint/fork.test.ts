@@ -78,6 +78,18 @@ describe('Fork: what the controller changed', () => {
   });
 });
 
+describe('Fork: writes answered as kube answers them', () => {
+  it('a pod created in the fork reads back its quantities in canonical form (the sim\'s write handlers serve the fork)', async () => {
+    const { call } = await served(upstream);
+    const pod = { metadata: { name: 'q' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1000m', memory: '1.5Gi' } } }] } };
+    const created = await call('/api/v1/namespaces/default/pods', 'POST', pod);
+    expect(created.status).toBe(201);
+    const read = (await call('/api/v1/namespaces/default/pods/q')).body as unknown as { spec: { containers: { resources: unknown }[] } };
+    expect(read.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '1536Mi' } });
+    expect((await call('/api/v1/namespaces/default/pods/q', 'DELETE')).status).toBe(200);
+  });
+});
+
 describe('Fork: --mirror-resources', () => {
   it('mirrors only the named kinds (and namespaces); another kind is served from what is written to it, with one line saying so', async () => {
     sim.api.create(SECRET, { metadata: { name: 'on-target', namespace: 'default' }, data: {} });

@@ -57,6 +57,8 @@ export function kubeDefinitions(release: KubeVersion = DEFAULT_KUBE_VERSION): Ku
 }
 
 export const REF_PREFIX = '#/definitions/';
+/** resource.Quantity's definition: the fields it types are stored in canonical form (quantity-fields.ts). */
+export const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /** Definitions every served group-version's operations refer to. */
 const COMMON = [`${META}.Status`, `${META}.DeleteOptions`, `${META}.WatchEvent`, `${META}.APIResourceList`];

@@ -3,7 +3,7 @@
 // operations declare the query parameters kubectl's validation looks for (fieldValidation above all).
 import type { ResourceType } from '../registry.js';
 import { DEFAULT_KUBE_VERSION, versionInfo, type KubeVersion } from '../kube-version.js';
-import { definitionNames, REF_PREFIX, servedDefinitions, type Schema } from './definitions.js';
+import { definitionNames, QUANTITY_DEFINITION, REF_PREFIX, servedDefinitions, type Schema } from './definitions.js';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const PATCH_TYPES = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
@@ -130,9 +130,12 @@ export function v3Document(types: ResourceType[], release: KubeVersion = DEFAULT
   }
   const defs = servedDefinitions(types, release);
   const schemas: Record<string, Schema> = { [`${META}.Patch`]: PATCH_SCHEMA };
-  for (const [name, d] of Object.entries(defs)) schemas[name] = toV3(d);
+  for (const [name, d] of Object.entries(defs)) schemas[name] = name === QUANTITY_DEFINITION ? quantityV3(d) : toV3(d);
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: versionInfo(release).gitVersion }, paths, components: { schemas: sortKeys(schemas) } };
 }
+
+/** Quantity in v3 is a string or a number, as kube-openapi builds it from Quantity.OpenAPIV3OneOfTypes (quantity.go). */
+const quantityV3 = (d: Schema): Schema => ({ ...(d.description ? { description: d.description } : {}), oneOf: [{ type: 'string' }, { type: 'number' }] });
 
 const PATCH_SCHEMA: Schema = { description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.', type: 'object' };
 

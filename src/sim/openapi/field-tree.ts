@@ -3,7 +3,7 @@
 // openAPIV3Schema (x-kubernetes-preserve-unknown-fields keeps what it covers; apiVersion, kind and metadata are always
 // declared, metadata as ObjectMeta).
 import type { ResourceType } from '../registry.js';
-import { definitionNames, kubeDefinitions, REF_PREFIX, type Schema } from './definitions.js';
+import { definitionNames, kubeDefinitions, QUANTITY_DEFINITION, REF_PREFIX, type Schema } from './definitions.js';
 import { DEFAULT_KUBE_VERSION, type KubeVersion } from '../kube-version.js';
 
 export type FieldNode =
@@ -16,6 +16,8 @@ export type FieldNode =
 const ANY: FieldNode = { k: 'any' };
 /** A metav1.Time or MicroTime: anything goes, but its zero value prints as null (a struct, never omitted). */
 export const TIME_NODE: FieldNode = { k: 'any' };
+/** A resource.Quantity: a scalar to other walks, which kube's decoder rewrites in canonical form (see quantity-fields.ts). */
+export const QUANTITY_NODE: FieldNode = { k: 'any' };
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const TIME_DEFINITIONS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
 
@@ -28,6 +30,7 @@ function definitionNode(name: string, release: KubeVersion = DEFAULT_KUBE_VERSIO
   const cached = byDefinition.get(name);
   if (cached) return cached;
   if (TIME_DEFINITIONS.has(name)) return TIME_NODE;
+  if (name === QUANTITY_DEFINITION) return QUANTITY_NODE;
   const def = kubeDefinitions(release).definitions[name];
   if (!def) return ANY;
   if (!def.properties) {
@@ -61,7 +64,7 @@ function compile(s: Schema, release: KubeVersion = DEFAULT_KUBE_VERSION): FieldN
   return ANY;
 }
 
-const listOf = (items: FieldNode): FieldNode => (items.k === 'any' ? ANY : { k: 'list', items });
+const listOf = (items: FieldNode): FieldNode => (items.k === 'any' && items !== QUANTITY_NODE ? ANY : { k: 'list', items });
 
 const byType = new WeakMap<ResourceType, FieldNode>();
 
