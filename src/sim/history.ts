@@ -44,6 +44,8 @@ export interface Change {
   /** The state before the change (MODIFIED, DELETED). */
   readonly prev?: StoredObject;
   readonly time: number;
+  /** A write through the status subresource: only status changed (the quota controller ignores those, as kube's does). */
+  readonly statusOnly?: boolean;
   /** Watch event lines, rendered and UTF-8 encoded once per change and shared by every watcher. */
   lines?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED' | 'LEFT', Buffer>>;
 }

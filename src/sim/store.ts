@@ -352,7 +352,7 @@ export class SimStore implements SimApi {
     if (jsonEqual(next, prev)) return prev;
     this.admitStored?.(type, next, prev, opts.dryRun === true, opts.through);
     if (opts.dryRun) return next;
-    this.commit(t, key, namespace ?? '', next, 'MODIFIED', old);
+    this.commit(t, key, namespace ?? '', next, 'MODIFIED', old, opts.subresource === 'status');
     this.afterWrite(type, next);
     return next;
   }
@@ -441,19 +441,19 @@ export class SimStore implements SimApi {
   }
 
   /** Stores `obj` at the next revision: serialised once; the object itself is not kept. */
-  private commit(t: Table, key: string, namespace: string, obj: SimObject, type: ChangeType, prev: StoredObject | undefined): StoredObject {
+  private commit(t: Table, key: string, namespace: string, obj: SimObject, type: ChangeType, prev: StoredObject | undefined, statusOnly = false): StoredObject {
     const rv = this.rev + 1;
     obj.metadata.resourceVersion = String(rv);
     const cur = new StoredObject(key, flat(JSON.stringify(obj)), rv, summarize(t.type, obj));
-    this.commitChange(t, key, namespace, cur, type, prev);
+    this.commitChange(t, key, namespace, cur, type, prev, statusOnly);
     return cur;
   }
 
-  private commitChange(t: Table, key: string, namespace: string, cur: StoredObject, type: ChangeType, prev: StoredObject | undefined): void {
+  private commitChange(t: Table, key: string, namespace: string, cur: StoredObject, type: ChangeType, prev: StoredObject | undefined, statusOnly = false): void {
     this.rev = cur.rv;
     if (type === 'DELETED') { t.objects.delete(key); t.removeKey(key); }
     else { if (!prev) t.insertKey(key); t.objects.set(key, cur); }
-    const change: Change = { rv: cur.rv, type, resId: resourceId(t.type), key, namespace, cur, prev, time: this.now() };
+    const change: Change = { rv: cur.rv, type, resId: resourceId(t.type), key, namespace, cur, prev, time: this.now(), statusOnly };
     this.history.append(change);
     for (const w of t.watchers) w.onChange(change);
     for (const l of this.commitListeners) l(change, t.type);

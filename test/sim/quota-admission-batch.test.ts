@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControllerManager } from '../../src/sim/controllers/controller-manager.js';
 import { startSimServer, type SimServer } from '../../src/sim/server.js';
 import { SimStore } from '../../src/sim/store.js';
+import { updateFields } from '../../src/sim/managed-fields/request.js';
+import { kubeTime } from '../../src/sim/object-meta.js';
 import { NAMESPACES, PODS, until } from './sim-helpers.js';
 
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
@@ -105,6 +107,49 @@ describe('quota admission batches its status writes', () => {
     expect(written[0].status.used).toEqual({ pods: '1', 'count/configmaps': counted });
     // Written as kube's quota admission writes it: the status subresource, by the controller manager's identity.
     expect(written[0].metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]);
+  });
+
+  it('admission\'s status writes leave managedFields as the controller wrote them, time included; a status.used name a client took goes back to kube-controller-manager, as kube\'s field manager moves it', async () => {
+    const store = storeWithControllers('owners');
+    const quotas = store.resolve(QUOTAS);
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'owners' }, spec: { hard: { pods: '50', 'requests.cpu': '10' } } });
+    await until(() => (store.get(QUOTAS, 'owners', 'q') as any)?.status?.used?.pods === '0', 5000);
+    const quota = () => store.get(QUOTAS, 'owners', 'q') as any;
+    const synced = quota().metadata.managedFields;
+    expect(synced).toEqual([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]);
+    // Past a second boundary, so that an entry the writes below moved would show a new time.
+    await until(() => kubeTime(new Date()) !== synced[0].time, 5000);
+    const batches = async (prefix: string): Promise<void> => {
+      for (let batch = 0; batch < 3; batch++) {
+        for (let i = 0; i < 3; i++) store.createObject(store.resolve(PODS), pod(`${prefix}${batch}-${i}`, 'owners'));
+        await store.admissionWrites?.();
+      }
+    };
+    await batches('a');
+    expect(quota().status.used).toEqual({ pods: '9', 'requests.cpu': '900m' });
+    expect(quota().metadata.managedFields).toEqual(synced);
+
+    // A client's two status writes take status.used.pods from the controller manager's entry and leave its value as
+    // counted, so the quota controller (which ignores status writes, and has nothing queued) finds nothing to put back.
+    await until(() => running[0].pending() === 0, 5000);
+    const fix = (pods: string): void => {
+      const q = quota();
+      store.updateObject(quotas, { ...q, status: { ...q.status, used: { ...q.status.used, pods } } }, { subresource: 'status', fields: updateFields(quotas, 'quota-fixer', 'status') });
+    };
+    fix('20');
+    fix('9');
+    expect(quota().metadata.managedFields.map((e: any) => e.manager)).toEqual(['kube-controller-manager', 'quota-fixer']);
+    // Admission's next write changes it: kube-controller-manager takes it back (a new time: its set grew) and the
+    // client's entry, left empty, goes.
+    store.createObject(store.resolve(PODS), pod('b', 'owners'));
+    await store.admissionWrites?.();
+    expect(quota().status.used).toEqual({ pods: '10', 'requests.cpu': '1' });
+    const retaken = quota().metadata.managedFields;
+    expect(retaken).toEqual([{ ...synced[0], time: expect.any(String) }]);
+    expect(retaken[0].time).not.toBe(synced[0].time);
+    await batches('c');
+    expect(quota().status.used.pods).toBe('19');
+    expect(quota().metadata.managedFields).toEqual(retaken);
   });
 
   it('a quota the controller has not synced yet restricts nothing (no status.hard), as in kube; once synced it binds', async () => {

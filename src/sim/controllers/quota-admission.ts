@@ -18,9 +18,10 @@ import type { StoredObject } from '../history.js';
 import { SimApiError } from '../api.js';
 import { addQuantities, formatQuantity, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
 import { qualifiedResource } from '../status.js';
-import type { ResourceType } from '../registry.js';
+import { groupVersion, type ResourceType } from '../registry.js';
 import type { SimStore } from '../store.js';
-import { countsKind, inScope, isTerminating, meetsRequirements, missingPodResources, MUST_SPECIFY, requirement, storedQuota, usageOf, type Requirement } from './quota-usage.js';
+import { updateKeepsEntries } from '../managed-fields/update-keeps-entries.js';
+import { countsKind, inScope, isTerminating, meetsRequirements, missingPodResources, MUST_SPECIFY, rememberQuota, requirement, storedQuota, usageOf, type Requirement } from './quota-usage.js';
 import { CONTROLLER_MANAGER, writtenBy } from './writer-fields.js';
 
 type Json = Record<string, any>;
@@ -109,6 +110,12 @@ function planFor(stored: StoredObject, type: ResourceType): QuotaPlan {
   }
   return plan;
 }
+
+/**
+ * Per stored quota version: whether admission's status write (new values for names status.used already has) leaves
+ * metadata.managedFields as stored, so the write may skip the field manager (see updateKeepsEntries).
+ */
+const keepsFields = new WeakMap<StoredObject, boolean>();
 
 function usedOfStatus(quota: SimObject): Record<string, unknown> {
   return ((quota.status as Json | undefined)?.used ?? {}) as Record<string, unknown>;
@@ -210,12 +217,45 @@ export class QuotaAdmission {
       const quota = storedQuota(stored);
       const used: Record<string, unknown> = { ...p.recorded };
       for (const [name, q] of p.changed) used[name] = formatQuantity(q);
+      const keeps = this.keepsFields(stored, quota);
       try {
-        this.store.updateObject(this.quotas, { ...quota, status: { ...(quota.status as Json | undefined), used } }, { subresource: 'status', ...writtenBy(this.quotas, CONTROLLER_MANAGER, 'status') });
+        const written = this.store.updateObject(this.quotas, { ...quota, status: { ...(quota.status as Json | undefined), used } }, { subresource: 'status', ...(keeps ? {} : writtenBy(this.quotas, CONTROLLER_MANAGER, 'status')) });
+        this.carryOver(stored, written, keeps);
       } catch {
         // The quota changed meanwhile: the controller recounts it.
       }
     }
+  }
+
+  /**
+   * Whether admission's write of `stored` may skip the field manager: kube-controller-manager's status entry (the
+   * manager the sim's control plane writes quotas as) holds every name of status.used and no other entry holds one.
+   * Worked out once per version the controller or a client wrote; admission's own writes carry it over.
+   */
+  private keepsFields(stored: StoredObject, quota: SimObject): boolean {
+    let keeps = keepsFields.get(stored);
+    if (keeps === undefined) {
+      const paths = Object.keys(usedOfStatus(quota)).map((name) => ['f:status', 'f:used', `f:${name}`]);
+      keeps = updateKeepsEntries(quota.metadata.managedFields, paths, { manager: CONTROLLER_MANAGER, operation: 'Update', apiVersion: groupVersion(this.quotas), subresource: 'status' });
+      keepsFields.set(stored, keeps);
+    }
+    return keeps;
+  }
+
+  /**
+   * What admission knows of the version it read holds for the version it wrote, which differs only in status.used's
+   * values: its parse (the object the store answered, as kube's quotaAccessor keeps the quota its UpdateStatus returned
+   * for the next evaluation: updatedQuotas in staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/
+   * resource_access.go), its plans (status.hard and the spec are the same), and — when the field manager was skipped,
+   * leaving managedFields as they were — that the next write may skip it too.
+   */
+  private carryOver(read: StoredObject, written: SimObject, keptFields: boolean): void {
+    const next = this.store.getStored(this.quotas, written.metadata.namespace, written.metadata.name!);
+    if (!next || next === read || String(next.rv) !== written.metadata.resourceVersion) return;
+    rememberQuota(next, written);
+    const plan = plans.get(read);
+    if (plan) plans.set(next, plan);
+    if (keptFields) keepsFields.set(next, true);
   }
 
   /**

@@ -137,6 +137,11 @@ export function storedQuota(stored: StoredObject): SimObject {
   return quota;
 }
 
+/** Records `quota` as the parse of `stored`: the object the store answered for the write that stored it (never changed after). */
+export function rememberQuota(stored: StoredObject, quota: SimObject): void {
+  parsedQuotas.set(stored, quota);
+}
+
 /** A collection by group and resource, at whatever version the sim serves it. */
 function collection(store: SimStore, group: string, resource: string): ResourceType | undefined {
   return store.registry.lookup(group, 'v1', resource) ?? store.registry.all().find((t) => t.group === group && t.resource === resource);

@@ -274,6 +274,8 @@ export class ResourceQuotaController {
     const tallies = this.tallies.get(ns);
     if (change.type === 'MODIFIED' && tallies) {
       const tally = tallies.get(change.cur.meta.name);
+      // A status write (admission's, most often: one per batch of creates) cannot change the spec: no parse needed.
+      if (change.statusOnly && tally && tally.uid === change.cur.meta.uid) return;
       const quota = storedQuota(change.cur);
       if (tally && tally.uid === (quota.metadata.uid ?? '') && tally.spec === countingSpec(quota)) return;
     }
