@@ -47,6 +47,9 @@ describe('resource quantities read back in canonical form', () => {
     expect(r.stderr).toContain(`Error from server (BadRequest): error when creating "${fx.dir}/bad.yaml": Pod in version "v1" cannot be handled as a Pod: ${QUANTITY_ERROR}`);
     const suffix = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad2' }, spec: { containers: [{ name: 'c', image: 'x', resources: { limits: { memory: '1.5ki' } } }] } })) });
     expect([suffix.status, suffix.json.reason, suffix.json.message]).toEqual([400, 'BadRequest', 'Pod in version "v1" cannot be handled as a Pod: unable to parse quantity\'s suffix']);
+    // Past a nano, ParseQuantity reads the number with inf.Dec, which wants a digit: kube's ErrNumeric.
+    const numeric = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad3' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '.e-10' } } }] } } });
+    expect([numeric.status, numeric.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: unable to parse numeric part of quantity']);
   });
 
   it("a Deployment's pod template, and the pods its ReplicaSet makes, hold canonical quantities", async () => {

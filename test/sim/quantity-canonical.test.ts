@@ -1,7 +1,7 @@
 // What kube-apiserver stores for a resource.Quantity (quantity.go: ParseQuantity, then MarshalJSON): cases from kube's
 // quantity_test.go tables (parse, emit, canonical strings kept as sent) written as input → stored string.
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, QUANTITY_FORMAT_ERROR, QUANTITY_SUFFIX_ERROR } from '../../src/sim/kinds/quantity-canonical.js';
+import { canonicalQuantity, QUANTITY_FORMAT_ERROR, QUANTITY_NUMERIC_ERROR, QUANTITY_SUFFIX_ERROR } from '../../src/sim/kinds/quantity-canonical.js';
 
 const stored = (s: string | number) => { const q = canonicalQuantity(s); return 'value' in q ? q.value : `error: ${q.error}`; };
 
@@ -33,5 +33,16 @@ describe('canonicalQuantity', () => {
 
   it.each(['0.1mi', '-3.01e-', '.5i', '1i', '1.5ki'])('%j: the suffix does not parse', (input) => {
     expect(stored(input)).toBe(`error: ${QUANTITY_SUFFIX_ERROR}`);
+  });
+
+  // Past a nano, ParseQuantity reads the number's text with inf.Dec's SetString, which wants a digit (ErrNumeric,
+  // "unable to parse numeric part of quantity"); without the nano path such a number is 0.
+  it.each(['e-10', '-e-10', '.e-10', '+.e-12'])('%j: the numeric part does not parse', (input) => {
+    expect(stored(input)).toBe('error: unable to parse numeric part of quantity');
+    expect(QUANTITY_NUMERIC_ERROR).toBe('unable to parse numeric part of quantity');
+  });
+
+  it.each([['e5', '0'], ['.e-9', '0'], ['-', '0'], ['0e-10', '0']])('%j has no digits but is read as %j', (input, out) => {
+    expect(stored(input)).toBe(out);
   });
 });

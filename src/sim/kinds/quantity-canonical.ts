@@ -6,7 +6,7 @@
 /** kube's errors for a string that is no quantity (quantity.go: ErrFormatWrong, ErrSuffix, ErrNumeric). */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix";
-export const QUANTITY_NUMERIC_ERROR = 'unable to parse numeric value of quantity';
+export const QUANTITY_NUMERIC_ERROR = 'unable to parse numeric part of quantity';
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -79,7 +79,6 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
     : unit.exponent >= 0 && fraction === '' ? 15 - whole.length - Math.trunc(unit.exponent * 3 / 10) - 1 : -1;
   const scale = unit.format === 'BinarySI' ? 0 : unit.exponent - fraction.length;
   if (precision >= 0 && scale >= -9) {
-    if (digits === '') return { error: QUANTITY_NUMERIC_ERROR };
     const value = BigInt(digits);
     const magnitude = unit.format === 'BinarySI' ? value << BigInt(unit.exponent) : value;
     if (magnitude <= MAX_INT64) {
@@ -89,8 +88,9 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
     }
   }
 
-  // The inf.Dec path: exact, then rounded away from zero to a nano, binary capped at the int64 maximum.
-  if (digits === '') return { error: QUANTITY_NUMERIC_ERROR };
+  // The inf.Dec path: exact, then rounded away from zero to a nano, binary capped at the int64 maximum. It reads the
+  // number's own text (inf.Dec SetString), which needs a digit: "e-10", "-.e-10" are ErrNumeric, though "e5" is 0.
+  if (!/[0-9]/.test(parts.numberText)) return { error: QUANTITY_NUMERIC_ERROR };
   let unscaled = BigInt(digits);
   let exp = -fraction.length;
   if (unit.base === 10) exp += unit.exponent;
