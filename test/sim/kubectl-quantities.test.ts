@@ -50,6 +50,9 @@ describe('resource quantities read back in canonical form', () => {
     // Past a nano, ParseQuantity reads the number with inf.Dec, which wants a digit: kube's ErrNumeric.
     const numeric = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad3' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '.e-10' } } }] } } });
     expect([numeric.status, numeric.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: unable to parse numeric part of quantity']);
+    // An exponent past int64 is no suffix (strconv.ParseInt fails); the sim used to spin on it for good.
+    const exponent = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad4' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1e99999999999999999999' } } }] } } });
+    expect([exponent.status, exponent.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: unable to parse quantity\'s suffix']);
   });
 
   it("a Deployment's pod template, and the pods its ReplicaSet makes, hold canonical quantities", async () => {

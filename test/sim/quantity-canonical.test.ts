@@ -31,7 +31,7 @@ describe('canonicalQuantity', () => {
     expect(stored(input)).toBe(`error: ${QUANTITY_FORMAT_ERROR}`);
   });
 
-  it.each(['0.1mi', '-3.01e-', '.5i', '1i', '1.5ki'])('%j: the suffix does not parse', (input) => {
+  it.each(['0.1mi', '-3.01e-', '.5i', '1i', '1.5ki', '1e99999999999999999999', '1E-9223372036854775809'])('%j: the suffix does not parse', (input) => {
     expect(stored(input)).toBe(`error: ${QUANTITY_SUFFIX_ERROR}`);
   });
 
@@ -43,6 +43,11 @@ describe('canonicalQuantity', () => {
   });
 
   it.each([['e5', '0'], ['.e-9', '0'], ['-', '0'], ['0e-10', '0']])('%j has no digits but is read as %j', (input, out) => {
+    expect(stored(input)).toBe(out);
+  });
+
+  // interpret reads an exponent with strconv.ParseInt and keeps it as an int32: past int32 it wraps.
+  it.each([['1e4294967296', '1e4294967296'], ['1e4294967297', '10'], ['2e-4294967294', '200'], ['1e9223372036854775807', '100e-3']])('%j (its exponent wrapped to an int32) is stored as %j', (input, out) => {
     expect(stored(input)).toBe(out);
   });
 });

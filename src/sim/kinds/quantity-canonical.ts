@@ -55,7 +55,11 @@ function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number; form
   if (suffix in DECIMAL_SUFFIX) return { base: 10, exponent: DECIMAL_SUFFIX[suffix], format: 'DecimalSI' };
   if (suffix in BINARY_SUFFIX) return { base: 2, exponent: BINARY_SUFFIX[suffix], format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
-    return { base: 10, exponent: Number(suffix.slice(1)), format: 'DecimalExponent' };
+    // strconv.ParseInt(…, 10, 64), then int32(parsed): an exponent past int64 is no suffix, one past int32 wraps. (As a
+    // float, "e99999999999999999999" made an exponent that e-- could not move: canonicalForm never returned.)
+    const parsed = BigInt(suffix.slice(1));
+    if (parsed > MAX_INT64 || parsed < -MAX_INT64 - 1n) return undefined;
+    return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), format: 'DecimalExponent' };
   }
   return undefined;
 }
