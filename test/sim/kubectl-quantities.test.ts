@@ -39,6 +39,9 @@ describe('resource quantities read back in canonical form', () => {
     // A null in a map of quantities decodes as the zero Quantity, which prints "0".
     const nulls = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q4' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: null, memory: 2e3 } } }] } } });
     expect([nulls.status, nulls.json.spec.containers[0].resources.requests]).toEqual([201, { cpu: '0', memory: '2k' }]);
+    // A value far below a nano rounds up to one (the sim used to build 10^(its exponent) to divide by, and fail).
+    const tiny = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q5' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1e-2000000000' } } }] } } });
+    expect([tiny.status, tiny.json.spec?.containers[0].resources.requests]).toEqual([201, { cpu: '1e-9' }]);
   });
 
   it("an invalid quantity is refused with kube's decode error", async () => {

@@ -101,7 +101,10 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
   else unscaled <<= BigInt(unit.exponent);
   let format = unit.format;
   if (exp < -9) {
-    unscaled = (unscaled + pow10(-9 - exp) - 1n) / pow10(-9 - exp);
+    // Past its own digits the division is a fraction of one, which rounds up to 1n: "1e-1000000000" would otherwise
+    // build 10^999999991, seconds of the sim's one thread.
+    const places = -9 - exp;
+    unscaled = unscaled === 0n ? 0n : unscaled.toString().length <= places ? 1n : (unscaled + pow10(places) - 1n) / pow10(places);
     exp = -9;
   }
   if (format === 'BinarySI') {
