@@ -44,6 +44,21 @@ describe('resource quantities read back in canonical form', () => {
     expect([tiny.status, tiny.json.spec?.containers[0].resources.requests]).toEqual([201, { cpu: '1e-9' }]);
   });
 
+  it('a resourceFieldRef without a divisor reads back divisor "0" (a Quantity is a struct: Go writes it though omitempty)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'downward', namespace: 'default' }, spec: {
+      containers: [{ name: 'c', image: 'nginx', env: [
+        { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+        { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: null } } },
+        { name: 'MILLI', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1000m' } } },
+      ] }],
+      volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { containerName: 'c', resource: 'requests.memory' } }] } }],
+    } };
+    expect((await kubectl('create', '-f', file('downward.json', JSON.stringify(pod)))).stderr).toBe('');
+    const got = JSON.parse((await kubectl('get', 'pod', 'downward', '-o', 'json')).stdout);
+    expect(got.spec.containers[0].env.map((e: any) => e.valueFrom.resourceFieldRef.divisor)).toEqual(['0', '0', '1']);
+    expect(got.spec.volumes[0].downwardAPI.items[0].resourceFieldRef).toEqual({ containerName: 'c', resource: 'requests.memory', divisor: '0' });
+  });
+
   it("an invalid quantity is refused with kube's decode error", async () => {
     const r = await kubectl('create', '-f', file('bad.yaml', podYaml('bad', 'lots', '1Gi')));
     expect(r.code).not.toBe(0);
