@@ -39,6 +39,24 @@ describe('resource quantities read back in canonical form', () => {
     // A null in a map of quantities decodes as the zero Quantity, which prints "0".
     const nulls = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q4' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: null, memory: 2e3 } } }] } } });
     expect([nulls.status, nulls.json.spec.containers[0].resources.requests]).toEqual([201, { cpu: '0', memory: '2k' }]);
+    // A value far below a nano rounds up to one (the sim used to build 10^(its exponent) to divide by, and fail).
+    const tiny = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q5' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1e-2000000000' } } }] } } });
+    expect([tiny.status, tiny.json.spec?.containers[0].resources.requests]).toEqual([201, { cpu: '1e-9' }]);
+  });
+
+  it('a resourceFieldRef without a divisor reads back divisor "0" (a Quantity is a struct: Go writes it though omitempty)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'downward', namespace: 'default' }, spec: {
+      containers: [{ name: 'c', image: 'nginx', env: [
+        { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+        { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: null } } },
+        { name: 'MILLI', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1000m' } } },
+      ] }],
+      volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { containerName: 'c', resource: 'requests.memory' } }] } }],
+    } };
+    expect((await kubectl('create', '-f', file('downward.json', JSON.stringify(pod)))).stderr).toBe('');
+    const got = JSON.parse((await kubectl('get', 'pod', 'downward', '-o', 'json')).stdout);
+    expect(got.spec.containers[0].env.map((e: any) => e.valueFrom.resourceFieldRef.divisor)).toEqual(['0', '0', '1']);
+    expect(got.spec.volumes[0].downwardAPI.items[0].resourceFieldRef).toEqual({ containerName: 'c', resource: 'requests.memory', divisor: '0' });
   });
 
   it("an invalid quantity is refused with kube's decode error", async () => {
@@ -47,6 +65,12 @@ describe('resource quantities read back in canonical form', () => {
     expect(r.stderr).toContain(`Error from server (BadRequest): error when creating "${fx.dir}/bad.yaml": Pod in version "v1" cannot be handled as a Pod: ${QUANTITY_ERROR}`);
     const suffix = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: JSON.parse(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad2' }, spec: { containers: [{ name: 'c', image: 'x', resources: { limits: { memory: '1.5ki' } } }] } })) });
     expect([suffix.status, suffix.json.reason, suffix.json.message]).toEqual([400, 'BadRequest', 'Pod in version "v1" cannot be handled as a Pod: unable to parse quantity\'s suffix']);
+    // Past a nano, ParseQuantity reads the number with inf.Dec, which wants a digit: kube's ErrNumeric.
+    const numeric = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad3' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '.e-10' } } }] } } });
+    expect([numeric.status, numeric.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: unable to parse numeric part of quantity']);
+    // An exponent past int64 is no suffix (strconv.ParseInt fails); the sim used to spin on it for good.
+    const exponent = await http(fx.sim.url, '/api/v1/namespaces/default/pods', { method: 'POST', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad4' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1e99999999999999999999' } } }] } } });
+    expect([exponent.status, exponent.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: unable to parse quantity\'s suffix']);
   });
 
   it("a Deployment's pod template, and the pods its ReplicaSet makes, hold canonical quantities", async () => {

@@ -1,7 +1,7 @@
 // What kube-apiserver stores for a resource.Quantity (quantity.go: ParseQuantity, then MarshalJSON): cases from kube's
 // quantity_test.go tables (parse, emit, canonical strings kept as sent) written as input → stored string.
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, QUANTITY_FORMAT_ERROR, QUANTITY_SUFFIX_ERROR } from '../../src/sim/kinds/quantity-canonical.js';
+import { canonicalQuantity, QUANTITY_FORMAT_ERROR, QUANTITY_NUMERIC_ERROR, QUANTITY_SUFFIX_ERROR } from '../../src/sim/kinds/quantity-canonical.js';
 
 const stored = (s: string | number) => { const q = canonicalQuantity(s); return 'value' in q ? q.value : `error: ${q.error}`; };
 
@@ -13,6 +13,7 @@ describe('canonicalQuantity', () => {
     ['8.1k', '8100'], ['2.5P', '2500T'], ['1.01E', '1010P'],
     // rounded away from zero to a nano
     ['0.0001', '100u'], ['3.001n', '4n'], ['0.0000000001', '1n'], ['0.00000012345', '124n'], ['0.9n', '1n'], ['1000n', '1u'], ['1000000n', '1m'],
+    ['1e-1000000000', '1e-9'], ['-15e-2000000000', '-1e-9'], ['0e-2000000000', '0'], ['123e-11', '2e-9'], ['1000e-12', '1e-9'],
     // binary SI: the largest exact binary suffix; below 1024 or fractional, decimal
     ['1.5Gi', '1536Mi'], ['1024Mi', '1Gi'], ['2048Ki', '2Mi'], ['1.5Ki', '1536'], ['0.5Ki', '512'], ['.001Ki', '1024m'],
     ['.000000000001Ki', '2n'], ['9Ei', '9223372036854775807'], ['0.5Mi', '512Ki'],
@@ -31,7 +32,23 @@ describe('canonicalQuantity', () => {
     expect(stored(input)).toBe(`error: ${QUANTITY_FORMAT_ERROR}`);
   });
 
-  it.each(['0.1mi', '-3.01e-', '.5i', '1i', '1.5ki'])('%j: the suffix does not parse', (input) => {
+  it.each(['0.1mi', '-3.01e-', '.5i', '1i', '1.5ki', '1e99999999999999999999', '1E-9223372036854775809'])('%j: the suffix does not parse', (input) => {
     expect(stored(input)).toBe(`error: ${QUANTITY_SUFFIX_ERROR}`);
+  });
+
+  // Past a nano, ParseQuantity reads the number's text with inf.Dec's SetString, which wants a digit (ErrNumeric,
+  // "unable to parse numeric part of quantity"); without the nano path such a number is 0.
+  it.each(['e-10', '-e-10', '.e-10', '+.e-12'])('%j: the numeric part does not parse', (input) => {
+    expect(stored(input)).toBe('error: unable to parse numeric part of quantity');
+    expect(QUANTITY_NUMERIC_ERROR).toBe('unable to parse numeric part of quantity');
+  });
+
+  it.each([['e5', '0'], ['.e-9', '0'], ['-', '0'], ['0e-10', '0']])('%j has no digits but is read as %j', (input, out) => {
+    expect(stored(input)).toBe(out);
+  });
+
+  // interpret reads an exponent with strconv.ParseInt and keeps it as an int32: past int32 it wraps.
+  it.each([['1e4294967296', '1e4294967296'], ['1e4294967297', '10'], ['2e-4294967294', '200'], ['1e9223372036854775807', '100e-3']])('%j (its exponent wrapped to an int32) is stored as %j', (input, out) => {
+    expect(stored(input)).toBe(out);
   });
 });

@@ -182,8 +182,9 @@ export class ResourceQuotaController {
    * kube's enqueueAll: every quota is synced with a full count of what it counts, so a status.used written by hand (or
    * running totals gone wrong) is put right even when nothing it counts changes. The running totals are dropped and
    * rebuilt from that count (sync); status is written only where it differs, as syncResourceQuota writes only when
-   * `dirty` (its usage not quota.Equals the stored status.used, or status.hard not spec.hard); the sim compares the
-   * quantities as written (it stores them as clients sent them, kube in canonical form).
+   * `dirty` (its usage not quota.Equals the stored status.used, or status.hard not spec.hard). kube compares by value,
+   * the sim compares strings: the same answer now that writes store quantities canonically (quantity-fields.ts), except
+   * for a string ParseQuantity keeps as sent ("+1", "1e3" written into status by hand), which the sim rewrites.
    */
   private resyncAll(): void {
     const namespaces = new Set(this.store.storedIn(this.quotas).map((s) => s.meta.namespace!));

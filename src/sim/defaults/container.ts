@@ -32,10 +32,17 @@ function defaultProbe(probe: unknown): unknown {
   return p;
 }
 
-/** SetDefaults_ObjectFieldSelector: a fieldRef without apiVersion means v1. */
+/**
+ * SetDefaults_ObjectFieldSelector (a fieldRef without apiVersion means v1), and a resourceFieldRef's divisor "0" when
+ * unset: ResourceFieldSelector.Divisor is a resource.Quantity, a struct that Go's encoder writes though it is omitempty.
+ */
 export function defaultFieldRef(holder: unknown): unknown {
-  if (!isObject(holder) || !isObject(holder.fieldRef) || holder.fieldRef.apiVersion) return holder;
-  return { ...holder, fieldRef: { apiVersion: 'v1', ...holder.fieldRef } };
+  if (!isObject(holder)) return holder;
+  let out = holder;
+  if (isObject(holder.fieldRef) && !holder.fieldRef.apiVersion) out = { ...out, fieldRef: { apiVersion: 'v1', ...holder.fieldRef } };
+  const resource = holder.resourceFieldRef;
+  if (isObject(resource) && (resource.divisor === undefined || resource.divisor === null)) out = { ...out, resourceFieldRef: { ...resource, divisor: '0' } };
+  return out;
 }
 
 function defaultEnvVar(e: unknown): unknown {

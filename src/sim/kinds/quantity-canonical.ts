@@ -6,7 +6,7 @@
 /** kube's errors for a string that is no quantity (quantity.go: ErrFormatWrong, ErrSuffix, ErrNumeric). */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix";
-export const QUANTITY_NUMERIC_ERROR = 'unable to parse numeric value of quantity';
+export const QUANTITY_NUMERIC_ERROR = 'unable to parse numeric part of quantity';
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -55,7 +55,11 @@ function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number; form
   if (suffix in DECIMAL_SUFFIX) return { base: 10, exponent: DECIMAL_SUFFIX[suffix], format: 'DecimalSI' };
   if (suffix in BINARY_SUFFIX) return { base: 2, exponent: BINARY_SUFFIX[suffix], format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
-    return { base: 10, exponent: Number(suffix.slice(1)), format: 'DecimalExponent' };
+    // strconv.ParseInt(…, 10, 64), then int32(parsed): an exponent past int64 is no suffix, one past int32 wraps. (As a
+    // float, "e99999999999999999999" made an exponent that e-- could not move: canonicalForm never returned.)
+    const parsed = BigInt(suffix.slice(1));
+    if (parsed > MAX_INT64 || parsed < -MAX_INT64 - 1n) return undefined;
+    return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), format: 'DecimalExponent' };
   }
   return undefined;
 }
@@ -79,7 +83,6 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
     : unit.exponent >= 0 && fraction === '' ? 15 - whole.length - Math.trunc(unit.exponent * 3 / 10) - 1 : -1;
   const scale = unit.format === 'BinarySI' ? 0 : unit.exponent - fraction.length;
   if (precision >= 0 && scale >= -9) {
-    if (digits === '') return { error: QUANTITY_NUMERIC_ERROR };
     const value = BigInt(digits);
     const magnitude = unit.format === 'BinarySI' ? value << BigInt(unit.exponent) : value;
     if (magnitude <= MAX_INT64) {
@@ -89,15 +92,19 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
     }
   }
 
-  // The inf.Dec path: exact, then rounded away from zero to a nano, binary capped at the int64 maximum.
-  if (digits === '') return { error: QUANTITY_NUMERIC_ERROR };
+  // The inf.Dec path: exact, then rounded away from zero to a nano, binary capped at the int64 maximum. It reads the
+  // number's own text (inf.Dec SetString), which needs a digit: "e-10", "-.e-10" are ErrNumeric, though "e5" is 0.
+  if (!/[0-9]/.test(parts.numberText)) return { error: QUANTITY_NUMERIC_ERROR };
   let unscaled = BigInt(digits);
   let exp = -fraction.length;
   if (unit.base === 10) exp += unit.exponent;
   else unscaled <<= BigInt(unit.exponent);
   let format = unit.format;
   if (exp < -9) {
-    unscaled = (unscaled + pow10(-9 - exp) - 1n) / pow10(-9 - exp);
+    // Past its own digits the division is a fraction of one, which rounds up to 1n: "1e-1000000000" would otherwise
+    // build 10^999999991, seconds of the sim's one thread.
+    const places = -9 - exp;
+    unscaled = unscaled === 0n ? 0n : unscaled.toString().length <= places ? 1n : (unscaled + pow10(places) - 1n) / pow10(places);
     exp = -9;
   }
   if (format === 'BinarySI') {
