@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { apiResourcesTable, listApiResources, type ApiResourceRow } from '../kube/discovery/api-resources.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 import { formatColumns } from '../render/columns.js';
 

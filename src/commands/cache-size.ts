@@ -3,7 +3,7 @@ import { Args, Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 
 const OUTPUTS = ['table', 'json', 'ndjson'];

@@ -2,7 +2,7 @@
 import { Flags } from '@oclif/core';
 import { KwatchCommand } from '../cli/base-command.js';
 import { UserError } from '../cli/user-error.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { discoveryReport, type DiscoveryReport } from '../kube/discovery/discovery-report.js';
 import type { DiscoveryStore } from '../kube/discovery/discovery-store.js';
 import { formatColumns } from '../render/columns.js';

@@ -12,7 +12,7 @@ import { UserError } from '../cli/user-error.js';
 import { objectName, showOrSkipTooDeep } from '../cli/too-deep.js';
 import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import type { Connection } from '../kube/http/connection.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 import type { ListWatchTarget, WireFormat } from '../kube/lister-watchers/http-lister-watcher.js';
 import { wireFlag } from '../cli/flags.js';

@@ -6,7 +6,7 @@ import { UserError } from '../cli/user-error.js';
 import { objectName, showOrSkipTooDeep } from '../cli/too-deep.js';
 import type { KubeObject } from '../informer/types.js';
 import { displayName, requireVerb, targetFor } from '../cli/target.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 import { escapeForTerminal } from '../render/terminal-escape.js';
 import { TEMPLATE_OUTPUT_HELP, templateFromOutput } from '../cli/output-template.js';

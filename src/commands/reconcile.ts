@@ -15,7 +15,7 @@ import { checkSnapshotDir } from '../cli/snapshot-file.js';
 import { printWarning } from '../cli/warning.js';
 import { Tracer } from '../informer/trace.js';
 import { WRITE_MODES, type WriteMode } from '../reconcile/write-mode.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../cli/discovery-flags.js';
 import { endpointFlags, execChildFlags, parseInjectFlags, refuseModuleOnlyFlags } from '../cli/exec-flags.js';
 
 

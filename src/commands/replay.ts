@@ -13,7 +13,7 @@ import { displayName, requireVerb, targetFor } from '../cli/target.js';
 import { UserError } from '../cli/user-error.js';
 import { parseSpeed } from '../cli/speed.js';
 import { serverAddress } from '../kube/http/server-url.js';
-import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags, type DiscoveryFlagValues } from '../cli/discovery-flags.js';
 import { printWarning } from '../cli/warning.js';
 
 type ResumeFlags = GlobalFlags & DiscoveryFlagValues & { 'from-rv'?: string; 'from-checkpoint'?: string; checkpoint?: string; baseline?: string; 'on-expired': string; force: boolean };

@@ -1,9 +1,9 @@
 // The kubeconfig a controller behind kwatch uses: one cluster (the endpoint), one user (the run's bearer token), one
 // context in the target's namespace. Written 0600; marked as kwatch's own so that a later run may replace it.
+import { ENDPOINT_KUBECONFIG_MARKER } from '../wire/kubeconfig-markers.js';
 import { writePrivateFile } from '../wire/private-file.js';
 
-/** The marker a kubeconfig kwatch's endpoint wrote carries (in `preferences`), so it can be told from a user's own. */
-export const ENDPOINT_KUBECONFIG_MARKER = 'kwatch-endpoint';
+export { ENDPOINT_KUBECONFIG_MARKER };
 
 export interface EndpointKubeconfig {
   server: string;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { ENDPOINT_KUBECONFIG_MARKER } from '../endpoint/endpoint-kubeconfig.js';
+import { ENDPOINT_KUBECONFIG_MARKER } from '../wire/kubeconfig-markers.js';
 import { controlTokenFile, isSimKubeconfig } from './kubeconfig.js';
 
 export class SimWaitError extends Error {}

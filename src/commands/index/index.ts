@@ -12,7 +12,7 @@ import { indexCounts, indexersFromSpecs, indexRows, indicesOf, indexTotals, time
 import { Tracer } from '../../informer/trace.js';
 import type { KubeObject } from '../../informer/types.js';
 import type { CacheCheckReport } from '../../kube/pipelines/cache-check.js';
-import { discoveryFlags, discoveryOptionsFromFlags } from '../../kube/discovery/discovery-flags.js';
+import { discoveryFlags, discoveryOptionsFromFlags } from '../../cli/discovery-flags.js';
 import { printWarning } from '../../cli/warning.js';
 import type { IndexInformer } from '../../kube/pipelines/index-informer.js';
 import type { Connection } from '../../kube/http/connection.js';

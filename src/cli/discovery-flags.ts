@@ -1,10 +1,10 @@
 // The discovery cache flags (--cache-dir, --discovery-ttl), shared by every command that resolves
 // resource names, and their translation into DiscoveryClient options.
 import { Flags } from '@oclif/core';
-import { parseDuration } from '../../cli/duration.js';
-import { retryLine } from '../../cli/error-message.js';
-import type { DiscoveryClientOptions } from './discovery-client.js';
-import { DEFAULT_FIRST_CONTACT_MS } from '../http/first-contact.js';
+import { parseDuration } from './duration.js';
+import { retryLine } from './error-message.js';
+import type { DiscoveryClientOptions } from '../kube/discovery/discovery-client.js';
+import { DEFAULT_FIRST_CONTACT_MS } from '../kube/http/first-contact.js';
 
 export const discoveryFlags = {
   'cache-dir': Flags.string({ description: 'Default cache directory (default: $KUBECACHEDIR, then ~/.kube/cache; shared with kubectl; with --sim: in memory for the run).', helpGroup: 'DISCOVERY' }),
