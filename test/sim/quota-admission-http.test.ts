@@ -51,6 +51,17 @@ describe('ResourceQuota admission over HTTP', () => {
     expect(r.json.details).not.toHaveProperty('group');
   });
 
+  it('a request of an absurd size is refused at once, as over the limit (the sum is not built digit by digit)', async () => {
+    await namespaceWithQuota('absurd', { hard: { 'requests.cpu': '10' } });
+    // kube stores this request as sent (canonical already) and refuses it as over quota; building 10^300000000 in the
+    // quota's sum froze the sim for seconds before (and a larger exponent for good).
+    const r = await post('/api/v1/namespaces/absurd/pods', pod('absurd', 'huge', [{ name: 'c', resources: { requests: { cpu: '1e300000000' } } }]));
+    expect(r.status).toBe(403);
+    expect(r.json.message).toContain('exceeded quota: q, requested: requests.cpu=');
+    // Far below a nano-unit: admitted (before, the sim built 10^1000000000 to round it, for seconds, then failed).
+    expect((await post('/api/v1/namespaces/absurd/pods', pod('absurd', 'tiny', [{ name: 'c', resources: { requests: { cpu: '1e-1000000000' } } }]))).status).toBe(201);
+  });
+
   it('a quota scoped to Terminating pods does not count a pod without activeDeadlineSeconds', async () => {
     await namespaceWithQuota('scoped', { hard: { pods: '0' }, scopes: ['Terminating'] });
     expect((await post('/api/v1/namespaces/scoped/pods', pod('scoped', 'long-lived', [{ name: 'c' }]))).status).toBe(201);

@@ -28,6 +28,20 @@ export function parseQuantity(s: unknown): Quantity | undefined {
   return q;
 }
 
+/**
+ * The largest power of ten a quota sum is built with. kube's inf.Dec holds `1e300000000` exactly; building that BigInt
+ * froze the sim for seconds on one pod's request. Past 10^1000 every value is taken as 10^1000 times its digits, so
+ * only two quantities both beyond it (a limit and a request no cluster states) compare differently from kube.
+ */
+const MAX_EXPONENT = 1000;
+
+/** ⌈digits / 10^places⌉ for digits ≥ 0: 1 (or 0) at once when the cut is longer than the number. */
+function roundUpShifted(digits: bigint, places: number): bigint {
+  if (places > digits.toString().length) return digits === 0n ? 0n : 1n;
+  const f = 10n ** BigInt(places);
+  return (digits + f - 1n) / f;
+}
+
 function parseFresh(s: string): Quantity | undefined {
   const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(s.trim());
   if (!m) return undefined;
@@ -38,7 +52,7 @@ function parseFresh(s: string): Quantity | undefined {
   if (BINARY[suffix]) digits *= BINARY[suffix];
   else if (/^[eE]/.test(suffix)) exp += Number(suffix.slice(1));
   else exp += DECIMAL[suffix];
-  let milli = exp >= 0 ? digits * 10n ** BigInt(exp) : (digits + 10n ** BigInt(-exp) - 1n) / 10n ** BigInt(-exp);
+  let milli = exp >= 0 ? digits * 10n ** BigInt(Math.min(exp, MAX_EXPONENT)) : roundUpShifted(digits, -exp);
   if (sign === '-') milli = -milli;
   return { milli, binary: suffix in BINARY };
 }
