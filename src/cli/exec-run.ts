@@ -82,7 +82,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const out = o.stdout ?? process.stdout;
   const err = o.stderr ?? process.stderr;
   const table = o.output === 'table' || o.output === 'wide';
-  const kubeconfig = prepareKubeconfigPath(o.kubeconfigOut, o.force);
+  const kubeconfigOut = o.kubeconfigOut === undefined ? undefined : checkedKubeconfigOut(o.kubeconfigOut, o.force);
   const notice = (line: string) => err.write(`${line}\n`);
   const fork = o.mode === 'overlay' ? new Fork({ upstream: o.upstream, tracer: o.tracer, maxObjects: o.maxObjects, only: o.mirrorResources, notice }) : undefined;
 
@@ -108,6 +108,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let settled: Settled | undefined;
   let maxWritesReached: number | undefined;
   let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
+  // The temporary folder is made last before the try whose finally removes it: nothing that can fail runs between.
+  const kubeconfig = kubeconfigOut !== undefined ? { path: kubeconfigOut, temporary: false } : { path: join(mkdtempSync(join(tmpdir(), 'kwatch-exec-')), 'kubeconfig'), temporary: true };
   try {
     endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: endpointTracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
       writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
@@ -140,6 +142,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (child) exit = await child.stop(o.child!.graceMs);
     if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
   } finally {
+    // A failure after the controller started must not leave it running (its kubeconfig is about to go).
+    if (child?.running) exit = await child.stop(o.child!.graceMs);
     spans?.end();
     unsubscribe();
     live?.stop();
@@ -353,15 +357,14 @@ async function settle(endpoint: Endpoint, o: NonNullable<ExecRunOptions['once']>
   }
 }
 
-/** The kubeconfig's path: --kubeconfig-out (never over a file that is not kwatch's own), else a fresh private folder. */
-function prepareKubeconfigPath(out: string | undefined, force: boolean): { path: string; temporary: boolean } {
-  if (out === undefined) return { path: join(mkdtempSync(join(tmpdir(), 'kwatch-exec-')), 'kubeconfig'), temporary: true };
+/** --kubeconfig-out's path, refused when a file is there that kwatch did not write (unless --force) or it is a folder. */
+function checkedKubeconfigOut(out: string, force: boolean): string {
   const path = resolve(out);
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) throw new UserError(`--kubeconfig-out ${out} is a directory: name a file to write`);
     if (!force && !isKwatchKubeconfig(readFileSync(path, 'utf8'))) throw new UserError(`--kubeconfig-out ${out} exists and is not a kubeconfig kwatch wrote: choose another path, or add --force to replace it`);
   }
-  return { path, temporary: false };
+  return path;
 }
 
 /** A kubeconfig kwatch wrote: its endpoint's, or kwatch sim's (cluster kwatch-sim): either may be replaced. */

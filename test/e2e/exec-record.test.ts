@@ -1,6 +1,6 @@
 // reconcile --exec --record (built CLI): a write the target refused (409, 422) is recorded with its code and no object,
 // named by what the controller sent, and replaying the recording puts no Status into any cache.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,5 +29,15 @@ describe('reconcile --exec --record', () => {
     expect([...new Set(recs.filter((x) => x.stage === 'indexer').map((x) => x.key))].sort()).toEqual(['default/cart-api-config', 'default/kube-root-ca.crt']);
     expect(replay.stdout).not.toMatch(/"kind":"Status"/);
     expect(recs.some((x) => x.key === 'default/Bad_Name' || x.key === 'default/' || x.key === '')).toBe(false);
+  });
+
+  it('a recording that cannot be opened stops the run in one line and leaves no temporary kubeconfig folder', async () => {
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    const r = await kwatch(['reconcile', '--exec', '--sim', '--record', join(dir, 'missing', 'x.ndjson'), '--', 'true'], { TMPDIR: tmp });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot write the recording to .*: the directory .* does not exist\n$/);
+    // The folder for the controller's kubeconfig (kwatch-exec-*) was made before the recording was opened, and stayed.
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
