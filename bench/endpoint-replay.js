@@ -16,10 +16,10 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
-import { connect as connectNet, createServer as createNetServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startRelay } from './lib/tcp-relay.js';
 import { startEndpointClient } from './lib/endpoint-client-process.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
@@ -50,24 +50,6 @@ function ndjson(m, tracer) {
   return () => { off(); printer.end(); closeSync(fd); };
 }
 
-/** A process in between that only copies bytes both ways (as bench/endpoint.js's relay). */
-async function startRelay(target) {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set();
-  const server = createNetServer((client) => {
-    const upstream = connectNet({ host: hostname, port: Number(port) });
-    for (const s of [client, upstream]) {
-      s.setNoDelay(true);
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => { client.destroy(); upstream.destroy(); });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
-}
 
 /** This process's garbage collections since the last take(): mark-compacts and all GC ms (GC figures always on: cheap). */
 const GC_MAJOR = perf.NODE_PERFORMANCE_GC_MAJOR;

@@ -16,8 +16,8 @@
 // interleaved rounds (the order rotates each round) with its min–max; ratios are of medians from the same rounds.
 // Run after `npm run build`: node --expose-gc bench/endpoint.js     (BENCH_QUICK=1 for a small, fast run)
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { connect as connectNet, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startRelay } from './lib/tcp-relay.js';
 import { QUICK, fmtInt, fmtSpread, publish, round, spread, startLoadNote, table, verdictUnderLoad } from './lib/common.js';
 import { startEndpointClient } from './lib/endpoint-client-process.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
@@ -55,30 +55,6 @@ if (!gc) console.error('endpoint bench: run with --expose-gc (as bench/run.js do
 
 // ---- kwatch's side ----
 
-/**
- * A process in between that does nothing but copy bytes both ways (a TCP relay, in the endpoint's process): what any
- * proxy costs on this machine, the floor under the endpoint's figures.
- */
-async function startRelay(target) {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set();
-  const server = createNetServer((client) => {
-    const upstream = connectNet({ host: hostname, port: Number(port) });
-    for (const s of [client, upstream]) {
-      s.setNoDelay(true);
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => { client.destroy(); upstream.destroy(); });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
-  };
-}
 
 /** What `-o ndjson > /dev/null` subscribes (as src/cli/exec-run.ts does): the ndjson printer, to /dev/null, and the exit summary. */
 function ndjsonSubscriber(tracer) {
