@@ -145,6 +145,17 @@ describe('the quota controller counts from the change events', () => {
     expect(used(store)).toEqual({ pods: '1', 'requests.cpu': '250m', 'limits.memory': '128Mi' });
   });
 
+  it('prints object counts as plain numbers: 1,024 config maps are 1024, not 1Ki, counted in full and followed', () => {
+    const { store } = setup();
+    for (let i = 0; i < 1024; i++) store.create(CONFIGMAPS, { metadata: { name: `cm-${i}`, namespace: 'team' }, data: {} });
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { 'count/configmaps': '5000', configmaps: '5000' } } });
+    settle();
+    expect(used(store)).toEqual({ 'count/configmaps': '1024', configmaps: '1024' });
+    store.create(CONFIGMAPS, { metadata: { name: 'one-more', namespace: 'team' }, data: {} });
+    settle();
+    expect(used(store)).toEqual({ 'count/configmaps': '1025', configmaps: '1025' });
+  });
+
   it('writes a lone change within 10 ms, and a long burst of deletes a few times rather than once per 10 ms', () => {
     const { store } = setup();
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '100', 'requests.cpu': '100' } } });
