@@ -191,4 +191,17 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     expect(over.status).toBe(403);
     expect(over.json.message).toBe('gadgets.one.example.com "c" is forbidden: exceeded quota: q, requested: count/gadgets.one.example.com=1, used: count/gadgets.one.example.com=1, limited: count/gadgets.one.example.com=1');
   });
+
+  it('a quota on pods and a custom kind, made before the kind\'s CRD, counts the kind once the CRD is written', async () => {
+    await namespace('mixed');
+    await quota('mixed', 'q', { hard: { pods: '5', 'count/doohickeys.example.com': '2' } });
+    await until(async () => (await used('mixed', 'q'))?.pods !== undefined, 10_000);
+    expect(await used('mixed', 'q')).toEqual({ pods: '0' });
+    await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'doohickeys.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'doohickeys', singular: 'doohickey', kind: 'Doohickey', listKind: 'DoohickeyList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    });
+    await usedBecomes('mixed', 'q', { pods: '0', 'count/doohickeys.example.com': '0' });
+  });
 });
