@@ -187,6 +187,19 @@ describe('the quota controller counts from the change events', () => {
     expect(quota.queue.size).toBe(0);
   });
 
+  it('keeps a total\'s format when a differently written quantity leaves it (64Mi stays 64Mi after a 1G pod goes)', () => {
+    const { store } = setup();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { 'requests.memory': '10Gi' } } });
+    settle();
+    const withMemory = (name: string, memory: string) => ({ metadata: { name, namespace: 'team' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { memory } } }] } });
+    store.create(PODS, withMemory('binary', '64Mi'));
+    store.create(PODS, withMemory('decimal', '1G'));
+    settle();
+    store.delete(PODS, 'team', 'decimal');
+    settle();
+    expect(used(store)).toEqual({ 'requests.memory': '64Mi' });
+  });
+
   it('a quota of object counts only follows creates and deletes of that kind, written without any other change', () => {
     const { store } = setup();
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { 'count/configmaps': '10' } } });
