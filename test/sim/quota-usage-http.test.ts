@@ -67,6 +67,14 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     await usedBecomes('compute', 'q', { ...one, 'count/pods': '2' });
   });
 
+  it('a container without resources adds nothing to a compute name that need not be specified (ephemeral storage)', async () => {
+    await namespace('bare');
+    await quota('bare', 'q', { hard: { 'requests.ephemeral-storage': '10Gi', pods: '5' } });
+    await quotaSynced(sim.url, 'bare', 'q');
+    await post('/api/v1/namespaces/bare/pods', pod('bare', 'p', [{ name: 'c' }, { name: 'd', resources: { requests: { 'ephemeral-storage': '1Gi' } } }]));
+    await usedBecomes('bare', 'q', { 'requests.ephemeral-storage': '1Gi', pods: '1' });
+  });
+
   it('a name no evaluator matches (an extended resource without `requests.`) is neither counted nor enforced, as kube\'s pod evaluator matches only requests.<name>', async () => {
     await namespace('unmatched');
     await quota('unmatched', 'q', { hard: { pods: '5', 'example.com/gpu': '0' } });
@@ -170,6 +178,18 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     await usedBecomes('qos', 'not-best-effort', { pods: '1' });
   });
 
+  it('PriorityClass In counts the listed classes only: a pod of another class is not counted', async () => {
+    await namespace('classes');
+    for (const name of ['gold', 'bronze']) {
+      await http(sim.url, '/apis/scheduling.k8s.io/v1/priorityclasses', { method: 'POST', body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: 10 } });
+    }
+    await quota('classes', 'q', { hard: { pods: '5' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['gold'] }] } });
+    await quotaSynced(sim.url, 'classes', 'q');
+    await post('/api/v1/namespaces/classes/pods', pod('classes', 'g', [{ name: 'c' }], { priorityClassName: 'gold' }));
+    await post('/api/v1/namespaces/classes/pods', pod('classes', 'b', [{ name: 'c' }], { priorityClassName: 'bronze' }));
+    await usedBecomes('classes', 'q', { pods: '1' });
+  });
+
   it('count/<plural>.<group> counts that group\'s kind only, whatever version it is served at', async () => {
     await namespace('gadgets');
     const crd = (group: string, version: string) => post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
@@ -180,10 +200,13 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     // The same plural in two groups; the limited one is served at v1beta1 only.
     await crd('two.example.com', 'v1');
     await crd('one.example.com', 'v1beta1');
-    await quota('gadgets', 'q', { hard: { 'count/gadgets.one.example.com': '1' } });
-    await quotaSynced(sim.url, 'gadgets', 'q');
     const gadget = (group: string, version: string, name: string) =>
       http(sim.url, `/apis/${group}/${version}/namespaces/gadgets/gadgets`, { method: 'POST', body: { apiVersion: `${group}/${version}`, kind: 'Gadget', metadata: { name } } });
+    // One of the other group's made before the quota (counted in full) and one after (followed): neither counts.
+    expect((await gadget('two.example.com', 'v1', 'before')).status).toBe(201);
+    await quota('gadgets', 'q', { hard: { 'count/gadgets.one.example.com': '1' } });
+    await quotaSynced(sim.url, 'gadgets', 'q');
+    expect(await used('gadgets', 'q')).toEqual({ 'count/gadgets.one.example.com': '0' });
     expect((await gadget('one.example.com', 'v1beta1', 'a')).status).toBe(201);
     expect((await gadget('two.example.com', 'v1', 'b')).status).toBe(201);
     await usedBecomes('gadgets', 'q', { 'count/gadgets.one.example.com': '1' });
