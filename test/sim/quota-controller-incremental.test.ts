@@ -200,6 +200,16 @@ describe('the quota controller counts from the change events', () => {
     expect(used(store)).toEqual({ 'requests.memory': '64Mi' });
   });
 
+  it('a quota scoped by scopeSelector alone follows only the pods in its scope', () => {
+    const { store } = setup();
+    store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { pods: '10' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'NotIn', values: ['high'] }] } } });
+    settle();
+    store.create(PODS, pod('plain', '100m'));
+    store.create(PODS, pod('urgent', '100m', { priorityClassName: 'high' }));
+    settle();
+    expect(used(store)).toEqual({ pods: '1' });
+  });
+
   it('a quota of object counts only follows creates and deletes of that kind, written without any other change', () => {
     const { store } = setup();
     store.create(QUOTAS, { metadata: { name: 'q', namespace: 'team' }, spec: { hard: { 'count/configmaps': '10' } } });
