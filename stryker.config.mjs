@@ -7,8 +7,14 @@ export const MUTATION_GROUPS = {
   endpoint: ['src/endpoint/**/*.ts'],
   faults: ['src/faults/**/*.ts'],
   reconcile: ['src/reconcile/**/*.ts'],
-  sim: ['src/sim/write-handlers.ts', 'src/sim/kinds/platform-admission.ts', 'src/sim/controllers/quota-admission.ts'],
+  sim: [
+    'src/sim/write-handlers.ts', 'src/sim/kinds/platform-admission.ts', 'src/sim/controllers/quota-admission.ts',
+    'src/sim/controllers/quota-usage.ts', 'src/sim/controllers/resourcequota-controller.ts',
+  ],
   'code-cache': ['src/cli/bundle-code-cache.ts', 'src/cli/load-bundle.ts', 'src/cli/compile-cache.ts', 'src/cli/user-cache-dir.ts'],
+  // The discovery cache's file store (disk, or memory for --sim): a wrong path, age or write there shows up as a stale
+  // or missing resource far from its cause. kube/ code read by every command, unlike code-cache's start-up files.
+  discovery: ['src/kube/discovery/discovery-store.ts'],
 };
 
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.

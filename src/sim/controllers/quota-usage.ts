@@ -3,6 +3,7 @@
 // replicationcontrollers, resourcequotas, count/<resource>[.<group>]), pod compute requests and limits (terminal
 // pods count for count/pods only), claims' requested storage (also per storage class), load balancers and node ports.
 import type { SimObject } from '../api.js';
+import { qosClass } from '../defaults/pod.js';
 import type { StoredObject } from '../history.js';
 import { addQuantities, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
 import type { ResourceType } from '../registry.js';
@@ -161,8 +162,8 @@ export function inScope(quota: SimObject, type: ResourceType, obj: SimObject): b
   const scopes: Json[] = [...((spec.scopes ?? []) as string[]).map((scopeName) => ({ scopeName, operator: 'Exists' })), ...((spec.scopeSelector?.matchExpressions ?? []) as Json[])];
   if (type.group !== '' || type.resource !== 'pods') return false;
   const pod = (obj.spec ?? {}) as Json;
-  const bestEffort = ((pod.containers ?? []) as Json[]).concat((pod.initContainers ?? []) as Json[])
-    .every((c) => Object.keys(c.resources?.requests ?? {}).length === 0 && Object.keys(c.resources?.limits ?? {}).length === 0);
+  // The pod's QoS class, as kube's isBestEffort reads it (qos.GetPodQOS): cpu and memory above zero only.
+  const bestEffort = qosClass(pod) === 'BestEffort';
   return scopes.every((s) => {
     switch (s.scopeName) {
       case 'Terminating': return isTerminating(obj);

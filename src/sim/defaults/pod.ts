@@ -1,6 +1,7 @@
 // Pods: SetDefaults_Pod on every write (requests from limits, enableServiceLinks, the deprecated serviceAccount
 // mirror) over the pod spec defaults, and on create what kube's admission plugins add: ServiceAccount (the default
 // account and its kube-api-access token volume), DefaultTolerationSeconds, Priority — and the QoS class.
+import { parseQuantity } from '../kinds/quantity.js';
 import { mapChanged } from './copy-on-write.js';
 import { defaultPodSpec } from './pod-spec.js';
 
@@ -109,7 +110,10 @@ function admitPriority(spec: Json): void {
   spec.preemptionPolicy ??= 'PreemptLowerPriority';
 }
 
-/** GetPodQOS: BestEffort without any cpu/memory request or limit, Guaranteed when every container's equal, else Burstable. */
+/** A request or limit GetPodQOS counts: one above zero (pkg/apis/core/v1/helper/qos/qos.go skips "0"). */
+const aboveZero = (v: unknown): boolean => v !== undefined && (parseQuantity(v)?.milli ?? 1n) > 0n;
+
+/** GetPodQOS: BestEffort without any cpu/memory request or limit above zero, Guaranteed when every container's equal, else Burstable. */
 export function qosClass(spec: Json): string {
   const all = [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])] as Json[];
   let any = false;
@@ -119,7 +123,7 @@ export function qosClass(spec: Json): string {
     const requests = isObject(r.requests) ? r.requests : {};
     const limits = isObject(r.limits) ? r.limits : {};
     for (const res of ['cpu', 'memory']) {
-      if (requests[res] !== undefined || limits[res] !== undefined) any = true;
+      if (aboveZero(requests[res]) || aboveZero(limits[res])) any = true;
       if (limits[res] === undefined || (requests[res] !== undefined && String(requests[res]) !== String(limits[res]))) guaranteed = false;
     }
   }
