@@ -139,7 +139,7 @@ for (const n of SIZES) {
 }
 // What this process holds as the rounds end (garbage included: what V8's heap sizing lets wait) and its peak RSS.
 const ended = process.memoryUsage();
-const peakRssMB = process.resourceUsage().maxRSS / 1024;
+const peakRssMB = (process.resourceUsage().maxRSS * 1024) / 1e6; // maxRSS is in KiB
 console.log(`as the rounds ended, no forced GC: heap ${Math.round(ended.heapUsed / 1e6)} MB, RSS ${Math.round(ended.rss / 1e6)} MB; peak RSS ${Math.round(peakRssMB)} MB`);
 // What this process holds after full GCs: with one build, mostly what its endpoint remembers of what the client holds.
 for (let i = 0; i < 3; i++) { globalThis.gc?.(); await tick(); }

@@ -197,7 +197,7 @@ export async function benchEndpoint(log = console.log) {
         replay: ((replay.events - 1) / replay.spanMs) * 1000,
       };
     }, (v, r) => log(`  watch ${v.key}: live ${fmtInt(r.live)} events/s (the sim wrote ${fmtInt(r.simWrites)}/s), replay ${fmtInt(r.replay)} events/s, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms, ${r.markCompacts} mark-compacts`));
-    out.watchPeakRssMB = process.resourceUsage().maxRSS / 1024;
+    out.watchPeakRssMB = (process.resourceUsage().maxRSS * 1024) / 1e6; // maxRSS is in KiB
     log(`  after the watch rounds: RSS ${fmtInt(process.memoryUsage().rss / 1e6)} MB (no forced GC), peak RSS ${fmtInt(out.watchPeakRssMB)} MB (this process, the LISTs before included)`);
   }
 
