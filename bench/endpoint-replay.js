@@ -137,12 +137,16 @@ for (const n of SIZES) {
     console.log(`  ${v.key.padEnd(15)} ${fmt(xs.map((x) => x.eps))} events/s; vs direct ${(med(xs.map((x) => x.eps)) / med(d.map((x) => x.eps))).toFixed(2)}x of medians, round by round ${fmt(ratios, (x) => x.toFixed(2))}; to headers ${fmt(xs.map((x) => x.headMs), (x) => x.toFixed(1))} ms, to first event ${fmt(xs.map((x) => x.firstMs), (x) => x.toFixed(1))} ms; span ${fmt(xs.map((x) => x.spanMs))} ms; this process's CPU ${fmt(xs.map((x) => x.cpuUsPerEvent), (x) => x.toFixed(1))} µs/event, of which GC ${fmt(xs.map((x) => x.gcUsPerEvent), (x) => x.toFixed(1))}, mark-compacts ${fmt(xs.map((x) => x.majors))}`);
   }
 }
+// What this process holds as the rounds end (garbage included: what V8's heap sizing lets wait) and its peak RSS.
+const ended = process.memoryUsage();
+const peakRssMB = (process.resourceUsage().maxRSS * 1024) / 1e6; // maxRSS is in KiB
+console.log(`as the rounds ended, no forced GC: heap ${Math.round(ended.heapUsed / 1e6)} MB, RSS ${Math.round(ended.rss / 1e6)} MB; peak RSS ${Math.round(peakRssMB)} MB`);
 // What this process holds after full GCs: with one build, mostly what its endpoint remembers of what the client holds.
 for (let i = 0; i < 3; i++) { globalThis.gc?.(); await tick(); }
 const mem = process.memoryUsage();
 console.log(`after the rounds, full GCs: heap ${Math.round(mem.heapUsed / 1e6)} MB, array buffers ${Math.round(mem.arrayBuffers / 1e6)} MB, RSS ${Math.round(mem.rss / 1e6)} MB`);
 mkdirSync(RESULTS, { recursive: true });
-writeFileSync(`${RESULTS}endpoint-replay.json`, JSON.stringify({ sizes: SIZES, rounds: ROUNDS, pods: PODS, builds, res }, null, 1));
+writeFileSync(`${RESULTS}endpoint-replay.json`, JSON.stringify({ sizes: SIZES, rounds: ROUNDS, pods: PODS, builds, res, peakRssMB, endedRssMB: ended.rss / 1e6 }, null, 1));
 for (const { ep, upstream } of Object.values(eps)) { await ep.close(); await upstream.close(); }
 await relay?.close();
 await client.close();

@@ -16,6 +16,7 @@
 // interleaved rounds (the order rotates each round) with its min–max; ratios are of medians from the same rounds.
 // Run after `npm run build`: node --expose-gc bench/endpoint.js     (BENCH_QUICK=1 for a small, fast run)
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startRelay } from './lib/tcp-relay.js';
 import { QUICK, fmtInt, fmtSpread, publish, round, spread, startLoadNote, table, verdictUnderLoad } from './lib/common.js';
@@ -74,6 +75,10 @@ function ndjsonSubscriber(tracer) {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** This process's mark-compacts so far (the observer's entries arrive a turn late: a round's count may carry one over). */
+let markCompacts = 0;
+new PerformanceObserver((l) => { markCompacts += l.getEntries().filter((e) => (e.detail?.kind ?? e.kind) === perf.NODE_PERFORMANCE_GC_MAJOR).length; }).observe({ entryTypes: ['gc'] });
+
 /** heapUsed and RSS after full GCs (and turns of the event loop between them, for what finalizers free). */
 async function settledMemory() {
   for (let i = 0; i < 4; i++) {
@@ -110,11 +115,13 @@ async function rounds(reps, variants, tracer, fn, log) {
     for (const v of rotated(variants, r)) {
       const off = v.trace ? ndjsonSubscriber(tracer) : undefined;
       const c0 = process.cpuUsage();
+      const mc0 = markCompacts;
       try {
         const res = await fn(v, r);
         await tick();
         const cpu = process.cpuUsage(c0);
         res.kwatchCpuMs = (cpu.user + cpu.system) / 1000;
+        res.markCompacts = markCompacts - mc0;
         runs[v.key].push(res);
         log(v, res);
       } finally {
@@ -189,7 +196,9 @@ export async function benchEndpoint(log = console.log) {
         simWrites: (WATCH_EVENTS / u.ms) * 1000,
         replay: ((replay.events - 1) / replay.spanMs) * 1000,
       };
-    }, (v, r) => log(`  watch ${v.key}: live ${fmtInt(r.live)} events/s (the sim wrote ${fmtInt(r.simWrites)}/s), replay ${fmtInt(r.replay)} events/s, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms`));
+    }, (v, r) => log(`  watch ${v.key}: live ${fmtInt(r.live)} events/s (the sim wrote ${fmtInt(r.simWrites)}/s), replay ${fmtInt(r.replay)} events/s, kwatch CPU ${fmtInt(r.kwatchCpuMs)} ms, ${r.markCompacts} mark-compacts`));
+    out.watchPeakRssMB = (process.resourceUsage().maxRSS * 1024) / 1e6; // maxRSS is in KiB
+    log(`  after the watch rounds: RSS ${fmtInt(process.memoryUsage().rss / 1e6)} MB (no forced GC), peak RSS ${fmtInt(out.watchPeakRssMB)} MB (this process, the LISTs before included)`);
   }
 
   // ---- 3 and 4: overlay, the fork ----
