@@ -5,7 +5,8 @@
 // branches that lead to one. Custom resources keep what was sent, as in kube (their objects are unstructured JSON).
 import type { ResourceType } from './registry.js';
 import { fieldTree, QUANTITY_NODE, type FieldNode } from './openapi/field-tree.js';
-import { canonicalQuantity, type CanonicalQuantity } from './kinds/quantity-canonical.js';
+import { boundedMemo } from './bounded-memo.js';
+import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from './kinds/quantity-canonical.js';
 
 /** The branches of a field tree that reach a Quantity; `quantity` is a Quantity itself. */
 type QuantityNode =
@@ -90,25 +91,14 @@ function walk(value: unknown, node: QuantityNode): string | undefined {
   return undefined;
 }
 
-/** What each quantity string sent is stored as: writes send the same few ("100m", "128Mi"). Bounded: cleared when full. */
-const stored = new Map<string, CanonicalQuantity>();
-const STORED_MAX = 4096;
-
-function storedQuantity(v: string): CanonicalQuantity {
-  let q = stored.get(v);
-  if (!q) {
-    q = canonicalQuantity(v);
-    if (stored.size >= STORED_MAX) stored.clear();
-    stored.set(v, q);
-  }
-  return q;
-}
+/** What each quantity string sent is stored as: writes send the same few ("100m", "128Mi"). */
+const storedQuantity = boundedMemo(4096, canonicalQuantity);
 
 /** Quantity's UnmarshalJSON reads a JSON string or number; any other JSON value is not of its format. */
 function rewrite(holder: Record<string, unknown> | unknown[], key: string | number): string | undefined {
   const v = (holder as Record<string | number, unknown>)[key];
   if (v === null) return undefined;
-  const q = typeof v === 'string' ? storedQuantity(v) : typeof v === 'number' ? canonicalQuantity(v) : canonicalQuantity('{');
+  const q = typeof v === 'string' ? storedQuantity(v) : typeof v === 'number' ? canonicalQuantity(v) : { error: QUANTITY_FORMAT_ERROR };
   if ('error' in q) return q.error;
   (holder as Record<string | number, unknown>)[key] = q.value;
   return undefined;

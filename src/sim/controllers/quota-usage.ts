@@ -3,6 +3,7 @@
 // replicationcontrollers, resourcequotas, count/<resource>[.<group>]), pod compute requests and limits (terminal
 // pods count for count/pods only), claims' requested storage (also per storage class), load balancers and node ports.
 import type { SimObject } from '../api.js';
+import { boundedMemo } from '../bounded-memo.js';
 import { qosClass } from '../defaults/pod.js';
 import type { StoredObject } from '../history.js';
 import { addQuantities, parseQuantity, ZERO, type Quantity } from '../kinds/quantity.js';
@@ -21,16 +22,14 @@ const POD_COMPUTE = /^(?:(requests|limits)\.)?(cpu|memory|ephemeral-storage|huge
 export const MUST_SPECIFY = ['cpu', 'limits.cpu', 'limits.memory', 'memory', 'requests.cpu', 'requests.memory'];
 
 /** countedCollection's answers: a quota's few names are asked about on every write. */
-const collections = new Map<string, { group: string; resource: string } | undefined>();
+const collections = boundedMemo(1024, (name) => {
+  const coll = collectionOf(name);
+  return coll && Object.freeze(coll);
+});
 
 /** The collection (group, resource) whose objects a quota resource name counts, or undefined for a name the sim does not know. */
 export function countedCollection(name: string): { group: string; resource: string } | undefined {
-  const hit = collections.get(name);
-  if (hit !== undefined || collections.has(name)) return hit;
-  const coll = collectionOf(name);
-  if (collections.size >= 1024) collections.clear();
-  collections.set(name, coll && Object.freeze(coll));
-  return coll;
+  return collections(name);
 }
 
 function collectionOf(name: string): { group: string; resource: string } | undefined {
@@ -89,17 +88,10 @@ function claimUsage(pvc: SimObject, name: string): Quantity {
 }
 
 /** A pod compute name read as (requests or limits, resource): "cpu" → requests of cpu, "limits.memory" → limits of memory. */
-const computeNames = new Map<string, { kind: 'requests' | 'limits'; resource: string }>();
-function podComputeName(name: string): { kind: 'requests' | 'limits'; resource: string } {
-  let hit = computeNames.get(name);
-  if (!hit) {
-    const m = POD_COMPUTE.exec(name)!;
-    hit = { kind: (m[1] ?? m[3] ?? 'requests') as 'requests' | 'limits', resource: m[2] ?? m[4] };
-    if (computeNames.size >= 1024) computeNames.clear();
-    computeNames.set(name, hit);
-  }
-  return hit;
-}
+const podComputeName = boundedMemo(1024, (name): { kind: 'requests' | 'limits'; resource: string } => {
+  const m = POD_COMPUTE.exec(name)!;
+  return { kind: (m[1] ?? m[3] ?? 'requests') as 'requests' | 'limits', resource: m[2] ?? m[4] };
+});
 
 /** Whether objects of `type` count toward the quota resource `name` (usageOf answers for them, whatever the object). */
 export function countsKind(type: ResourceType, name: string): boolean {

@@ -1,5 +1,6 @@
 // resource.Quantity in small, for quota sums: parse "100m", "0.5", "128Mi", "1G", "2e3" into an exact count of
 // milli-units, and print a sum back in the format of its inputs (binary suffixes stay binary, cpu stays milli).
+import { boundedMemo } from '../bounded-memo.js';
 
 const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
@@ -10,8 +11,10 @@ export interface Quantity { milli: bigint; binary: boolean }
  * Parsed quantity strings: quota counts read the same few strings ("100m", "128Mi") on every write, and the parse
  * (a regex and BigInt arithmetic) was most of what counting a pod cost. Bounded: cleared when full.
  */
-const parsed = new Map<string, Quantity | undefined>();
-const PARSED_MAX = 4096;
+const parsed = boundedMemo(4096, (s): Quantity | undefined => {
+  const q = parseFresh(s);
+  return q && Object.freeze(q);
+});
 
 /**
  * Milli-units of a quantity string (rounded up, as kube rounds sub-milli values), or undefined when it does not parse.
@@ -20,12 +23,7 @@ const PARSED_MAX = 4096;
 export function parseQuantity(s: unknown): Quantity | undefined {
   if (typeof s === 'number') s = String(s);
   if (typeof s !== 'string') return undefined;
-  const hit = parsed.get(s);
-  if (hit !== undefined || parsed.has(s)) return hit;
-  const q = parseFresh(s);
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(s, q && Object.freeze(q));
-  return q;
+  return parsed(s);
 }
 
 /**
