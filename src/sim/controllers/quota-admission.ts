@@ -126,7 +126,6 @@ function statusHard(quota: SimObject): Record<string, unknown> {
   return ((quota.status as Json | undefined)?.hard ?? {}) as Record<string, unknown>;
 }
 
-
 export class QuotaAdmission {
   private readonly quotas: ResourceType;
   /** Usage admitted since the last status write, by quota (its storage key, namespace/name). */
