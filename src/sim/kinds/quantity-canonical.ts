@@ -79,18 +79,8 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
   const digits = whole + fraction;
 
   // ParseQuantity's int64 path: a string it finds canonical already is kept as sent (its `s`), signs and all.
-  const precision = unit.format !== 'BinarySI' ? INT64_DIGITS - digits.length
-    : unit.exponent >= 0 && fraction === '' ? 15 - whole.length - Math.trunc(unit.exponent * 3 / 10) - 1 : -1;
-  const scale = unit.format === 'BinarySI' ? 0 : unit.exponent - fraction.length;
-  if (precision >= 0 && scale >= -9) {
-    const value = BigInt(digits);
-    const magnitude = unit.format === 'BinarySI' ? value << BigInt(unit.exponent) : value;
-    if (magnitude <= MAX_INT64) {
-      const kept = unit.format === 'BinarySI' ? (value & 7n) !== 0n : scale % 3 === 0 && !digits.endsWith('000') && digits[0] !== '0';
-      if (kept) return { value: s };
-      return { value: canonicalForm(negative ? -magnitude : magnitude, scale, unit.format) };
-    }
-  }
+  const amount = int64Amount(parts, unit);
+  if (amount) return { value: amount.kept ? s : canonicalForm(amount.value, amount.scale, unit.format) };
 
   // The inf.Dec path: exact, then rounded away from zero to a nano, binary capped at the int64 maximum. It reads the
   // number's own text (inf.Dec SetString), which needs a digit: "e-10", "-.e-10" are ErrNumeric, though "e5" is 0.
@@ -115,6 +105,38 @@ export function canonicalQuantity(input: string | number): CanonicalQuantity {
     if (unscaled !== 0n && compareScaled(unscaled, exp, 1n) < 0) format = 'DecimalSI';
   }
   return { value: canonicalForm(negative ? -unscaled : unscaled, exp, format) };
+}
+
+/** What ParseQuantity's int64 path makes of a quantity: its int64Amount (signed value, scale) and whether it keeps the string as sent. */
+interface Int64Amount { value: bigint; scale: number; kept: boolean }
+
+/** ParseQuantity's int64 path (precision and scale permitting, no overflow); undefined where it takes the inf.Dec path. */
+function int64Amount({ negative, whole, fraction }: QuantityParts, unit: { exponent: number; format: Format }): Int64Amount | undefined {
+  const digits = whole + fraction;
+  const precision = unit.format !== 'BinarySI' ? INT64_DIGITS - digits.length
+    : unit.exponent >= 0 && fraction === '' ? 15 - whole.length - Math.trunc(unit.exponent * 3 / 10) - 1 : -1;
+  const scale = unit.format === 'BinarySI' ? 0 : unit.exponent - fraction.length;
+  if (precision < 0 || scale < -9) return undefined;
+  const value = BigInt(digits);
+  const magnitude = unit.format === 'BinarySI' ? value << BigInt(unit.exponent) : value;
+  if (magnitude > MAX_INT64) return undefined;
+  const kept = unit.format === 'BinarySI' ? (value & 7n) !== 0n : scale % 3 === 0 && !digits.endsWith('000') && digits[0] !== '0';
+  return { value: negative ? -magnitude : magnitude, scale, kept };
+}
+
+/**
+ * The resource.Quantity ParseQuantity returns for a string, as far as a field error prints it (%#v): its int64Amount
+ * (undefined where the value is an inf.Dec), its format, and `s`, the string kept when it was canonical already.
+ * Undefined for a string that is no quantity.
+ */
+export function parsedQuantity(input: string): { amount?: { value: bigint; scale: number }; format: Format; s: string } | undefined {
+  const s = input.trim();
+  if (s === '0') return { amount: { value: 0n, scale: 0 }, format: 'DecimalSI', s };
+  const parts = s === '' ? undefined : splitQuantity(s);
+  const unit = parts && interpretSuffix(parts.suffix);
+  if (!parts || !unit) return undefined;
+  const amount = int64Amount(parts, unit);
+  return amount ? { amount: { value: amount.value, scale: amount.scale }, format: unit.format, s: amount.kept ? s : '' } : { format: unit.format, s: '' };
 }
 
 /** Compares unscaled×10^exp (non-negative) with an integer. */

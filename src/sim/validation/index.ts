@@ -13,15 +13,21 @@ import { selectorImmutable, validateReplicatedSpec } from './replicated-spec.js'
 import { moreKindErrors } from '../kinds/validation.js';
 import { endpointSliceAddressErrors, endpointsAddressErrors } from './endpoint-addresses.js';
 import { validateCustomResource, type StructuralSchema } from './custom-resource.js';
+import { validateResourceQuota, validateResourceQuotaStatus } from './resource-quota.js';
 import { csrConditions, platformKindErrors } from '../kinds/platform-validation.js';
 import { admitPlatformWrite, isCsrType, type AdmissionReads } from '../kinds/platform-admission.js';
 
 type Json = Record<string, unknown>;
 export type WriteValidator = (prev: SimObject | undefined, next: SimObject) => void;
 
+const isQuotaType = (type: ResourceType): boolean => type.group === '' && type.resource === 'resourcequotas';
+
 function fieldErrors(type: ResourceType, next: Json, prev: Json | undefined, subresource: string): FieldError[] {
   // Status and finalize writes keep the stored spec and metadata maps; kube's status strategies check only the status.
-  if (subresource !== 'main') return isCsrType(type) ? csrConditions(next, prev) : [];
+  if (subresource !== 'main') {
+    if (isQuotaType(type)) return subresource === 'status' ? validateResourceQuotaStatus(next) : [];
+    return isCsrType(type) ? csrConditions(next, prev) : [];
+  }
   return [...validateMetadataMaps(next.metadata, 'metadata'), ...kindErrors(type, next, prev)];
 }
 
@@ -40,6 +46,8 @@ function kindErrors(type: ResourceType, next: Json, prev: Json | undefined): Fie
       return validateConfigMap(next, prev);
     case '/secrets':
       return validateSecret(next, prev);
+    case '/resourcequotas':
+      return validateResourceQuota(next, prev);
     case '/endpoints':
       return [...moreKindErrors(type.group, type.resource, next, prev), ...platformKindErrors(type.group, type.resource, next, prev), ...endpointsAddressErrors(next)];
     case 'discovery.k8s.io/endpointslices':
