@@ -70,6 +70,15 @@ describe('ResourceQuota admission over HTTP', () => {
     expect(bounded.json.message).toContain('exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0');
   });
 
+  it('a quota scoped to CrossNamespacePodAffinity refuses only the pods whose affinity reaches other namespaces', async () => {
+    await namespaceWithQuota('cross', { hard: { pods: '0' }, scopes: ['CrossNamespacePodAffinity'] });
+    const term = { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname', namespaces: ['shared'] };
+    const reaching = await post('/api/v1/namespaces/cross/pods', pod('cross', 'reaching', [{ name: 'c' }], { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } }));
+    expect(reaching.status).toBe(403);
+    expect(reaching.json.message).toBe('pods "reaching" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0');
+    expect((await post('/api/v1/namespaces/cross/pods', pod('cross', 'local', [{ name: 'c' }]))).status).toBe(201);
+  });
+
   it('a quota\'d non-core kind gets kube\'s whole 403, its group in the resource and the details', async () => {
     await namespaceWithQuota('apps', { hard: { 'count/deployments.apps': '0' } });
     const r = await post('/apis/apps/v1/namespaces/apps/deployments', {

@@ -178,6 +178,20 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     await usedBecomes('qos', 'not-best-effort', { pods: '1' });
   });
 
+  it('CrossNamespacePodAffinity counts the pods with a pod (anti-)affinity term that names namespaces or has a namespace selector, required or preferred', async () => {
+    // kube's podMatchesScopeFunc: usesCrossNamespacePodAffinity (pkg/quota/v1/evaluator/core/pods.go).
+    await namespace('affinity');
+    await quota('affinity', 'q', { hard: { pods: '10' }, scopes: ['CrossNamespacePodAffinity'] });
+    await quotaSynced(sim.url, 'affinity', 'q');
+    const term = (extra: Record<string, unknown> = {}) => ({ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname', ...extra });
+    const withAffinity = (name: string, affinity: Record<string, unknown>) => post('/api/v1/namespaces/affinity/pods', pod('affinity', name, [{ name: 'c' }], { affinity }));
+    await withAffinity('same-namespace', { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term()] } });
+    await withAffinity('named', { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term({ namespaces: ['other'] })] } });
+    await withAffinity('selected', { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, podAffinityTerm: term({ namespaceSelector: {} }) }] } });
+    await post('/api/v1/namespaces/affinity/pods', pod('affinity', 'plain', [{ name: 'c' }]));
+    await usedBecomes('affinity', 'q', { pods: '2' });
+  });
+
   it('PriorityClass In counts the listed classes only: a pod of another class is not counted', async () => {
     await namespace('classes');
     for (const name of ['gold', 'bronze']) {

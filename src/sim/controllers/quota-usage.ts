@@ -170,9 +170,27 @@ export function inScope(quota: SimObject, type: ResourceType, obj: SimObject): b
         if (s.operator === 'DoesNotExist') return name === '';
         return name !== '';
       }
+      case 'CrossNamespacePodAffinity': return usesCrossNamespacePodAffinity(pod);
       default: return false;
     }
   });
+}
+
+/** A pod (anti-)affinity term that names namespaces or selects them (kube's crossNamespacePodAffinityTerm, pods.go). */
+const crossNamespaceTerm = (term: Json | undefined): boolean =>
+  (Array.isArray(term?.namespaces) && term.namespaces.length > 0) || (term?.namespaceSelector !== undefined && term.namespaceSelector !== null);
+
+/**
+ * kube's usesCrossNamespacePodAffinity: any required or preferred term of the pod's podAffinity or podAntiAffinity
+ * reaches beyond its namespace.
+ */
+function usesCrossNamespacePodAffinity(spec: Json): boolean {
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const affinity = spec.affinity?.[kind] as Json | undefined;
+    if (((affinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Json[]).some(crossNamespaceTerm)) return true;
+    if (((affinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as Json[]).some((w) => crossNamespaceTerm(w?.podAffinityTerm))) return true;
+  }
+  return false;
 }
 
 /** The current usage of a namespace for each of a quota's hard names the sim counts (status.used). */
