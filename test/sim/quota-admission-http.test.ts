@@ -79,6 +79,19 @@ describe('ResourceQuota admission over HTTP', () => {
     expect((await post('/api/v1/namespaces/cross/pods', pod('cross', 'local', [{ name: 'c' }]))).status).toBe(201);
   });
 
+  it('services.nodeports: a LoadBalancer without node ports fits a full quota; one that allocates them, or names one, does not', async () => {
+    await namespaceWithQuota('ports', { hard: { 'services.nodeports': '0' } });
+    const lb = (name: string, extra: Record<string, unknown>, ports: Record<string, unknown>[] = [{ name: 'a', port: 80 }]) =>
+      post('/api/v1/namespaces/ports/services', { metadata: { name }, spec: { type: 'LoadBalancer', selector: { app: name }, ports, ...extra } });
+    expect((await lb('direct', { allocateLoadBalancerNodePorts: false })).status).toBe(201);
+    const allocating = await lb('allocating', {});
+    expect(allocating.status).toBe(403);
+    expect(allocating.json.message).toBe('services "allocating" is forbidden: exceeded quota: q, requested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0');
+    const named = await lb('named', { allocateLoadBalancerNodePorts: false }, [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 30581 }]);
+    expect(named.status).toBe(403);
+    expect(named.json.message).toContain('requested: services.nodeports=1,');
+  });
+
   it('a quota\'d non-core kind gets kube\'s whole 403, its group in the resource and the details', async () => {
     await namespaceWithQuota('apps', { hard: { 'count/deployments.apps': '0' } });
     const r = await post('/apis/apps/v1/namespaces/apps/deployments', {

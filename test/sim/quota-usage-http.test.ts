@@ -95,6 +95,21 @@ describe('status.used as kube\'s quota evaluators count it', () => {
     await usedBecomes('svc', 'q', { services: '3', 'services.loadbalancers': '1', 'services.nodeports': '5', 'count/services': '3' });
   });
 
+  it('services.nodeports: a LoadBalancer that allocates no node ports counts only the ports given one, and gets none allocated', async () => {
+    // kube's serviceEvaluator.Usage (pkg/quota/v1/evaluator/core/services.go: portsWithNodePorts) and its allocator,
+    // which leaves a port without a nodePort alone when allocateLoadBalancerNodePorts is false (pkg/registry/core/service/storage/alloc.go).
+    await namespace('lb');
+    await quota('lb', 'q', { hard: { 'services.nodeports': '10', 'services.loadbalancers': '5' } });
+    await quotaSynced(sim.url, 'lb', 'q');
+    const made = await post('/api/v1/namespaces/lb/services', {
+      metadata: { name: 'direct' },
+      spec: { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, selector: { app: 'direct' }, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 30481 }, { name: 'c', port: 82 }] },
+    });
+    expect(made.spec.ports.map((p: { nodePort?: number }) => p.nodePort)).toEqual([undefined, 30481, undefined]);
+    await post('/api/v1/namespaces/lb/services', { metadata: { name: 'allocated' }, spec: { type: 'LoadBalancer', selector: { app: 'x' }, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] } });
+    await usedBecomes('lb', 'q', { 'services.nodeports': '3', 'services.loadbalancers': '2' });
+  });
+
   it('claims: storage and count in all, and per storage class for <class>.storageclass.storage.k8s.io/ names', async () => {
     await namespace('claims');
     const gold = 'gold.storageclass.storage.k8s.io';

@@ -74,8 +74,11 @@ function serviceUsage(svc: SimObject, name: string): Quantity {
   const spec = (svc.spec ?? {}) as Json;
   if (name === 'services') return ONE;
   if (name === 'services.loadbalancers') return spec.type === 'LoadBalancer' ? ONE : ZERO;
-  const withNodePorts = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-  return withNodePorts ? count(((spec.ports ?? []) as Json[]).length) : ZERO;
+  const ports = (spec.ports ?? []) as Json[];
+  if (spec.type === 'NodePort') return count(ports.length);
+  if (spec.type !== 'LoadBalancer') return ZERO;
+  // A LoadBalancer that allocates no node ports counts only the ports that name one (services.go, portsWithNodePorts).
+  return count(spec.allocateLoadBalancerNodePorts === false ? ports.filter((p) => p?.nodePort).length : ports.length);
 }
 
 function claimUsage(pvc: SimObject, name: string): Quantity {

@@ -31,6 +31,11 @@ function ipNumber(ip: string): number | undefined {
 
 const externallyAccessible = (spec: Json): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
 const needsNodePorts = (spec: Json): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+/**
+ * kube's shouldAllocateNodePorts (pkg/registry/core/service/storage/alloc.go): a LoadBalancer with
+ * allocateLoadBalancerNodePorts false gets no node port for a port that names none (one it names is still checked).
+ */
+const allocatesNodePorts = (spec: Json): boolean => spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
 
 /** SetDefaults_Service (every write). */
 export function defaultServiceSpec(spec: unknown): Json {
@@ -120,9 +125,11 @@ export function allocateServiceAddresses(service: SimObject, prev: SimObject | u
     const prevPorts = new Set<number>();
     if (prev && isObject(prev.spec) && Array.isArray(prev.spec.ports)) for (const p of prev.spec.ports as Json[]) if (typeof p.nodePort === 'number') prevPorts.add(p.nodePort);
     const mine = new Set<number>();
+    const allocates = allocatesNodePorts(spec);
     spec.ports = (spec.ports as unknown[]).map((p, i) => {
       if (!isObject(p)) return p;
       if (!p.nodePort) {
+        if (!allocates) return p;
         const port = allocateNodePort((p) => others().hasNodePort(p) || mine.has(p));
         mine.add(port);
         return { ...p, nodePort: port };
