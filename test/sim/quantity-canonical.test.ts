@@ -2,6 +2,7 @@
 // quantity_test.go tables (parse, emit, canonical strings kept as sent) written as input → stored string.
 import { describe, expect, it } from 'vitest';
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR, QUANTITY_NUMERIC_ERROR, QUANTITY_SUFFIX_ERROR } from '../../src/sim/kinds/quantity-canonical.js';
+import { parseQuantity } from '../../src/sim/kinds/quantity.js';
 
 const stored = (s: string | number) => { const q = canonicalQuantity(s); return 'value' in q ? q.value : `error: ${q.error}`; };
 
@@ -50,5 +51,29 @@ describe('canonicalQuantity', () => {
   // interpret reads an exponent with strconv.ParseInt and keeps it as an int32: past int32 it wraps.
   it.each([['1e4294967296', '1e4294967296'], ['1e4294967297', '10'], ['2e-4294967294', '200'], ['1e9223372036854775807', '100e-3']])('%j (its exponent wrapped to an int32) is stored as %j', (input, out) => {
     expect(stored(input)).toBe(out);
+  });
+});
+
+// The quota sums (quantity.ts) read a quantity as ParseQuantity does, through the same parse (cases from kube's
+// quantity_test.go as above): what admission and the quota controller count for a request or a limit in milli-units.
+describe('parseQuantity (quota sums) reads quantities as kube does', () => {
+  const milli = (s: string) => parseQuantity(s)?.milli;
+  it.each([['e5', 0n], ['.', 0n], ['-', 0n], ['.e-9', 0n], ['1.', 1000n], ['+1', 1000n], ['1.G', 1_000_000_000_000n], ['100.035k', 100_035_000n], ['-1000m', -1000n], ['3.001n', 1n], ['-0.5Gi', -536_870_912_000n]] as [string, bigint][])('%j is %d milli-units', (input, want) => {
+    expect(milli(input)).toBe(want);
+  });
+
+  it('exponents wrap to an int32 as kube reads them, even in a string kube keeps as sent', () => {
+    expect(canonicalQuantity('1e4294967296')).toEqual({ value: '1e4294967296' });
+    expect(milli('1e4294967296')).toBe(1000n);
+    expect(milli('1e4294967297')).toBe(10_000n);
+  });
+
+  it('a binary quantity past int64 is capped as kube caps it', () => {
+    expect(milli('9Ei')).toBe(9_223_372_036_854_775_807_000n);
+    expect(parseQuantity('1Ki')?.binary).toBe(true);
+  });
+
+  it.each(['1e', '1K', 'e-10', '', '1.1.M', '1e99999999999999999999'])('%j is no quantity', (input) => {
+    expect(parseQuantity(input)).toBeUndefined();
   });
 });

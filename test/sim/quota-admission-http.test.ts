@@ -62,6 +62,16 @@ describe('ResourceQuota admission over HTTP', () => {
     expect((await post('/api/v1/namespaces/absurd/pods', pod('absurd', 'tiny', [{ name: 'c', resources: { requests: { cpu: '1e-1000000000' } } }]))).status).toBe(201);
   });
 
+  it('a quantity kube keeps as sent is counted as kube reads it: the exponent of `1e4294967296` wraps to 0, one cpu', async () => {
+    // ParseQuantity keeps the int32 of the exponent (quantity.go) and stores the string as sent; the quota sums read
+    // it the same way (quantity.ts through quantity-canonical.ts), not as 10^4294967296.
+    await namespaceWithQuota('wrapped', { hard: { 'requests.cpu': '2' } });
+    const r = await post('/api/v1/namespaces/wrapped/pods', pod('wrapped', 'one', [{ name: 'c', resources: { requests: { cpu: '1e4294967296' } } }]));
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    expect(r.json.spec.containers[0].resources.requests.cpu).toBe('1e4294967296');
+    await until(async () => (await http(sim.url, '/api/v1/namespaces/wrapped/resourcequotas/q')).json.status?.used?.['requests.cpu'] === '1', 10_000);
+  });
+
   it('a quota scoped to Terminating pods does not count a pod without activeDeadlineSeconds', async () => {
     await namespaceWithQuota('scoped', { hard: { pods: '0' }, scopes: ['Terminating'] });
     expect((await post('/api/v1/namespaces/scoped/pods', pod('scoped', 'long-lived', [{ name: 'c' }]))).status).toBe(201);

@@ -1,6 +1,7 @@
 // resource.Quantity in small, for quota sums: parse "100m", "0.5", "128Mi", "1G", "2e3" into an exact count of
 // milli-units, and print a sum back in the format of its inputs (binary suffixes stay binary, cpu stays milli).
 import { boundedMemo } from '../bounded-memo.js';
+import { canonicalQuantity, parsedQuantity } from './quantity-canonical.js';
 
 const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
@@ -40,8 +41,25 @@ function roundUpShifted(digits: bigint, places: number): bigint {
   return (digits + f - 1n) / f;
 }
 
+/**
+ * Reads a string as kube's ParseQuantity reads it (quantity-canonical.ts): its int64Amount where it takes that path
+ * (the exponent of an `e` suffix wrapped to an int32, as kube's), else the form kube stores it in. So "e5", "." and
+ * "-" are 0, "1e" and "1K" no quantity, "9Ei" capped at the int64 maximum.
+ */
 function parseFresh(s: string): Quantity | undefined {
-  const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(s.trim());
+  const parsed = parsedQuantity(s);
+  if (!parsed) return undefined;
+  if (parsed.amount) {
+    const { value, scale } = parsed.amount;
+    const exp = scale + 3; // milli
+    const magnitude = value < 0n ? -value : value;
+    const milli = exp >= 0 ? magnitude * 10n ** BigInt(Math.min(exp, MAX_EXPONENT)) : roundUpShifted(magnitude, -exp);
+    return { milli: value < 0n ? -milli : milli, binary: parsed.format === 'BinarySI' };
+  }
+  // The inf.Dec path: read its stored form, exact to a nano (every canonical form matches this pattern).
+  const stored = canonicalQuantity(s);
+  if ('error' in stored) return undefined;
+  const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(stored.value);
   if (!m) return undefined;
   const [, sign, num, suffix = ''] = m;
   const [whole, frac = ''] = num.split('.');
