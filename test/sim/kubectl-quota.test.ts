@@ -31,6 +31,16 @@ const podWith = (name: string, ns: string, resources: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  containers:\n  - name: ${name}\n    image: nginx\n    resources: ${resources}\n`;
 
 describe('kubectl and ResourceQuota on the sim', () => {
+  it('a quota kube refuses is refused with its 422: a scope that does not limit a hard resource, a hard name that is no quota resource', async () => {
+    const scoped = await kubectl('create', 'quota', 'scoped', '-n', 'default', '--hard=requests.cpu=1', '--scopes=BestEffort');
+    expect(scoped.code).toBe(1);
+    expect(scoped.stderr.trim()).toBe('error: failed to create quota: ResourceQuota "scoped" is invalid: spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource');
+    const named = await kubectl('create', 'quota', 'named', '-n', 'default', '--hard=storage=1Gi');
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('spec.hard[storage]: Invalid value: "storage": must be a standard resource for quota');
+    expect((await kubectl('get', 'quota', '-n', 'default', '-o', 'name')).stdout.trim()).toBe('');
+  });
+
   it('refuses the pod past `pods` with kube\'s exceeded-quota message and exit code, and counts what it admits', async () => {
     expect((await kubectl('create', 'namespace', 'counts')).code).toBe(0);
     const q = await kubectl('create', 'quota', 'objects', '-n', 'counts', '--hard=pods=2,count/configmaps=2,services=1');
