@@ -209,17 +209,20 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     notice(`failed: ${failures.join('; ')}`);
     return finish(EXEC_EXIT.errors, `failed: ${failures.join('; ')}`);
   }
-  const missed = expected ? reportExpectations(expected, notice) : 0;
   if (!o.once) return finish(EXEC_EXIT.converged, '');
   notice(settledLine(settled, o.once, endpoint.clients().every((c) => c.watchesStarted === 0)));
   const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
   if (idle) {
+    if (expected) reportExpectations(expected, notice);
     const line = `idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`;
     notice(line);
     return finish(EXEC_EXIT.idle, line);
   }
   const verdict = verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length });
   notice(verdict);
+  // After the verdict line, as module mode prints them: a run whose writes converged but whose end state is wrong
+  // ends on the expectations it missed (exit 3), not on "converged".
+  const missed = expected ? reportExpectations(expected, notice) : 0;
   if (rows.some((r) => r.result === 'failed')) return finish(EXEC_EXIT.errors, verdict);
   if (failedRequests) return finish(EXEC_EXIT.errors, `requests failed: ${failedRequests}`);
   if (missed) return finish(EXEC_EXIT.expectations, `expectations: ${missed} of ${expected!.length} not met`);
