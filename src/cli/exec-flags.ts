@@ -23,8 +23,8 @@ export const execChildFlags = {
   exec: Flags.boolean({ description: 'Run the controller given after -- (any language: Go, Rust, Python, Java, a script) behind kwatch: it gets KUBECONFIG on kwatch\'s endpoint ({kubeconfig} in its arguments is replaced by that path), and what it lists, watches and writes is traced; its writes go where --writes says.', default: false, helpGroup: 'ENDPOINT' }),
   'child-output': Flags.string({ description: 'The controller\'s stdout and stderr: prefix (each line after "NAME |", on kwatch\'s stderr), passthrough (as they are), file:PATH, none (under --live: none unless file:PATH; its last lines are in the report either way).', default: 'prefix', helpGroup: 'ENDPOINT' }),
   grace: Flags.string({ description: 'When stopping the controller: SIGTERM, then SIGKILL after this long.', default: '10s', helpGroup: 'ENDPOINT' }),
-  quiet: Flags.string({ description: 'With --exec --once: settled once the controller has synced and written nothing for this long.', default: '5s', helpGroup: 'ENDPOINT' }),
-  'max-wait': Flags.string({ description: 'With --exec --once: stop after this long even if the controller never settles (its writes are then pending).', default: '2m', helpGroup: 'ENDPOINT' }),
+  quiet: Flags.string({ description: 'With --exec --once: settled once the controller has synced (a watch open, no list under way) and written nothing for this long.', default: '5s', helpGroup: 'ENDPOINT' }),
+  'max-wait': Flags.string({ description: 'With --exec --once: stop after this long even if the controller never settles (under overlay and apply, a key written in the last 10 s is then pending); a controller that never opens a watch (one that polls) is judged only then.', default: '2m', helpGroup: 'ENDPOINT' }),
 };
 
 /** Flags of the module runner (its scheduler, workqueue and informers) that mean nothing to a controller process. */

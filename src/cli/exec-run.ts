@@ -21,7 +21,7 @@ import { Fork } from '../endpoint/fork.js';
 import { readExpectedObject } from '../endpoint/expected-state.js';
 import { checkExpectation, expectationKey, type Expectation, type ExpectationResult } from '../reconcile/expectations.js';
 import { shouldColor } from '../render/color.js';
-import { execReportRecord, execReportTable, type ExecReportRow } from '../render/exec-report.js';
+import { execReportRecord, execReportTable, execVerdictRecord, type ExecReportRow } from '../render/exec-report.js';
 import type { StageSelection } from '../render/stage-filter.js';
 import { TraceSummary } from '../render/summary.js';
 import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js';
@@ -110,6 +110,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   let expected: { key: string; resource: string; result: ExpectationResult }[] | undefined;
   // The temporary folder is made last before the try whose finally removes it: nothing that can fail runs between.
   const kubeconfig = kubeconfigOut !== undefined ? { path: kubeconfigOut, temporary: false } : { path: join(mkdtempSync(join(tmpdir(), 'kwatch-exec-')), 'kubeconfig'), temporary: true };
+  // A machine output stays open past the report rows for the verdict record, unless the run failed before its end.
+  let ran = false;
   try {
     endpoint = await startEndpoint({ upstream: o.upstream, mode: o.mode, fork, tracer: endpointTracer, host: o.listen.host, port: o.listen.port, tls: o.tls, faults: o.faults, loopThreshold: o.loopThreshold, stallAfterMs: o.stallAfterMs, recorder: recording?.recorder,
       writeLimits: o.mode === 'apply' || o.mode === 'server-dry-run' ? o.writeLimits : undefined,
@@ -141,6 +143,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     if (o.once && settled === undefined && exit !== undefined && !o.stop.signal.aborted) settled = 'exited';
     if (child) exit = await child.stop(o.child!.graceMs);
     if (o.once && o.expectations) expected = await checkEndState(o.expectations, o.upstream, fork);
+    ran = true;
   } finally {
     // A failure after the controller started must not leave it running (its kubeconfig is about to go).
     if (child?.running) exit = await child.stop(o.child!.graceMs);
@@ -149,14 +152,23 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     live?.stop();
     if (o.once && endpoint && !table) for (const r of reportRows(endpoint, o.mode, settled, o.once.quietMs)) printer.write(execReportRecord(r, Date.now()) as unknown as TraceRecord);
     if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'endpoint', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as unknown as TraceRecord);
-    printer.end();
+    if (table || !ran) printer.end();
     await endpoint?.close();
     await recording?.recorder.flushed();
     recording?.file.close();
     if (kubeconfig.temporary) rmSync(dirname(kubeconfig.path), { recursive: true, force: true });
   }
   if (!endpoint) throw new Error('the endpoint did not start');
-  if (recording?.file.failure) throw new UserError(recording.file.failure.message);
+  /** The exit code, after the verdict record of a --once run for machine outputs (`-o ndjson`: its last line). */
+  const finish = (code: number, line: string): number => {
+    if (!table && o.once) printer.write(execVerdictRecord({ code, line, settled, mode: o.mode }, VERDICTS, Date.now()) as unknown as TraceRecord);
+    printer.end();
+    return code;
+  };
+  if (recording?.file.failure) {
+    printer.end();
+    throw new UserError(recording.file.failure.message);
+  }
   if (recording) notice(`recorded ${recording.file.lines} lines to ${recording.file.path}`);
 
   err.write(`${summary.format({ color: shouldColor(err, process.env), totals: `${controllerTotals(endpoint)} elapsed=${Math.round((Date.now() - startedAt) / 100) / 10}s` })}\n`);
@@ -192,33 +204,40 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (childFailed && !exit!.error) failures.push(childFailure(exit!));
   if (maxWritesReached !== undefined) failures.push(`--max-writes ${maxWritesReached} reached: the controller sent ${maxWritesReached} writes and kwatch refused the next and stopped the run (raise --max-writes if that is expected)`);
   else if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
-  if (exit?.error) return exit.code;
+  if (exit?.error) return finish(exit.code, `error: ${exit.error}`);
   if (failures.length) {
     notice(`failed: ${failures.join('; ')}`);
-    return EXEC_EXIT.errors;
+    return finish(EXEC_EXIT.errors, `failed: ${failures.join('; ')}`);
   }
-  const missed = expected ? reportExpectations(expected, notice) : 0;
-  if (!o.once) return EXEC_EXIT.converged;
-  notice(settledLine(settled, o.once));
+  if (!o.once) return finish(EXEC_EXIT.converged, '');
+  notice(settledLine(settled, o.once, endpoint.clients().every((c) => c.watchesStarted === 0)));
   const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
   if (idle) {
-    notice(`idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`);
-    return EXEC_EXIT.idle;
+    if (expected) reportExpectations(expected, notice);
+    const line = `idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`;
+    notice(line);
+    return finish(EXEC_EXIT.idle, line);
   }
-  notice(verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length }));
-  if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
-  if (missed) return EXEC_EXIT.expectations;
-  return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+  const verdict = verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length });
+  notice(verdict);
+  // After the verdict line, as module mode prints them: a run whose writes converged but whose end state is wrong
+  // ends on the expectations it missed (exit 3), not on "converged".
+  const missed = expected ? reportExpectations(expected, notice) : 0;
+  if (rows.some((r) => r.result === 'failed')) return finish(EXEC_EXIT.errors, verdict);
+  if (failedRequests) return finish(EXEC_EXIT.errors, `requests failed: ${failedRequests}`);
+  if (missed) return finish(EXEC_EXIT.expectations, `expectations: ${missed} of ${expected!.length} not met`);
+  return finish(pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged, verdict);
 }
 
 /** What ended a --once run. */
 type Settled = 'quiet' | 'max-wait' | 'loop' | 'exited' | 'stopped';
 
-/** The rule that ended a --once run, in one line. */
-function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>): string {
+/** The rule that ended a --once run, in one line; `neverWatched`: no client opened a watch, so none ever synced. */
+function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>, neverWatched: boolean): string {
   switch (settled) {
     case 'quiet': return `settled: ${seconds(once.quietMs)} without writes`;
-    case 'max-wait': return `stopped: --max-wait ${seconds(once.maxWaitMs)} reached`;
+    // Settling starts at the first watch: a poller (or a controller that never got going) waits out --max-wait.
+    case 'max-wait': return `stopped: --max-wait ${seconds(once.maxWaitMs)} reached${neverWatched ? ' and the controller never opened a watch, so it never synced (one that only polls is judged at --max-wait: lower it)' : ''}`;
     case 'loop': return 'stopped: a loop was reported';
     case 'exited': return 'stopped: the controller exited';
     default: return 'stopped: interrupted before it settled';
@@ -235,6 +254,9 @@ function seconds(ms: number): string {
  * watched, not judged: 0 unless it failed.
  */
 export const EXEC_EXIT = { converged: 0, notConverged: 1, errors: 2, expectations: 3, idle: 4 } as const;
+
+/** The verdict record's name for each exit code (module mode's names where they meet); any other is a command that never started. */
+const VERDICTS: Readonly<Record<number, string>> = { 0: 'converged', 1: 'not-converged', 2: 'errors', 3: 'expectations', 4: 'idle' };
 
 /** Each expectation against where the writes landed (the fork under overlay, else the target). */
 async function checkEndState(list: readonly Expectation[], upstream: Connection, fork: Fork | undefined) {
@@ -319,7 +341,8 @@ function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: Settle
 function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
   const judged = rows.filter((r) => !r.periodic);
   const keys = `${judged.length} ${judged.length === 1 ? 'key' : 'keys'} written`;
-  const how = settled === 'max-wait' ? ' (stopped at --max-wait, still writing)' : '';
+  const stillWriting = n.pending > 0 && (mode === 'overlay' || mode === 'apply');
+  const how = settled === 'max-wait' ? ` (stopped at --max-wait${stillWriting ? ', still writing' : ''})` : '';
   const cut = rows.filter((r) => r.result === 'stopped-while-writing').length;
   const cutNote = cut ? `, ${cut} stopped while writing` : '';
   if (n.loops) return `not converged: ${n.loops} looping${cutNote}, ${keys}${how}`;

@@ -239,6 +239,8 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   let settleTimer: NodeJS.Timeout | undefined;
   let expected: Awaited<ReturnType<typeof evaluateExpectations>> | undefined;
   let stuck: ReturnType<ReconcileSession['stuckDeleting']> | undefined;
+  // A --once machine output stays open past the report rows for the verdict record, unless the run failed first.
+  let ran = false;
   try {
     try {
       await session.setup();
@@ -290,6 +292,7 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     });
     run.abort(new Error('stopped'));
     await Promise.race([running, forced]);
+    ran = true;
   } finally {
     clearTimeout(settleTimer);
     clearTimeout(graceTimer);
@@ -303,12 +306,15 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
     if (!fatal && o.once) stuck = session.stuckDeleting();
     if (!table) for (const x of stuck ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'stuck-deleting', key: x.key, resource: x.resource, finalizers: x.finalizers } as TraceRecord);
     if (!table) for (const x of expected ?? []) printer.write({ time: Date.now(), stage: 'reconcile', op: 'expect', key: x.key, resource: x.resource, absent: x.result.expectation.absent || undefined, met: x.result.met, diff: x.result.met ? undefined : x.result.diff } as TraceRecord);
-    printer.end();
+    if (table || !o.once || !ran || fatal) printer.end();
   }
   // A reconciler that writes without end: one line, a reconcile error (2) with or without --once.
   if (fatal instanceof MaxWritesReached) throw new UserError(fatal.message, EXIT.errors);
   if (fatal) throw fatal;
-  if (closed?.failure) throw closed.failure;
+  if (closed?.failure) {
+    printer.end();
+    throw closed.failure;
+  }
 
   err.write(`${summary.format({ color: shouldColor(err as { isTTY?: boolean }, process.env) })}\n`);
   // After the summary, as events prints them: each informer's metrics in client-go 1.36's names.
@@ -323,11 +329,17 @@ export async function runReconcile(o: ReconcileRunOptions): Promise<number> {
   const rows = session.report.rows();
   if (table) out.write(`\n${reconcileReportTable(rows, o.controllers.length > 1, { color: shouldColor(out, process.env) })}`);
   const loops = session.loops.findings.length;
-  err.write(`${reconcileVerdict(rows, session.report.runs, { unsettled, loops })}\n`);
+  const verdictText = reconcileVerdict(rows, session.report.runs, { unsettled, loops });
+  err.write(`${verdictText}\n`);
   for (const x of stuck ?? []) err.write(`stuck deleting: ${x.resource} ${x.key}, held by finalizers ${x.finalizers.join(', ')}\n`);
   const missed = expected ? reportExpectations(expected, err) : 0;
   const verdict = session.report.verdict({ loops, unsettled: unsettled !== undefined, expectationsMissed: missed });
-  return verdict === 'errors' ? EXIT.errors : verdict === 'expectations' ? EXIT.expectations : verdict === 'not-converged' ? EXIT.notConverged : EXIT.converged;
+  const code = verdict === 'errors' ? EXIT.errors : verdict === 'expectations' ? EXIT.expectations : verdict === 'not-converged' ? EXIT.notConverged : EXIT.converged;
+  // Machine outputs end with the verdict a CI step acts on, as the exit code and the last stderr line give it.
+  const message = verdict === 'expectations' ? `expectations: ${missed} of ${expected!.length} not met` : verdictText;
+  if (!table) printer.write({ time: Date.now(), stage: 'reconcile', op: 'verdict', key: null, verdict, exit: code, mode: o.mode, message } as unknown as TraceRecord);
+  printer.end();
+  return code;
 }
 
 /**

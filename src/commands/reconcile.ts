@@ -31,7 +31,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
   0  converged: no write pending, no loop reported
   1  not converged (writes pending, a loop reported, or stopped at --max-reconciles / --settle-timeout: did not settle); also usage and load errors (a bad flag, a module that does not load, an unknown resource), which print one error line
   2  reconcile errors: a key whose last run failed, or the run itself failed (an informer gave up)
-  3  an --expect expectation did not hold`;
+  3  an --expect expectation did not hold
+  4  (--exec) idle: the controller synced and wrote nothing before --quiet passed
+  126, 127  (--exec) the command could not be run / was not found (one error line, nothing started)`;
   static override examples = [
     '<%= config.bin %> reconcile deployments.apps --with examples/reconcilers/annotator.mjs --sim',
     '<%= config.bin %> reconcile --with examples/reconcilers/configmap-roller.mjs --sim --writes overlay',
@@ -60,7 +62,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     concurrency: Flags.integer({ description: 'Most reconciles running at once (never two of one key).', default: 1, aliases: ['max-concurrent-reconciles'] }),
     debounce: Flags.string({ description: 'Triggers for one key within this window make one run (e.g. 500ms); 0 = off.', default: '0' }),
     'loop-threshold': Flags.integer({ description: 'Report a loop when a key\'s own writes re-trigger it more than this many times in a row.', default: 5 }),
-    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met.', default: false }),
+    once: Flags.boolean({ description: 'Reconcile every primary object, follow what that triggers until the queue is idle and failed keys have been retried, print a report; exit 0 converged, 1 not converged or did not settle (and usage errors), 2 reconcile errors, 3 expectations not met; with --exec, until the controller has synced and been quiet (--quiet, --max-wait), 4 idle (it wrote nothing), 126/127 its command could not run.', default: false }),
     'max-reconciles': Flags.integer({ description: 'With --once: stop after this many runs (default 10 × the number of primary objects); reaching it is "did not settle", exit 1.' }),
     expect: Flags.string({ description: 'With --once: a YAML/JSON file of partial objects the end state must hold (absent: true for one that must not exist); checked once the run settles, under --writes overlay, server-dry-run (the cluster\'s state: nothing is stored) or apply; exit 3 with a diff per expectation not met.' }),
     qps: Flags.string({ description: 'Writes per second sent to the server under --writes apply or server-dry-run (client-go\'s token bucket; controller-runtime\'s default).', default: '20' }),
@@ -94,7 +96,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
     const { output, stages } = await parseTraceViewFlags(flags);
     const dash = this.argv.indexOf('--');
     if (flags['sim-objects']?.length && !flags.sim) throw new UserError('--sim-objects seeds the embedded server: add --sim');
-    if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], output, stages);
+    if (flags.exec) return this.runExec(flags, dash >= 0 ? this.argv.slice(dash + 1) : [], argv.map(String), output, stages);
     if (argv.length > 1) throw new UserError(`unexpected argument "${String(argv[1])}": reconcile takes one RESOURCE (a controller process goes after --exec --)`);
     if (!flags.with?.length) throw new UserError('give your controller: --with FILE (a JS/TS module), or --exec -- CMD [ARGS...] (any controller process)');
     if (flags.speed !== '1') throw new UserError('--speed paces a recording served to an --exec process; with --with, a recording replays on its own virtual time');
@@ -182,7 +184,9 @@ Several --with modules share one informer per resource, as kube-controller-manag
   }
 
   /** `--exec -- CMD`: the controller process behind kwatch's endpoint (src/endpoint), on the target the flags name. */
-  private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
+  private async runExec(flags: Interfaces.InferredFlags<typeof Reconcile.flags> & GlobalFlags, command: string[], positional: string[], output: Awaited<ReturnType<typeof parseTraceViewFlags>>['output'], stages: Awaited<ReturnType<typeof parseTraceViewFlags>>['stages']): Promise<void> {
+    // Without --, the command's words were read as kwatch's RESOURCE: say where the -- goes, with their own words.
+    if (command.length === 0 && positional.length > 0) throw new UserError(`--exec runs the command after --, and there is none: put -- before it (kwatch reconcile --exec [FLAGS] -- ${positional.join(' ')})`);
     if (command.length === 0) throw new UserError('--exec needs the controller\'s command after --: kwatch reconcile --exec [FLAGS] -- CMD [ARGS...]');
     const dash = this.argv.indexOf('--');
     const ownArgs = dash >= 0 ? this.argv.slice(0, dash) : this.argv;

@@ -72,7 +72,18 @@ export function commandProblem(command: string, path: string | undefined): { cod
       return undefined;
     } catch { /* not here, or not runnable: the next one */ }
   }
-  return found ? { code: 126, message: `${command}: permission denied` } : { code: 127, message: `${command}: command not found` };
+  if (found) return { code: 126, message: `${command}: permission denied (not executable: chmod +x ${command}, or put its interpreter first, e.g. -- python3 ${command})` };
+  // A shell looks a name without a slash up on PATH only; say so when the file meant is right here.
+  const here = !command.includes('/') && isFile(command);
+  return { code: 127, message: `${command}: command not found${here ? ` (a name without a slash is looked up on PATH: -- ./${command} runs the one in this folder)` : ''}` };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export function startChild(o: ChildOptions): RunningChild {

@@ -32,6 +32,15 @@ export function execReportRecord(r: ExecReportRow, time: number): Record<string,
   };
 }
 
+/**
+ * The last record of a --once run in a machine output: the verdict a CI step acts on, as the exit code and the last
+ * stderr line give it (stage endpoint, op verdict). `settled` is what ended the run (quiet, max-wait, loop, exited,
+ * stopped); absent when the run failed before it was judged.
+ */
+export function execVerdictRecord(v: { code: number; line: string; settled?: string; mode: string }, names: Readonly<Record<number, string>>, time: number): Record<string, unknown> {
+  return { time, stage: 'endpoint', op: 'verdict', key: null, verdict: names[v.code] ?? 'not-started', exit: v.code, ...(v.settled ? { settled: v.settled } : {}), mode: v.mode, message: v.line };
+}
+
 /** "3", "3 (1 no-op)", "3 (1 failed)": a refused write changed nothing, but it is no no-op. */
 function writeCount(r: ExecReportRow): string {
   const noop = r.writes - r.changing - r.failedWrites;

@@ -178,6 +178,18 @@ describe('kwatch reconcile --exec', { timeout: 60_000 }, () => {
     expect(none.stderr).toMatch(/^error: --exec needs the controller's command after --/m);
     expect(none.code).toBe(1);
   });
+
+  it('bad input says what to do: the controller\'s command given without -- before it; a script that is not executable', async () => {
+    const script = k.file('not-executable.py', 'print("never run")\n');
+    const [noDash, notExecutable] = await Promise.all([
+      kwatch(['reconcile', '--exec', '-n', 'default', '--once', '/usr/bin/python3', script], env()),
+      exec('--', script),
+    ]);
+    expect(noDash.stderr).toBe(`error: --exec runs the command after --, and there is none: put -- before it (kwatch reconcile --exec [FLAGS] -- /usr/bin/python3 ${script})\n`);
+    expect(noDash.code).toBe(1);
+    expect(notExecutable.stderr).toBe(`error: ${script}: permission denied (not executable: chmod +x ${script}, or put its interpreter first, e.g. -- python3 ${script})\n`);
+    expect(notExecutable.code).toBe(126);
+  });
 });
 
 describe('reconcile flags on the wire', { timeout: 60_000 }, () => {
@@ -193,9 +205,11 @@ describe('reconcile flags on the wire', { timeout: 60_000 }, () => {
       exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '--expect', metFile, ...sh('kubectl create configmap exec-expect2 --from-literal=a=b')),
     ]);
     expect(r.stderr).toMatch(/^expectation not met: configmaps default\/exec-expect \(.*exec-expect\.yaml document 1\)\n {2}data\.a: want "c", got "b"$/m);
-    expect(r.stderr).toMatch(/^expectations: 1 of 2 not met$/m);
+    // The last line, after the verdict line (as in module mode): the run ends on what failed it.
+    expect(r.stderr).toMatch(/^converged: 1 key written, no write pending\nexpectation not met: /m);
+    expect(lastLine(r.stderr)).toBe('expectations: 1 of 2 not met');
     expect(r.code).toBe(3);
-    expect(ok.stderr).toMatch(/^expectations: 1 of 1 met$/m);
+    expect(lastLine(ok.stderr)).toBe('expectations: 1 of 1 met');
     expect(ok.code).toBe(0);
   });
 
@@ -257,6 +271,42 @@ describe('the --once verdict', () => {
     expect(lastLine(r.stderr)).toBe('idle: no write in 0.5 s — the controller may not have started its work; raise --quiet');
     expect(r.code).toBe(4);
   });
+
+  it('-o ndjson ends with one verdict record: the verdict, its exit code, what ended the run and the last line, for a CI step to read', async () => {
+    const [converged, idle, failed] = await Promise.all([
+      exec('-n', 'default', '--writes', 'overlay', '--once', '--quiet', '1s', '-o', 'ndjson', ...sh('kubectl create configmap exec-verdict --from-literal=a=b && kubectl get configmaps -w')),
+      exec('-n', 'default', '--once', '--quiet', '500ms', '-o', 'ndjson', ...sh('kubectl get configmaps -w')),
+      exec('-n', 'default', '--once', '-o', 'ndjson', ...sh('exit 3')),
+    ]);
+    const last = (r: { stdout: string }) => JSON.parse(lastLine(r.stdout)) as Rec;
+    expect(last(converged)).toEqual(expect.objectContaining({ stage: 'endpoint', op: 'verdict', key: null, verdict: 'converged', exit: 0, settled: 'quiet', mode: 'overlay', message: 'converged: 1 key written, no write pending' }));
+    expect(converged.code).toBe(0);
+    expect(last(idle)).toEqual(expect.objectContaining({ op: 'verdict', verdict: 'idle', exit: 4, settled: 'quiet', mode: 'intercept', message: lastLine(idle.stderr) }));
+    expect(idle.code).toBe(4);
+    expect(last(failed)).toEqual(expect.objectContaining({ op: 'verdict', verdict: 'errors', exit: 2, settled: 'exited', message: 'failed: the controller exited with code 3' }));
+    expect(failed.code).toBe(2);
+    for (const r of [converged, idle, failed]) expect(records(r.stdout).filter((x) => x.op === 'verdict')).toHaveLength(1);
+  }, 60_000);
+
+  it('a controller that never opens a watch is judged at --max-wait, and the line says so (and not "still writing" when nothing is)', async () => {
+    // A write in the last 10 s before --max-wait counts as still being written: this one is made at the start, 15 s before.
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--max-wait', '15s', ...sh('kubectl create configmap exec-poller --from-literal=a=b && sleep 600'));
+    expect(r.stderr).toMatch(/^stopped: --max-wait 15 s reached and the controller never opened a watch, so it never synced \(one that only polls is judged at --max-wait: lower it\)\nconverged: 1 key written, no write pending \(stopped at --max-wait\)$/m);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  // Holes in the verdict a CI gate relies on, found by using it as a new user would (the newuser brief); the verdict
+  // logic is review2's to change. Each asserts what the gate should say and fails today (it.fails): drop `.fails` when
+  // the verdict is fixed.
+  it.fails('a controller that exits 0 at once, having watched and written nothing, does not pass --once', async () => {
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', ...sh('kubectl get configmapz -o name 2>/dev/null || true'));
+    expect(r.code).not.toBe(0);
+  }, 60_000);
+
+  it.fails('a controller that never connects (hung before its first request) does not pass --once at --max-wait', async () => {
+    const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--max-wait', '2s', '--', 'sleep', '600');
+    expect(r.code).not.toBe(0);
+  }, 60_000);
 
   it('two clients alternating on one field are a fight naming both and the field (exit 1); a refused write is failed, not a no-op', async () => {
     // The script's exit ends the run, after all six writes. It used to settle on --quiet 2s with a watch open, and on a

@@ -26,6 +26,22 @@ describe('kwatch reconcile --once verdicts', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
   });
 
+  it('-o ndjson ends with one verdict record (stage reconcile): the verdict, its exit code, the write mode and the verdict line, for a CI step to read', async () => {
+    const quiet = k.file('does-nothing.mjs', `export default { for: 'deployments.apps', reconcile() {} };`);
+    const throws = k.file('always-throws.mjs', `export default { for: 'deployments.apps', reconcile() { throw new Error('boom'); } };`);
+    const [converged, errors] = await Promise.all([
+      reconcile('--with', quiet, '-n', 'default', '--once', '--writes', 'overlay', '-o', 'ndjson'),
+      reconcile('--with', throws, '-n', 'default', '--once', '--settle-timeout', '1s', '-o', 'ndjson'),
+    ]);
+    const last = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+    for (const [r, verdict, exit, mode] of [[converged, 'converged', 0, 'overlay'], [errors, 'errors', 2, 'intercept']] as const) {
+      expect(JSON.parse(last(r.stdout))).toEqual({ time: expect.any(String), stage: 'reconcile', op: 'verdict', key: null, rv: null, verdict, exit, mode, message: last(r.stderr) });
+      expect(r.stdout.split('\n').filter((l) => l.includes('"op":"verdict"'))).toHaveLength(1);
+      expect(r.code).toBe(exit);
+    }
+    expect(last(converged.stderr)).toMatch(/^converged: \d+ keys?, \d+ runs?, no write pending$/);
+  });
+
   // A key that keeps failing (retried until --settle-timeout, then a reconcile error, exit 2) is the TypeScript
   // thrower's table run below ("where an error was thrown"): one CLI run for both.
 

@@ -41,10 +41,12 @@ describe('--trace-out and kwatch trace', () => {
     const r = await kwatchTo(ndjson, ['reconcile', 'deployments.apps', '--with', join(EXAMPLES, 'reconcilers', 'status-stamper.mjs'), '--sim', '-A', '--writes', 'overlay', '--once', '--loop-threshold', '3', '-o', 'ndjson', '--stages', 'all', '--trace-out', perfetto], {});
     expect(r.stderr).toMatch(/wrote \d+ trace records to .*loop\.json\.gz \(perfetto\)/);
     const all = records(readFileSync(ndjson, 'utf8'));
-    // The --once report's row per key comes after the run, a verdict rather than a trace record: it has no id.
+    // The --once report's row per key and the verdict record last come after the run, a verdict rather than trace
+    // records: they have no id.
     const recs = all.filter((x) => x.id !== undefined);
     expect(all.filter((x) => x.id === undefined).map((x) => `${x.stage} ${x.op}`)).toEqual(expect.arrayContaining(['reconcile pending']));
-    expect(all.filter((x) => x.id === undefined).every((x) => x.stage === 'reconcile' && (x.op === 'pending' || x.op === 'converged'))).toBe(true);
+    expect(all.filter((x) => x.id === undefined).every((x) => x.stage === 'reconcile' && (x.op === 'pending' || x.op === 'converged' || x.op === 'verdict'))).toBe(true);
+    expect(all.at(-1)).toEqual(expect.objectContaining({ stage: 'reconcile', op: 'verdict', verdict: 'not-converged', exit: 1 }));
     const ids = recs.map((x) => x.id);
     expect(new Set(ids).size).toBe(recs.length);
     const byId = new Map(recs.map((x) => [x.id, x]));

@@ -53,7 +53,8 @@ describe('commandProblem', () => {
         // spawn agrees: it runs the working directory's file through the same PATH.
         expect(spawnSync('runnable', [], { env: { PATH: path } }).status).toBe(0);
       }
-      expect(commandProblem('runnable', join(dir, 'nowhere'))).toEqual({ code: 127, message: 'runnable: command not found' });
+      // Not on PATH, but in the working directory: the line says how to run that one (a shell would not either).
+      expect(commandProblem('runnable', join(dir, 'nowhere'))).toEqual({ code: 127, message: 'runnable: command not found (a name without a slash is looked up on PATH: -- ./runnable runs the one in this folder)' });
     } finally {
       process.chdir(before);
     }
@@ -66,7 +67,7 @@ describe('commandProblem', () => {
   });
   // Root too: no execute bit at all is refused to root as well.
   it('says permission denied (126) for a file it may not run, unless a later PATH entry has a runnable one', () => {
-    expect(commandProblem('plain', bin)).toEqual({ code: 126, message: 'plain: permission denied' });
+    expect(commandProblem('plain', bin)).toEqual({ code: 126, message: 'plain: permission denied (not executable: chmod +x plain, or put its interpreter first, e.g. -- python3 plain)' });
     const other = join(dir, 'other');
     mkdirSync(other);
     writeFileSync(join(other, 'plain'), '#!/bin/sh\n');
