@@ -200,6 +200,12 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   const missed = expected ? reportExpectations(expected, notice) : 0;
   if (!o.once) return EXEC_EXIT.converged;
   notice(settledLine(settled, o.once));
+  // A controller that never reached the endpoint was not watched at all (it may read another kubeconfig, or none, and
+  // talk to a cluster past kwatch): a CI gate must not read that as converged.
+  if (endpoint.clients().every((c) => c.requests === 0)) {
+    notice('idle: no request reached the endpoint — the controller may not use the kubeconfig kwatch gave it (KUBECONFIG), and may talk to a cluster another way');
+    return EXEC_EXIT.idle;
+  }
   const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
   if (idle) {
     notice(`idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`);
@@ -208,11 +214,20 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   notice(verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length }));
   if (failedRequests || rows.some((r) => r.result === 'failed')) return EXEC_EXIT.errors;
   if (missed) return EXEC_EXIT.expectations;
-  return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
+  return pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') || !endedSettled(settled) ? EXEC_EXIT.notConverged : EXEC_EXIT.converged;
 }
 
 /** What ended a --once run. */
 type Settled = 'quiet' | 'max-wait' | 'loop' | 'exited' | 'stopped';
+
+/**
+ * Whether the run ended where a verdict can pass: the controller settled (synced, then quiet) or exited on its own. One
+ * stopped at --max-wait or interrupted (a CI job's timeout sends SIGTERM) did not settle, as the module runner's
+ * --settle-timeout is "did not settle" (exit 1), however few writes were pending.
+ */
+function endedSettled(settled: Settled | undefined): boolean {
+  return settled === 'quiet' || settled === 'loop' || settled === 'exited';
+}
 
 /** The rule that ended a --once run, in one line. */
 function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>): string {
@@ -316,7 +331,7 @@ function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: Settle
     .sort((a, b) => a.client.localeCompare(b.client) || a.resource.localeCompare(b.resource) || a.key.localeCompare(b.key));
 }
 
-function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
+function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: Settled | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
   const judged = rows.filter((r) => !r.periodic);
   const keys = `${judged.length} ${judged.length === 1 ? 'key' : 'keys'} written`;
   const how = settled === 'max-wait' ? ' (stopped at --max-wait, still writing)' : '';
@@ -330,7 +345,9 @@ function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, se
   if (n.pending) return mode === 'intercept' || mode === 'server-dry-run'
     ? `not converged: ${n.pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
     : `not converged: ${n.pending} of ${keys} still being written${how}`;
-  return `converged: ${keys}, no write pending${how}`;
+  if (settled === 'max-wait') return `did not settle: --max-wait reached before the controller had synced (a watch open, no list under way) and been quiet; ${keys}, none pending`;
+  if (!endedSettled(settled)) return `did not settle: interrupted before the controller had synced and been quiet; ${keys}, none pending`;
+  return `converged: ${keys}, no write pending`;
 }
 
 /**
