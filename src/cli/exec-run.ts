@@ -4,7 +4,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
@@ -28,6 +27,7 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { controllerTotals } from './controller-totals.js';
 import { UserError } from './user-error.js';
+import { writePrivateFile } from '../wire/private-file.js';
 
 /**
  * What `reconcile --exec` and `proxy` show by default: the wire, the reflector lifecycle of the fork's mirrors, and
@@ -117,7 +117,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
       clientRoot: () => child?.pid,
     });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
-    if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
+    // As the kubeconfig: a symlink planted at the path is replaced, never written through.
+    if (endpoint.caPem) await writePrivateFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem);
     notice(`kwatch: ${o.child ? 'endpoint' : o.mirrorServer ? 'mirror' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
     notice(`kwatch: kubeconfig ${kubeconfig.path}${o.child ? '' : ` (export KUBECONFIG=${kubeconfig.path})`}`);
 
