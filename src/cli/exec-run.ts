@@ -62,8 +62,11 @@ export interface ExecRunOptions {
   kubeconfigOut?: string;
   /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
   force: boolean;
-  /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
-  once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
+  /**
+   * --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end;
+   * `incomplete`, why that recording is not whole (cut off, lines left out): the run then fails, whatever was written.
+   */
+  once?: { quietMs: number; maxWaitMs: number; played?: () => boolean; incomplete?: string };
   /** --qps/--burst/--max-writes: enforced on the wire under apply and server-dry-run (the writes that reach the target). */
   writeLimits?: WriteLimits;
   /** --expect (with --once): checked against the fork under overlay, the target otherwise, once the run ends. */
@@ -191,6 +194,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   // What makes the run fail whatever the writes look like: named on the last line, exit 2.
   const failures: string[] = [];
   if (childFailed && !exit!.error) failures.push(childFailure(exit!));
+  if (o.once?.incomplete) failures.push(o.once.incomplete);
   if (maxWritesReached !== undefined) failures.push(`--max-writes ${maxWritesReached} reached: the controller sent ${maxWritesReached} writes and kwatch refused the next and stopped the run (raise --max-writes if that is expected)`);
   else if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
   if (exit?.error) return exit.code;
