@@ -438,7 +438,7 @@ function upstreamFailure(err: unknown): ApiStatusError {
 
 /** The request again, its body already read: what the fork's sim handlers read it from. */
 function replayable(req: IncomingMessage, body: Buffer): IncomingMessage {
-  return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket, httpVersion: req.httpVersion }) as unknown as IncomingMessage;
+  return Object.assign(Readable.from([body]), { method: req.method, url: req.url, headers: req.headers, headersDistinct: req.headersDistinct, socket: req.socket, httpVersion: req.httpVersion }) as unknown as IncomingMessage;
 }
 
 /** The process behind a loopback connection, when it runs under `root`. */
