@@ -4,7 +4,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import type { InjectFault } from '../faults/inject-spec.js';
 import type { Stage, TraceRecord, Tracer } from '../informer/trace.js';
 import type { Connection } from '../kube/http/connection.js';
@@ -28,6 +27,7 @@ import { createTracePrinter, type TraceOutput } from '../render/trace-printer.js
 import type { StopSignal } from './stop-signal.js';
 import { controllerTotals } from './controller-totals.js';
 import { UserError } from './user-error.js';
+import { writePrivateFile } from '../wire/private-file.js';
 
 /**
  * What `reconcile --exec` and `proxy` show by default: the wire, the reflector lifecycle of the fork's mirrors, and
@@ -62,8 +62,11 @@ export interface ExecRunOptions {
   kubeconfigOut?: string;
   /** Replace a kubeconfig-out that is not one kwatch's endpoint wrote. */
   force: boolean;
-  /** --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end. */
-  once?: { quietMs: number; maxWaitMs: number; played?: () => boolean };
+  /**
+   * --once; `played`, when the target is a recording being served: quiet counts only once it has played to its end;
+   * `incomplete`, why that recording is not whole (cut off, lines left out): the run then fails, whatever was written.
+   */
+  once?: { quietMs: number; maxWaitMs: number; played?: () => boolean; incomplete?: string };
   /** --qps/--burst/--max-writes: enforced on the wire under apply and server-dry-run (the writes that reach the target). */
   writeLimits?: WriteLimits;
   /** --expect (with --once): checked against the fork under overlay, the target otherwise, once the run ends. */
@@ -119,7 +122,8 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
       clientRoot: () => child?.pid,
     });
     await writeEndpointKubeconfig(kubeconfig.path, { server: endpoint.url, token: endpoint.token, namespace: o.namespace, caPem: endpoint.caPem });
-    if (endpoint.caPem) await writeFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem, { mode: 0o600 });
+    // As the kubeconfig: a symlink planted at the path is replaced, never written through.
+    if (endpoint.caPem) await writePrivateFile(`${kubeconfig.path}.ca.crt`, endpoint.caPem);
     notice(`kwatch: ${o.child ? 'endpoint' : o.mirrorServer ? 'mirror' : 'proxy'} ${new URL(endpoint.url).origin} → ${o.targetName}, writes ${o.mode}: ${MODE_NOTES[o.mode]}`);
     notice(`kwatch: kubeconfig ${kubeconfig.path}${o.child ? '' : ` (export KUBECONFIG=${kubeconfig.path})`}`);
 
@@ -202,6 +206,7 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   // What makes the run fail whatever the writes look like: named on the last line, exit 2.
   const failures: string[] = [];
   if (childFailed && !exit!.error) failures.push(childFailure(exit!));
+  if (o.once?.incomplete) failures.push(o.once.incomplete);
   if (maxWritesReached !== undefined) failures.push(`--max-writes ${maxWritesReached} reached: the controller sent ${maxWritesReached} writes and kwatch refused the next and stopped the run (raise --max-writes if that is expected)`);
   else if (endpoint.refusedWrites.length) failures.push(refusedWritesLine(endpoint.refusedWrites));
   if (exit?.error) return finish(exit.code, `error: ${exit.error}`);
@@ -210,15 +215,19 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
     return finish(EXEC_EXIT.errors, `failed: ${failures.join('; ')}`);
   }
   if (!o.once) return finish(EXEC_EXIT.converged, '');
-  notice(settledLine(settled, o.once, endpoint.clients().every((c) => c.watchesStarted === 0)));
-  const idle = settled === 'quiet' && !endpoint.rewatchedExpired.length && rows.every((r) => r.periodic);
+  const neverWatched = endpoint.clients().every((c) => c.watchesStarted === 0);
+  notice(settledLine(settled, o.once, neverWatched));
+  const idle = idleLine(settled, o.once.quietMs, {
+    reached: endpoint.clients().some((c) => c.requests > 0),
+    watched: !neverWatched,
+    worked: endpoint.rewatchedExpired.length > 0 || rows.some((r) => !r.periodic),
+  });
   if (idle) {
     if (expected) reportExpectations(expected, notice);
-    const line = `idle: no write in ${seconds(o.once.quietMs)} — the controller may not have started its work; raise --quiet`;
-    notice(line);
-    return finish(EXEC_EXIT.idle, line);
+    notice(idle);
+    return finish(EXEC_EXIT.idle, idle);
   }
-  const verdict = verdictLine(rows, o.mode, settled, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length });
+  const verdict = verdictLine(rows, o.mode, settled, neverWatched, { pending, loops, fights: endpoint.fights.length, rewatches: endpoint.rewatchedExpired.length });
   notice(verdict);
   // After the verdict line, as module mode prints them: a run whose writes converged but whose end state is wrong
   // ends on the expectations it missed (exit 3), not on "converged".
@@ -226,11 +235,32 @@ export async function runExec(o: ExecRunOptions): Promise<number> {
   if (rows.some((r) => r.result === 'failed')) return finish(EXEC_EXIT.errors, verdict);
   if (failedRequests) return finish(EXEC_EXIT.errors, `requests failed: ${failedRequests}`);
   if (missed) return finish(EXEC_EXIT.expectations, `expectations: ${missed} of ${expected!.length} not met`);
-  return finish(pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') ? EXEC_EXIT.notConverged : EXEC_EXIT.converged, verdict);
+  return finish(pending || loops || endpoint.fights.length || endpoint.rewatchedExpired.length || rows.some((r) => r.result === 'stopped-while-writing') || !endedSettled(settled, neverWatched) ? EXEC_EXIT.notConverged : EXEC_EXIT.converged, verdict);
+}
+
+/** Why a --once run judged nothing (exit 4), if it did: the controller did no work kwatch could see. */
+function idleLine(settled: Settled | undefined, quietMs: number, did: { reached: boolean; watched: boolean; worked: boolean }): string | undefined {
+  // Not watched at all: it may read another kubeconfig, or none, and talk to a cluster past kwatch.
+  if (!did.reached) return 'idle: no request reached the endpoint — the controller may not use the kubeconfig kwatch gave it (KUBECONFIG), and may talk to a cluster another way';
+  if (did.worked) return undefined; // a write (periodic ones aside), or a rewatch of an expired version, is judged
+  if (settled === 'quiet') return `idle: no write in ${seconds(quietMs)} — the controller may not have started its work; raise --quiet`;
+  // Never watched, wrote nothing, then exited or waited out --max-wait: it may have failed quietly (and exited 0).
+  if (!did.watched && (settled === 'exited' || settled === 'max-wait')) return `idle: the controller never opened a watch and wrote nothing before ${settled === 'exited' ? 'it exited' : '--max-wait'} — it may not have started its work (--expect judges the end state it leaves)`;
+  return undefined;
 }
 
 /** What ended a --once run. */
 type Settled = 'quiet' | 'max-wait' | 'loop' | 'exited' | 'stopped';
+
+/**
+ * Whether the run ended where a verdict can pass: the controller settled (synced, then quiet) or exited on its own. One
+ * stopped at --max-wait or interrupted (a CI job's timeout sends SIGTERM) did not settle, as the module runner's
+ * --settle-timeout is "did not settle" (exit 1), however few writes were pending.
+ */
+function endedSettled(settled: Settled | undefined, neverWatched: boolean): boolean {
+  // A poller never syncs (settling starts at the first watch), so --max-wait is where it is judged, by its writes.
+  return settled === 'quiet' || settled === 'loop' || settled === 'exited' || (settled === 'max-wait' && neverWatched);
+}
 
 /** The rule that ended a --once run, in one line; `neverWatched`: no client opened a watch, so none ever synced. */
 function settledLine(settled: Settled | undefined, once: NonNullable<ExecRunOptions['once']>, neverWatched: boolean): string {
@@ -338,7 +368,7 @@ function reportRows(endpoint: Endpoint, mode: EndpointWriteMode, settled: Settle
     .sort((a, b) => a.client.localeCompare(b.client) || a.resource.localeCompare(b.resource) || a.key.localeCompare(b.key));
 }
 
-function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: string | undefined, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
+function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, settled: Settled | undefined, neverWatched: boolean, n: { pending: number; loops: number; fights: number; rewatches: number }): string {
   const judged = rows.filter((r) => !r.periodic);
   const keys = `${judged.length} ${judged.length === 1 ? 'key' : 'keys'} written`;
   const stillWriting = n.pending > 0 && (mode === 'overlay' || mode === 'apply');
@@ -353,6 +383,8 @@ function verdictLine(rows: readonly ExecReportRow[], mode: EndpointWriteMode, se
   if (n.pending) return mode === 'intercept' || mode === 'server-dry-run'
     ? `not converged: ${n.pending} of ${keys} would change the cluster (writes ${mode}: nothing was stored)${how}`
     : `not converged: ${n.pending} of ${keys} still being written${how}`;
+  if (settled === 'max-wait' && !neverWatched) return `did not settle: --max-wait reached before the controller had synced (a watch open, no list under way) and been quiet; ${keys}, none pending`;
+  if (!endedSettled(settled, neverWatched)) return `did not settle: interrupted before the controller had synced and been quiet; ${keys}, none pending`;
   return `converged: ${keys}, no write pending${how}`;
 }
 

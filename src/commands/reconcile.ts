@@ -240,7 +240,7 @@ Several --with modules share one informer per resource, as kube-controller-manag
         loopThreshold: flags['loop-threshold'],
         child: { command: command[0], args: command.slice(1), output: options.childOutput, graceMs: options.graceMs },
         force: false,
-        once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs, played: served?.played } : undefined,
+        once: flags.once ? { quietMs: options.quietMs, maxWaitMs: options.maxWaitMs, played: served?.played, incomplete: served?.incomplete } : undefined,
         expectations,
         writeLimits,
         live: flags.live ? { snapshotDir: flags['snapshot-dir'] } : undefined,
@@ -270,8 +270,11 @@ Several --with modules share one informer per resource, as kube-controller-manag
       played = ended;
       if (ended) process.stderr.write(`kwatch: ${path} played to its end: the cluster holds its last state\n`);
     });
+    // A recording with lines missing is not the cluster it recorded: a --once verdict on it cannot pass.
+    const missing = [recording.truncated ? 'its last line was cut off' : undefined, recording.badLineCount ? `${recording.badLineCount} bad ${recording.badLineCount === 1 ? 'line' : 'lines'} left out` : undefined].filter(Boolean);
+    const incomplete = missing.length ? `${path} is incomplete (${missing.join(', ')}): a verdict on it is not one on the cluster it recorded` : undefined;
     // --once settles only once the recording has played: its events are what the controller is tested against.
-    return { conn: await this.connectLocal(cluster.url, flags, tracer), played: () => played };
+    return { conn: await this.connectLocal(cluster.url, flags, tracer), played: () => played, incomplete };
   }
 
   /** The live server the flags name (kubeconfig or --sim), scoped by -n/-A/-l/--field-selector. */

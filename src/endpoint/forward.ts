@@ -2,6 +2,7 @@
 // as both ends do). The target connection applies the user's credentials and TLS; the client's own token stays here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connection, PushedResponse } from '../kube/http/connection.js';
+import type { RequestHeaders } from '../kube/http/request-headers.js';
 import { ApiStatusError } from '../wire/api-status.js';
 import { breakAfterWritten } from './break-response.js';
 import { requestInfo } from './request-info.js';
@@ -113,13 +114,22 @@ function answerHeaders(headers: Record<string, string | string[] | undefined>): 
   return out;
 }
 
-/** The client's request headers the target gets (the names a Connection header lists stay here too, as hop-by-hop). */
-export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+/**
+ * The client's request headers the target gets (the names a Connection header lists stay here too, as hop-by-hop). A
+ * header the client sent on several lines goes on as several lines: Node joins them with ", ", and kube-apiserver
+ * reads each Impersonate-Group or Impersonate-Extra-* line as one value, never splitting on commas
+ * (apiserver/pkg/endpoints/filters/impersonation.go), so "g1, g2" would be one group.
+ */
+export function forwardedHeaders(req: IncomingMessage): RequestHeaders {
   const hopByHop = new Set(String(req.headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
-  const headers: Record<string, string> = {};
+  const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
+  const headers: RequestHeaders = {};
   for (const [name, v] of Object.entries(req.headers)) {
     if (v === undefined || KEPT_REQUEST_HEADERS.has(name) || hopByHop.has(name)) continue;
-    headers[name] = Array.isArray(v) ? v.join(', ') : v;
+    const lines = distinct?.[name];
+    // Only where Node joined the lines: for the names it keeps the first of (Content-Type, User-Agent…) the first
+    // goes, as Go's Header.Get reads it, and a value the endpoint set itself (a re-encoded body's type) stays.
+    headers[name] = Array.isArray(v) ? v : lines !== undefined && lines.length > 1 && v === lines.join(', ') ? [...lines] : v;
   }
   return headers;
 }

@@ -36,7 +36,10 @@ export function requestInfo(method: string, target: string): RequestInfo {
   const path = q < 0 ? origin : origin.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : origin.slice(q + 1));
   const none: RequestInfo = { isResource: false, verb: 'other', group: '', version: '', resource: '', path, query };
-  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  // kube-apiserver reads req.URL.Path, which Go's server has already decoded (`%2F` is a slash there, so
+  // `pods/web%2Fproxy` is pods/web/proxy), and splits it keeping empty inner segments (apiserver/pkg/endpoints/request/
+  // requestinfo.go NewRequestInfo, splitPath). Reading it any other way lets a write pass as something else.
+  const parts = splitPath(goPathUnescape(path));
   let rest: string[];
   let group: string, version: string;
   if (parts[0] === 'api' && parts.length >= 3) { group = ''; version = parts[1]; rest = parts.slice(2); }
@@ -78,8 +81,26 @@ export function queryTrue(v: string | null): boolean {
   return v === '1' || v === 't' || v === 'T' || v === 'true' || v === 'TRUE' || v === 'True';
 }
 
-function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+/** kube's splitPath: slashes trimmed at both ends, then split (`namespaces//pods` keeps an empty namespace). */
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * Every %XX decoded, as Go's url.PathUnescape does (bytes that are not UTF-8 become U+FFFD rather than an error). A
+ * malformed escape such as `100%` is kept as sent: Go's server answers such a request 400 before any handler.
+ */
+function goPathUnescape(path: string): string {
+  if (!path.includes('%')) return path;
+  const bytes: Buffer[] = [];
+  let last = 0;
+  for (const m of path.matchAll(/%([0-9a-fA-F]{2})/g)) {
+    bytes.push(Buffer.from(path.slice(last, m.index), 'utf8'), Buffer.from([parseInt(m[1], 16)]));
+    last = m.index + 3;
+  }
+  bytes.push(Buffer.from(path.slice(last), 'utf8'));
+  return Buffer.concat(bytes).toString('utf8');
 }
 
 /** "pods", "deployments.apps": kubectl's spelling of the resource. */

@@ -295,17 +295,17 @@ describe('the --once verdict', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  // Holes in the verdict a CI gate relies on, found by using it as a new user would (the newuser brief); the verdict
-  // logic is review2's to change. Each asserts what the gate should say and fails today (it.fails): drop `.fails` when
-  // the verdict is fixed.
-  it.fails('a controller that exits 0 at once, having watched and written nothing, does not pass --once', async () => {
+  // Holes in the verdict a CI gate relies on, found by using it as a new user would: each passed --once (exit 0).
+  it('a controller that exits 0 at once, having watched and written nothing, is idle (exit 4), not converged', async () => {
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', ...sh('kubectl get configmapz -o name 2>/dev/null || true'));
-    expect(r.code).not.toBe(0);
+    expect(lastLine(r.stderr)).toBe('idle: the controller never opened a watch and wrote nothing before it exited — it may not have started its work (--expect judges the end state it leaves)');
+    expect(r.code).toBe(4);
   }, 60_000);
 
-  it.fails('a controller that never connects (hung before its first request) does not pass --once at --max-wait', async () => {
+  it('a controller that never connects (hung before its first request) is idle at --max-wait (exit 4), not converged', async () => {
     const r = await exec('-n', 'default', '--writes', 'overlay', '--once', '--max-wait', '2s', '--', 'sleep', '600');
-    expect(r.code).not.toBe(0);
+    expect(lastLine(r.stderr)).toMatch(/^idle: no request reached the endpoint/);
+    expect(r.code).toBe(4);
   }, 60_000);
 
   it('two clients alternating on one field are a fight naming both and the field (exit 1); a refused write is failed, not a no-op', async () => {

@@ -62,6 +62,19 @@ describe('--checkpoint and --record files', () => {
     expect(readFileSync(target, 'utf8')).toBe('keep me');
   });
 
+  it('proxy --kubeconfig-out replaces a symbolic link planted at <kubeconfig>.ca.crt, never writing the CA through it', async () => {
+    const target = join(dir, 'precious-ca');
+    writeFileSync(target, 'keep me');
+    const out = join(dir, 'proxy-kc');
+    symlinkSync(target, `${out}.ca.crt`);
+    const res = await kwatch(['proxy', '--sim', '--kubeconfig-out', out, '--for', '1ms'], {});
+    expect(res.code, res.stderr).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('keep me');
+    expect(lstatSync(`${out}.ca.crt`).isFile()).toBe(true);
+    expect(readFileSync(`${out}.ca.crt`, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(mode(`${out}.ca.crt`)).toBe(0o600);
+  });
+
   it('--checkpoint and events --record create 0600 files, with no temporary file left', async () => {
     const cp = join(dir, 'ck.json');
     const replay = await kwatch(['replay', 'pods', '--sim', '--sim-churn', '50', '--from-rv', '1', '--max-events', '2', '-o', 'ndjson', '--checkpoint', cp], {});

@@ -77,6 +77,15 @@ describe('requestInfo', () => {
     expect(requestInfo('GET', '/api/v1/pods').query.toString()).toBe('');
   });
 
+  it('reads an escaped slash as a slash and keeps an empty segment, as kube-apiserver reads Go\'s decoded URL.Path', () => {
+    expect(requestInfo('POST', '/api/v1%2Fnamespaces%2Fa%2Fconfigmaps')).toMatchObject({ isResource: true, verb: 'create', resource: 'configmaps', namespace: 'a', path: '/api/v1%2Fnamespaces%2Fa%2Fconfigmaps' });
+    expect(requestInfo('POST', '/api/v1/namespaces/a/pods/web%2Fproxy/x')).toMatchObject({ resource: 'pods', name: 'web', subresource: 'proxy', subpath: 'x' });
+    expect(isQuestion(requestInfo('POST', '/api/v1/namespaces/a%2Fpods%2Fweb%2Fproxy/serviceaccounts/s/token'))).toBe(false);
+    expect(requestInfo('POST', '/api/v1/namespaces//pods/web/proxy')).toMatchObject({ namespace: '', resource: 'pods', name: 'web', subresource: 'proxy' });
+    expect(requestInfo('GET', '//api/v1/namespaces/a/pods/p/')).toMatchObject({ namespace: 'a', resource: 'pods', name: 'p', verb: 'get' });
+    expect(requestInfo('GET', '/api/v1/namespaces/a/configmaps/%E2%9C%93%ff')).toMatchObject({ name: '\u2713\ufffd' });
+  });
+
   it('names each part exactly, and the shortest resource paths', () => {
     expect(requestInfo('GET', '/api/v1/pods')).toEqual({ isResource: true, verb: 'list', group: '', version: 'v1', resource: 'pods', namespace: undefined, name: undefined, subresource: undefined, path: '/api/v1/pods', query: new URLSearchParams() });
     expect(requestInfo('GET', '/apis/apps/v1/deployments')).toMatchObject({ isResource: true, group: 'apps', version: 'v1', resource: 'deployments' });

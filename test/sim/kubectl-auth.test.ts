@@ -107,6 +107,13 @@ describe('kubectl auth can-i', () => {
   });
 });
 
+describe('impersonated groups', () => {
+  it('are one per Impersonate-Group line, a comma inside a group kept (kube never splits a line: filters/impersonation.go)', async () => {
+    const who = JSON.parse(await ok(k.kubectl('auth', 'whoami', '--as=carol', '--as-group=cn=ops,dc=example', '--as-group=g2', '-o', 'json'))) as { status: { userInfo: { groups: string[] } } };
+    expect(who.status.userInfo.groups).toEqual(['cn=ops,dc=example', 'g2', 'system:authenticated']);
+  });
+});
+
 describe('kubectl auth whoami', () => {
   it('prints the admin\'s and dev\'s user and groups', async () => {
     expect(await ok(k.kubectl('auth', 'whoami'))).toBe('ATTRIBUTE   VALUE\nUsername    admin\nGroups      [system:masters system:authenticated]\n');

@@ -8,6 +8,7 @@ import { serverAddress, type ServerAddress } from './server-url.js';
 import type { WireLog } from './wire-log.js';
 import type { BodySink, SocketTarget } from './socket-client.js';
 import type { DiscoveryStore } from '../discovery/discovery-store.js';
+import type { RequestHeaders } from './request-headers.js';
 
 export { KubeconfigError } from './config-error.js';
 
@@ -66,7 +67,7 @@ export interface Connection {
 
 export interface PushedRequest {
   path: string;
-  headers?: Record<string, string>;
+  headers?: RequestHeaders;
   signal?: AbortSignal;
 }
 
@@ -85,7 +86,7 @@ export interface HttpRequest {
   /** Absolute API path, e.g. /api/v1/pods (the server URL's own path prefix is added). */
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
-  headers?: Record<string, string>;
+  headers?: RequestHeaders;
   body?: string | Buffer;
   signal?: AbortSignal;
   /** Overrides the connection's request timeout for this request (0 = none). */

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { ConnectionError } from '../../informer/errors.js';
 import type { Tracer } from '../../informer/trace.js';
 import type { Connection, HttpRequest, HttpResponse, PushedRequest, PushedResponse } from './connection.js';
+import type { RequestHeaders } from './request-headers.js';
 import { SocketClient, type SocketAnswer, type SocketTarget } from './socket-client.js';
 import { ConnIds } from './conn-ids.js';
 import { isAbortError, toConnectionError } from './network-error.js';
@@ -27,7 +28,7 @@ export interface HttpConnectionOptions {
   tracer: Tracer;
   dispatcher: Dispatcher;
   /** Headers sent on every request (static credentials, impersonation). */
-  headers?: Record<string, string>;
+  headers?: RequestHeaders;
   /** Credentials that may change (exec plugins, auth providers); called per request, cached by the provider. */
   authHeaders?: () => Promise<Record<string, string>>;
   /** Default per-request timeout in ms; 0 or undefined = none. */
@@ -188,8 +189,8 @@ export class HttpConnection implements Connection {
   }
 
   /** The connection's headers and credentials, with those the request names in their place. */
-  private async headersFor(own: Record<string, string> | undefined): Promise<Record<string, string>> {
-    let headers: Record<string, string> = { 'User-Agent': 'kwatch', ...this.opts.headers };
+  private async headersFor(own: RequestHeaders | undefined): Promise<RequestHeaders> {
+    let headers: RequestHeaders = { 'User-Agent': 'kwatch', ...this.opts.headers };
     if (this.opts.authHeaders) {
       try {
         headers = { ...headers, ...(await this.opts.authHeaders()) };
@@ -265,9 +266,9 @@ export class HttpConnection implements Connection {
   }
 
   /** Hands the request to the request log, with every credential the connection knows masked. */
-  private beginWire(method: string, url: string, headers: Record<string, string>, req: Pick<HttpRequest, 'body' | 'stream'>): WireCall | undefined {
+  private beginWire(method: string, url: string, headers: RequestHeaders, req: Pick<HttpRequest, 'body' | 'stream'>): WireCall | undefined {
     const shown: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers)) shown[k] = redact(String(v), this.opts.secrets);
+    for (const [k, v] of Object.entries(headers)) shown[k] = redact(Array.isArray(v) ? v.join(', ') : v, this.opts.secrets);
     const body = req.body === undefined ? undefined : redact(String(req.body), this.opts.secrets);
     return this.opts.wireLog?.begin({ method, url: `${this.server}${url}`, headers: shown, stream: req.stream === true, ...(body !== undefined ? { body } : {}) });
   }
@@ -388,7 +389,7 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
 }
 
 /** `headers` without those named in `names` (case-insensitively). */
-function withoutNames(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+function withoutNames(headers: RequestHeaders, names: readonly string[]): RequestHeaders {
   const drop = new Set(names.map((n) => n.toLowerCase()));
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.has(k.toLowerCase())));
 }

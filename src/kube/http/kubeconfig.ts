@@ -11,6 +11,7 @@ import { KubeconfigError } from './config-error.js';
 import { readSimpleYaml } from './kubeconfig-yaml.js';
 import { redact } from './redact.js';
 import { maskUrlPasswords, serverAddress } from './server-url.js';
+import type { RequestHeaders } from './request-headers.js';
 
 export interface KubeconfigSelection {
   kubeconfig?: string;
@@ -38,7 +39,7 @@ export interface ResolvedKubeconfig {
   files: string[];
   tls: TlsOptions;
   /** Static headers: bearer token, basic auth, impersonation. */
-  headers: Record<string, string>;
+  headers: RequestHeaders;
   /** For exec plugins and auth providers: fresh headers per request (the provider caches). */
   authHeaders?: () => Promise<Record<string, string>>;
   proxyUrl?: string;
@@ -198,7 +199,7 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   if (cert) tls.cert = cert;
   if (key) tls.key = key;
 
-  const headers: Record<string, string> = {};
+  const headers: RequestHeaders = {};
   let token = typeof u.token === 'string' && u.token ? u.token : undefined;
   if (!token && typeof u['token-file'] === 'string' && u['token-file']) token = readBytes('the token', u['token-file'], undefined)!.toString('utf8').trim();
   if (token) {
@@ -210,7 +211,9 @@ export async function resolveKubeconfig(sel: KubeconfigSelection): Promise<Resol
   // Userinfo in the server URL is basic auth when nothing else authenticates (Go's http.Client sends it so).
   if (!headers.Authorization && address.basicAuth && !u.exec && !u['auth-provider']) headers.Authorization = address.basicAuth;
   if (u.as) headers['Impersonate-User'] = String(u.as);
-  if (Array.isArray(u['as-groups']) && u['as-groups'].length) headers['Impersonate-Group'] = u['as-groups'].join(',');
+  // One line per group, as client-go's impersonating transport Adds them: kube-apiserver reads each line as one group
+  // and never splits a value on commas (a group may hold one: cn=ops,dc=example).
+  if (Array.isArray(u['as-groups']) && u['as-groups'].length) headers['Impersonate-Group'] = u['as-groups'].map(String);
 
   let authHeaders: ResolvedKubeconfig['authHeaders'];
   if (u.exec || u['auth-provider']) {

@@ -3,6 +3,7 @@
 // (Authorization, Cookie) sent on only while the redirect stays on the first host or a subdomain of it.
 import type { Dispatcher } from 'undici';
 import { ConnectionError } from '../../informer/errors.js';
+import type { RequestHeaders } from './request-headers.js';
 import { maskUrlPasswords } from './server-url.js';
 
 /** Go's defaultCheckRedirect: the 11th redirect is an error. */
@@ -22,7 +23,7 @@ export function keepsCredentials(initial: URL, dest: URL): boolean {
   return sub.endsWith(`.${parent}`);
 }
 
-type RequestOptions = Dispatcher.RequestOptions & { origin: string; headers?: Record<string, string> };
+type RequestOptions = Dispatcher.RequestOptions & { origin: string; headers?: RequestHeaders };
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -51,7 +52,7 @@ export async function requestFollowingRedirects(dispatcher: Dispatcher, first: R
       const verb = opts.method[0] + opts.method.slice(1).toLowerCase();
       throw new ConnectionError(`${verb} "${maskUrlPasswords(next.href)}": stopped after ${MAX_REDIRECTS} redirects`, 'ETOOMANYREDIRECTS');
     }
-    const headers: Record<string, string> = { ...opts.headers };
+    const headers: RequestHeaders = { ...opts.headers };
     let { method, body } = opts;
     if (res.statusCode !== 307 && res.statusCode !== 308 && method !== 'GET' && method !== 'HEAD') {
       method = 'GET';

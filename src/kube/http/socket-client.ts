@@ -8,6 +8,7 @@ import { connect as netConnect, isIP, type NetConnectOpts, type Socket } from 'n
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { ResponseParser, type ParsedHead } from './response-parser.js';
 import type { TlsOptions } from './kubeconfig.js';
+import type { RequestHeaders } from './request-headers.js';
 
 /** Where the target listens, and its TLS as the kubeconfig says (none for http://). */
 export interface SocketTarget {
@@ -66,7 +67,7 @@ export class SocketClient {
   constructor(private readonly target: SocketTarget, private readonly nextId: () => number) {}
 
   /** Sends a request without a body (GET) and resolves with the answer's head. */
-  async request(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): Promise<SocketAnswer> {
+  async request(method: string, path: string, headers: RequestHeaders, signal?: AbortSignal): Promise<SocketAnswer> {
     const head = requestHead(method, path, this.hostHeader(), headers);
     for (let attempt = 0; ; attempt++) {
       // Gone already (an abort listener added now would never be called).
@@ -256,13 +257,16 @@ export class ClosedError extends Error {
 }
 
 /** The request line and headers; a header with a line break in it is refused (it would split the request). */
-function requestHead(method: string, path: string, host: string, headers: Record<string, string>): string {
+function requestHead(method: string, path: string, host: string, headers: RequestHeaders): string {
   let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, values] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (lower === 'host' || lower === 'connection') continue;
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new Error(`header ${JSON.stringify(name)} has a line break in it`);
-    head += `${name}: ${value}\r\n`;
+    // A list is one line per value (two Impersonate-Group lines are two groups to kube-apiserver).
+    for (const value of Array.isArray(values) ? values : [values]) {
+      if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new Error(`header ${JSON.stringify(name)} has a line break in it`);
+      head += `${name}: ${value}\r\n`;
+    }
   }
   return `${head}\r\n`;
 }

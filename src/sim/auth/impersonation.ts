@@ -13,15 +13,15 @@ const EXTRA_PREFIX = 'impersonate-extra-';
 
 /** The user a request acts as: `user` itself without impersonation headers, else the impersonated one (or a 400/403). */
 export function impersonate(req: IncomingMessage, user: UserInfo, authorizer: Authorizer): UserInfo | SimApiError {
-  const headers = req.headers;
-  const name = single(headers['impersonate-user']);
-  const groups = list(headers['impersonate-group']);
-  const uid = single(headers['impersonate-uid']);
+  const lines = headerLines(req);
+  const name = lines('impersonate-user')[0];
+  const groups = lines('impersonate-group');
+  const uid = lines('impersonate-uid')[0];
   const extra: Record<string, string[]> = {};
-  for (const [h, v] of Object.entries(headers)) {
+  for (const h of Object.keys(req.headers)) {
     if (!h.startsWith(EXTRA_PREFIX)) continue;
     const key = decodeURIComponent(h.slice(EXTRA_PREFIX.length));
-    extra[key] = [...(extra[key] ?? []), ...list(v)];
+    extra[key] = [...(extra[key] ?? []), ...lines(h)];
   }
   if (name === undefined) {
     if (groups.length || uid !== undefined || Object.keys(extra).length) return badRequest('requested impersonation of groups, uid or extra without impersonating a user');
@@ -49,12 +49,15 @@ export function impersonate(req: IncomingMessage, user: UserInfo, authorizer: Au
   return { name, groups: asGroups, ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
 }
 
-function list(v: string | string[] | undefined): string[] {
-  if (v === undefined) return [];
-  return (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean);
-}
-
-function single(v: string | string[] | undefined): string | undefined {
-  const all = list(v);
-  return all.length ? all[0] : undefined;
+/**
+ * A header's values, one per line as sent: kube-apiserver reads req.Header[name] line by line and never splits a line
+ * on commas (a group may hold one: cn=ops,dc=example). Node joins repeated lines in `headers`, so they are read from
+ * `headersDistinct` where the request has it.
+ */
+function headerLines(req: IncomingMessage): (name: string) => string[] {
+  const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
+  return (name) => {
+    const v = distinct?.[name] ?? req.headers[name];
+    return (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter(Boolean);
+  };
 }
