@@ -73,7 +73,8 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
     expect(replayed.code).toBe(0);
     expect(records(replayed.stdout).some((x) => x.key === 'default/rec-secret')).toBe(true);
     expect(served.stderr).toMatch(/^sh \| secret\/rec-secret$/m);
-    expect(served.code).toBe(0);
+    // A reader that never watched and wrote nothing before it exited gave --once nothing to judge: idle (exit 4).
+    expect(served.code).toBe(4);
   });
 
   it('--record records single-object GETs (a 404 too), so that --from-recording serves what the process read', async () => {
@@ -90,7 +91,7 @@ describe('kwatch reconcile --exec --from-recording', { timeout: 300_000 }, () =>
     ]);
     const served = await kwatch(['reconcile', '--exec', '--from-recording', file, '--speed', 'max', '--once', '--quiet', '1s', ...sh('kubectl get configmap kube-root-ca.crt -n default -o name')], { KUBECONFIG: join(dir, 'no-such-kubeconfig') });
     expect(served.stderr).toMatch(/^sh \| configmap\/kube-root-ca\.crt$/m);
-    expect(served.code).toBe(0);
+    expect(served.code).toBe(4); // idle, as above
   });
 
   it('bad input: --speed without a recording, and --from-recording with --sim, are one line and exit 1', async () => {
