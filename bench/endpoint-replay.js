@@ -7,12 +7,18 @@
 //   node --expose-gc bench/endpoint-replay.js OLD_DIST NEW_DIST  an A/B of two builds, interleaved (or more builds,
 //     named by NAMES=a,b,…)
 //     (cp -r dist /tmp/old-dist && ln -s "$PWD/node_modules" /tmp/node_modules, before the change; then npm run build)
+// Beside the relay, two "minimal keepers" (KEEPER=0: neither): forwarders that do only what the endpoint must do per
+// event — pass the bytes on, find each line, read the object's identity and keep one owned copy of the line as that
+// object's newest version — and nothing else, over TCP as the relay (keeper, bench/lib/keeping-relay.js) and as an
+// HTTP proxy with a server and client of its own (keeper-http, bench/lib/keeping-proxy.js): the floor for any
+// endpoint that keeps what its client was sent. Each keeper runs in a process of its own (bench/lib/keeper-child.js,
+// KEEPER_FLAGS: its node flags), so that its heap is not the endpoint's; its CPU and GC figures are that process's.
 // env: SIZES (4000,16000), ROUNDS (5), PODS (20000), RELAY=0 (no relay), NDJSON=1 (each endpoint also with the
 // `-o ndjson > /dev/null` subscriber), PROFILE=VARIANT (a CPU profile of that variant's replay of the last size in
 // each round, to bench/results/replay-VARIANT-ROUND.cpuprofile; the timings of that round then carry the profiler).
 // Per variant and length: events/s from the first event received to the last (as bench/endpoint.js counts), the
 // time from sending the request to the headers and to the first event, and this process's CPU per event (the
-// endpoint's; the relay's for the relay), medians and min–max of the rounds.
+// endpoint's; the relay's for the relay; a keeper's own process's for a keeper), medians and min–max of the rounds.
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
@@ -20,6 +26,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startRelay } from './lib/tcp-relay.js';
+import { startKeeper } from './lib/keeper-process.js';
 import { startEndpointClient } from './lib/endpoint-client-process.js';
 import { sharedSimOptions, startSim } from './lib/sim.js';
 
@@ -68,6 +75,8 @@ console.log(`endpoint replay: node ${process.version}, ${cpus().length} × ${cpu
 const sim = await startSim(sharedSimOptions(PODS));
 const client = startEndpointClient();
 const relay = process.env.RELAY === '0' ? undefined : await startRelay(sim.url);
+const keeperFlags = process.env.KEEPER_FLAGS?.split(' ').filter(Boolean) ?? [];
+const keepers = process.env.KEEPER === '0' ? [] : [['keeper', await startKeeper('tcp', sim.url, keeperFlags)], ['keeper-http', await startKeeper('http', sim.url, keeperFlags)]];
 const eps = {};
 for (const [name, dist] of builds) {
   const m = await load(dist);
@@ -78,6 +87,7 @@ for (const [name, dist] of builds) {
 }
 const variants = [{ key: 'direct', url: sim.url }];
 if (relay) variants.push({ key: 'relay', url: relay.url });
+for (const [key, k] of keepers) variants.push({ key, url: k.url, keeper: k });
 for (const name of Object.keys(eps)) {
   variants.push({ key: name, url: eps[name].ep.url, name });
   if (process.env.NDJSON) variants.push({ key: `${name}-ndjson`, url: eps[name].ep.url, name, trace: true });
@@ -106,6 +116,8 @@ for (let r = 0; r < ROUNDS; r++) {
     for (const v of variants.map((_, i) => variants[(i + r) % variants.length])) {
       const off = v.trace ? ndjson(eps[v.name].m, eps[v.name].tracer) : undefined;
       globalThis.gc?.();
+      await v.keeper?.gc();
+      await v.keeper?.take();
       // The forced collection's entry reaches the observer later: let it, so that it is not counted below.
       await new Promise((r) => setTimeout(r, 20));
       const profiling = PROFILE === v.key && n === SIZES.at(-1);
@@ -116,6 +128,9 @@ for (let r = 0; r < ROUNDS; r++) {
       await tick();
       const c = process.cpuUsage(c0);
       const gc = gcTaken();
+      // A keeper's figures are its own process's (this one only relayed the command).
+      const kept = await v.keeper?.take();
+      if (kept) { c.user = kept.cpuUs; c.system = 0; gc.majors = kept.majors; gc.gcMs = kept.gcMs; }
       if (profiling) writeFileSync(`${RESULTS}replay-${v.key}-${r}.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile));
       off?.();
       const cpuMs = (c.user + c.system) / 1000;
@@ -145,10 +160,13 @@ console.log(`as the rounds ended, no forced GC: heap ${Math.round(ended.heapUsed
 for (let i = 0; i < 3; i++) { globalThis.gc?.(); await tick(); }
 const mem = process.memoryUsage();
 console.log(`after the rounds, full GCs: heap ${Math.round(mem.heapUsed / 1e6)} MB, array buffers ${Math.round(mem.arrayBuffers / 1e6)} MB, RSS ${Math.round(mem.rss / 1e6)} MB`);
+// A keeper that kept nothing measured nothing: each must have kept every event it passed on.
+for (const [key, k] of keepers) { const t = await k.take(); console.log(`${key}: ${t.events.toLocaleString('en-US')} events kept, ${t.kept.toLocaleString('en-US')} objects' newest versions`); }
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(`${RESULTS}endpoint-replay.json`, JSON.stringify({ sizes: SIZES, rounds: ROUNDS, pods: PODS, builds, res, peakRssMB, endedRssMB: ended.rss / 1e6 }, null, 1));
 for (const { ep, upstream } of Object.values(eps)) { await ep.close(); await upstream.close(); }
 await relay?.close();
+for (const [, k] of keepers) await k.close();
 await client.close();
 await sim.close();
 process.exit(0);

@@ -105,9 +105,8 @@ function joined(chunks: readonly Buffer[]): Buffer {
 
 /**
  * An object's identity from its metadata; the rest of it is left unread. Its owner references too, unless they come
- * before its identity: only a watch event's owners are asked for often (a write's likely triggers), so a list item's
- * or a got object's are read from the object if ever asked for. A 20,000-pod LIST had the endpoint walk every pod's
- * labels and owner references for them.
+ * before its identity: they are read from its bytes if ever asked for (owner-scan.ts). A 20,000-pod LIST had the
+ * endpoint walk every pod's labels and owner references for them.
  */
 export function scanObject(b: Buffer, start: number, end: number): SentObject {
   return new ScannedObject(identityOf(b, start, false), start === 0 && end === b.length ? b : b.subarray(start, end));
@@ -251,7 +250,8 @@ export function scanWatchEvent(line: Buffer, from = 0, to = line.length): Scanne
         return id ? STOP : e;
       }
       if (line[s] === 0x7b) {
-        id = identityOf(line, s);
+        // Owners are read if a write asks (sent-object.ts): walking on to them cost a replayed event ~5 µs.
+        id = identityOf(line, s, false);
         const row = id.key === undefined ? tableRowIdentity(line, s) : undefined;
         if (row) {
           table = true;

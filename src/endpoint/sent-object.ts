@@ -1,6 +1,7 @@
 // An object the endpoint sent a client (a list item, a get, a watch event's object, a write's answer): its identity
 // read at once, the object itself decoded only when something asks (a write's diff, a recording). Forwarded bodies are
 // scanned, not parsed (json-scan.ts); what arrives decoded (protobuf, a write's answer) is wrapped as it is.
+import { eventOwnerReferencesJson } from './owner-scan.js';
 import { objectKey } from './request-info.js';
 
 export interface SentObject {
@@ -80,11 +81,25 @@ export class ScannedObject implements SentObject {
 
   get owners(): string[] {
     if (!this.ownerUids) {
-      if (this.ownersUnread) this.ownerUids = ownerUids((this.raw().metadata as Meta | undefined)?.ownerReferences);
+      if (this.ownersUnread) this.ownerUids = this.unreadOwners();
       else this.ownerUids = this.ownersJson === undefined ? [] : ownerUids(JSON.parse(this.ownersJson) as Meta['ownerReferences']);
       this.ownersJson = undefined;
     }
     return this.ownerUids;
+  }
+
+  /**
+   * Owners the scan stopped before: a watch event's are read from its line while this has it (a write asks for the
+   * owners of every recent event: decoding each whole cost about ten times the scan), others from the object decoded.
+   */
+  private unreadOwners(): string[] {
+    if (this.member === 'object' && this.decoded === undefined && this.bytes !== undefined) {
+      const b = typeof this.bytes === 'string' ? Buffer.from(this.bytes, 'latin1') : this.bytes;
+      const json = eventOwnerReferencesJson(b);
+      if (json === null) return [];
+      if (json !== undefined) return ownerUids(JSON.parse(json) as Meta['ownerReferences']);
+    }
+    return ownerUids((this.raw().metadata as Meta | undefined)?.ownerReferences);
   }
 
   keep(): SentObject {

@@ -110,6 +110,8 @@ describe('ClientSession: the likely triggers of a write', () => {
     s.event('deployments', { type: 'MODIFIED', key: 'demo/owner', rv: '2', object: decodedObject({ metadata: { namespace: 'demo', name: 'owner', uid: 'uid-owner', resourceVersion: '2' } }) }, 0);
     const written = { metadata: { uid: 'uid-from-body', ownerReferences: [{ uid: 'uid-owner' }, {}] } };
     expect(s.likelyTriggers('replicasets', 'demo/rs', written, 10, 5000).map((t) => t.key)).toEqual(['demo/child', 'demo/owner']);
+    // Each trigger as the write record and the loop check read it: its owners among its fields.
+    expect(s.likelyTriggers('replicasets', 'demo/rs', written, 10, 5000)[0]).toEqual({ time: 0, resource: 'pods', type: 'MODIFIED', key: 'demo/child', rv: '1', uid: 'uid-child', owners: ['uid-from-body'], own: false });
     // Without a body, the uid of the version the client holds.
     s.sent('replicasets', decodedObject({ metadata: { namespace: 'demo', name: 'rs', uid: 'uid-from-body' } }));
     expect(s.likelyTriggers('replicasets', 'demo/rs', undefined, 10, 5000).map((t) => t.key)).toEqual(['demo/child']);

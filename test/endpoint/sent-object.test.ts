@@ -51,6 +51,21 @@ describe('ScannedObject', () => {
     expect(new ScannedObject({ key: 'x', ownersUnread: true }, Buffer.from('{"kind":"Thing"}')).owners).toEqual([]);
   });
 
+  it('reads the owners of a watch line the scan stopped before from the line itself, borrowed or kept, UTF-8 intact', () => {
+    const meta = { name: 'a', namespace: 'demo', uid: 'u-a', resourceVersion: '7', annotations: { note: 'café' }, ownerReferences: [{ uid: 'u-ü' }, { kind: 'Deployment' }] };
+    const chunk = Buffer.from(`xx${JSON.stringify({ type: 'MODIFIED', object: { kind: 'Pod', metadata: { ...meta, managedFields: [{ manager: 'm' }] } } })}\n`);
+    const borrowed = new ScannedObject({ key: 'demo/a', rv: '7', ownersUnread: true }, chunk.subarray(2), 'object', true);
+    expect(borrowed.owners).toEqual(['u-ü', '']);
+    const kept = new ScannedObject({ key: 'demo/a', rv: '7', ownersUnread: true }, chunk.subarray(2), 'object', true).keep();
+    chunk.fill(0x20);
+    expect(kept.owners).toEqual(['u-ü', '']);
+    expect(kept.raw()).toMatchObject({ kind: 'Pod', metadata: meta });
+    // None in the line; and owners written after managedFields, found in the object decoded.
+    expect(new ScannedObject({ key: 'x', ownersUnread: true }, Buffer.from('{"type":"ADDED","object":{"metadata":{"name":"x"}}}'), 'object').owners).toEqual([]);
+    const late = Buffer.from(JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'x', managedFields: [], ownerReferences: [{ uid: 'late' }] } } }));
+    expect(new ScannedObject({ key: 'x', ownersUnread: true }, late, 'object').owners).toEqual(['late']);
+  });
+
   it('decodes the object, or the member of a watch line, once asked; without managedFields for diffs', () => {
     const line = Buffer.from(JSON.stringify({ type: 'MODIFIED', object: cm }));
     const o = new ScannedObject({ key: 'demo/a' }, line, 'object');
