@@ -2,7 +2,7 @@
 // which passes its target's answers on byte for byte, plus what any endpoint keeping what its client was sent must do
 // per watch event (kept-versions.js). Each answer's chunked body is read beside the relay, only to find its lines. No
 // trace, no faults, no HTTP server of its own (keeping-proxy.js has one), no per-client books.
-import { connect as connectNet, createServer as createNetServer } from 'node:net';
+import { startRelay } from './tcp-relay.js';
 import { keptVersions, lineReader } from './kept-versions.js';
 
 const NEWLINE = 0x0a;
@@ -77,27 +77,7 @@ function answerReader(line) {
 
 /** Listens on 127.0.0.1 and relays each connection to `target` (an http:// URL), keeping each watch event's object. */
 export async function startKeepingRelay(target) {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set();
   const versions = keptVersions();
-  const server = createNetServer((client) => {
-    const upstream = connectNet({ host: hostname, port: Number(port) });
-    for (const s of [client, upstream]) {
-      s.setNoDelay(true);
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => { client.destroy(); upstream.destroy(); });
-    }
-    const read = answerReader(versions.keep);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    upstream.on('data', read);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    kept: versions.kept,
-    events: versions.events,
-    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
-  };
+  const relay = await startRelay(target, () => answerReader(versions.keep));
+  return { url: relay.url, kept: versions.kept, events: versions.events, close: relay.close };
 }

@@ -2,8 +2,11 @@
 // proxy costs on this machine, the floor under the endpoint's figures (bench/endpoint.js, endpoint-replay.js).
 import { connect as connectNet, createServer as createNetServer } from 'node:net';
 
-/** Listens on 127.0.0.1 and relays each connection to `target` (an http:// URL); `close` ends every relayed socket. */
-export async function startRelay(target) {
+/**
+ * Listens on 127.0.0.1 and relays each connection to `target` (an http:// URL); `close` ends every relayed socket.
+ * `readAnswers`, if given, makes one listener per connection for the target's bytes, read beside the copy.
+ */
+export async function startRelay(target, readAnswers) {
   const { hostname, port } = new URL(target);
   const sockets = new Set();
   const server = createNetServer((client) => {
@@ -16,6 +19,7 @@ export async function startRelay(target) {
     }
     client.pipe(upstream);
     upstream.pipe(client);
+    if (readAnswers) upstream.on('data', readAnswers());
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
