@@ -1,5 +1,7 @@
 // What a request to the endpoint asks for, read from its path and query without knowing the cluster's kinds (kube's
 // RequestInfoFactory rules): the API group/version/resource, namespace, name, subresource and verb.
+import { goPathUnescape } from '../wire/go-path-unescape.js';
+
 export interface RequestInfo {
   /** True for /api/… and /apis/… paths that name a resource; false for discovery, OpenAPI, health and the rest. */
   isResource: boolean;
@@ -85,22 +87,6 @@ export function queryTrue(v: string | null): boolean {
 function splitPath(path: string): string[] {
   const trimmed = path.replace(/^\/+|\/+$/g, '');
   return trimmed === '' ? [] : trimmed.split('/');
-}
-
-/**
- * Every %XX decoded, as Go's url.PathUnescape does (bytes that are not UTF-8 become U+FFFD rather than an error). A
- * malformed escape such as `100%` is kept as sent: Go's server answers such a request 400 before any handler.
- */
-function goPathUnescape(path: string): string {
-  if (!path.includes('%')) return path;
-  const bytes: Buffer[] = [];
-  let last = 0;
-  for (const m of path.matchAll(/%([0-9a-fA-F]{2})/g)) {
-    bytes.push(Buffer.from(path.slice(last, m.index), 'utf8'), Buffer.from([parseInt(m[1], 16)]));
-    last = m.index + 3;
-  }
-  bytes.push(Buffer.from(path.slice(last), 'utf8'));
-  return Buffer.concat(bytes).toString('utf8');
 }
 
 /** "pods", "deployments.apps": kubectl's spelling of the resource. */

@@ -3,6 +3,7 @@
 // and resolve it, so a DELETE of configmaps/%2e%2e would reach the namespace itself.)
 import type { ResourceRoute } from './router.js';
 import { badRequest } from './status.js';
+import { goPathUnescape } from '../wire/go-path-unescape.js';
 
 export interface RequestTarget {
   /** The path exactly as sent: still percent-encoded, dot segments kept. */
@@ -23,15 +24,7 @@ export function splitRequestTarget(target: string): RequestTarget | undefined {
 
 /** Percent-decodes one path segment to UTF-8 text, leniently as Go does (bytes that are not UTF-8 become U+FFFD rather than an error). */
 export function decodePathSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  const parts: Buffer[] = [];
-  let last = 0;
-  for (const m of segment.matchAll(/%([0-9a-fA-F]{2})/g)) {
-    parts.push(Buffer.from(segment.slice(last, m.index), 'utf8'), Buffer.from([parseInt(m[1], 16)]));
-    last = m.index + 3;
-  }
-  parts.push(Buffer.from(segment.slice(last), 'utf8'));
-  return Buffer.concat(parts).toString('utf8');
+  return goPathUnescape(segment);
 }
 
 /** apimachinery's IsValidPathSegmentName: the reasons a name cannot be one path segment (empty when it can). */
