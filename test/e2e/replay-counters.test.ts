@@ -1,0 +1,47 @@
+// The exit summary's totals line of a replay against the run it replays: reconcile --from-recording counts the
+// time span the recording holds, as `kwatch replay` of the same file does.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HEADER, pod, recordingText } from '../informer/recording/recording-fixture.js';
+import { kwatch } from './events-helpers.js';
+import { tempDir } from '../temp-dir.js';
+
+const dir = tempDir('kwatch-replay-counters-');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = { KUBECONFIG: join(dir, 'no-kubeconfig'), KUBECACHEDIR: join(dir, 'cache') };
+
+/** The totals line's key=value pairs (reconnects=0 relists=0 … bytes=1.2kB elapsed=3s). */
+function totals(stderr: string): Record<string, string> {
+  const line = stderr.split('\n').find((l) => l.startsWith('reconnects=')) ?? '';
+  return Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string]));
+}
+
+function noopModule(): string {
+  const module = join(dir, 'noop.mjs');
+  writeFileSync(module, "export default { name: 'noop', for: 'pods', async reconcile() {} };\n");
+  return module;
+}
+
+describe('replay counters (built CLI)', () => {
+  it("reconcile --from-recording spans the recording's clock, as kwatch replay of the file does", async () => {
+    const file = join(dir, 'three-seconds.ndjson');
+    const bookmark = (rv: string) => ({ kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: rv } });
+    writeFileSync(
+      file,
+      recordingText(HEADER, [
+        { rec: 'list', t: 10, res: 0, conn: 1, options: { resourceVersion: '0', limit: 500 }, page: { metadata: { resourceVersion: '100' }, items: [pod('a', 90)] } },
+        { rec: 'watch-start', t: 12, res: 0, conn: 2, options: { resourceVersion: '100', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+        { rec: 'event', t: 1500, res: 0, conn: 2, event: { type: 'MODIFIED', object: pod('a', 101, 'nginx:2') } },
+        { rec: 'event', t: 3010, res: 0, conn: 2, event: { type: 'BOOKMARK', object: bookmark('102') } },
+        { rec: 'watch-end', t: 3010, res: 0, conn: 2, reason: 'aborted' },
+      ]),
+    );
+    const replay = await kwatch(['replay', file], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(totals(replay.stderr).elapsed).toBe('3s');
+    const reconciled = await kwatch(['reconcile', '--with', noopModule(), '--from-recording', file], env);
+    expect(reconciled.code, reconciled.stderr).toBe(0);
+    expect(totals(reconciled.stderr).elapsed).toBe(totals(replay.stderr).elapsed);
+  }, 60_000);
+});
