@@ -1,5 +1,5 @@
-// The exit summary's totals line of a replay against the run it replays: reconcile --from-recording counts the
-// time span the recording holds, as `kwatch replay` of the same file does.
+// The exit summary's totals line of a replay against the run it replays: reconcile --from-recording counts the bytes
+// and the time span the recording holds, as the live run and `kwatch replay` of the same file do.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,17 @@ function noopModule(): string {
 }
 
 describe('replay counters (built CLI)', () => {
+  it('reconcile --from-recording of a live watch-list recording counts the bytes the live run received', async () => {
+    const file = join(dir, 'watch-list.ndjson');
+    // A watch-list sync (the sim serves 1.35, WatchList on): the initial events arrive on the watch, not in a list.
+    const live = await kwatch(['events', 'pods', '--sim', '--sim-churn', '0', '--sim-pods', '5', '--record', file, '--until-synced'], env);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stderr).toMatch(/initial-events-end=1/);
+    const replayed = await kwatch(['reconcile', '--with', noopModule(), '--from-recording', file], env);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(totals(replayed.stderr).bytes).toBe(totals(live.stderr).bytes);
+  }, 60_000);
+
   it("reconcile --from-recording spans the recording's clock, as kwatch replay of the file does", async () => {
     const file = join(dir, 'three-seconds.ndjson');
     const bookmark = (rv: string) => ({ kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: rv } });

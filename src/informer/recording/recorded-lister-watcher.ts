@@ -184,11 +184,19 @@ export class RecordedListerWatcher implements ListerWatcher {
     if (end < 0) return undefined;
     this.next++;
     this.releasePassed();
-    for (let i = op.firstEvent; i <= end; i++) this.state.apply(this.timeline.event(op, i)!.event);
+    // The list is the bytes those events were on the wire (the live run counted them): a page without them would
+    // leave the replay's summary short of everything the initial events brought.
+    let bytes: number | undefined;
+    for (let i = op.firstEvent; i <= end; i++) {
+      const ev = this.timeline.event(op, i)!.event;
+      this.state.apply(ev);
+      if (ev.bytes !== undefined) bytes = (bytes ?? 0) + ev.bytes;
+    }
     await this.waitUntil(this.timeline.event(op, end)!.t, signal, 'list');
     this.resume = { op: this.next - 1, event: end + 1 };
     this.stats.recorded++;
-    return statePage(this.state);
+    const page = statePage(this.state);
+    return bytes === undefined ? page : { ...page, bytes };
   }
 
   private async continueList(token: string, signal?: AbortSignal): Promise<ListPage> {
