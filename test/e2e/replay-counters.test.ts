@@ -1,8 +1,10 @@
-// The exit summary's totals line of a replay against the run it replays: reconcile --from-recording counts the bytes
-// and the time span the recording holds, as the live run and `kwatch replay` of the same file do.
+// The exit summary's totals line of a replay against the run it replays: kwatch replay and reconcile
+// --from-recording count the bytes the live run received (failed requests' answers too) and the time span the
+// recording holds.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startSimServer } from '../../src/sim/server.js';
 import { HEADER, pod, recordingText } from '../informer/recording/recording-fixture.js';
 import { kwatch } from './events-helpers.js';
 import { tempDir } from '../temp-dir.js';
@@ -54,5 +56,23 @@ describe('replay counters (built CLI)', () => {
     const reconciled = await kwatch(['reconcile', '--with', noopModule(), '--from-recording', file], env);
     expect(reconciled.code, reconciled.stderr).toBe(0);
     expect(totals(reconciled.stderr).elapsed).toBe(totals(replay.stderr).elapsed);
+  }, 60_000);
+
+  it("kwatch replay counts the bytes of a failed request's answer, as the live run did", async () => {
+    // The watch after the LIST is refused once with kube's 429 (its Status body is bytes the live run received).
+    const sim = await startSimServer({ port: 0, pods: 0, nodes: 0, churn: 0, faults: { fail: [{ code: 429, count: 1, verb: 'watch', retryAfterSeconds: 1 }] } });
+    try {
+      const kubeconfig = join(dir, 'fault-config');
+      await sim.writeKubeconfig(kubeconfig);
+      const file = join(dir, 'refused-watch.ndjson');
+      const live = await kwatch(['events', 'configmaps', '-n', 'default', '--no-watch-list', '--record', file, '--for', '8s'], { ...env, KUBECONFIG: kubeconfig });
+      expect(live.code, live.stderr).toBe(0);
+      expect(live.stderr).toMatch(/retry-after=1/);
+      const replay = await kwatch(['replay', file], env);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(totals(replay.stderr).bytes).toBe(totals(live.stderr).bytes);
+    } finally {
+      await sim.close();
+    }
   }, 60_000);
 });

@@ -305,7 +305,7 @@ function expiredEvent(message: string): WatchEvent {
 function errorFromEntry(e: Extract<RecordingEntry, { rec: 'error' }>): Error {
   // The Retry-After the live reflector honoured (the header is kept as details.retryAfterSeconds): without it the
   // replayed reflector would back off instead, and leave the recorded path and clock.
-  if (e.status) return new StatusError(e.status, e.status.details?.retryAfterSeconds);
+  if (e.status) return new StatusError(e.status, e.status.details?.retryAfterSeconds, e.bytes);
   return new ConnectionError(e.message, /\b(E[A-Z]{3,})\b/.exec(e.message)?.[1]);
 }
 

@@ -77,7 +77,9 @@ export class RecordingListerWatcher implements ListerWatcher {
 
   private error(conn: number, op: 'list' | 'watch', options: ListOptions, err: unknown): void {
     const status = err instanceof StatusError ? err.status : undefined;
-    this.sink.write({ rec: 'error', t: this.sink.elapsed(), res: this.res, conn, op, options, ...(status ? { status } : {}), message: message(err) });
+    // The answer's size, so that a replay's summary counts the bytes the live run received for it.
+    const bytes = err instanceof StatusError ? err.bytes : undefined;
+    this.sink.write({ rec: 'error', t: this.sink.elapsed(), res: this.res, conn, op, options, ...(status ? { status } : {}), message: message(err), ...(bytes !== undefined ? { bytes } : {}) });
   }
 }
 
