@@ -1,7 +1,7 @@
 // The exit summary's totals line of a replay against the run it replays: kwatch replay and reconcile
 // --from-recording count the bytes the live run received (failed requests' answers too) and the time span the
 // recording holds.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimServer } from '../../src/sim/server.js';
@@ -71,6 +71,26 @@ describe('replay counters (built CLI)', () => {
       const replay = await kwatch(['replay', file], env);
       expect(replay.code, replay.stderr).toBe(0);
       expect(totals(replay.stderr).bytes).toBe(totals(live.stderr).bytes);
+    } finally {
+      await sim.close();
+    }
+  }, 60_000);
+
+  it('a recording stopped while a watch was starting replays without a failure the live run never had', async () => {
+    // The watch after the LIST hangs (delayed a minute): --until-synced stops the run while it is still being answered.
+    const sim = await startSimServer({ port: 0, pods: 3, nodes: 1, churn: 0, faults: { delay: [{ ms: 60_000, verb: 'watch' }] } });
+    try {
+      const kubeconfig = join(dir, 'hung-watch-config');
+      await sim.writeKubeconfig(kubeconfig);
+      const file = join(dir, 'stopped-mid-watch-start.ndjson');
+      const live = await kwatch(['events', 'pods', '-A', '--no-watch-list', '--record', file, '--until-synced'], { ...env, KUBECONFIG: kubeconfig });
+      expect(live.code, live.stderr).toBe(0);
+      expect(totals(live.stderr)).toMatchObject({ relists: '0', backoffs: '0' });
+      expect(readFileSync(file, 'utf8')).not.toMatch(/"rec":"error"/);
+      const replay = await kwatch(['replay', file], env);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(totals(replay.stderr)).toMatchObject({ relists: '0', backoffs: '0', bytes: totals(live.stderr).bytes });
+      expect(replay.stderr).not.toMatch(/watch-error/);
     } finally {
       await sim.close();
     }
