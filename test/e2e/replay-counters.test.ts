@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSimServer } from '../../src/sim/server.js';
 import { HEADER, pod, recordingText } from '../informer/recording/recording-fixture.js';
 import { kwatch } from './events-helpers.js';
+import { reportRows } from './report-rows.js';
 import { tempDir } from '../temp-dir.js';
 
 const dir = tempDir('kwatch-replay-counters-');
@@ -95,4 +96,25 @@ describe('replay counters (built CLI)', () => {
       await sim.close();
     }
   }, 60_000);
+
+  it('a recording whose watch-list fell back to LIST+WATCH (--fallback) replays to its end, each object handled as live', async () => {
+    // The server drops the initial-events-end bookmark: the live run gives up on the watch-list after 1s and lists.
+    const sim = await startSimServer({ port: 0, pods: 2, nodes: 1, churn: 0, faults: { dropInitialEventsEnd: true } });
+    try {
+      const kubeconfig = join(dir, 'no-end-config');
+      await sim.writeKubeconfig(kubeconfig);
+      const file = join(dir, 'fell-back.ndjson');
+      const live = await kwatch(['events', 'pods', '-A', '--initial-events-timeout', '1s', '--fallback', '--record', file, '--for', '5s'], { ...env, KUBECONFIG: kubeconfig });
+      expect(live.code, live.stderr).toBe(0);
+      expect(live.stderr).toMatch(/fallback=1/);
+      // Before: the replayed watch-list met the recording's LIST, was answered 410, and retried forever (killed here).
+      const replay = await kwatch(['replay', file], env);
+      expect(replay.signal, replay.stderr).toBeUndefined();
+      expect(replay.code, replay.stderr).toBe(0);
+      const handled = (stderr: string) => reportRows(stderr).find((r) => r.STAGE === 'handler')?.OPS;
+      expect(handled(replay.stderr)).toBe(handled(live.stderr));
+    } finally {
+      await sim.close();
+    }
+  }, 90_000);
 });
