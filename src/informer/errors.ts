@@ -28,6 +28,8 @@ export class StatusError extends KwatchError {
     readonly status: Status,
     /** Seconds from a numeric Retry-After header, if the server sent one. */
     readonly retryAfterSeconds?: number,
+    /** Size of the HTTP body it came in (an answer's, not a watch ERROR event's), as the http response record counts it. */
+    readonly bytes?: number,
   ) {
     super('STATUS', status.message || `the server responded with status ${status.code}${status.reason ? ` (${status.reason})` : ''}`);
   }
@@ -37,6 +39,11 @@ export class StatusError extends KwatchError {
   get reason(): string | undefined {
     return this.status.reason;
   }
+}
+
+/** The body size of a failed request's answer, when the error is one (the bytes a summary counts for it). */
+export function answerBytes(err: unknown): number | undefined {
+  return err instanceof StatusError ? err.bytes : undefined;
 }
 
 /** client-go's IsResourceExpired / IsGone: reason Expired or Gone, or a 410 with an unknown reason. */

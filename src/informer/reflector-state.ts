@@ -1,6 +1,6 @@
 // The reflector as data: its states, the inputs that move it, the effects it asks for, and one pure step function (client-go 1.32 reflector.go).
 import { nextBackoff, type BackoffConfig, type BackoffState } from './backoff.js';
-import { ConnectionError, StatusError, WatchDecodeError, isExpired, isTooLargeResourceVersion, isTooManyRequests } from './errors.js';
+import { ConnectionError, StatusError, WatchDecodeError, answerBytes, isExpired, isTooLargeResourceVersion, isTooManyRequests } from './errors.js';
 import { clampedRetryAfterMs, MAX_RETRY_AFTER_RETRIES, retryAfterMs } from './retry-after.js';
 import type { Stage } from './trace.js';
 import { metaNamespaceKey, type KubeObject, type ListOptions, type StartAt, type Status, type WatchEvent } from './types.js';
@@ -335,12 +335,12 @@ function onListFailed(b: Builder, p: Extract<ReflectorPhase, { kind: 'Listing' }
   if ((expired || isTooLargeResourceVersion(error)) && !p.unavailableRetry) {
     // The RV we listed at is gone (or not there yet): list again at once, from the latest state.
     b.memory({ lastSyncResourceVersionUnavailable: true });
-    b.trace('reflector', expired ? 'expired' : 'list-error', { rv: p.resourceVersion, during: 'list', error: message(error) });
+    b.trace('reflector', expired ? 'expired' : 'list-error', { rv: p.resourceVersion, during: 'list', error: message(error), ...bytesOf(error) });
     b.list(p.pageSize, true, expired ? 'list at last RV expired' : 'resource version too large');
     return b.result();
   }
   if (expired) b.memory({ lastSyncResourceVersionUnavailable: true });
-  b.trace('reflector', 'list-error', { rv: p.resourceVersion, error: `${b.ctx.config.name}: failed to list: ${message(error)}` });
+  b.trace('reflector', 'list-error', { rv: p.resourceVersion, error: `${b.ctx.config.name}: failed to list: ${message(error)}`, ...bytesOf(error) });
   b.backoff('list-and-watch', 'list failed');
   return b.result();
 }
@@ -348,7 +348,7 @@ function onListFailed(b: Builder, p: Extract<ReflectorPhase, { kind: 'Listing' }
 function onWatchFailed(b: Builder, p: Extract<ReflectorPhase, { kind: 'StartingWatch' }>, error: unknown): StepResult {
   const expired = isExpired(error);
   if (expired) b.effect({ kind: 'count', stat: 'expired' });
-  b.trace('reflector', 'watch-error', { conn: p.conn, rv: p.resourceVersion, during: 'watch-start', error: message(error) });
+  b.trace('reflector', 'watch-error', { conn: p.conn, rv: p.resourceVersion, during: 'watch-start', error: message(error), ...bytesOf(error) });
   // client-go's REST layer first honours a Retry-After header on 429/5xx, up to 10 times per request.
   const wait = retryAfterMs(error);
   if (wait !== undefined && b.m.retryAfterRetries < MAX_RETRY_AFTER_RETRIES) {
@@ -712,4 +712,10 @@ class Builder {
     this.effects.push(error ? { kind: 'done', error } : { kind: 'done' });
     return this.result();
   }
+}
+
+/** A refused request's answer size on its reflector record: a run without http records (a replay) counts it there. */
+function bytesOf(error: unknown): { bytes?: number } {
+  const bytes = answerBytes(error);
+  return bytes === undefined ? {} : { bytes };
 }

@@ -29,7 +29,7 @@ export interface TraceSummaryJSON {
   /** 410 Gone / Expired answers (reflector `expired`). */
   expired: number;
   backoffs: number;
-  /** HTTP response bodies plus watch event bytes (list pages when no http records were traced). */
+  /** HTTP response bodies plus watch event bytes (list pages and refused requests' answers when no http records were traced). */
   bytes: number;
   elapsedMs: number;
 }
@@ -77,9 +77,13 @@ export class TraceSummary {
           else this.watching.add(name);
         }
         else if (r.op === 'relist') this.relists++;
-        else if (r.op === 'expired') this.expired++;
+        else if (r.op === 'expired') {
+          this.expired++;
+          this.listBytes += bytes;
+        }
         else if (r.op === 'backoff') this.backoffs++;
-        else if (r.op === 'list-page') this.listBytes += bytes;
+        // A refused request's answer (list-error, watch-error, expired at list time) is bytes received too.
+        else if (r.op === 'list-page' || r.op === 'list-error' || r.op === 'watch-error') this.listBytes += bytes;
         break;
       case 'http':
         if (r.op === 'response' && typeof r.bytes === 'number') {
@@ -137,7 +141,7 @@ export class TraceSummary {
       relists: this.relists,
       expired: this.expired,
       backoffs: this.backoffs,
-      // Page bodies are counted once: by their http response when http was traced, else by the reflector.
+      // Page and error bodies are counted once: by their http response when http was traced, else by the reflector.
       bytes: (this.sawHttpBytes ? this.httpBytes : this.listBytes) + this.watchBytes,
       elapsedMs: start === undefined || end === undefined ? 0 : Math.max(0, end - start),
     };

@@ -151,6 +151,13 @@ export class RecordedListerWatcher implements ListerWatcher {
       this.idleAtEnd = true;
       return idleStream();
     }
+    if (op.kind === 'list' && _options.sendInitialEvents) {
+      // The recorded client gave up on its watch-list here and listed (--fallback, or a watch-list refused): a 410
+      // would only start another watch-list, each answered the same way, for ever. An error that is neither 410 nor
+      // retriable makes the reflector fall back to LIST+WATCH, as client-go's does after a failed watch-list
+      // (reflector.go: "falling back to the standard LIST/WATCH semantics"), and meet the recorded list.
+      throw new Error('[kwatch replay: the recording fell back from watch-list to LIST+WATCH here]');
+    }
     if (op.kind === 'list') {
       // The recording relisted here (its watch could not go on); a real server would answer 410.
       this.stats.synthesizedExpiries++;
@@ -184,11 +191,19 @@ export class RecordedListerWatcher implements ListerWatcher {
     if (end < 0) return undefined;
     this.next++;
     this.releasePassed();
-    for (let i = op.firstEvent; i <= end; i++) this.state.apply(this.timeline.event(op, i)!.event);
+    // The list is the bytes those events were on the wire (the live run counted them): a page without them would
+    // leave the replay's summary short of everything the initial events brought.
+    let bytes: number | undefined;
+    for (let i = op.firstEvent; i <= end; i++) {
+      const ev = this.timeline.event(op, i)!.event;
+      this.state.apply(ev);
+      if (ev.bytes !== undefined) bytes = (bytes ?? 0) + ev.bytes;
+    }
     await this.waitUntil(this.timeline.event(op, end)!.t, signal, 'list');
     this.resume = { op: this.next - 1, event: end + 1 };
     this.stats.recorded++;
-    return statePage(this.state);
+    const page = statePage(this.state);
+    return bytes === undefined ? page : { ...page, bytes };
   }
 
   private async continueList(token: string, signal?: AbortSignal): Promise<ListPage> {
@@ -297,7 +312,7 @@ function expiredEvent(message: string): WatchEvent {
 function errorFromEntry(e: Extract<RecordingEntry, { rec: 'error' }>): Error {
   // The Retry-After the live reflector honoured (the header is kept as details.retryAfterSeconds): without it the
   // replayed reflector would back off instead, and leave the recorded path and clock.
-  if (e.status) return new StatusError(e.status, e.status.details?.retryAfterSeconds);
+  if (e.status) return new StatusError(e.status, e.status.details?.retryAfterSeconds, e.bytes);
   return new ConnectionError(e.message, /\b(E[A-Z]{3,})\b/.exec(e.message)?.[1]);
 }
 

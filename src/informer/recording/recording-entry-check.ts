@@ -88,6 +88,7 @@ function checkBody(e: Obj): string | undefined {
       if (problem) return problem;
       if (typeof e.message !== 'string') return 'is an error without a message';
       if (e.status !== undefined && (!isObj(e.status) || typeof e.status.code !== 'number')) return 'is an error whose status is not a Status';
+      if (e.bytes !== undefined && (typeof e.bytes !== 'number' || !Number.isFinite(e.bytes) || e.bytes < 0)) return `has "bytes" ${show(e.bytes)}, not a size`;
       return undefined;
     }
   }

@@ -41,7 +41,7 @@ export type RecordingEntry =
   | { rec: 'watch-start'; t: number; res: number; conn: number; options: ListOptions }
   | { rec: 'event'; t: number; res: number; conn: number; event: WatchEvent }
   | { rec: 'watch-end'; t: number; res: number; conn: number; reason: 'eof' | 'error' | 'aborted'; error?: string }
-  | { rec: 'error'; t: number; res: number; conn: number; op: 'list' | 'watch'; options: ListOptions; status?: Status; message: string };
+  | { rec: 'error'; t: number; res: number; conn: number; op: 'list' | 'watch'; options: ListOptions; status?: Status; message: string; bytes?: number };
 
 /** Entries that describe the recording rather than what a resource's informer was sent: replay reads them apart. */
 export type RecordingNote =

@@ -40,7 +40,7 @@ export function errorForAnswer(a: Answer): StatusError | UnexpectedAnswerError {
     const type = (a.contentType ?? '').split(';')[0].trim().toLowerCase();
     return new UnexpectedAnswerError(`the server at ${a.server} answered ${a.status} with ${type}, not a Kubernetes API response (is this the API server's address?)`);
   }
-  return new StatusError(statusFromResponse(a.status, a.contentType, redactEcho(a.text, a.secrets), a.retryAfter), a.retryAfter);
+  return new StatusError(statusFromResponse(a.status, a.contentType, redactEcho(a.text, a.secrets), a.retryAfter), a.retryAfter, Buffer.byteLength(a.text));
 }
 
 /** What `value` is, in words, for a message about a malformed body. */

@@ -21,7 +21,7 @@ export class RecordingListerWatcher implements ListerWatcher {
     try {
       page = await this.inner.list(options, signal);
     } catch (err) {
-      this.error(conn, 'list', options, err);
+      if (!signal?.aborted) this.error(conn, 'list', options, err);
       throw err;
     }
     const { bytes, ...body } = page;
@@ -35,7 +35,7 @@ export class RecordingListerWatcher implements ListerWatcher {
     try {
       stream = await this.inner.watch(options, signal);
     } catch (err) {
-      this.error(conn, 'watch', options, err);
+      if (!signal?.aborted) this.error(conn, 'watch', options, err);
       throw err;
     }
     this.sink.write({ rec: 'watch-start', t: this.sink.elapsed(), res: this.res, conn, options });
@@ -75,9 +75,15 @@ export class RecordingListerWatcher implements ListerWatcher {
     };
   }
 
+  /**
+   * A request the server failed. One the run itself gave up on (its signal aborted: Ctrl-C, --for, --until-synced) is
+   * no answer and is left out: recorded, a replay would take the stop for a failure, back off and relist.
+   */
   private error(conn: number, op: 'list' | 'watch', options: ListOptions, err: unknown): void {
     const status = err instanceof StatusError ? err.status : undefined;
-    this.sink.write({ rec: 'error', t: this.sink.elapsed(), res: this.res, conn, op, options, ...(status ? { status } : {}), message: message(err) });
+    // The answer's size, so that a replay's summary counts the bytes the live run received for it.
+    const bytes = err instanceof StatusError ? err.bytes : undefined;
+    this.sink.write({ rec: 'error', t: this.sink.elapsed(), res: this.res, conn, op, options, ...(status ? { status } : {}), message: message(err), ...(bytes !== undefined ? { bytes } : {}) });
   }
 }
 
