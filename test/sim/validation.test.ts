@@ -188,7 +188,7 @@ describe('labels and annotations', () => {
     const bell = await req('POST', CM, { metadata: { name: 'bell', labels: { k: 'a\u0007b' } } });
     expect(bell.json.message).toMatch(/^ConfigMap "bell" is invalid: metadata\.labels: Invalid value: "a\\ab": /);
     const big = await req('POST', CM, { metadata: { name: 'big', annotations: { a: 'x'.repeat(256 * 1024) } } });
-    expect(big.json.message).toBe('ConfigMap "big" is invalid: metadata.annotations: Too long: must have at most 262144 bytes');
+    expect(big.json.message).toBe('ConfigMap "big" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes');
     const template = deployment('tl', { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, { app: 'x', 'a/b/c': 'd' });
     const r = await req('POST', DEP, template);
     expect(r.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.template.labels']);

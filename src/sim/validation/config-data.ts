@@ -3,6 +3,7 @@
 import type { FieldError } from '../status.js';
 import { isConfigMapKey } from '../label-validation.js';
 import { jsonEqual } from '../object-meta.js';
+import { configMapSizeErrors, secretSizeErrors } from './config-data-size.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,6 +36,7 @@ export function validateConfigMap(next: Json, prev: Json | undefined): FieldErro
   for (const key of Object.keys((next.binaryData ?? {}) as Json)) {
     if (key in data) errs.push({ field: `data[${key}]`, type: 'Invalid value', value: key, detail: 'duplicate of key present in binaryData' });
   }
+  errs.push(...configMapSizeErrors(next));
   return errs;
 }
 
@@ -42,6 +44,6 @@ export function validateSecret(next: Json, prev: Json | undefined): FieldError[]
   const errs: FieldError[] = [];
   if (prev && (next.type ?? 'Opaque') !== (prev.type ?? 'Opaque')) errs.push({ field: 'type', type: 'Invalid value', value: next.type ?? '', detail: 'field is immutable' });
   errs.push(...frozenErrors(next, prev, ['data']));
-  errs.push(...keyErrors(next, 'data'));
+  errs.push(...keyErrors(next, 'data'), ...secretSizeErrors(next));
   return errs;
 }

@@ -30,7 +30,7 @@ export function validateAnnotations(annotations: unknown, field: string): FieldE
     for (const detail of isQualifiedName(k.toLowerCase())) errs.push({ field, type: 'Invalid value', value: k, detail });
     size += Buffer.byteLength(k) + Buffer.byteLength(v);
   }
-  if (size > ANNOTATIONS_LIMIT) errs.push({ field, type: 'Too long', detail: `must have at most ${ANNOTATIONS_LIMIT} bytes` });
+  if (size > ANNOTATIONS_LIMIT) errs.push({ field, type: 'Too long', detail: `may not be more than ${ANNOTATIONS_LIMIT} bytes` }); // field.TooLong, apimachinery 1.32+
   return errs;
 }
 
