@@ -1,6 +1,7 @@
 // What a request to the endpoint asks for, read from its path and query without knowing the cluster's kinds (kube's
 // RequestInfoFactory rules): the API group/version/resource, namespace, name, subresource and verb.
 import { goPathUnescape } from '../wire/go-path-unescape.js';
+import { queryBool } from '../wire/query-bool.js';
 
 export interface RequestInfo {
   /** True for /api/… and /apis/… paths that name a resource; false for discovery, OpenAPI, health and the rest. */
@@ -78,9 +79,9 @@ function verbOf(method: string, named: boolean, watching: boolean): RequestInfo[
   }
 }
 
-/** Go's strconv.ParseBool for true, as kube reads boolean query parameters (the Python client sends `watch=True`). */
+/** A boolean query parameter is set, as kube decodes ListOptions (wire/query-bool.ts: `watch=yes` is true). */
 export function queryTrue(v: string | null): boolean {
-  return v === '1' || v === 't' || v === 'T' || v === 'true' || v === 'TRUE' || v === 'True';
+  return queryBool(v) === true;
 }
 
 /** kube's splitPath: slashes trimmed at both ends, then split (`namespaces//pods` keeps an empty namespace). */

@@ -5,6 +5,7 @@ import { SelectorError } from './selector-error.js';
 import type { ResourceType } from './registry.js';
 import type { ObjectSummary } from './history.js';
 import { badRequest, invalid, invalidListOptions, type FieldError } from './status.js';
+import { queryBool } from '../wire/query-bool.js';
 
 export interface ListOptions {
   watch: boolean;
@@ -22,12 +23,7 @@ export interface ListOptions {
   sendInitialEvents?: boolean;
 }
 
-/** Boolean query values: "0"/"false" (any case) are false, any other present value is true. */
-export function queryBool(v: string | null): boolean | undefined {
-  if (v === null) return undefined;
-  const l = v.toLowerCase();
-  return !(l === '0' || l === 'false');
-}
+export { queryBool };
 
 function int(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);

@@ -45,9 +45,13 @@ describe('requestInfo', () => {
     expect(isWrite(requestInfo('PUT', '/api/v1/namespaces/a/services/web:80/proxy/x/y'))).toBe(true);
   });
 
-  it('reads booleans as Go does', () => {
-    for (const t of ['1', 't', 'T', 'true', 'TRUE', 'True']) expect(queryTrue(t)).toBe(true);
-    for (const f of [null, '', '0', 'false', 'yes']) expect(queryTrue(f)).toBe(false);
+  it('reads boolean query values as kube decodes ListOptions: only absent, "0" and "false" (any case) are false', () => {
+    for (const t of ['1', 't', 'T', 'true', 'TRUE', 'True', 'yes', '', 'f']) expect(queryTrue(t)).toBe(true);
+    for (const f of [null, '0', 'false', 'FALSE', 'False']) expect(queryTrue(f)).toBe(false);
+    // So kube-apiserver serves `?watch=yes` and `?watch=` as watches (its RequestInfoFactory says verb watch too).
+    expect(requestInfo('GET', '/api/v1/namespaces/a/pods?watch=yes').verb).toBe('watch');
+    expect(requestInfo('GET', '/api/v1/namespaces/a/pods?watch=').verb).toBe('watch');
+    expect(requestInfo('GET', '/api/v1/namespaces/a/pods?watch=False').verb).toBe('list');
   });
 
   it('reads a proxy client\'s absolute-form target as its path, whatever the scheme', () => {
