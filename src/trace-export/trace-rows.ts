@@ -131,9 +131,16 @@ export function writeFields(r: TraceRow): string[] {
   return [];
 }
 
-/** The HTTP status a write got: an endpoint write's `code`, a reconcile write's `status` (set when it failed). */
+/**
+ * The HTTP status a write got: an endpoint write's `code`; a reconcile write's `status`, the server's Status
+ * (`{ code, reason, message }`, set when it failed; reconcile/writes.ts), or a plain number.
+ */
 export function writeCode(r: TraceRow): number | undefined {
-  return typeof r.code === 'number' ? r.code : typeof r.status === 'number' ? r.status : undefined;
+  if (typeof r.code === 'number') return r.code;
+  const status = r.status as unknown;
+  if (typeof status === 'number') return status;
+  const code = typeof status === 'object' && status !== null ? (status as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : undefined;
 }
 
 export function writeOk(r: TraceRow): boolean {
