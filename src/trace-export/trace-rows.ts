@@ -57,14 +57,16 @@ export class TraceCollector {
 const STAGE_NAMES = new Set<string>(['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint']);
 
 /**
- * The rows of an `-o ndjson` trace. A trace written before records had ids (or with some stages hidden) gets its ids
- * and causes here, by the same rules the tracer follows.
+ * The rows of an `-o ndjson` trace. A trace written before records had ids gets its ids and causes here, by the same
+ * rules the tracer follows. In a trace with ids, a line without one (the verdict rows `--once` prints after the run)
+ * gets the next free id, and every other record keeps its own: `trace why` names the ids the file has.
  */
 export function rowsFromNdjson(text: string, source: string): TraceRow[] {
   const rows: TraceRow[] = [];
   const linker = new CauseLinker();
   let lineNo = 0;
-  let needIds = false;
+  let withIds = 0;
+  let maxId = 0;
   for (const line of text.split('\n')) {
     lineNo++;
     if (line.trim() === '') continue;
@@ -81,16 +83,20 @@ export function rowsFromNdjson(text: string, source: string): TraceRow[] {
     const r: Record<string, unknown> = { ...o, time: Number.isFinite(time) ? time : 0, stage: o.stage as Stage };
     if (r.key === null) delete r.key;
     if (r.rv === null) delete r.rv;
-    if (typeof r.id !== 'number') needIds = true;
+    if (typeof r.id === 'number') {
+      withIds++;
+      maxId = Math.max(maxId, r.id);
+    }
     rows.push(r as TraceRow);
   }
-  if (needIds) {
+  if (withIds === 0) {
     for (const r of rows) {
-      delete (r as Record<string, unknown>).id;
       delete r.cause;
       delete r.echoOf;
       linker.link(r);
     }
+  } else if (withIds < rows.length) {
+    for (const r of rows) if (typeof r.id !== 'number') r.id = ++maxId;
   }
   return rows;
 }

@@ -1,0 +1,41 @@
+// The `-o ndjson` trace `kwatch trace` reads: the ids and causes in the file are the ones it names.
+import { describe, expect, it } from 'vitest';
+import { explainKey } from '../../src/trace-export/causal-chain.js';
+import { isWrite, rowsFromNdjson, TraceFileError, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { recordRun, stamper, writesDone } from './recorded-runs.js';
+
+/** The lines `kwatch reconcile -o ndjson` prints of these rows: ISO times, null for a missing key or rv. */
+function ndjson(rows: readonly TraceRow[]): string {
+  return rows.map((r) => JSON.stringify({ ...r, time: new Date(r.time).toISOString(), key: r.key ?? null, rv: r.rv ?? null })).join('\n') + '\n';
+}
+
+describe('an -o ndjson trace read back', () => {
+  it('with --once\'s verdict rows (no id) after a run of the default stages: every record keeps the id the file gives it', async () => {
+    const run = await recordRun({ c: stamper(3) }, writesDone(3, 4));
+    // kwatch reconcile's default --stages: the workqueue, the reconciles and the reflector's lifecycle.
+    const shown = run.filter((r) => r.stage === 'workqueue' || r.stage === 'reconcile' || r.stage === 'reflector');
+    const verdict = { time: new Date(run.at(-1)!.time).toISOString(), stage: 'reconcile', op: 'pending', key: 'ns/web', rv: null, controller: 'c', runs: 4, writes: 3, pendingWrites: 0, result: 'ok' };
+    const rows = rowsFromNdjson(`${ndjson(shown)}${JSON.stringify(verdict)}\n`, 'trace.ndjson');
+    expect(rows.slice(0, -1).map((r) => [r.id, r.cause])).toEqual(shown.map((r) => [r.id, r.cause]));
+    // The verdict row gets an id of its own, past every other.
+    expect(rows.at(-1)).toMatchObject({ op: 'pending', id: Math.max(...shown.map((r) => r.id)) + 1 });
+    const w = shown.filter(isWrite).at(-1)!;
+    expect(explainKey(rows, 'ns/web')[0]).toMatch(new RegExp(`^ns/web: write #${w.id} metadata\\.annotations\\.stamp by c ← reconcile #${w.cause![0]}`));
+  });
+
+  it('without ids (a trace from before they were written): ids and causes by the tracer\'s rules, times parsed', async () => {
+    const run = await recordRun({ c: stamper(3) }, writesDone(3, 4));
+    const text = ndjson(run.map(({ id: _id, cause: _cause, echoOf: _echoOf, ...r }) => r as TraceRow));
+    const rows = rowsFromNdjson(text, 'old.ndjson');
+    expect(rows.map((r) => [r.id, r.cause, r.echoOf, r.time])).toEqual(run.map((r) => [r.id, r.cause, r.echoOf, r.time]));
+    expect(rows.some((r) => 'key' in r && r.key === undefined)).toBe(false);
+    expect(explainKey(rows, 'ns/web')).toEqual(explainKey(run, 'ns/web'));
+  });
+
+  it('a line that is not JSON, or not a trace record, is one error naming the file and line', () => {
+    expect(() => rowsFromNdjson('{"stage":"watch","op":"ADDED","time":1}\n\nnot json\n', 'x.ndjson')).toThrow(new TraceFileError('x.ndjson:3: not a JSON line: an -o ndjson trace has one JSON object per line'));
+    for (const line of ['{"op":"ADDED"}', '{"stage":"nope","op":"x"}', '{"stage":"watch"}', '7', 'null']) {
+      expect(() => rowsFromNdjson(`${line}\n`, 'y.ndjson'), line).toThrow(new TraceFileError('y.ndjson:1: not a kwatch trace record (no known "stage" and "op")'));
+    }
+  });
+});
