@@ -5,7 +5,7 @@ import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
 import { toPerfetto, type ChromeEvent } from '../../src/trace-export/perfetto.js';
 import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
 import { perfettoProblems } from './format-rules.js';
-import { recordRun, stamper, writesDone } from './recorded-runs.js';
+import { recordRun, writesDone } from './recorded-runs.js';
 
 const T0 = 1_700_000_000_000;
 
