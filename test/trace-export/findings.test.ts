@@ -58,6 +58,9 @@ describe('periodic writers', () => {
     const rows = writesAt([0, 10_000, 20_500, 30_000, 40_000]);
     expect(findFindings(rows)).toEqual([{ kind: 'periodic-writer', key: 'ns/l', title: 'periodic writer: lease on ns/l', detail: '5 writes about every 10.0s, whatever the events', ids: rows.map((r) => r.id) }]);
     expect(findFindings(writesAt([0, 2000, 4000, 6000])).map((f) => f.detail)).toEqual(['4 writes about every 2.0s, whatever the events']);
+    // A median of exactly 1 s, and a gap exactly 15% off it, still count.
+    expect(findFindings(writesAt([0, 1000, 2000, 3000])).map((f) => f.kind)).toEqual(['periodic-writer']);
+    expect(findFindings(writesAt([0, 2000, 4300, 6300, 8300])).map((f) => f.kind)).toEqual(['periodic-writer']);
     // The median of an even count is the upper middle gap: 1.1 s here, and 1.0 s is within 15% of it.
     expect(findFindings(writesAt([0, 1000, 2100, 3200, 4300])).map((f) => f.kind)).toEqual(['periodic-writer']);
   });
@@ -79,6 +82,10 @@ describe('the wire\'s findings', () => {
     const relist = (t: number, reason: string, name = 'pods'): [number, Omit<TraceRecord, 'time'>] => [t, { stage: 'reflector', op: 'relist', name, reason }];
     const rows = trace([relist(0, 'expired'), relist(70_000, 'expired'), relist(100_000, 'too many'), relist(130_000, 'expired'), relist(0, 'x', 'nodes'), relist(60_001, 'x', 'nodes'), relist(120_002, 'x', 'nodes')]);
     expect(findFindings(rows)).toEqual([{ kind: 'relist-storm', title: 'relist storm: pods', detail: '4 relists, 3 within 60s (expired; too many)', ids: rows.slice(0, 4).map((r) => r.id) }]);
+    const reasons = trace(['a', 'b', '', 'c', 'd'].map((reason, i) => [i, { stage: 'reflector', op: 'relist', name: 'pods', reason }]));
+    expect(findFindings(reasons).map((f) => f.detail)).toEqual(['5 relists, 3 within 60s (a; b; c)']);
+    // Two relists close together at the end of the run are no storm.
+    expect(findFindings(trace([relist(0, 'x'), relist(100_000, 'x'), relist(101_000, 'x')]))).toEqual([]);
     const endpoint = trace([0, 1, 2].map((t) => [t, { stage: 'endpoint', op: 'relist', client: 'k', resource: 'pods' }]));
     expect(findFindings(endpoint)).toEqual([{ kind: 'relist-storm', title: 'relist storm: k pods', detail: '3 relists, 3 within 60s ()', ids: endpoint.map((r) => r.id) }]);
   });
@@ -95,12 +102,59 @@ describe('the wire\'s findings', () => {
     expect(findFindings(reflector)).toEqual([{ kind: 'expired-rv-watched', title: 'expired resourceVersion watched again: pods', detail: `resourceVersion 140 was answered 410 Gone (#${reflector[3].id}) and watched again (#${reflector[4].id}): relist instead`, ids: [reflector[3].id, reflector[4].id] }]);
     const client = trace([
       [0, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'start', rv: '7' }],
-      [1, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'ERROR', code: 410 }],
+      [1, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'ERROR', code: 500 }],
       [2, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'start', rv: '7' }],
-      [3, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'ERROR', code: 500 }],
-      [4, { stage: 'endpoint', op: 'watch', client: 'other', resource: 'pods', event: 'start', rv: '7' }],
+      [3, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', key: 'ns/a', event: 'MODIFIED', rv: '8' }],
+      [4, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'ERROR', code: 410 }],
+      [5, { stage: 'endpoint', op: 'watch', client: 'other', resource: 'pods', event: 'start', rv: '7' }],
+      [6, { stage: 'endpoint', op: 'list', client: 'k', resource: 'pods', rv: '7' }],
+      [7, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'start', rv: '7' }],
     ]);
-    expect(findFindings(client).map((f) => [f.title, f.ids])).toEqual([['expired resourceVersion watched again: k pods', [client[1].id, client[2].id]]]);
+    // A 500 is no 410; the event after the start does not change the version the watch started from; a list is no watch.
+    expect(findFindings(client).map((f) => [f.title, f.ids])).toEqual([['expired resourceVersion watched again: k pods', [client[4].id, client[7].id]]]);
+  });
+
+  it('a reflector that watches again from the version it was told expired; a bookmark or a list page is no watch', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'expired', name: 'pods', rv: '50' }],
+      [1, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '50' }],
+      [2, { stage: 'reflector', op: 'bookmark', name: 'pods', rv: '60' }],
+      [3, { stage: 'watch', op: 'ERROR', name: 'pods', code: 500 }],
+      [4, { stage: 'reflector', op: 'list-page', name: 'pods', rv: '50' }],
+      [5, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '60' }],
+      [6, { stage: 'reflector', op: 'expired', name: 'pods' }],
+      [7, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '60' }],
+    ]);
+    // An expired version with no watch before it is the record's own; the 500 expired nothing; the bookmark's version is
+    // not the one the watch started from.
+    expect(findFindings(rows).map((f) => f.ids)).toEqual([[rows[0].id, rows[1].id], [rows[6].id, rows[7].id]]);
+  });
+
+  it('fights between --exec clients: two writers in two rounds or more; one who only started it is left out', () => {
+    /** Each client's write inferred to follow the echo of the write before it (the first follows the ADDED). */
+    const inTurn = (writers: string[], fields = ['data.x']) => {
+      const records: [number, Omit<TraceRecord, 'time'>][] = [];
+      const everyone = [...new Set(writers)];
+      const ev = (c: string, event: string, rv: number) => records.push([records.length, { stage: 'endpoint', op: 'watch', client: c, resource: 'configmaps', key: 'ns/a', rv: String(rv), event }]);
+      for (const c of everyone) ev(c, 'ADDED', 1);
+      writers.forEach((w, i) => {
+        records.push([records.length, { stage: 'endpoint', op: 'write', client: w, resource: 'configmaps', key: 'ns/a', rv: String(i + 2), code: 200, changed: fields, after: [`${i === 0 ? 'ADDED' : 'MODIFIED'} configmaps ns/a@${i + 1}`] }]);
+        for (const c of everyone) ev(c, 'MODIFIED', i + 2);
+      });
+      const rows = trace(records);
+      return { rows, writes: rows.filter(isWrite), found: findFindings(rows) };
+    };
+    const two = inTurn(['a', 'b', 'a'], ['data.a', 'data.b', 'data.c', 'data.d', 'data.e']);
+    expect(two.found).toEqual([{ kind: 'fight', key: 'ns/a', title: 'fight: a and b on ns/a', detail: '2 writes each made after the echo of the other\'s write (data.a, data.b, data.c, data.d)', ids: two.writes.map((w) => w.id) }]);
+    const started = inTurn(['c', 'a', 'b', 'a', 'b']);
+    expect(started.found).toEqual([{ kind: 'fight', key: 'ns/a', title: 'fight: a and b on ns/a', detail: '4 writes each made after the echo of the other\'s write (data.x)', ids: started.writes.map((w) => w.id) }]);
+    expect(inTurn(['a', 'b']).found).toEqual([]);
+    expect(inTurn(['a', 'b', 'c']).found).toEqual([]);
+    // A loop's writes made within one millisecond: no rate; at most four fields named.
+    const loop = inTurn(['a', 'a', 'a', 'a'], ['f1', 'f2', 'f3', 'f4', 'f5']);
+    expect(loop.found.map((f) => f.detail)).toEqual([`3 writes, each after the echo of its own previous write (f1, f2, f3, f4), ${(3 / ((loop.writes[3].time - loop.writes[0].time) / 1000)).toFixed(1)}/s; since write #${loop.writes[0].id}`]);
+    const quick = trace([0, 0, 0, 0, 0, 0, 0, 0].map((_, i) => [0, i % 2 === 0 ? { stage: 'endpoint', op: 'write', client: 'a', resource: 'configmaps', key: 'ns/b', rv: String(i + 2), code: 200, changed: ['data.x'], ...(i ? { after: [`MODIFIED configmaps ns/b@${i}`] } : {}) } : { stage: 'endpoint', op: 'watch', client: 'a', resource: 'configmaps', key: 'ns/b', rv: String(i + 1), event: 'MODIFIED' }]));
+    expect(findFindings(quick).map((f) => f.detail)).toEqual([`3 writes, each after the echo of its own previous write (data.x); since write #${quick[0].id}`]);
   });
 
   it('stalls, stale reads and writes, 409s: one finding each, with the endpoint\'s note or words of their own', () => {
