@@ -28,8 +28,13 @@ describe('an -o ndjson trace read back', () => {
     const text = ndjson(run.map(({ id: _id, cause: _cause, echoOf: _echoOf, ...r }) => r as TraceRow));
     const rows = rowsFromNdjson(text, 'old.ndjson');
     expect(rows.map((r) => [r.id, r.cause, r.echoOf, r.time])).toEqual(run.map((r) => [r.id, r.cause, r.echoOf, r.time]));
-    expect(rows.some((r) => 'key' in r && r.key === undefined)).toBe(false);
+    expect(rows.some((r) => r.key === null || r.rv === null)).toBe(false);
     expect(explainKey(rows, 'ns/web')).toEqual(explainKey(run, 'ns/web'));
+  });
+
+  it('times as epoch ms or ISO text (0 when unreadable); blank lines skipped; null key and rv dropped', () => {
+    const rows = rowsFromNdjson('{"stage":"watch","op":"ADDED","time":1700000000123.5,"key":null,"rv":null,"id":1}\n   \n{"stage":"watch","op":"DELETED","time":"2023-11-14T22:13:20.200Z","key":"ns/a","rv":"3","id":2}\n{"stage":"watch","op":"DELETED","time":"soon","id":3}\n', 't.ndjson');
+    expect(rows).toEqual([{ stage: 'watch', op: 'ADDED', time: 1700000000123.5, id: 1 }, { stage: 'watch', op: 'DELETED', time: 1700000000200, key: 'ns/a', rv: '3', id: 2 }, { stage: 'watch', op: 'DELETED', time: 0, id: 3 }]);
   });
 
   it('a line that is not JSON, or not a trace record, is one error naming the file and line', () => {
