@@ -47,7 +47,8 @@ describe('the report of a recorded reconcile run', () => {
 
 describe('the report of a client\'s wire (--exec, proxy)', () => {
   const ev = (client: string, event: string, rv: string, key = 'ns/a'): Omit<TraceRecord, 'time'> => ({ stage: 'endpoint', op: 'watch', client, resource: 'configmaps', key, rv, event });
-  const rows = trace([
+  // Built in each test, not when the file is collected: a mutation tool counts only what a test runs.
+  const wire = () => trace([
     [0, { stage: 'endpoint', op: 'watch', client: 'a', resource: 'configmaps', event: 'start', rv: '1' }],
     [1, { stage: 'endpoint', op: 'list', client: 'b', resource: 'configmaps', items: 2 }],
     [2, ev('a', 'ADDED', '2')],
@@ -61,9 +62,10 @@ describe('the report of a client\'s wire (--exec, proxy)', () => {
     [4508, { stage: 'endpoint', op: 'watch', client: 'a', resource: 'configmaps', event: 'ERROR', code: 410 }],
     [4509, { stage: 'endpoint', op: 'relist', client: 'a', resource: 'configmaps', reason: 'expired' }],
   ]);
-  const model = buildReportModel(rows, 'wire');
 
   it('events: the writer\'s own echo, another client\'s write, a change from outside', () => {
+    const rows = wire();
+    const model = buildReportModel(rows, 'wire');
     const marks = model.lanes.find((l) => l.id === 'ns/a')!.marks;
     expect(marks.filter((m) => m.kind.startsWith('event')).map((m) => [m.kind, m.client, m.detail])).toEqual([
       ['event-upstream', 'a', 'a change from outside'],
@@ -84,6 +86,7 @@ describe('the report of a client\'s wire (--exec, proxy)', () => {
   });
 
   it('watch lanes per client: starts (and how long the watch was down), closes, lists, 410s, relists', () => {
+    const model = buildReportModel(wire(), 'wire');
     expect(model.lanes.filter((l) => l.kind === 'watch').map((l) => [l.id, l.marks.map((m) => [m.kind, m.label, m.detail])])).toEqual([
       ['a · configmaps', [['watch-start', 'watch from 1', undefined], ['watch-close', 'watch closed', 'eof'], ['watch-start', 'watch from 3', 'down for 2.5s'], ['gone', '410 Gone', 'resourceVersion  expired'], ['relist', 'relist', 'expired']]],
       ['b · configmaps', [['list', 'list', '2 items']]],
@@ -107,5 +110,43 @@ describe('past 10,000 marks', () => {
     expect(model.lanes[2].marks.at(-1)!.label).toBe(`MODIFIED@${9000 + 1500}`);
     expect(model.truncated).toBe('10551 marks: the lanes show 3 of 4 (keys with findings first, then the busiest); every key is in the table below');
     expect(model.aggregates.map((a) => a.key)).toEqual(['ns/flagged', 'ns/busy', 'ns/mid', 'ns/small']);
+  });
+
+  it('a lane that fits the budget exactly is kept whole; past the budget the rest are in the table only', () => {
+    const records: [number, Omit<TraceRecord, 'time'>][] = [];
+    let t = 0;
+    const upstream = (key: string, n: number) => { for (let i = 0; i < n; i++) records.push([t++, { stage: 'watch', op: 'MODIFIED', key, rv: String(t), name: 'pods' }]); };
+    upstream('ns/small', 50);
+    upstream('ns/busy', MAX_MARKS - 1);
+    records.push([t++, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/flagged', rv: '1', code: 409, resource: 'pods' }]);
+    const model = buildReportModel(trace(records), 'exact');
+    expect(model.lanes.map((l) => [l.label, l.marks.length])).toEqual([['ns/flagged', 1], ['ns/busy', MAX_MARKS - 1]]);
+    expect(model.aggregates.map((a) => [a.key, a.events, a.writes])).toEqual([['ns/flagged', 0, 1], ['ns/busy', MAX_MARKS - 1, 0], ['ns/small', 50, 0]]);
+  });
+});
+
+describe('the report of an informer\'s watch', () => {
+  it('closes and errors, 410s, relists and the tombstones only the reflector\'s relist delivered', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '1' }],
+      [1, { stage: 'reflector', op: 'watch-close', name: 'pods', reason: 'timeout' }],
+      [2, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '4' }],
+      [3, { stage: 'reflector', op: 'watch-error', name: 'pods', error: 'reset by peer' }],
+      [4, { stage: 'reflector', op: 'expired', name: 'pods', rv: '4' }],
+      [5, { stage: 'reflector', op: 'expired', name: 'pods', rv: '4', error: 'too old resource version: 4 (9)' }],
+      [6, { stage: 'endpoint', op: 'relist', client: 'k', resource: 'pods', reason: 'gone' }],
+      [7, { stage: 'fifo', op: 'Deleted', key: 'ns/early', rv: '3', tombstone: true }],
+      [8, { stage: 'reflector', op: 'relist', name: 'pods' }],
+      [9, { stage: 'fifo', op: 'Deleted', key: 'ns/a', rv: '3', tombstone: true }],
+      [10, { stage: 'fifo', op: 'Deleted', key: 'ns/b', rv: '3' }],
+      [11, { stage: 'reconcile', op: 'start', controller: 'c' }],
+    ]);
+    const model = buildReportModel(rows, 'informer');
+    expect(model.lanes.map((l) => [l.id, l.marks.map((m) => [m.kind, m.label, m.detail])])).toEqual([
+      ['watch pods', [['watch-start', 'watch from 1', undefined], ['watch-close', 'watch closed', 'timeout'], ['watch-start', 'watch from 4', 'down for 0.0s'], ['watch-close', 'watch error', 'reset by peer'],
+        ['gone', '410 Gone', 'resourceVersion 4 expired'], ['gone', '410 Gone', 'too old resource version: 4 (9)'], ['relist', 'relist', 'delivered 1 tombstone'], ['tombstone', 'tombstone ns/a', undefined]]],
+      ['k · pods', [['relist', 'relist', 'gone']]],
+    ]);
+    expect(Object.fromEntries(model.summary)).toMatchObject({ '410 Gone': 2, relists: 2, reconciles: 0, keys: 0 });
   });
 });
