@@ -141,4 +141,36 @@ describe('Perfetto units and tracks', () => {
       ['reconcile ns/a (running at the end)', 4000, 6000, 'reconcile 1'],
     ]);
   });
+
+  it('a client\'s wire: its events 1 µs slices, its write → echo → next write one arrow chain; records without a duration draw no slice', () => {
+    const ev = (event: string, rv: string): Omit<TraceRecord, 'time'> => ({ stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns/a', rv, event });
+    const rows = trace([
+      [0, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', event: 'start' }],
+      [1, ev('ADDED', '1')],
+      [2, { stage: 'endpoint', op: 'write', client: 'k', resource: 'configmaps', key: 'ns/a', rv: '2', code: 200, verb: 'patch', ms: 0.25, after: ['ADDED configmaps ns/a@1'] }],
+      [3, ev('MODIFIED', '2')],
+      [4, { stage: 'endpoint', op: 'write', client: 'k', resource: 'configmaps', key: 'ns/a', rv: '3', code: 200, verb: 'patch', after: ['MODIFIED configmaps ns/a@2 (own write)'] }],
+      [5, { stage: 'http', op: 'request', method: 'GET', url: '/api' }],
+      [6, { stage: 'reflector', op: 'list-page', name: 'pods', page: 1 }],
+      [7, { stage: 'reflector', op: 'initial-events-end', name: 'pods' }],
+      [8, { stage: 'endpoint', op: 'http', client: 'k', method: 'GET', path: '/api', ms: 1 }],
+      [9, { stage: 'reconcile', op: 'start', key: 'ns/x', controller: 'c' }],
+      [10, { stage: 'reconcile', op: 'requeue-after', key: 'ns/x', controller: 'c' }],
+      [11, { stage: 'reconcile', op: 'start', key: 'ns/x', controller: 'c' }],
+      [11, { stage: 'reconcile', op: 'error', key: 'ns/x', controller: 'c', error: 'boom' }],
+    ]);
+    const file = toPerfetto(rows);
+    expect(perfettoProblems(file)).toEqual([]);
+    const x = file.traceEvents.filter((e) => e.ph === 'X');
+    // The watch still open ends at the last record, which is 1 µs after the one of the same millisecond before it.
+    expect(x.map((e) => [e.name, e.cat, e.dur, e.bind_id, e.flow_in ?? false, e.flow_out ?? false, (e.args as { result?: string }).result])).toEqual([
+      ['WATCH configmaps (open at the end)', 'watch', 11_001, undefined, false, false, undefined],
+      ['ADDED ns/a', 'event', 1, '0x1', false, true, undefined],
+      ['patch ns/a', 'write', 250, '0x1', true, true, undefined],
+      ['MODIFIED ns/a', 'event', 1, '0x1', true, true, undefined],
+      ['patch ns/a', 'write', 1, '0x1', true, false, undefined],
+      ['reconcile ns/x', 'reconcile', 1000, undefined, false, false, 'requeue-after'],
+      ['reconcile ns/x', 'reconcile', 1, undefined, false, false, 'error'],
+    ]);
+  });
 });
