@@ -107,4 +107,18 @@ describe('OTLP units and statuses', () => {
     expect(otlpProblems(spans)).toEqual([]);
     expect(spanIdOf(255)).toBe('00000000000000ff');
   });
+
+  it('exactly 2,000 spans are two lines, no empty request after them', () => {
+    const rows = trace(Array.from({ length: 1999 }, (_, i) => [i, { stage: 'watch', op: 'MODIFIED', key: 'ns/a', rv: String(i + 1), name: 'pods' }] as [number, Omit<TraceRecord, 'time'>]));
+    expect(toOtlpLines(rows).split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('a connection that ends with no start in the trace (it began before the recording) is no span and no error', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'expired', name: 'pods', rv: '5' }],
+      [1, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'close', reason: 'eof' }],
+      [2, { stage: 'reconcile', op: 'success', key: 'ns/a', controller: 'c' }],
+    ]);
+    expect(toOtlpSpans(rows, TRACE).map((s) => s.name)).toEqual(['kwatch run']);
+  });
 });
