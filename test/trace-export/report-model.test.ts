@@ -102,14 +102,18 @@ describe('past 10,000 marks', () => {
     let t = 0;
     const upstream = (key: string, n: number) => { for (let i = 0; i < n; i++) records.push([t++, { stage: 'watch', op: 'MODIFIED', key, rv: String(t), name: 'pods' }]); };
     upstream('ns/busy', 9000);
-    upstream('ns/mid', 1500);
+    // ns/mid begins with a write and its echo: both are cut from its lane, and so is the arrow between them.
+    records.push([t++, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/mid', rv: 'w1', code: 200, resource: 'pods' }]);
+    records.push([t++, { stage: 'watch', op: 'MODIFIED', key: 'ns/mid', rv: 'w1', name: 'pods' }]);
+    upstream('ns/mid', 1498);
     upstream('ns/small', 50);
     records.push([t++, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/flagged', rv: '1', code: 409, resource: 'pods' }]);
     const model = buildReportModel(trace(records), 'big');
     expect(model.lanes.map((l) => [l.label, l.marks.length])).toEqual([['ns/flagged', 1], ['ns/busy', 9000], [`ns/mid (last ${MAX_MARKS - 9001} of 1500)`, MAX_MARKS - 9001]]);
     expect(model.lanes[2].marks.at(-1)!.label).toBe(`MODIFIED@${9000 + 1500}`);
     expect(model.truncated).toBe('10551 marks: the lanes show 3 of 4 (keys with findings first, then the busiest); every key is in the table below');
-    expect(model.aggregates.map((a) => a.key)).toEqual(['ns/flagged', 'ns/busy', 'ns/mid', 'ns/small']);
+    expect(model.aggregates.map((a) => a.key)).toEqual(['ns/mid', 'ns/flagged', 'ns/busy', 'ns/small']);
+    expect(model.arrows).toEqual([]);
   });
 
   it('a lane that fits the budget exactly is kept whole; past the budget the rest are in the table only', () => {
@@ -148,5 +152,18 @@ describe('the report of an informer\'s watch', () => {
       ['k · pods', [['relist', 'relist', 'gone']]],
     ]);
     expect(Object.fromEntries(model.summary)).toMatchObject({ '410 Gone': 2, relists: 2, reconciles: 0, keys: 0 });
+  });
+
+  it('lanes by key in order; the verdict counts each kind of finding', () => {
+    const rows = trace([
+      [0, { stage: 'watch', op: 'ADDED', key: 'ns/b', rv: '1', name: 'pods' }],
+      [1, { stage: 'watch', op: 'ADDED', key: 'ns/a', rv: '2', name: 'pods' }],
+      [2, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/a', rv: '2', code: 409, resource: 'pods' }],
+      [3, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/b', rv: '1', code: 409, resource: 'pods' }],
+      [4, { stage: 'endpoint', op: 'stall', client: 'k', resource: 'pods' }],
+    ]);
+    const model = buildReportModel(rows, 'order');
+    expect(model.lanes.map((l) => l.id)).toEqual(['ns/a', 'ns/b']);
+    expect(model.verdict).toBe('2 stale-writes, 1 stall');
   });
 });
