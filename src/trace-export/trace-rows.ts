@@ -57,9 +57,9 @@ export class TraceCollector {
 const STAGE_NAMES = new Set<string>(['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint']);
 
 /**
- * The rows of an `-o ndjson` trace. A trace written before records had ids gets its ids and causes here, by the same
- * rules the tracer follows. In a trace with ids, a line without one (the verdict rows `--once` prints after the run)
- * gets the next free id, and every other record keeps its own: `trace why` names the ids the file has.
+ * The rows of an `-o ndjson` trace, linked here by the rules the tracer follows. A trace written before records had
+ * ids gets its ids and causes so; in a trace with ids every record keeps its own (`trace why` names the ids the file
+ * has), a line without one (the verdict rows `--once` prints after the run) gets the next free id.
  */
 export function rowsFromNdjson(text: string, source: string): TraceRow[] {
   const rows: TraceRow[] = [];
@@ -89,15 +89,32 @@ export function rowsFromNdjson(text: string, source: string): TraceRow[] {
     }
     rows.push(r as TraceRow);
   }
-  if (withIds === 0) {
-    for (const r of rows) {
-      delete r.cause;
-      delete r.echoOf;
-      linker.link(r);
-    }
-  } else if (withIds < rows.length) {
-    for (const r of rows) if (typeof r.id !== 'number') r.id = ++maxId;
+  // Causes by the tracer's rules over the records the file has: an old trace has none, and one with hidden stages
+  // (kwatch reconcile's default --stages) names causes it does not hold (a queue add's handler call), where the
+  // rules find the write an overlay echo came back from.
+  const own = rows.map((r) => ({ id: r.id as unknown, cause: r.cause, echoOf: r.echoOf }));
+  for (const r of rows) {
+    delete (r as Record<string, unknown>).id;
+    delete r.cause;
+    delete r.echoOf;
+    linker.link(r);
   }
+  if (withIds === 0) return rows;
+  // The file's own ids stay (trace why names what the file has); a line without one (--once's verdict rows) gets the
+  // next free id. Its causes are kept, and the rules' added.
+  const fileId = new Map<number, number>();
+  rows.forEach((r, i) => fileId.set(r.id, typeof own[i].id === 'number' ? (own[i].id as number) : ++maxId));
+  rows.forEach((r, i) => {
+    const linked = r.cause;
+    const linkedEcho = r.echoOf;
+    r.id = fileId.get(r.id)!;
+    const cause = [...new Set([...(own[i].cause ?? []), ...(linked ?? []).map((id) => fileId.get(id)!)])];
+    if (cause.length > 0) r.cause = cause;
+    else delete r.cause;
+    const echoOf = own[i].echoOf ?? (linkedEcho !== undefined ? fileId.get(linkedEcho) : undefined);
+    if (echoOf !== undefined) r.echoOf = echoOf;
+    else delete r.echoOf;
+  });
   return rows;
 }
 
