@@ -15,6 +15,10 @@ export const MUTATION_GROUPS = {
   // The discovery cache's file store (disk, or memory for --sim): a wrong path, age or write there shows up as a stale
   // or missing resource far from its cause. kube/ code read by every command, unlike code-cache's start-up files.
   discovery: ['src/kube/discovery/discovery-store.ts'],
+  // The trace pictures (Perfetto, OTLP, the HTML report) and `kwatch trace why`: a wrong link there names the wrong
+  // cause of a reconcile. perfetto-server.ts is left out: it only serves a finished file to ui.perfetto.dev, and only
+  // the e2e `trace open` test (the built CLI) runs it, so each of its mutants would be "no coverage".
+  'trace-export': ['src/trace-export/**/*.ts', '!src/trace-export/perfetto-server.ts'],
 };
 
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.

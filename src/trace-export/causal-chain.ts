@@ -169,15 +169,18 @@ export function explainKey(rows: readonly TraceRow[], key: string): string[] {
     const step = chain[i];
     if (isWrite(step)) writesShown++;
     if (!folded && (verdict.loop || verdict.fight) && writesShown > SHOWN_ROUNDS + 1) {
+      folded = true;
       const rounds = verdict.loop?.rounds ?? verdict.fight!.rounds;
       const first = verdict.loop?.since ?? [...chain].reverse().find(isWrite)!;
-      words.push(`… ${verdict.loop ? 'loop' : 'fight'} since write #${first.id} (${rounds} rounds)`);
-      folded = true;
-      // Go on from the loop's first write: what started it.
       const at = chain.indexOf(first);
-      i = at;
-      words.push(describeStep(index, first, chain[at - 1]));
-      continue;
+      // Go on from the loop's first write: what started it. A short loop that began after another writer's write (a
+      // create, a claim) has its first write before this step: nothing to fold, and going back would print it twice.
+      if (at >= i) {
+        words.push(`… ${verdict.loop ? 'loop' : 'fight'} since write #${first.id} (${rounds} rounds)`);
+        i = at;
+        words.push(describeStep(index, first, chain[at - 1]));
+        continue;
+      }
     }
     words.push(describeStep(index, step, chain[i - 1]));
   }

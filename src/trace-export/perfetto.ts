@@ -59,7 +59,8 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
   const slices: Slice[] = [];
   const instants: ChromeEvent[] = [];
   const counters: ChromeEvent[] = [];
-  const open = new Map<string, { row: TraceRow; start: number }>();
+  /** Slices begun and not yet ended, by slot: what one still open at the end of the trace is named, and its family. */
+  const open = new Map<string, { row: TraceRow; start: number; name: string; family: string }>();
   const lastTs = rows.length ? at(rows[rows.length - 1]) : 0;
   const instant = (r: TraceRow, name: string, cat: string, args: Record<string, unknown> = {}) =>
     instants.push({ name, ph: 'i', s: 't', ts: at(r), pid: pidOf(processOf(r)), tid: 0, cat, args: { id: r.id, key: r.key, rv: r.rv, ...args } });
@@ -83,7 +84,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
         if (r.op === 'list-page' && typeof r.ms === 'number') slices.push({ name: `LIST ${name} page ${String(r.page ?? '')}`, cat: 'list', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'list', args: { id: r.id, items: r.items, bytes: r.bytes, rv: r.rv } });
         // A watch-list's initial events are its LIST (client-go 1.35's default sync): the same category, from the watch's start.
         else if (r.op === 'initial-events-end' && typeof r.ms === 'number') slices.push({ name: `WATCH-LIST ${name} initial events`, cat: 'list', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'list', args: { id: r.id, events: r.events, rv: r.rv } });
-        else if (r.op === 'watch-start') open.set(`watch ${name}`, { row: r, start: t });
+        else if (r.op === 'watch-start') open.set(`watch ${name}`, { row: r, start: t, name: `WATCH ${name}`, family: `watch ${name}` });
         else if (r.op === 'watch-close' || r.op === 'watch-error' || r.op === 'stopped' || r.op === 'expired') {
           closeSlice(`watch ${name}`, r, `WATCH ${name} conn ${String(open.get(`watch ${name}`)?.row.conn ?? '')}`.trim(), 'watch', `watch ${name}`, { end: r.op, reason: r.reason ?? r.error });
           if (r.op === 'expired') instant(r, '410 Gone (expired)', 'fault', { rv: r.rv });
@@ -112,7 +113,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
         break;
       case 'reconcile': {
         const slot = `reconcile ${String(r.controller ?? '')} ${r.key ?? ''}`;
-        if (r.op === 'start') open.set(slot, { row: r, start: t });
+        if (r.op === 'start') open.set(slot, { row: r, start: t, name: `reconcile ${r.key ?? ''}`, family: 'reconcile' });
         else if (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'requeue' || r.op === 'end') closeSlice(slot, r, `reconcile ${r.key ?? ''}`, 'reconcile', 'reconcile', { result: r.op, error: r.error });
         else if (r.op === 'write') slices.push(writeSlice(r, t, pidOf(pidName)));
         else if (r.op === 'loop') instant(r, `loop ${r.key ?? ''}`, 'finding', { rounds: r.rounds, fields: r.fields });
@@ -120,7 +121,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
       }
       case 'endpoint': {
         const slot = `watch ${String(r.client)} ${String(r.resource)} ${r.key ?? '*'}`;
-        if (r.op === 'watch' && r.event === 'start') open.set(slot, { row: r, start: t });
+        if (r.op === 'watch' && r.event === 'start') open.set(slot, { row: r, start: t, name: `WATCH ${String(r.resource)}`, family: `watch ${String(r.resource)}` });
         else if (r.op === 'watch' && r.event === 'close') closeSlice(slot, r, `WATCH ${String(r.resource)}`, 'watch', `watch ${String(r.resource)}`, { reason: r.reason });
         else if (r.op === 'watch' && isChangeEvent(r)) {
           slices.push({ name: `${eventType(r)} ${r.key ?? ''}`, cat: 'event', pid: pidOf(pidName), start: t, end: t + 1, family: 'event', args: { id: r.id, key: r.key, rv: r.rv, echoOf: r.echoOf }, row: r });
@@ -138,9 +139,10 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
     }
   }
   // Still open at the end of the trace (a watch that was running when the run stopped): it ends there.
-  for (const [slot, o] of open) {
-    const family = slot.startsWith('watch') ? slot.split(' ').slice(0, 2).join(' ') : 'reconcile';
-    slices.push({ name: slot.startsWith('watch') ? `WATCH ${slot.split(' ')[1]} (open at the end)` : `reconcile ${o.row.key ?? ''} (running at the end)`, cat: family.startsWith('watch') ? 'watch' : 'reconcile', pid: pidOf(processOf(o.row)), start: o.start, end: Math.max(lastTs, o.start + 1), family, args: { id: o.row.id }, row: o.row });
+  // Named and threaded as it would have been when closed (an endpoint watch by its resource, not its client).
+  for (const o of open.values()) {
+    const reconcile = o.family === 'reconcile';
+    slices.push({ name: `${o.name} (${reconcile ? 'running' : 'open'} at the end)`, cat: reconcile ? 'reconcile' : 'watch', pid: pidOf(processOf(o.row)), start: o.start, end: Math.max(lastTs, o.start + 1), family: o.family, args: { id: o.row.id }, row: o.row });
   }
 
   const events: ChromeEvent[] = [];

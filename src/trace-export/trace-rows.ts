@@ -57,14 +57,16 @@ export class TraceCollector {
 const STAGE_NAMES = new Set<string>(['http', 'reflector', 'watch', 'fifo', 'indexer', 'handler', 'workqueue', 'reconcile', 'endpoint']);
 
 /**
- * The rows of an `-o ndjson` trace. A trace written before records had ids (or with some stages hidden) gets its ids
- * and causes here, by the same rules the tracer follows.
+ * The rows of an `-o ndjson` trace, linked here by the rules the tracer follows. A trace written before records had
+ * ids gets its ids and causes so; in a trace with ids every record keeps its own (`trace why` names the ids the file
+ * has), a line without one (the verdict rows `--once` prints after the run) gets the next free id.
  */
 export function rowsFromNdjson(text: string, source: string): TraceRow[] {
   const rows: TraceRow[] = [];
   const linker = new CauseLinker();
   let lineNo = 0;
-  let needIds = false;
+  let withIds = 0;
+  let maxId = 0;
   for (const line of text.split('\n')) {
     lineNo++;
     if (line.trim() === '') continue;
@@ -81,17 +83,38 @@ export function rowsFromNdjson(text: string, source: string): TraceRow[] {
     const r: Record<string, unknown> = { ...o, time: Number.isFinite(time) ? time : 0, stage: o.stage as Stage };
     if (r.key === null) delete r.key;
     if (r.rv === null) delete r.rv;
-    if (typeof r.id !== 'number') needIds = true;
+    if (typeof r.id === 'number') {
+      withIds++;
+      maxId = Math.max(maxId, r.id);
+    }
     rows.push(r as TraceRow);
   }
-  if (needIds) {
-    for (const r of rows) {
-      delete (r as Record<string, unknown>).id;
-      delete r.cause;
-      delete r.echoOf;
-      linker.link(r);
-    }
+  // Causes by the tracer's rules over the records the file has: an old trace has none, and one with hidden stages
+  // (kwatch reconcile's default --stages) names causes it does not hold (a queue add's handler call), where the
+  // rules find the write an overlay echo came back from.
+  const own = rows.map((r) => ({ id: r.id as unknown, cause: r.cause, echoOf: r.echoOf }));
+  for (const r of rows) {
+    delete (r as Record<string, unknown>).id;
+    delete r.cause;
+    delete r.echoOf;
+    linker.link(r);
   }
+  if (withIds === 0) return rows;
+  // The file's own ids stay (trace why names what the file has); a line without one (--once's verdict rows) gets the
+  // next free id. Its causes are kept, and the rules' added.
+  const fileId = new Map<number, number>();
+  rows.forEach((r, i) => fileId.set(r.id, typeof own[i].id === 'number' ? (own[i].id as number) : ++maxId));
+  rows.forEach((r, i) => {
+    const linked = r.cause;
+    const linkedEcho = r.echoOf;
+    r.id = fileId.get(r.id)!;
+    const cause = [...new Set([...(own[i].cause ?? []), ...(linked ?? []).map((id) => fileId.get(id)!)])];
+    if (cause.length > 0) r.cause = cause;
+    else delete r.cause;
+    const echoOf = own[i].echoOf ?? (linkedEcho !== undefined ? fileId.get(linkedEcho) : undefined);
+    if (echoOf !== undefined) r.echoOf = echoOf;
+    else delete r.echoOf;
+  });
   return rows;
 }
 
@@ -131,9 +154,16 @@ export function writeFields(r: TraceRow): string[] {
   return [];
 }
 
-/** The HTTP status a write got: an endpoint write's `code`, a reconcile write's `status` (set when it failed). */
+/**
+ * The HTTP status a write got: an endpoint write's `code`; a reconcile write's `status`, the server's Status
+ * (`{ code, reason, message }`, set when it failed; reconcile/writes.ts), or a plain number.
+ */
 export function writeCode(r: TraceRow): number | undefined {
-  return typeof r.code === 'number' ? r.code : typeof r.status === 'number' ? r.status : undefined;
+  if (typeof r.code === 'number') return r.code;
+  const status = r.status as unknown;
+  if (typeof status === 'number') return status;
+  const code = typeof status === 'object' && status !== null ? (status as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : undefined;
 }
 
 export function writeOk(r: TraceRow): boolean {

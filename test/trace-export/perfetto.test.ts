@@ -1,0 +1,176 @@
+// The Perfetto file (Chrome Trace Event JSON, times in µs): what ui.perfetto.dev draws of a trace. Flow arrows from a
+// recorded reconcile run; units, tracks and names from records with chosen times.
+import { describe, expect, it } from 'vitest';
+import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import { toPerfetto, type ChromeEvent } from '../../src/trace-export/perfetto.js';
+import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { perfettoProblems } from './format-rules.js';
+import { recordRun, writesDone } from './recorded-runs.js';
+
+const T0 = 1_700_000_000_000;
+
+function trace(records: [number, Omit<TraceRecord, 'time'>][]): TraceRow[] {
+  const tracer = new Tracer();
+  const collector = new TraceCollector(tracer);
+  for (const [t, r] of records) tracer.emit({ time: T0 + t, ...r } as TraceRecord);
+  return collector.stop();
+}
+
+const idOf = (e: ChromeEvent) => (e.args as { id?: number } | undefined)?.id;
+const processNamed = (events: ChromeEvent[], name: string) => events.find((e) => e.ph === 'M' && e.name === 'process_name' && (e.args as { name: string }).name === name)!.pid;
+
+describe('Perfetto flows of a recorded run', () => {
+  it('arrows along the chain: reconcile → write → its echo → the reconcile that echo started → …; one arrow out of each slice', async () => {
+    let n = 0;
+    const rows = await recordRun({
+      c: async (req, ctx) => {
+        const d = await ctx.get('deployments.apps', req);
+        if (!d || n >= 3) return;
+        await ctx.patch(d, { metadata: { annotations: { stamp: String(++n) } } });
+        // A second write in the first run: the slice hands on one arrow only.
+        if (n === 1) await ctx.patch(d, { metadata: { labels: { second: 'yes' } } });
+      },
+    }, writesDone(4, 4));
+    const file = toPerfetto(rows);
+    expect(perfettoProblems(file)).toEqual([]);
+    const flowing = file.traceEvents.filter((e) => e.bind_id !== undefined);
+    const writes = rows.filter(isWrite);
+    const starts = rows.filter((r) => r.stage === 'reconcile' && r.op === 'start');
+    const echo = (w: TraceRow) => rows.find((r) => r.stage === 'watch' && r.echoOf === w.id)!;
+    // The first run's second write (writes[1]) gets no arrow from the run, which handed its one on to writes[0]; its
+    // echo is the newest event the next run was queued by, so the chain goes on from there.
+    const first = [starts[0], writes[0], echo(writes[0])];
+    const next = [writes[1], echo(writes[1]), starts[1], writes[2], echo(writes[2]), starts[2], writes[3], echo(writes[3]), starts[3]];
+    const expected = [...first.map((r, i) => [r.id, '0x1', i > 0, i < first.length - 1]), ...next.map((r, i) => [r.id, '0x2', i > 0, i < next.length - 1])];
+    expect(flowing.sort((a, b) => a.ts - b.ts).map((e) => [idOf(e), e.bind_id, e.flow_in ?? false, e.flow_out ?? false])).toEqual(expected);
+  });
+});
+
+describe('Perfetto units and tracks', () => {
+  it('µs timestamps: records of one millisecond keep their order 1 µs apart; durations from ms', () => {
+    const rows = trace([
+      [0, { stage: 'http', op: 'response', method: 'GET', url: 'https://k/api/v1/pods?limit=500', ms: 12.5, status: 200, bytes: 10 }],
+      [0, { stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 3, ms: 2 }],
+      [0, { stage: 'watch', op: 'ADDED', key: 'ns/a', rv: '5', name: 'pods' }],
+      [1, { stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'c' }],
+      [1.0004, { stage: 'reconcile', op: 'write', key: 'ns/a', target: 'ns/a', controller: 'c', verb: 'patch', rv: '6', ms: 3.25 }],
+      [7, { stage: 'reconcile', op: 'success', key: 'ns/a', controller: 'c' }],
+      [8, { stage: 'endpoint', op: 'http', client: 'k', method: 'POST', path: '/api/v1/namespaces/ns/configmaps', ms: 0.5, status: 201 }],
+      [9, { stage: 'endpoint', op: 'write', client: 'k', key: 'ns/b', verb: 'create', resource: 'configmaps', code: 201, rv: '9' }],
+    ]);
+    const us = T0 * 1000;
+    const x = toPerfetto(rows).traceEvents.filter((e) => e.ph === 'X').sort((a, b) => (idOf(a) ?? 0) - (idOf(b) ?? 0));
+    expect(x.map((e) => [e.name, e.ts - us, e.dur])).toEqual([
+      ['GET https://k/api/v1/pods', -12_500, 12_500],
+      ['LIST pods page 1', 1 - 2000, 2000],
+      ['ADDED ns/a', 2, 1],
+      ['reconcile ns/a', 1000, 6000],
+      ['patch ns/a', 1001, 3250],
+      ['POST /api/v1/namespaces/ns/configmaps', 8000 - 500, 500],
+      ['create ns/b', 9000, 1],
+    ]);
+    expect(x[4].args).toMatchObject({ writer: 'c', target: 'ns/a', rv: '6', code: undefined });
+  });
+
+  it('counters: queue depth, cache size, events per second (at each second\'s start, in µs)', () => {
+    const rows = trace([
+      [0, { stage: 'watch', op: 'ADDED', key: 'ns/a', rv: '1', name: 'pods' }],
+      [999, { stage: 'watch', op: 'MODIFIED', key: 'ns/a', rv: '2', name: 'pods' }],
+      [1000, { stage: 'watch', op: 'MODIFIED', key: 'ns/a', rv: '3', name: 'pods' }],
+      [1001, { stage: 'workqueue', op: 'add', key: 'ns/a', controller: 'c', depth: 4 }],
+      [1002, { stage: 'indexer', op: 'update', key: 'ns/a', size: 7 }],
+      [1003, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', key: 'ns/a', rv: '3', event: 'MODIFIED' }],
+    ]);
+    const events = toPerfetto(rows).traceEvents;
+    const counters = events.filter((e) => e.ph === 'C').map((e) => [e.name, e.ts, e.pid, e.args]);
+    const second = Math.floor(T0 / 1000) * 1_000_000;
+    expect(counters).toEqual([
+      ['workqueue depth', (T0 + 1001) * 1000, processNamed(events, 'workqueue'), { depth: 4 }],
+      ['cache size', (T0 + 1002) * 1000, processNamed(events, 'indexer'), { objects: 7 }],
+      ['events/s', second, processNamed(events, 'watch'), { events: 2 }],
+      ['events/s', second + 1_000_000, processNamed(events, 'watch'), { events: 1 }],
+      ['events/s', second + 1_000_000, processNamed(events, 'client k'), { events: 1 }],
+    ]);
+  });
+
+  it('instants: bookmarks, faults, 410s, relists and the endpoint\'s findings, on their process', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '1', conn: 3 }],
+      [1, { stage: 'watch', op: 'BOOKMARK', name: 'pods', rv: '2' }],
+      [2, { stage: 'watch', op: 'ERROR', name: 'pods', code: 410, message: 'too old' }],
+      [3, { stage: 'reflector', op: 'expired', name: 'pods', rv: '1' }],
+      [4, { stage: 'reflector', op: 'relist', name: 'pods', reason: 'expired' }],
+      [5, { stage: 'reflector', op: 'backoff', name: 'pods', delayMs: 800 }],
+      [6, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '9', conn: 4 }],
+      [7, { stage: 'reflector', op: 'watch-error', name: 'pods', error: 'reset' }],
+      [8, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'pods', event: 'ERROR', code: 410 }],
+      [9, { stage: 'endpoint', op: 'stale-write', client: 'k', key: 'ns/a', note: 'old' }],
+      [10, { stage: 'reconcile', op: 'loop', key: 'ns/a', controller: 'c', rounds: 5 }],
+    ]);
+    const events = toPerfetto(rows).traceEvents;
+    const processes = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, (e.args as { name: string }).name]));
+    expect(events.filter((e) => e.ph === 'i').map((e) => [e.name, e.cat, e.ts - T0 * 1000, processes.get(e.pid)])).toEqual([
+      ['BOOKMARK', 'bookmark', 1000, 'watch'],
+      ['ERROR 410', 'fault', 2000, 'watch'],
+      ['410 Gone (expired)', 'fault', 3000, 'reflector'],
+      ['relist pods', 'relist', 4000, 'reflector'],
+      ['backoff', 'fault', 5000, 'reflector'],
+      ['watch error', 'fault', 7000, 'reflector'],
+      ['410 Gone', 'fault', 8000, 'client k'],
+      ['stale-write', 'finding', 9000, 'client k'],
+      ['loop ns/a', 'finding', 10_000, 'reconcile'],
+    ]);
+    expect(events.filter((e) => e.ph === 'X' && e.cat === 'watch').map((e) => [e.name, e.dur, (e.args as { end?: string }).end])).toEqual([['WATCH pods conn 3', 3000, 'expired'], ['WATCH pods conn 4', 1000, 'watch-error']]);
+  });
+
+  it('a watch still open when the run stopped is drawn to the end, named and threaded like a closed one', () => {
+    const rows = trace([
+      [0, { stage: 'endpoint', op: 'watch', client: 'kubectl[12]', resource: 'configmaps', key: 'default', event: 'start' }],
+      [1, { stage: 'endpoint', op: 'watch', client: 'kubectl[12]', resource: 'configmaps', key: 'default', event: 'close', reason: 'eof' }],
+      [2, { stage: 'endpoint', op: 'watch', client: 'kubectl[12]', resource: 'configmaps', key: 'default', event: 'start' }],
+      [3, { stage: 'reflector', op: 'watch-start', name: 'pods', conn: 1 }],
+      [4, { stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'c' }],
+      [10, { stage: 'endpoint', op: 'watch', client: 'kubectl[12]', resource: 'configmaps', key: 'default/x', rv: '4', event: 'ADDED' }],
+    ]);
+    const events = toPerfetto(rows).traceEvents;
+    const threads = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid} ${e.tid}`, (e.args as { name: string }).name]));
+    expect(events.filter((e) => e.ph === 'X' && e.cat !== 'event').map((e) => [e.name, e.ts - T0 * 1000, e.dur, threads.get(`${e.pid} ${e.tid}`)])).toEqual([
+      ['WATCH configmaps', 0, 1000, 'watch configmaps 1'],
+      ['WATCH configmaps (open at the end)', 2000, 8000, 'watch configmaps 1'],
+      ['WATCH pods (open at the end)', 3000, 7000, 'watch pods 1'],
+      ['reconcile ns/a (running at the end)', 4000, 6000, 'reconcile 1'],
+    ]);
+  });
+
+  it('a client\'s wire: its events 1 µs slices, its write → echo → next write one arrow chain; records without a duration draw no slice', () => {
+    const ev = (event: string, rv: string): Omit<TraceRecord, 'time'> => ({ stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns/a', rv, event });
+    const rows = trace([
+      [0, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', event: 'start' }],
+      [1, ev('ADDED', '1')],
+      [2, { stage: 'endpoint', op: 'write', client: 'k', resource: 'configmaps', key: 'ns/a', rv: '2', code: 200, verb: 'patch', ms: 0.25, after: ['ADDED configmaps ns/a@1'] }],
+      [3, ev('MODIFIED', '2')],
+      [4, { stage: 'endpoint', op: 'write', client: 'k', resource: 'configmaps', key: 'ns/a', rv: '3', code: 200, verb: 'patch', after: ['MODIFIED configmaps ns/a@2 (own write)'] }],
+      [5, { stage: 'http', op: 'request', method: 'GET', url: '/api' }],
+      [6, { stage: 'reflector', op: 'list-page', name: 'pods', page: 1 }],
+      [7, { stage: 'reflector', op: 'initial-events-end', name: 'pods' }],
+      [8, { stage: 'endpoint', op: 'http', client: 'k', method: 'GET', path: '/api', ms: 1 }],
+      [9, { stage: 'reconcile', op: 'start', key: 'ns/x', controller: 'c' }],
+      [10, { stage: 'reconcile', op: 'requeue-after', key: 'ns/x', controller: 'c' }],
+      [11, { stage: 'reconcile', op: 'start', key: 'ns/x', controller: 'c' }],
+      [11, { stage: 'reconcile', op: 'error', key: 'ns/x', controller: 'c', error: 'boom' }],
+    ]);
+    const file = toPerfetto(rows);
+    expect(perfettoProblems(file)).toEqual([]);
+    const x = file.traceEvents.filter((e) => e.ph === 'X');
+    // The watch still open ends at the last record, which is 1 µs after the one of the same millisecond before it.
+    expect(x.map((e) => [e.name, e.cat, e.dur, e.bind_id, e.flow_in ?? false, e.flow_out ?? false, (e.args as { result?: string }).result])).toEqual([
+      ['WATCH configmaps (open at the end)', 'watch', 11_001, undefined, false, false, undefined],
+      ['ADDED ns/a', 'event', 1, '0x1', false, true, undefined],
+      ['patch ns/a', 'write', 250, '0x1', true, true, undefined],
+      ['MODIFIED ns/a', 'event', 1, '0x1', true, true, undefined],
+      ['patch ns/a', 'write', 1, '0x1', true, false, undefined],
+      ['reconcile ns/x', 'reconcile', 1000, undefined, false, false, 'requeue-after'],
+      ['reconcile ns/x', 'reconcile', 1, undefined, false, false, 'error'],
+    ]);
+  });
+});
