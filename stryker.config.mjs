@@ -15,6 +15,15 @@ export const MUTATION_GROUPS = {
   // The discovery cache's file store (disk, or memory for --sim): a wrong path, age or write there shows up as a stale
   // or missing resource far from its cause. kube/ code read by every command, unlike code-cache's start-up files.
   discovery: ['src/kube/discovery/discovery-store.ts'],
+  // The informer core, Reflector → DeltaFIFO → Indexer → processor/listeners → workqueue: every command's cache and
+  // every controller's queue run through it, and a wrong delta, resourceVersion or backoff there is silent.
+  // reflector-state.ts is the reflector's decisions (reflector.ts only performs them); resource-version.ts orders
+  // `--from-rv`/`--until-rv`.
+  informer: [
+    'src/informer/delta-fifo.ts', 'src/informer/reflector.ts', 'src/informer/reflector-state.ts',
+    'src/informer/shared-processor.ts', 'src/informer/processor-listener.ts', 'src/informer/indexer.ts',
+    'src/informer/resource-version.ts', 'src/informer/workqueue/**/*.ts',
+  ],
 };
 
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.

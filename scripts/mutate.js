@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mutate -- [FOLDER...] [STRYKER OPTIONS]`: StrykerJS on the named folders (stryker.config.mjs lists
-// them: endpoint, faults, reconcile, sim, code-cache, discovery), each in its own run with its own incremental file, so
-// a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
+// them: endpoint, faults, reconcile, sim, code-cache, discovery, informer), each in its own run with its own
+// incremental file, so a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
 // Other arguments go to Stryker as they are, e.g. `npm run mutate -- faults --concurrency 2`, or
 // `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder), and
 // `--tests GLOBS` to run only those test files against the mutants (a lower bound, much faster).
