@@ -140,6 +140,21 @@ describe('DeltaFifo', () => {
     expect(drain(f)[0].deltas).toEqual(['Sync:a@1']);
   });
 
+  it('transforms the listed objects of Replace also when it emits Sync (emitDeltaTypeReplaced false), not a resync', () => {
+    // client-go 1.32 delta_fifo.go: Replace queues with queueActionInternalLocked(action, Replaced, item), and the
+    // transformer is skipped only for the internal action Sync (Resync's) and tombstones.
+    const known = new Indexer();
+    known.add(pod('k', '1'));
+    const f = new DeltaFifo({ knownObjects: known, emitDeltaTypeReplaced: false, transform: (o) => ({ ...o, metadata: { ...o.metadata, labels: { t: 'y' } } }) });
+    f.replace([pod('a', '2'), pod('k', '1')], '2');
+    const popped: Deltas[] = [];
+    while (f.length > 0) f.tryPop((d) => void popped.push(d));
+    expect(popped.map((d) => [d[0].type, (d[0].object as KubeObject).metadata.labels?.t])).toEqual([['Sync', 'y'], ['Sync', 'y']]);
+    f.resync();
+    const resync = f.getByKey('ns/k')!;
+    expect([resync[0].type, (resync[0].object as KubeObject).metadata.labels]).toEqual(['Sync', undefined]);
+  });
+
   it('counts the first Replace (listed keys plus queued deletions) as the initial list', () => {
     const known = new Indexer();
     known.add(pod('gone', '1'));
