@@ -4,7 +4,7 @@ import type { Deltas, ObjectOrTombstone } from '../../src/informer/deltas.js';
 import { DeletedFinalStateUnknown, FifoClosedError, RequeueError } from '../../src/informer/deltas.js';
 import { Indexer } from '../../src/informer/indexer.js';
 import { Tracer } from '../../src/informer/trace.js';
-import type { TraceRecord } from '../../src/informer/trace.js';
+import type { TraceInterest, TraceRecord } from '../../src/informer/trace.js';
 import type { KubeObject } from '../../src/informer/types.js';
 
 const pod = (name: string, rv = '1', extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({ kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv, ...extra } });
@@ -70,6 +70,16 @@ const cases: Case[] = [
     name: 'ignores a Delete for a key neither known nor queued',
     steps: [(f) => f.delete(pod('ghost', '5'))],
     want: [],
+  },
+  {
+    name: 'Replace tombstones vanished known keys in key order, whatever order the cache was filled in',
+    known: [pod('z', '1'), pod('m', '2'), pod('b', '3')],
+    steps: [(f) => f.replace([], '10')],
+    want: [
+      { key: 'ns/b', deltas: ['Deleted:tomb(ns/b,3)'] },
+      { key: 'ns/m', deltas: ['Deleted:tomb(ns/m,2)'] },
+      { key: 'ns/z', deltas: ['Deleted:tomb(ns/z,1)'] },
+    ],
   },
   {
     name: 'queues a Delete for a key only the indexer knows',
@@ -252,6 +262,93 @@ describe('DeltaFifo', () => {
     const d = f.getByKey('ns/k')!;
     expect(d[0].type).toBe('Sync');
     expect((d[0].object as KubeObject).metadata.labels).toBeUndefined();
+  });
+
+  it('without knownObjects, ignores a Delete for a key it has not queued and queues one for a key it has', () => {
+    // client-go's Delete with knownObjects == nil: only f.items decides ("presumably deleted when a relist happened").
+    const f = new DeltaFifo();
+    f.delete(pod('ghost', '1'));
+    expect(f.length).toBe(0);
+    f.add(pod('a', '1'));
+    f.delete(pod('a', '2'));
+    expect(drain(f).map((p) => p.deltas)).toEqual([['Added:a@1', 'Deleted:a@2']]);
+  });
+
+  it('is synced at once when a Delete (even an ignored one) or AddIfNotPresent comes before any Replace', () => {
+    // client-go: "HasSynced returns true if an Add/Update/Delete/AddIfNotPresent are called first".
+    const deleted = new DeltaFifo({ knownObjects: new Indexer() });
+    deleted.delete(pod('ghost'));
+    expect(deleted.hasSynced()).toBe(true);
+    const readded = new DeltaFifo();
+    readded.addIfNotPresent([{ type: 'Added', object: pod('a', '1') }]);
+    expect(readded.hasSynced()).toBe(true);
+    expect(drain(readded)).toEqual([{ key: 'ns/a', deltas: ['Added:a@1'], initial: false }]);
+  });
+
+  it('AddIfNotPresent of no deltas queues nothing (client-go refuses a zero-length Deltas)', () => {
+    const f = new DeltaFifo();
+    expect(() => f.addIfNotPresent([])).not.toThrow();
+    expect(f.length).toBe(0);
+    expect(f.hasSynced()).toBe(false);
+  });
+
+  it('getByKey hands out a copy of the queued deltas, and undefined for a key not queued', () => {
+    const f = new DeltaFifo();
+    expect(f.getByKey('ns/a')).toBeUndefined();
+    f.add(pod('a', '1'));
+    const copy = f.getByKey('ns/a')!;
+    copy.push({ type: 'Updated', object: pod('a', '9') });
+    expect(describeDeltas(f.getByKey('ns/a')!)).toEqual(['Added:a@1']);
+  });
+
+  it('resourceVersion is "" until the first Replace, then the last one the reflector reported', () => {
+    const f = new DeltaFifo();
+    expect(f.resourceVersion).toBe('');
+    f.replace([], '7');
+    expect(f.resourceVersion).toBe('7');
+    f.updateResourceVersion('9'); // a watch event or bookmark
+    expect(f.resourceVersion).toBe('9');
+  });
+
+  it('an error other than RequeueError from process is rethrown and the deltas are not put back', async () => {
+    const f = new DeltaFifo();
+    f.add(pod('a', '1'));
+    const boom = new Error('handler bug');
+    await expect(f.pop(() => Promise.reject(boom))).rejects.toBe(boom);
+    expect(f.length).toBe(0);
+    f.add(pod('b', '2'));
+    expect(() => f.tryPop(() => {
+      throw boom;
+    })).toThrow(boom);
+    expect(f.length).toBe(0);
+    // tryPop requeues on RequeueError as pop does.
+    f.add(pod('c', '3'));
+    expect(() => f.tryPop(() => {
+      throw new RequeueError(new Error('later'));
+    })).toThrow('later');
+    expect(f.listKeys()).toEqual(['ns/c']);
+  });
+
+  it('a listener that wants only some fifo records gets those, with their delta types, tombstone flag and fifo kind', async () => {
+    const tracer = new Tracer();
+    const recs: TraceRecord[] = [];
+    const wanted = new Set(['fifo Deleted', 'fifo pop', 'fifo requeue']);
+    const interest: TraceInterest = { wants: (stage, op) => wanted.has(`${stage} ${op}`), skipped: () => {} };
+    tracer.subscribe((r) => recs.push(r), interest);
+    const known = new Indexer();
+    known.add(pod('gone', '4'));
+    const f = new DeltaFifo({ tracer, knownObjects: known });
+    f.add(pod('a', '1'));
+    f.delete(pod('a', '2'));
+    f.replace([], '5'); // tombstones for a (collapsed into its real Deleted) and gone
+    await expect(f.pop(() => Promise.reject(new RequeueError()))).resolves.toHaveLength(2);
+    expect(recs.map((r) => [r.op, r.key, r.tombstone, r.fifo, r.types, r.requeued])).toEqual([
+      ['Deleted', 'ns/a', undefined, 'delta', undefined, undefined],
+      ['Deleted', 'ns/a', true, 'delta', undefined, undefined],
+      ['Deleted', 'ns/gone', true, 'delta', undefined, undefined],
+      ['pop', 'ns/a', undefined, 'delta', ['Added', 'Deleted'], undefined],
+      ['requeue', 'ns/a', undefined, 'delta', undefined, true],
+    ]);
   });
 
   it('emits a fifo trace record per delta and per pop', () => {
