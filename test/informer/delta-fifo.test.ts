@@ -349,6 +349,36 @@ describe('DeltaFifo', () => {
       ['pop', 'ns/a', undefined, 'delta', ['Added', 'Deleted'], undefined],
       ['requeue', 'ns/a', undefined, 'delta', undefined, true],
     ]);
+    // A listener that declines pops and requeues is not handed them.
+    const onlyAdds: TraceRecord[] = [];
+    const quiet = new Tracer();
+    quiet.subscribe((r) => onlyAdds.push(r), { wants: (stage, op) => stage === 'fifo' && op === 'Added', skipped: () => {} });
+    const g = new DeltaFifo({ tracer: quiet });
+    g.add(pod('a', '1'));
+    await g.pop(() => Promise.reject(new RequeueError()));
+    expect(onlyAdds.map((r) => r.op)).toEqual(['Added']);
+  });
+
+  it('waitForItem resolves at once with an item queued or once closed, else when an item comes', async () => {
+    const f = new DeltaFifo();
+    let woke = false;
+    const waiting = f.waitForItem().then(() => (woke = true));
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    f.add(pod('a', '1'));
+    await waiting;
+    await f.waitForItem(); // an item is queued
+    drain(f);
+    expect(f.isClosed()).toBe(false);
+    f.close();
+    expect(f.isClosed()).toBe(true);
+    await f.waitForItem(); // closed and empty
+  });
+
+  it('Resync skips a key its knownObjects lists but can no longer get (client-go: "unable to queue object for sync")', () => {
+    const f = new DeltaFifo({ knownObjects: { listKeys: () => ['ns/gone', 'ns/a'], getByKey: (key) => (key === 'ns/a' ? pod('a', '1') : undefined) } });
+    f.resync();
+    expect(drain(f).map((p) => [p.key, p.deltas])).toEqual([['ns/a', ['Sync:a@1']]]);
   });
 
   it('emits a fifo trace record per delta and per pop', () => {
