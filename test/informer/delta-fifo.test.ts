@@ -342,6 +342,7 @@ describe('DeltaFifo', () => {
     f.delete(pod('a', '2'));
     f.replace([], '5'); // tombstones for a (collapsed into its real Deleted) and gone
     await expect(f.pop(() => Promise.reject(new RequeueError()))).resolves.toHaveLength(2);
+    expect(recs.every((r) => r.stage === 'fifo')).toBe(true);
     expect(recs.map((r) => [r.op, r.key, r.tombstone, r.fifo, r.types, r.requeued])).toEqual([
       ['Deleted', 'ns/a', undefined, 'delta', undefined, undefined],
       ['Deleted', 'ns/a', true, 'delta', undefined, undefined],
