@@ -493,11 +493,9 @@ describe('reflector step: watch-list, what the temporary store gets', () => {
   it('the LIST it falls back to is retried at once from "" when its resourceVersion has expired, as any LIST', () => {
     const m = wl();
     m.send({ kind: 'start' });
-    m.send({ kind: 'watchOpened', conn: 1 });
-    m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
-    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }); // retries the watch-list from ""
-    m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.invalid() }); // falls back to LIST
-    expect(m.phase).toMatchObject({ kind: 'Listing', unavailableRetry: false });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.invalid() }); // falls back to LIST
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0', unavailableRetry: false });
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.expired() }))).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'list', options: {}, pageSize: 500 }]);
   });
 
   it('after a sync, a watch-list that replaces the store again is counted as a relist; abort while streaming closes the stream', () => {
