@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeltaFifo } from '../../src/informer/delta-fifo.js';
-import type { Deltas, ObjectOrTombstone } from '../../src/informer/deltas.js';
+import type { Delta, Deltas, ObjectOrTombstone } from '../../src/informer/deltas.js';
 import { DeletedFinalStateUnknown, FifoClosedError, RequeueError } from '../../src/informer/deltas.js';
 import { Indexer } from '../../src/informer/indexer.js';
 import { Tracer } from '../../src/informer/trace.js';
@@ -296,7 +296,7 @@ describe('DeltaFifo', () => {
     const f = new DeltaFifo();
     expect(f.getByKey('ns/a')).toBeUndefined();
     f.add(pod('a', '1'));
-    const copy = f.getByKey('ns/a')!;
+    const copy = f.getByKey('ns/a')! as Delta[]; // readonly to TypeScript callers, an array to JavaScript ones
     copy.push({ type: 'Updated', object: pod('a', '9') });
     expect(describeDeltas(f.getByKey('ns/a')!)).toEqual(['Added:a@1']);
   });
