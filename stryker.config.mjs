@@ -19,6 +19,15 @@ export const MUTATION_GROUPS = {
   // cause of a reconcile. perfetto-server.ts is left out: it only serves a finished file to ui.perfetto.dev, and only
   // the e2e `trace open` test (the built CLI) runs it, so each of its mutants would be "no coverage".
   'trace-export': ['src/trace-export/**/*.ts', '!src/trace-export/perfetto-server.ts'],
+  // The informer core, Reflector → DeltaFIFO → Indexer → processor/listeners → workqueue: every command's cache and
+  // every controller's queue run through it, and a wrong delta, resourceVersion or backoff there is silent.
+  // reflector-state.ts is the reflector's decisions (reflector.ts only performs them); resource-version.ts orders
+  // `--from-rv`/`--until-rv`.
+  informer: [
+    'src/informer/delta-fifo.ts', 'src/informer/reflector.ts', 'src/informer/reflector-state.ts',
+    'src/informer/shared-processor.ts', 'src/informer/processor-listener.ts', 'src/informer/indexer.ts',
+    'src/informer/resource-version.ts', 'src/informer/workqueue/**/*.ts',
+  ],
 };
 
 // scripts/mutate.js names the folder of one run in KWATCH_MUTATION_GROUP; its reports are named after it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run mutate -- [FOLDER...] [STRYKER OPTIONS]`: StrykerJS on the named folders (stryker.config.mjs lists
-// them: endpoint, faults, reconcile, sim, code-cache, discovery, trace-export), each in its own run with its own
+// them: endpoint, faults, reconcile, sim, code-cache, discovery, trace-export, informer), each in its own run with its own
 // incremental file, so a later run of the same folder re-tests only what changed. No folder: all of them, one after the other.
 // Other arguments go to Stryker as they are, e.g. `npm run mutate -- faults --concurrency 2`, or
 // `npm run mutate -- --mutate 'src/faults/watch-faults.ts'` for any set of files (one run, no folder), and

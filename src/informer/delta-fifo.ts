@@ -91,7 +91,8 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     for (const obj of list) {
       const key = deletionHandlingKey(obj);
       listed.add(key);
-      this.queueAction(action, obj, key);
+      // Transformed even when emitted as Sync: client-go queues these with the internal action Replaced.
+      this.queueAction(action, obj, key, 'Replaced');
     }
     let queuedDeletions = 0;
     // Queue order (client-go iterates a Go map; we pick the deterministic order).
@@ -237,9 +238,13 @@ export class DeltaFifo implements ReflectorStore, InformerQueue {
     this.addIfNotPresent(deltas);
   }
 
-  /** Appends a delta to key's list (transforming first), collapsing two consecutive Deleted deltas. */
-  private queueAction(type: DeltaType, obj: ObjectOrTombstone, key = deletionHandlingKey(obj)): void {
-    if (this.transform !== undefined && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transform(obj);
+  /**
+   * Appends a delta to key's list (transforming first), collapsing two consecutive Deleted deltas. `origin` is
+   * client-go's internalActionType (queueActionInternalLocked): only a resync's Sync skips the transform (its object
+   * comes from the indexer, already transformed); Replace's objects, emitted as Sync or Replaced, do not.
+   */
+  private queueAction(type: DeltaType, obj: ObjectOrTombstone, key = deletionHandlingKey(obj), origin: DeltaType = type): void {
+    if (this.transform !== undefined && origin !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transform(obj);
     let deltas = this.items.get(key);
     if (deltas === undefined) {
       deltas = [{ type, object: obj }];

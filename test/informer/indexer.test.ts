@@ -27,6 +27,32 @@ describe('Indexer', () => {
     expect(ix.byIndex('node', 'n2').map((o) => o.metadata.resourceVersion).sort()).toEqual(['1', '2']);
   });
 
+  it('an update that keeps an object\'s index values hands out the new object from byIndex and index, not the old one', () => {
+    // client-go's Index/ByIndex look keys up in the items map, so they always return the stored (newest) object.
+    const ix = new Indexer({ indexers: { node: nodeNameIndexFunc } });
+    ix.add(pod('a', 'p1', 'n1', '1'));
+    ix.update(pod('a', 'p1', 'n1', '2'));
+    expect(ix.byIndex('node', 'n1').map((o) => o.metadata.resourceVersion)).toEqual(['2']);
+    expect(ix.byIndex('namespace', 'a').map((o) => o.metadata.resourceVersion)).toEqual(['2']);
+    expect(ix.index('node', pod('x', 'q', 'n1')).map((o) => o.metadata.resourceVersion)).toEqual(['2']);
+    expect(ix.index('namespace', pod('a', 'q', 'n9')).map((o) => o.metadata.resourceVersion)).toEqual(['2']);
+  });
+
+  it('deleting an unknown key records nothing; getIndexers hands out a copy; noNamespaceIndex leaves the namespace index out', () => {
+    const tracer = new Tracer();
+    const recs: TraceRecord[] = [];
+    tracer.subscribe((r) => recs.push(r));
+    const ix = new Indexer({ tracer });
+    ix.delete(pod('a', 'ghost', 'n1'));
+    expect(recs).toEqual([]);
+    const indexers = ix.getIndexers();
+    delete indexers.namespace;
+    expect(Object.keys(ix.getIndexers())).toEqual(['namespace']);
+    const bare = new Indexer({ noNamespaceIndex: true });
+    expect(Object.keys(bare.getIndexers())).toEqual([]);
+    expect(() => bare.byIndex('namespace', 'a')).toThrow('Index with name namespace does not exist');
+  });
+
   it('removes an index value once its last key leaves, so no stale values are listed', () => {
     const ix = new Indexer({ indexers: { node: nodeNameIndexFunc } });
     ix.add(pod('a', 'p1', 'n1'));

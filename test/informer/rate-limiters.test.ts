@@ -7,6 +7,7 @@ import {
   MaxOfRateLimiter,
   WithMaxWaitRateLimiter,
   defaultControllerRateLimiter,
+  defaultItemBasedRateLimiter,
 } from '../../src/informer/workqueue/rate-limiters.js';
 
 describe('rate limiters', () => {
@@ -60,8 +61,43 @@ describe('rate limiters', () => {
     expect(l.when('a')).toBe(5);
   });
 
-  it('with-max-wait caps the delay', () => {
+  it('with-max-wait caps the delay, and forgets and counts through the limiter it wraps', () => {
     const l = new WithMaxWaitRateLimiter(new ItemExponentialFailureRateLimiter(100, 1_000_000), 250);
     expect([l.when('a'), l.when('a'), l.when('a')]).toEqual([100, 200, 250]);
+    expect(l.numRequeues('a')).toBe(3);
+    l.forget('a');
+    expect([l.numRequeues('a'), l.when('a')]).toEqual([0, 100]);
+  });
+
+  it('max-of counts the most requeues any of its limiters recorded', () => {
+    const fastSlow = new ItemFastSlowRateLimiter(1, 50, 1);
+    const m = new MaxOfRateLimiter(new BucketRateLimiter(10, 100, new FakeClock()), fastSlow);
+    m.when('k');
+    m.when('k');
+    expect([m.numRequeues('k'), fastSlow.numRequeues('k')]).toEqual([2, 2]);
+    m.forget('k');
+    expect(fastSlow.numRequeues('k')).toBe(0);
+  });
+
+  it('item-based default: 1 ms doubling per failure (client-go DefaultItemBasedRateLimiter), capped at 1000 s', () => {
+    const l = defaultItemBasedRateLimiter();
+    expect([l.when('a'), l.when('a'), l.when('a')]).toEqual([1, 2, 4]);
+    for (let i = 0; i < 30; i++) l.when('a');
+    expect(l.when('a')).toBe(1_000_000);
+  });
+
+  it('bucket: refills qps tokens a second, in part for part of a second', async () => {
+    const clock = new FakeClock();
+    const l = new BucketRateLimiter(10, 1, clock);
+    expect(l.when('a')).toBe(0);
+    await clock.advance(50); // half a token back
+    expect(l.when('a')).toBeCloseTo(50);
+  });
+
+  it('bucket: a full bucket refills no further than its burst', async () => {
+    const clock = new FakeClock();
+    const l = new BucketRateLimiter(10, 2, clock);
+    await clock.advance(60_000);
+    expect([l.when('a'), l.when('a'), l.when('a')].map((d) => Math.round(d))).toEqual([0, 0, 100]);
   });
 });

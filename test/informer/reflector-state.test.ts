@@ -144,6 +144,132 @@ describe('reflector step: list then watch', () => {
   });
 });
 
+describe('reflector step: what client-go decides at the edges', () => {
+  it('a watch is very short only under a second: 999 ms with no events is, 1000 ms is not (measured from its start)', () => {
+    // client-go reflector.go handleAnyWatch: `watchDuration < 1*time.Second && eventCount == 0`.
+    const short = new Machine().synced('100');
+    short.send({ kind: 'closed', conn: 1, reason: 'eof' }, 10_000);
+    short.send({ kind: 'watchOpened', conn: 2 }, 10_000);
+    short.send({ kind: 'closed', conn: 2, reason: 'eof' }, 10_999);
+    expect(short.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch', reason: 'very short watch' });
+    const second = new Machine().synced('100');
+    second.send({ kind: 'closed', conn: 1, reason: 'eof' }, 10_000);
+    second.send({ kind: 'watchOpened', conn: 2 }, 10_000);
+    const effects = second.send({ kind: 'closed', conn: 2, reason: 'eof' }, 11_000);
+    expect(second.phase).toMatchObject({ kind: 'StartingWatch', conn: 3, resourceVersion: '100' });
+    expect(traces(effects, 'watch-close')[0]).toMatchObject({ reason: 'eof', ms: 1000, events: 0 });
+  });
+
+  it('Retry-After counts ten in a row per watch request: a watch that opens starts the count again', () => {
+    // client-go's REST client retries one request at most 10 times; each new watch request has its own count.
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    for (let i = 0; i < 10; i++) {
+      m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) });
+      m.send({ kind: 'slept' });
+    }
+    m.send({ kind: 'watchOpened', conn: m.conn }, 6000);
+    m.send({ kind: 'closed', conn: m.conn, reason: 'eof' }, 9000);
+    expect(io(m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(2) }))).toEqual([{ kind: 'sleep', ms: 2000, reason: 'retry-after' }]);
+  });
+
+  it('a failure without Retry-After also starts the Retry-After count again', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    for (let i = 0; i < 9; i++) {
+      m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) });
+      m.send({ kind: 'slept' });
+    }
+    m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.connectionRefused() });
+    m.send({ kind: 'slept' });
+    m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) });
+    m.send({ kind: 'slept' });
+    expect(io(m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooManyRequests(1) }))).toEqual([{ kind: 'sleep', ms: 1000, reason: 'retry-after' }]);
+  });
+
+  it('a connection reset at watch start is not retriable: back off and relist (only "connection refused" and 429 re-watch)', () => {
+    // client-go isWatchErrorRetriable: utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err).
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    const effects = io(m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.connectionReset() }));
+    expect(effects).toEqual([{ kind: 'stopResync' }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+  });
+
+  it('a 410 at watch start counts as expired, stops the resync and relists at the last resourceVersion', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    expect(io(m.send({ kind: 'watchFailed', conn: 2, error: fakeErrors.expired() }))).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'stopResync' }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '100' }, pageSize: 0 }]);
+  });
+
+  it('startAt with onExpired "stop" also stops on a 410 answering the watch request itself', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
+    m.send({ kind: 'start' });
+    const effects = io(m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.expired() }));
+    expect(m.phase).toMatchObject({ kind: 'Stopped', error: { httpCode: 410 } });
+    expect(effects.at(-1)).toMatchObject({ kind: 'done', error: { httpCode: 410 } });
+  });
+
+  it('a startAt watch that opens counts as synced, once', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'relist' } }));
+    m.send({ kind: 'start' });
+    expect(m.state.memory.synced).toBe(false);
+    const effects = m.send({ kind: 'watchOpened', conn: 1 });
+    expect(m.state.memory.synced).toBe(true);
+    expect(traces(effects, 'synced')).toEqual([{ op: 'synced', from: 'startAt', rv: '500' }]);
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    expect(traces(m.send({ kind: 'watchOpened', conn: 2 }, 5000), 'synced')).toEqual([]);
+  });
+
+  it('only lists after the first are relists, and only the first sync is traced as synced', () => {
+    const m = new Machine();
+    const first = m.send({ kind: 'start' });
+    expect(traces(first, 'relist')).toEqual([]);
+    expect(traces(m.send({ kind: 'listed', items: [], resourceVersion: '100', paginatedResult: false, pages: 1, ms: 1 }), 'synced')).toHaveLength(1);
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 10);
+    expect(traces(m.send({ kind: 'slept' }, 900), 'relist')).toEqual([{ op: 'relist', reason: 'watch expired', rv: '100' }]);
+    expect(traces(m.send({ kind: 'listed', items: [], resourceVersion: '200', paginatedResult: false, pages: 1, ms: 1 }, 901), 'synced')).toEqual([]);
+  });
+
+  it('with an expected kind, events of that kind are applied', () => {
+    const m = new Machine(config({ expectedKind: 'Pod' })).synced('100');
+    const a = pod('a', '101');
+    expect(io(m.send({ kind: 'event', conn: 1, event: ev('ADDED', a) }))).toEqual([{ kind: 'add', object: a }, { kind: 'updateResourceVersion', resourceVersion: '101' }]);
+  });
+
+  it('an ERROR event whose object is not a Status ends the watch as a 500, not a 410', () => {
+    const m = new Machine().synced('100');
+    const effects = m.send({ kind: 'event', conn: 1, event: ev('ERROR', pod('x', '1')) });
+    expect(io(effects).some((e) => e.kind === 'count')).toBe(false);
+    expect(String(traces(effects, 'watch-error')[0].error)).toMatch(/^pods: watch ended with: unexpected error object in watch ERROR event: \{"kind":"Pod"/);
+  });
+
+  it('ignores every input from a connection that is no longer the current one', () => {
+    const m = new Machine().synced('100');
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 5000);
+    const stale: ReflectorInput[] = [
+      { kind: 'watchOpened', conn: 1 },
+      { kind: 'watchFailed', conn: 1, error: fakeErrors.forbidden() },
+      { kind: 'event', conn: 1, event: ev('ADDED', pod('a', '7')) },
+      { kind: 'closed', conn: 1, reason: 'eof' },
+      { kind: 'streamError', conn: 1, error: fakeErrors.internalError() },
+      { kind: 'watchdog', conn: 1, silentMs: 99_000 },
+      { kind: 'listed', items: [], resourceVersion: '1', paginatedResult: false, pages: 1, ms: 1 },
+      { kind: 'listFailed', error: fakeErrors.expired() },
+      { kind: 'slept' },
+    ];
+    const before = m.state;
+    for (const input of stale) expect(m.send(input, 5001)).toEqual([]);
+    expect(m.state).toEqual(before);
+    m.send({ kind: 'watchOpened', conn: 2 }, 5001);
+    const watching = m.state;
+    for (const input of stale) expect(m.send(input, 5002)).toEqual([]);
+    expect(m.state).toEqual(watching);
+  });
+});
+
 describe('reflector step: errors', () => {
   it('an ERROR 410 backs off, then relists at the last resourceVersion with no limit', () => {
     const m = new Machine().synced('100');
@@ -316,6 +442,73 @@ describe('reflector step: watch-list', () => {
     m.send({ kind: 'watchOpened', conn: 2 });
     m.send({ kind: 'closed', conn: 2, reason: 'eof' }, 20);
     expect(m.phase).toMatchObject({ kind: 'Listing' });
+  });
+});
+
+describe('reflector step: watch-list, what the temporary store gets', () => {
+  const wl = () => new Machine(config({ useWatchList: true, expectedKind: 'Pod' }));
+
+  it('applies ADDED, MODIFIED and DELETED to the collected objects, drops other kinds, and ends only on a BOOKMARK marked initial-events-end', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const a = pod('a', '5');
+    const a2 = pod('a', '6');
+    const b = pod('b', '7');
+    const endMarked = { ...pod('c', '8'), metadata: { ...pod('c', '8').metadata, annotations: { 'k8s.io/initial-events-end': 'true' } } };
+    const effects: ReflectorEffect[] = [];
+    for (const e of [ev('ADDED', a), ev('ADDED', b), ev('MODIFIED', a2), ev('DELETED', b), ev('ADDED', pod('n', '9', 'Node')), ev('ADDED', endMarked), bookmark('10'), { type: 'BOOKMARK', object: { ...bookmark('11', true).object, metadata: { resourceVersion: '11', annotations: { 'k8s.io/initial-events-end': 'false' } } } } as WatchEvent]) {
+      effects.push(...m.send({ kind: 'event', conn: 1, event: e }));
+    }
+    expect(io(effects)).toEqual([
+      { kind: 'collect', op: 'add', object: a },
+      { kind: 'collect', op: 'add', object: b },
+      { kind: 'collect', op: 'update', object: a2 },
+      { kind: 'collect', op: 'delete', object: b },
+      { kind: 'collect', op: 'add', object: endMarked },
+    ]);
+    expect(m.phase).toMatchObject({ kind: 'WatchListing', events: 7, resourceVersion: '11' });
+    expect(io(m.send({ kind: 'event', conn: 1, event: bookmark('12', true) }))).toEqual([{ kind: 'replace', items: 'collected', resourceVersion: '12' }, { kind: 'startResync' }]);
+  });
+
+  it('an ERROR 410 while the initial events stream closes it, counts it and retries the watch-list at once from ""', () => {
+    // client-go watchList: on isExpiredError it sets isLastSyncResourceVersionUnavailable and loops, with no backoff.
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = io(m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }));
+    expect(effects.slice(0, 2)).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'count', stat: 'expired' }]);
+    expect(effects.at(-1)).toMatchObject({ kind: 'watch', conn: 2, options: { sendInitialEvents: true } });
+    expect(m.state.memory.lastSyncResourceVersionUnavailable).toBe(true);
+  });
+
+  it('a connection refused during backoff resumes with another watch-list, not a LIST', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.connectionRefused() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch-list' });
+    expect(io(m.send({ kind: 'slept' })).at(-1)).toMatchObject({ kind: 'watch', conn: 2, options: { sendInitialEvents: true } });
+  });
+
+  it('the LIST it falls back to is retried at once from "" when its resourceVersion has expired, as any LIST', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.invalid() }); // falls back to LIST
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0', unavailableRetry: false });
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.expired() }))).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'list', options: {}, pageSize: 500 }]);
+  });
+
+  it('after a sync, a watch-list that replaces the store again is counted as a relist; abort while streaming closes the stream', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
+    m.send({ kind: 'event', conn: 1, event: ev('ERROR', { kind: 'Status', code: 500, message: 'boom', metadata: {} } as unknown as KubeObject) }, 5000);
+    const effects = m.send({ kind: 'slept' }, 6000);
+    expect(io(effects)[0]).toEqual({ kind: 'count', stat: 'relists' });
+    expect(traces(effects, 'relist')[0]).toMatchObject({ watchList: true, rv: '100' });
+    m.send({ kind: 'watchOpened', conn: m.conn }, 6000);
+    expect(io(m.send({ kind: 'abort' }))[0]).toEqual({ kind: 'closeWatch', conn: m.conn });
   });
 });
 
