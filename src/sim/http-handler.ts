@@ -7,7 +7,7 @@ import { handleList } from './list-handler.js';
 import { handleOpenApi } from './openapi/handler.js';
 import type { RequestLog } from './request-log.js';
 import { sendBadRequestText, sendError, sendNotFoundText, sendObject } from './respond.js';
-import { checkRouteSegments, splitRequestTarget } from './request-path.js';
+import { checkRouteSegments, handlerNamespace, splitRequestTarget, urlPath } from './request-path.js';
 import { parseResourcePath, requestVerb } from './router.js';
 import type { ServerContext } from './server-context.js';
 import { badRequest, methodNotAllowed } from './status.js';
@@ -50,9 +50,12 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   // The path as sent, never normalised: kube resolves no dot segments, and `..` must not climb out of a name.
   const target = splitRequestTarget(req.url ?? '/');
   if (!target) return sendBadRequestText(res);
-  const { path, query: q } = target;
+  const { query: q } = target;
   const method = req.method ?? 'GET';
-  if (path.startsWith(CONTROL_PREFIX)) return control(ctx, log, req, res, path);
+  // The sim's own endpoints match the path as sent, as the request guard checks their token on it.
+  if (target.path.startsWith(CONTROL_PREFIX)) return control(ctx, log, req, res, target.path);
+  // Everything else routes on Go's decoded req.URL.Path, as kube-apiserver's director and go-restful do.
+  const path = urlPath(target.path);
 
   const route = parseResourcePath(path, ctx.store.registry);
   const verb = route ? requestVerb(method, route, q) : path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/') ? 'discovery' : 'other';
@@ -92,16 +95,17 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
 }
 
 async function serveResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, route: NonNullable<ReturnType<typeof parseResourcePath>>, verb: ReturnType<typeof requestVerb>, q: URLSearchParams, user: UserInfo): Promise<void> {
-  const { type, namespace, name, subresource } = route;
+  const { type, name, subresource } = route;
   if (verb === 'other') throw methodNotAllowed(req.method ?? '', type.resource);
   if (subresource !== undefined) {
     const sub = type.subresources.find((s) => s.name === subresource)!;
     if (!SERVED_SUBRESOURCES.has(subresource) || !sub.verbs.includes(verb) || (subresource === 'token' && !ctx.auth)) throw methodNotAllowed(verb, `${type.resource}/${subresource}`);
-    if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
   } else if (!type.verbs.includes(verb) || (isReviewType(type) && !ctx.auth)) {
     throw methodNotAllowed(verb, type.resource);
   }
   checkRouteSegments(route);
+  const namespace = handlerNamespace(route, verb);
+  if (subresource === 'scale') return handleScale(ctx, req, res, type, namespace, name!, verb as 'get' | 'update' | 'patch', q);
   if (subresource === 'eviction') return handleEviction(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'binding') return handleBinding(ctx, req, res, type, namespace!, name!, dryRunAll(q));
   if (subresource === 'log') return handlePodLog(ctx, req, res, type, namespace!, name!, q);

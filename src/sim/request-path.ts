@@ -1,6 +1,7 @@
 // The request path as kube-apiserver sees it: Go's net/http neither resolves dot segments nor accepts a malformed
-// escape, and apimachinery refuses names that are not valid path segments. (WHATWG URL would turn `%2e%2e` into `..`
-// and resolve it, so a DELETE of configmaps/%2e%2e would reach the namespace itself.)
+// escape, and hands handlers req.URL.Path with every escape already decoded (`%2F` is a slash there); apimachinery
+// refuses names that are not valid path segments. (WHATWG URL would turn `%2e%2e` into `..` and resolve it, so a
+// DELETE of configmaps/%2e%2e would reach the namespace itself.)
 import type { ResourceRoute } from './router.js';
 import { badRequest } from './status.js';
 import { goPathUnescape } from '../wire/go-path-unescape.js';
@@ -22,9 +23,22 @@ export function splitRequestTarget(target: string): RequestTarget | undefined {
   return { path, query: new URLSearchParams(q < 0 ? '' : origin.slice(q + 1)) };
 }
 
-/** Percent-decodes one path segment to UTF-8 text, leniently as Go does (bytes that are not UTF-8 become U+FFFD rather than an error). */
-export function decodePathSegment(segment: string): string {
-  return goPathUnescape(segment);
+/**
+ * Go's req.URL.Path for a path as sent: every %XX decoded to UTF-8 text, leniently as Go does (bytes that are not
+ * UTF-8 become U+FFFD rather than an error). kube-apiserver routes on this and nothing else: its director, go-restful's
+ * CurlyRouter (SelectRoute and ExtractParameters) and RequestInfo all read req.URL.Path, never RawPath or EscapedPath.
+ */
+export function urlPath(path: string): string {
+  return goPathUnescape(path);
+}
+
+/**
+ * apiserver's splitPath (endpoints/request/requestinfo.go), which go-restful's tokenizePath matches: slashes trimmed
+ * at both ends, then split, empty inner segments kept (`namespaces//configmaps` has an empty namespace).
+ */
+export function splitPath(decodedPath: string): string[] {
+  const trimmed = decodedPath.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
 }
 
 /** apimachinery's IsValidPathSegmentName: the reasons a name cannot be one path segment (empty when it can). */
@@ -37,12 +51,28 @@ export function pathSegmentNameErrors(name: string): string[] {
  * Refuses a route whose name or namespace is not a valid path segment, with the 400 of kube's storage key functions
  * (`Name parameter invalid: "..": may not be '..'`). kube's key functions check only the name — a namespace like `..`
  * is refused further down, by the storage layer's key check — so the namespace gets the same wording under its own label.
+ * Since the path is decoded before it is split, a name can hold a `%` (sent as `%25`) but never a `/`.
  */
 export function checkRouteSegments(route: Pick<ResourceRoute, 'namespace' | 'name'>): void {
+  // An empty name segment (pods//status): the handlers' ContextBasedNaming.Name refuses it (errEmptyName).
+  if (route.name === '') throw badRequest('name must be provided');
   for (const [label, value] of [['Namespace', route.namespace], ['Name', route.name]] as const) {
     if (value === undefined) continue;
     const errs = pathSegmentNameErrors(value);
     // JSON quoting is Go's %q for printable text.
     if (errs.length) throw badRequest(`${label} parameter invalid: ${JSON.stringify(value)}: ${errs.join(';')}`);
   }
+}
+
+/**
+ * The namespace a route's handler works in. kube keeps an empty namespace segment (`namespaces//configmaps`) and its
+ * handlers put "" in the request context (handlers/namer.go reads RequestInfo.Namespace), so: a collection read —
+ * list, watch, deletecollection — spans every namespace (registry/generic/registry/store.go NamespaceKeyRootFunc adds
+ * no namespace for "", and a watch of one name falls back to that when NamespaceKeyFunc fails); any other verb on a
+ * named object is refused by NamespaceKeyFunc; a create keeps "" (handleCreate refuses it as validation does).
+ */
+export function handlerNamespace(route: Pick<ResourceRoute, 'namespace' | 'name'>, verb: string): string | undefined {
+  if (route.namespace !== '') return route.namespace;
+  if (route.name !== undefined && verb !== 'watch') throw badRequest('Namespace parameter required.');
+  return verb === 'create' ? '' : undefined;
 }

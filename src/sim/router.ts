@@ -2,7 +2,7 @@
 import type { ResourceRegistry, ResourceType } from './registry.js';
 import type { RequestVerb } from './faults.js';
 import { queryBool } from './list-options.js';
-import { decodePathSegment } from './request-path.js';
+import { splitPath } from './request-path.js';
 
 export interface ResourceRoute {
   type: ResourceType;
@@ -13,9 +13,16 @@ export interface ResourceRoute {
   legacyWatch: boolean;
 }
 
-/** Resolves a resource path as sent (still percent-encoded: each segment is decoded on its own, so `%2F` stays inside its segment); undefined when no resource handler serves it (answered with a plain-text 404). */
-export function parseResourcePath(path: string, registry: ResourceRegistry): ResourceRoute | undefined {
-  const segs = path.split('/').filter(Boolean).map(decodePathSegment);
+/**
+ * Resolves a resource path as kube-apiserver does: `decodedPath` is Go's req.URL.Path (request-path.ts urlPath), so an
+ * escaped slash splits segments as a slash does (`configmaps/a%2fkeep` is configmaps `a`, subresource `keep`), and an
+ * empty inner segment is kept (`namespaces//configmaps` is the namespace ""). undefined when no resource handler serves it.
+ */
+export function parseResourcePath(decodedPath: string, registry: ResourceRegistry): ResourceRoute | undefined {
+  // kube's director (apiserver/pkg/server/handler.go) hands a path to go-restful only when it starts with a web
+  // service's root (/api/v1, /apis/GROUP/VERSION): `//api/v1/…` reaches no resource handler.
+  if (decodedPath.startsWith('//')) return undefined;
+  const segs = splitPath(decodedPath);
   let group: string, version: string, rest: string[];
   if (segs[0] === 'api' && segs.length >= 3) { group = ''; version = segs[1]; rest = segs.slice(2); }
   else if (segs[0] === 'apis' && segs.length >= 4) { group = segs[1]; version = segs[2]; rest = segs.slice(3); }

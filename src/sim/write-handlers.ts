@@ -185,6 +185,9 @@ function checkTypeMeta(type: ResourceType, obj: SimObject): void {
 
 function checkNamespace(type: ResourceType, obj: SimObject, namespace: string | undefined): void {
   if (!type.namespaced) return;
+  // An empty namespace segment (POST …/namespaces//configmaps): kube's EnsureObjectNamespaceMatchesRequestNamespace
+  // clears the body's namespace for a request namespace of "", and ValidateObjectMeta then requires one.
+  if (namespace === '') throw invalid(type.kind, type.group, obj.metadata.name ?? '', [{ field: 'metadata.namespace', type: 'Required value', detail: '' }]);
   if (obj.metadata.namespace && namespace && obj.metadata.namespace !== namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
