@@ -88,6 +88,18 @@ describe('Fork: writes answered as kube answers them', () => {
     expect(read.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '1536Mi' } });
     expect((await call('/api/v1/namespaces/default/pods/q', 'DELETE')).status).toBe(200);
   });
+
+  it('a create whose slashes are escaped is stored in the fork, as the cluster (here a sim) stores it: kube routes on the decoded path', async () => {
+    const { fork, call } = await served(upstream);
+    const path = '/api/v1%2Fnamespaces%2Fdefault%2Fconfigmaps';
+    expect((await call(path, 'POST', { metadata: { name: 'escaped-fork' } })).status).toBe(201);
+    expect(fork.divergences()).toContainEqual({ resource: 'configmaps', key: 'default/escaped-fork', change: 'created', conflicts: 0 });
+    // The cluster answers the same request the same way.
+    const direct = await fetch(`${sim.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'escaped-cluster' } }) });
+    expect(direct.status).toBe(201);
+    expect(sim.api.get(CM, 'default', 'escaped-cluster')).toBeDefined();
+    sim.api.delete(CM, 'default', 'escaped-cluster');
+  });
 });
 
 describe('Fork: --mirror-resources', () => {
