@@ -39,8 +39,6 @@ export async function handleReview(auth: AuthServices, req: IncomingMessage, res
       if (!spec.user && !(Array.isArray(spec.groups) && spec.groups.length)) throw invalidReview(type, [{ field: 'spec.user', type: 'Invalid value', value: spec.user ?? '', detail: 'at least one of user or group must be specified' }]);
       if (type.kind === 'LocalSubjectAccessReview') {
         if (spec.nonResourceAttributes) throw invalidReview(type, [{ field: 'spec.nonResourceAttributes', type: 'Invalid value', goValue: goAttributes(spec.nonResourceAttributes), detail: 'disallowed on this kind of request' }]);
-        // An empty namespace segment (…/namespaces//localsubjectaccessreviews): kube's REST Create refuses it (registry/authorization/localsubjectaccessreview/rest.go).
-        if (!namespace) throw badRequest('namespace is required on this type: ');
         if (spec.resourceAttributes.namespace !== namespace) throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
       }
       const subject: UserInfo = { name: String(spec.user ?? ''), groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [], ...(spec.uid ? { uid: String(spec.uid) } : {}), ...(spec.extra ? { extra: spec.extra } : {}) };
