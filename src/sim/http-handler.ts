@@ -8,9 +8,9 @@ import { handleOpenApi } from './openapi/handler.js';
 import type { RequestLog } from './request-log.js';
 import { sendBadRequestText, sendError, sendNotFoundText, sendObject } from './respond.js';
 import { checkRouteSegments, handlerNamespace, splitRequestTarget, urlPath } from './request-path.js';
-import { parseResourcePath, requestVerb } from './router.js';
+import { parseResourcePath, requestVerb, underBuiltinGroupVersion } from './router.js';
 import type { ServerContext } from './server-context.js';
-import { badRequest, methodNotAllowed } from './status.js';
+import { badRequest, methodNotAllowed, routeNotFound } from './status.js';
 import { handleWatch } from './watch-handler.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleGet, handlePatch, handleUpdate, readBody } from './write-handlers.js';
 import { handleScale } from './scale.js';
@@ -81,6 +81,8 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
         return;
       }
       await drain(req);
+      // Under a built-in group/version, go-restful answers: a Status, not Go's plain text.
+      if (underBuiltinGroupVersion(path, ctx.store.registry)) return sendError(res, routeNotFound());
       return sendNotFoundText(res);
     }
     // CBOR only where the gate is on and the client prefers it; a CBOR-only Accept with the gate off is kube's 406.

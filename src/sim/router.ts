@@ -45,6 +45,14 @@ export function parseResourcePath(decodedPath: string, registry: ResourceRegistr
   return { type, namespace, name, subresource, legacyWatch };
 }
 
+/**
+ * Whether kube-apiserver's director hands `decodedPath` to go-restful (apiserver/pkg/server/handler.go): a path under a
+ * built-in group/version's web service root. CRD kinds are served by apiextensions' own handler, not go-restful.
+ */
+export function underBuiltinGroupVersion(decodedPath: string, registry: ResourceRegistry): boolean {
+  return registry.all().some((t) => t.crd === undefined && decodedPath.startsWith(`${t.group ? `/apis/${t.group}` : '/api'}/${t.version}/`));
+}
+
 /** The API verb of a request on a route (kube's RequestInfo verb). */
 export function requestVerb(method: string, route: ResourceRoute, q: URLSearchParams): RequestVerb {
   switch (method) {

@@ -32,6 +32,15 @@ export function notFound(resource: string, group: string, name: string): SimApiE
   return fail(404, 'NotFound', `${qualifiedResource(resource, group)} "${name}" not found`, resourceDetails(resource, group, name));
 }
 
+/**
+ * go-restful's answer for a path under one of its web services (/api/v1, /apis/GROUP/VERSION) that no route matches:
+ * kube-apiserver's serviceErrorHandler (apiserver/pkg/server/handler.go) turns CurlyRouter's 404 into this Status via
+ * NewGenericServerResponse, whose details are empty.
+ */
+export function routeNotFound(): SimApiError {
+  return fail(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
 export function alreadyExists(resource: string, group: string, name: string): SimApiError {
   return fail(409, 'AlreadyExists', `${qualifiedResource(resource, group)} "${name}" already exists`, resourceDetails(resource, group, name));
 }

@@ -98,10 +98,20 @@ describe('discovery', () => {
   });
 
   it('answers unknown paths with Go\'s plain-text 404', async () => {
-    for (const path of ['/nope', '/apis/nope.io/v1', '/api/v1/foos', '/api/v2']) {
+    for (const path of ['/nope', '/apis/nope.io/v1', '/api/v2']) {
       const r = await http(sim.url, path);
       expect(r.status).toBe(404);
       expect(r.text).toBe('404 page not found\n');
+    }
+  });
+
+  // kube's director hands /api/v1/… and /apis/GROUP/VERSION/… to go-restful, whose unmatched route becomes a Status
+  // (apiserver/pkg/server/handler.go serviceErrorHandler); the sim used to answer these with the plain text too.
+  it('answers an unknown path under a built-in group/version with go-restful\'s NotFound Status', async () => {
+    for (const path of ['/api/v1/foos', '/apis/apps/v1/foos', '/api/v1/namespaces/default/configmaps/a/keep']) {
+      const r = await http(sim.url, path);
+      expect(r.status, path).toBe(404);
+      expect(r.json, path).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
     }
   });
 
