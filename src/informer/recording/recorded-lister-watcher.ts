@@ -152,10 +152,11 @@ export class RecordedListerWatcher implements ListerWatcher {
       return idleStream();
     }
     if (op.kind === 'list' && _options.sendInitialEvents) {
-      // The recorded client gave up on its watch-list here and listed (--fallback, or a watch-list refused): a 410
-      // would only start another watch-list, each answered the same way, for ever. An error that is neither 410 nor
-      // retriable makes the reflector fall back to LIST+WATCH, as client-go's does after a failed watch-list
-      // (reflector.go: "falling back to the standard LIST/WATCH semantics"), and meet the recorded list.
+      // The recorded client gave up on its watch-list here and listed, and the replayed one did not (a recording that
+      // predates the header's watchList settings, whose --fallback the replay cannot know): a 410 would only start
+      // another watch-list, each answered the same way, for ever. An error that is neither 410 nor retriable makes the
+      // reflector fall back to LIST+WATCH, as client-go's does after a failed watch-list (reflector.go: "falling back
+      // to the standard LIST/WATCH semantics"), and meet the recorded list.
       throw new Error('[kwatch replay: the recording fell back from watch-list to LIST+WATCH here]');
     }
     if (op.kind === 'list') {
