@@ -118,6 +118,18 @@ describe('replay counters (built CLI)', () => {
     }
   }, 90_000);
 
+  it("reconcile --record keeps its informers' watch-list bound and --fallback in the header, as events --record does (none with --no-watch-list)", async () => {
+    const header = (file: string) => JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { watchList?: unknown };
+    const withList = join(dir, 'reconcile-watch-list.ndjson');
+    const a = await kwatch(['reconcile', '--with', noopModule(), '--sim', '--initial-events-timeout', '7s', '--fallback', '--record', withList, '--once'], env);
+    expect(a.code, a.stderr).toBe(0);
+    expect(header(withList).watchList).toEqual({ initialEventsEndTimeoutMs: 7000, fallbackWithoutInitialEventsEnd: true });
+    const listFirst = join(dir, 'reconcile-list-first.ndjson');
+    const b = await kwatch(['reconcile', '--with', noopModule(), '--sim', '--no-watch-list', '--record', listFirst, '--once'], env);
+    expect(b.code, b.stderr).toBe(0);
+    expect(header(listFirst).watchList).toBeUndefined();
+  }, 60_000);
+
   it("the replay of a --fallback recording traces the live reflector's lines: no-initial-events-end, one fallback, the same watches, and the informer metrics line", async () => {
     const sim = await startSimServer({ port: 0, pods: 2, nodes: 1, churn: 0, faults: { dropInitialEventsEnd: true } });
     try {

@@ -50,6 +50,14 @@ describe('replayRecording', () => {
     expect(of(records, 'reflector').filter((l) => /^(expired|relist|listed)/.test(l))).toEqual(['listed @100', 'expired @105', 'relist @105', 'listed @110']);
   });
 
+  it('ends where the recorded run stopped (its last watch closed by the client), not at the last event, as the live run watched until then', async () => {
+    const { records, result } = await replay();
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    // The fixture's last event is at 2150, the run stopped (watch-end aborted) at 2200.
+    expect(result.endTime).toBe(t0 + 2200);
+    expect(records.find((r) => r.stage === 'reflector' && r.op === 'stopped')?.time).toBe(t0 + 2200);
+  });
+
   it('is deterministic: two runs trace exactly the same records', async () => {
     const a = await replay();
     const b = await replay();
