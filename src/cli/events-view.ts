@@ -339,6 +339,10 @@ async function openEventsRecording(o: WatchEventsOptions, rec: NonNullable<Watch
     showSecrets: rec.showSecrets,
     kwatchVersion: rec.kwatchVersion,
     onFailure: () => o.stop.stop('recording failed'),
+    watchList:
+      o.useWatchList && o.initialEventsEndTimeoutMs !== undefined
+        ? { initialEventsEndTimeoutMs: o.initialEventsEndTimeoutMs, fallbackWithoutInitialEventsEnd: o.fallbackWithoutInitialEventsEnd ?? false }
+        : undefined,
   });
   return { file, wrap: (lw, i) => new RecordingListerWatcher(lw, file, i) };
 }

@@ -43,6 +43,7 @@ import { FaultyListerWatcher, type FaultFired } from '../faults/faulty-lister-wa
 import { WatchFaults } from '../faults/watch-faults.js';
 import { WriteFaults } from '../faults/write-faults.js';
 import { describeFault, ReplayFaults, type ReplayFault } from '../informer/recording/replay-faults.js';
+import type { RecordedWatchListSettings } from '../informer/recording/recording-format.js';
 
 /** Where the objects come from: a live server, or a recording made with `kwatch events --record`. */
 export type ReconcileSource =
@@ -399,7 +400,7 @@ async function startLive(o: ReconcileRunOptions, out: NodeJS.WritableStream & { 
 /** A live server: discovery names resources, writes go over HTTP, first contact follows the events policy. */
 function serverBackend(src: Extract<ReconcileSource, { kind: 'server' }>, o: ReconcileRunOptions): Backend {
   const catalog = new HttpResourceCatalog(src.conn, { ...src.scope, keepManagedFields: src.record !== undefined }, src.discovery);
-  const recorder = src.record ? new ReconcileRecorder(src.record, src.conn.server, catalog, o.stop) : undefined;
+  const recorder = src.record ? new ReconcileRecorder(src.record, src.conn.server, catalog, o.stop, src.watchList) : undefined;
   const faults = new WatchFaults(o.faults ?? []);
   // What the server sent is recorded; the faults act between it and the informer, as a flaky network would.
   const faulty = (info: ResourceInfo, lw: ListerWatcher) => (faults.empty ? lw : new FaultyListerWatcher(lw, faults, realClock, faultTracer(o.tracer, info)));
@@ -438,6 +439,8 @@ class ReconcileRecorder {
     private readonly server: string,
     private readonly catalog: HttpResourceCatalog,
     private readonly stop: StopSignal,
+    /** The informers' watch-list bound and --fallback, kept in the header for a replay's reflector. */
+    private readonly watchList: RecordedWatchListSettings | undefined,
   ) {}
 
   wrap(info: ResourceInfo, lw: ListerWatcher): ListerWatcher {
@@ -452,7 +455,7 @@ class ReconcileRecorder {
   }
 
   open(): void {
-    this.file = openRecording(this.rec.path, { server: this.server, resources: this.resources, showSecrets: false, kwatchVersion: this.rec.kwatchVersion, onFailure: () => this.stop.stop('recording failed') });
+    this.file = openRecording(this.rec.path, { server: this.server, resources: this.resources, showSecrets: false, kwatchVersion: this.rec.kwatchVersion, onFailure: () => this.stop.stop('recording failed'), watchList: this.watchList });
   }
 
   close(): { note?: string; failure?: Error } {

@@ -1,6 +1,6 @@
 // Opening a recording file for `events --record` and `reconcile --record`: its header (server, what was
 // watched, whether secrets are masked) and the redaction every line goes through unless --show-secrets.
-import type { RecordingEntry, RecordingHeader, RecordingNote } from '../informer/recording/recording-format.js';
+import type { RecordedWatchListSettings, RecordingEntry, RecordingHeader, RecordingNote } from '../informer/recording/recording-format.js';
 import { isKwatchRecording, RECORDING_FORMAT_FIXED_RESOURCES, RECORDING_FORMAT_VERSION, RECORDING_KIND } from '../informer/recording/recording-format.js';
 import { refuseForeignFile } from '../kube/recording/own-file.js';
 import { RecordingFile } from '../kube/recording/recording-file.js';
@@ -19,6 +19,8 @@ export interface OpenRecordingOptions {
   onFailure: () => void;
   /** The kinds by resource index, when resources are declared as they come (format 2 `resource` lines): filled by the caller. */
   kinds?: string[];
+  /** The informers' watch-list bound and --fallback (undefined with --no-watch-list): a replay's reflector takes the same. */
+  watchList?: RecordedWatchListSettings;
 }
 
 /** Before anything runs: an existing file at `path` that is not a kwatch recording is left untouched (--force replaces it). */
@@ -35,6 +37,7 @@ export function openRecording(path: string, o: OpenRecordingOptions): RecordingF
     server: o.server,
     resources: o.resources,
     masked: !o.showSecrets,
+    ...(o.watchList ? { watchList: o.watchList } : {}),
   };
   const kinds = o.kinds ?? o.resources.map((r) => r.kind);
   try {

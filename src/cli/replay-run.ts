@@ -1,6 +1,7 @@
 // The two halves of `kwatch replay`: a recording replayed offline, and a watch resumed on the server
 // at a resourceVersion — each wired to the replay view, with its notes and summary on stderr.
 import type { Tracer } from '../informer/trace.js';
+import { formatInformerMetrics } from '../informer/informer-metrics.js';
 import { compareResourceVersions } from '../informer/resource-version.js';
 import { readRecording, RecordingError, type Recording } from '../informer/recording/recording-reader.js';
 import { buildTimeline, ObjectState, stateAt } from '../informer/recording/recording-timeline.js';
@@ -106,7 +107,11 @@ export async function runRecordingReplay(o: {
   } finally {
     view.close();
   }
-  if (!stdoutFailed()) err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
+  if (!stdoutFailed()) {
+    err(view.summary.format({ color: shouldColor(process.stderr, process.env) }));
+    // After the summary, as the live run (kwatch events) prints them: each replayed informer's metrics.
+    for (const m of result.informerMetrics) err(formatInformerMetrics(m.name, m.metrics));
+  }
   for (const f of result.unusedFaults) err(`Warning: --inject ${f} matched no event in the recording`);
   for (const s of result.staleAfterHiddenDelete) {
     err(`kwatch: the cache still holds ${s.resource} ${s.key}, which the stream deleted${s.deletedRv ? ` at resourceVersion ${s.deletedRv}` : ''} (--inject hide-delete hid it and no relist found it gone): a controller reading this cache acts on an object that no longer exists`);

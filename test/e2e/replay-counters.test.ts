@@ -117,4 +117,42 @@ describe('replay counters (built CLI)', () => {
       await sim.close();
     }
   }, 90_000);
+
+  it("reconcile --record keeps its informers' watch-list bound and --fallback in the header, as events --record does (none with --no-watch-list)", async () => {
+    const header = (file: string) => JSON.parse(readFileSync(file, 'utf8').split('\n')[0]) as { watchList?: unknown };
+    const withList = join(dir, 'reconcile-watch-list.ndjson');
+    const a = await kwatch(['reconcile', '--with', noopModule(), '--sim', '--initial-events-timeout', '7s', '--fallback', '--record', withList, '--once'], env);
+    expect(a.code, a.stderr).toBe(0);
+    expect(header(withList).watchList).toEqual({ initialEventsEndTimeoutMs: 7000, fallbackWithoutInitialEventsEnd: true });
+    const listFirst = join(dir, 'reconcile-list-first.ndjson');
+    const b = await kwatch(['reconcile', '--with', noopModule(), '--sim', '--no-watch-list', '--record', listFirst, '--once'], env);
+    expect(b.code, b.stderr).toBe(0);
+    expect(header(listFirst).watchList).toBeUndefined();
+  }, 60_000);
+
+  it("the replay of a --fallback recording traces the live reflector's lines: no-initial-events-end, one fallback, the same watches, and the informer metrics line", async () => {
+    const sim = await startSimServer({ port: 0, pods: 2, nodes: 1, churn: 0, faults: { dropInitialEventsEnd: true } });
+    try {
+      const kubeconfig = join(dir, 'no-end-config-2');
+      await sim.writeKubeconfig(kubeconfig);
+      const file = join(dir, 'fell-back-reflector.ndjson');
+      const live = await kwatch(['events', 'pods', '-A', '--initial-events-timeout', '1s', '--fallback', '--record', file, '--for', '5s'], { ...env, KUBECONFIG: kubeconfig });
+      expect(live.code, live.stderr).toBe(0);
+      const reflector = (stderr: string) => reportRows(stderr).find((r) => r.STAGE === 'reflector')?.OPS;
+      expect(reflector(live.stderr)).toMatch(/no-initial-events-end=1/);
+      const replay = await kwatch(['replay', file], env);
+      expect(replay.code, replay.stderr).toBe(0);
+      // Before: watch-start=3 watch-close=1 watch-error=1 and no no-initial-events-end, reconnects=2 against 1 (the
+      // replayed reflector kept the default 30 s bound: it saw the watch-list end where the live one gave up on it,
+      // started another, and fell back on the error that one met).
+      expect(reflector(replay.stderr)).toBe(reflector(live.stderr));
+      expect(totals(replay.stderr).reconnects).toBe(totals(live.stderr).reconnects);
+      // The informer metrics line the live run prints after its summary: the same queue and store resourceVersion.
+      const metrics = (stderr: string) => /^informer pods: informer_queued_items (\d+ \(peak \d+\)), informer_processing_latency_seconds .*, informer_store_resource_version (\S+)$/m.exec(stderr)?.slice(1);
+      expect(metrics(live.stderr), live.stderr).toBeDefined();
+      expect(metrics(replay.stderr), replay.stderr).toEqual(metrics(live.stderr));
+    } finally {
+      await sim.close();
+    }
+  }, 90_000);
 });

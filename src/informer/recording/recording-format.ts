@@ -30,6 +30,19 @@ export interface RecordingHeader {
   startTime: string;
   /** True when Secret data and tokens were masked (the default). */
   masked: boolean;
+  /**
+   * How the recording's informers treated a watch-list whose initial-events-end bookmark did not come
+   * (--initial-events-timeout, --fallback): a replay's reflector reaches `no-initial-events-end`, and falls back,
+   * where the live one did. Optional, so format 1 and 2 readers ignore it; absent with --no-watch-list and in
+   * recordings made before kwatch kept it (their replay keeps the reflector's defaults).
+   */
+  watchList?: RecordedWatchListSettings;
+}
+
+/** The live reflector's watch-list bound and fallback, as the header keeps them. */
+export interface RecordedWatchListSettings {
+  initialEventsEndTimeoutMs: number;
+  fallbackWithoutInitialEventsEnd: boolean;
 }
 
 /**

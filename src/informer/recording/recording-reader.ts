@@ -5,7 +5,7 @@
 // recorder is left out; a line whose fields are wrong (recording-entry-check.ts) is left out and reported.
 import { statSync } from 'node:fs';
 import { checkEntry } from './recording-entry-check.js';
-import { RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordingEntry, type RecordingHeader } from './recording-format.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordedWatchListSettings, type RecordingEntry, type RecordingHeader } from './recording-format.js';
 import { LineTooLongError, splitLines, type Line, type LinePosition, type LineReaderOptions } from './line-reader.js';
 import { LinePasses } from './line-passes.js';
 import { SharedPass } from './shared-pass.js';
@@ -235,5 +235,16 @@ function parseHeader(line: string, name: string): RecordingHeader {
   // Format 2 may declare its resources as they come (`resource` lines); format 1 declares them all here.
   if (!Array.isArray(h.resources) || (h.resources.length === 0 && h.formatVersion < 2)) throw new RecordingError(`${name}: the recording header names no resources`);
   if (h.resources.length > MAX_RECORDING_RESOURCES) throw tooManyResources(name);
-  return { ...h, startTime: typeof h.startTime === 'string' ? h.startTime : new Date(0).toISOString() } as RecordingHeader;
+  const { watchList, ...rest } = h;
+  const settings = watchListSettings(watchList);
+  return { ...rest, startTime: typeof h.startTime === 'string' ? h.startTime : new Date(0).toISOString(), ...(settings ? { watchList: settings } : {}) } as RecordingHeader;
+}
+
+/** The header's watch-list settings; one that cannot be read is left out, and the replay keeps the reflector's defaults as for an older recording. */
+function watchListSettings(value: unknown): RecordedWatchListSettings | undefined {
+  const v = value as Partial<RecordedWatchListSettings> | null | undefined;
+  if (!v || typeof v !== 'object') return undefined;
+  const ms = v.initialEventsEndTimeoutMs;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || typeof v.fallbackWithoutInitialEventsEnd !== 'boolean') return undefined;
+  return { initialEventsEndTimeoutMs: ms, fallbackWithoutInitialEventsEnd: v.fallbackWithoutInitialEventsEnd };
 }

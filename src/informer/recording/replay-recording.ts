@@ -1,6 +1,7 @@
 // Replays a recording offline through the whole pipeline (Reflector → FIFO → Indexer → handlers →
 // workqueue → reconcile) on the recording's own virtual time, so every run traces the same records.
 import { EventLimit } from '../event-limit.js';
+import type { InformerMetricsSnapshot } from '../informer-metrics.js';
 import { buildPipeline } from '../pipeline.js';
 import { RecordedListerWatcher, type ClockDivergence, type InjectedFault, type RecordedStats } from './recorded-lister-watcher.js';
 import { RecordingError, type Recording } from './recording-reader.js';
@@ -49,6 +50,12 @@ export interface ReplayResult {
   staleAfterHiddenDelete: { resource: string; key: string; deletedRv?: string }[];
   /** The first point where the replay ran behind the recording's clock (the replayed reflector waited longer than the live one). */
   lateFrom?: ClockDivergence & { resource: string };
+  /**
+   * Each replayed informer's client-go 1.36 metrics at the end, in the header's order. Its queue and store
+   * resourceVersion follow from what was replayed; its processing latency is this replay's own time to process a pop
+   * (the same objects, handed to the same stages, on this machine), not the live run's.
+   */
+  informerMetrics: { name: string; metrics: InformerMetricsSnapshot }[];
 }
 
 /** How much virtual time may pass after the last recorded entry before the replay gives up waiting. */
@@ -97,6 +104,10 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
     // A recording made with watch-list (events' default) replays with watch-list, fallback included; --from-rv seeds
     // the cache with a list instead, so it keeps LIST+WATCH.
     useWatchList: starts === undefined && timelines.some(startsWithWatchList),
+    // The live reflector's bound and --fallback: without them a watch-list whose initial-events-end never came would
+    // wait out the default 30 s instead, and its fallback (when recorded) reached by an error rather than the bound.
+    initialEventsEndTimeoutMs: recording.header.watchList?.initialEventsEndTimeoutMs,
+    fallbackWithoutInitialEventsEnd: recording.header.watchList?.fallbackWithoutInitialEventsEnd,
   });
 
   const stop = new AbortController();
@@ -131,7 +142,8 @@ export async function replayRecording(o: ReplayRecordingOptions): Promise<Replay
   lws.forEach((lw, i) => {
     if (lw.late && (!lateFrom || lw.late.recordedAt < lateFrom.recordedAt)) lateFrom = { ...lw.late, resource: names[i] };
   });
-  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now(), staleAfterHiddenDelete, lateFrom };
+  const informerMetrics = pipeline.informers.map((informer) => ({ name: informer.name, metrics: informer.metrics() }));
+  return { stoppedBy, unusedFaults: faults.unused().map(describeFault), stats, endTime: clock.now(), staleAfterHiddenDelete, lateFrom, informerMetrics };
 }
 
 type Start = { position: TimelinePosition; seed: ObjectState; resourceVersion: string; t: number };

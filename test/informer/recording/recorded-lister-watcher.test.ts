@@ -9,7 +9,7 @@ import { replayRecording, type ReplayRecordingOptions } from '../../../src/infor
 import { Tracer, type TraceRecord } from '../../../src/informer/trace.js';
 import type { KubeObject, WatchEvent } from '../../../src/informer/types.js';
 import { VirtualClock } from '../../../src/informer/recording/virtual-clock.js';
-import { ENTRIES, pod, recordingText } from './recording-fixture.js';
+import { ENTRIES, HEADER, pod, recordingText } from './recording-fixture.js';
 
 async function replay(opts: Partial<ReplayRecordingOptions> & { inject?: string[] } = {}) {
   const tracer = new Tracer();
@@ -48,6 +48,14 @@ describe('replayRecording', () => {
     const t0 = Date.parse('2026-01-01T00:00:00.000Z');
     expect(records.find((r) => r.stage === 'watch' && r.rv === '104')!.time).toBe(t0 + 400);
     expect(of(records, 'reflector').filter((l) => /^(expired|relist|listed)/.test(l))).toEqual(['listed @100', 'expired @105', 'relist @105', 'listed @110']);
+  });
+
+  it('ends where the recorded run stopped (its last watch closed by the client), not at the last event, as the live run watched until then', async () => {
+    const { records, result } = await replay();
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    // The fixture's last event is at 2150, the run stopped (watch-end aborted) at 2200.
+    expect(result.endTime).toBe(t0 + 2200);
+    expect(records.find((r) => r.stage === 'reflector' && r.op === 'stopped')?.time).toBe(t0 + 2200);
   });
 
   it('is deterministic: two runs trace exactly the same records', async () => {
@@ -159,6 +167,46 @@ describe('replayRecording of a watch-list recording (events\' default sync)', ()
     expect(handlers).toEqual(['OnAdd default/a@90 initial', 'OnAdd default/b@95 initial', 'OnUpdate default/a@101']);
     expect(result.stats).toEqual({ recorded: 1, synthesizedLists: 0, synthesizedExpiries: 0 });
     expect(records.some((r) => r.stage === 'reflector' && r.op === 'initial-events-end')).toBe(true);
+  });
+
+  /** A watch-list the server never ended (its initial-events-end dropped), given up by the live reflector at 1 s for a LIST, then a WATCH. */
+  const FELL_BACK: RecordingEntry[] = [
+    { rec: 'watch-start', t: 10, res: 0, conn: 1, options: { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+    { rec: 'event', t: 20, res: 0, conn: 1, event: { type: 'ADDED', object: pod('a', 90) } },
+    { rec: 'event', t: 21, res: 0, conn: 1, event: { type: 'ADDED', object: pod('b', 95) } },
+    { rec: 'watch-end', t: 1001, res: 0, conn: 1, reason: 'aborted' },
+    { rec: 'list', t: 1010, res: 0, conn: 2, options: { resourceVersion: '0', limit: 500 }, page: { metadata: { resourceVersion: '100' }, items: [pod('a', 90), pod('b', 95)] } },
+    { rec: 'watch-start', t: 1012, res: 0, conn: 3, options: { resourceVersion: '100', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+    { rec: 'event', t: 1500, res: 0, conn: 3, event: { type: 'MODIFIED', object: pod('a', 101, 'nginx:2') } },
+    { rec: 'watch-end', t: 2000, res: 0, conn: 3, reason: 'aborted' },
+  ];
+  const replayFellBack = async (header: object) => {
+    const tracer = new Tracer();
+    const records: TraceRecord[] = [];
+    tracer.subscribe((r) => records.push(r));
+    const result = await replayRecording({ recording: parseRecording(recordingText(header, FELL_BACK)), tracer, signal: new AbortController().signal, faults: [] });
+    const reflector = records.filter((r) => r.stage === 'reflector').map((r) => r.op);
+    return { records, result, reflector };
+  };
+
+  it("replays a --fallback recording with the live reflector's bound: no-initial-events-end at it, one fallback, two watches, no watch error", async () => {
+    const { records, result, reflector } = await replayFellBack({ ...HEADER, watchList: { initialEventsEndTimeoutMs: 1000, fallbackWithoutInitialEventsEnd: true } });
+    expect(result.stoppedBy).toBe('end');
+    expect(result.stats).toEqual({ recorded: 3, synthesizedLists: 0, synthesizedExpiries: 0 });
+    const overdue = records.find((r) => r.stage === 'reflector' && r.op === 'no-initial-events-end');
+    expect(overdue).toMatchObject({ fallback: true, message: expect.stringMatching(/^no initial-events-end after 1s:/) });
+    expect(reflector.filter((op) => op === 'watch-start')).toHaveLength(2);
+    expect(reflector.filter((op) => op === 'fallback')).toHaveLength(1);
+    expect(reflector).not.toContain('watch-error');
+    expect(of(records, 'handler')).toEqual(['OnAdd default/a@90', 'OnAdd default/b@95', 'OnUpdate default/a@101']);
+  });
+
+  it('a --fallback recording made before the header kept the watch-list settings still replays to its end, falling back on an error', async () => {
+    const { result, reflector, records } = await replayFellBack(HEADER);
+    expect(result.stoppedBy).toBe('end');
+    expect(reflector).not.toContain('no-initial-events-end');
+    expect(reflector.filter((op) => op === 'fallback')).toHaveLength(1);
+    expect(of(records, 'handler')).toEqual(['OnAdd default/a@90', 'OnAdd default/b@95', 'OnUpdate default/a@101']);
   });
 
   it('a LIST+WATCH client (reconcile --from-recording) gets the initial events as its list, then the same stream after the bookmark', async () => {

@@ -16,6 +16,15 @@ describe('parseRecording', () => {
     expect(r.truncated).toBeUndefined();
   });
 
+  it("keeps the header's watch-list settings (the live reflector's bound and --fallback); one that cannot be read is left out, as in an older recording", () => {
+    const watchList = { initialEventsEndTimeoutMs: 1000, fallbackWithoutInitialEventsEnd: true };
+    expect(parseRecording(recordingText({ ...HEADER, watchList })).header.watchList).toEqual(watchList);
+    expect(parseRecording(recordingText()).header.watchList).toBeUndefined();
+    for (const bad of [{ initialEventsEndTimeoutMs: '1s', fallbackWithoutInitialEventsEnd: true }, { initialEventsEndTimeoutMs: -1, fallbackWithoutInitialEventsEnd: false }, { initialEventsEndTimeoutMs: 1000 }, 'yes', null]) {
+      expect(parseRecording(recordingText({ ...HEADER, watchList: bad })).header.watchList).toBeUndefined();
+    }
+  });
+
   it('tolerates a last line cut short and reports where', () => {
     const text = recordingText();
     const cut = text.slice(0, text.length - 30);
