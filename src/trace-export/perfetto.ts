@@ -91,7 +91,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
           if (r.op === 'watch-error') instant(r, `watch error`, 'fault', { error: r.error });
         } else if (r.op === 'relist') instant(r, `relist ${name}`, 'relist', { reason: r.reason });
         else if (r.op === 'bookmark') instant(r, 'BOOKMARK', 'bookmark');
-        else if (r.op === 'backoff' || r.op === 'retry-after' || r.op === 'list-error' || r.op === 'watchdog' || r.op === 'very-short-watch') instant(r, r.op, 'fault', { error: r.error, ms: r.ms ?? r.delayMs });
+        else if (r.op === 'backoff' || r.op === 'retry-after' || r.op === 'list-error' || r.op === 'watchdog' || r.op === 'very-short-watch') instant(r, r.op, 'fault', detailOf(r));
         break;
       }
       case 'watch':
@@ -131,7 +131,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
         else if (r.op === 'write') slices.push(writeSlice(r, t, pidOf(pidName)));
         else if (r.op === 'list') slices.push({ name: `LIST ${String(r.resource ?? '')}`, cat: 'list', pid: pidOf(pidName), start: t - 1, end: t, family: 'list', args: { id: r.id, items: r.items, rv: r.rv } });
         else if (r.op === 'http' && typeof r.ms === 'number' && r.method !== 'GET') slices.push({ name: `${String(r.method)} ${String(r.path ?? '')}`, cat: 'http', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'request', args: { id: r.id, status: r.status } });
-        else if (r.op === 'relist' || r.op === 'stale-write' || r.op === 'loop' || r.op === 'stall' || r.op === 'fault' || r.op === 'conflict') instant(r, r.op, r.op === 'relist' ? 'relist' : 'finding', { reason: r.reason, note: r.note, fault: r.fault });
+        else if (r.op === 'relist' || r.op === 'stale-write' || r.op === 'loop' || r.op === 'stall' || r.op === 'fault' || r.op === 'conflict') instant(r, r.op, r.op === 'relist' ? 'relist' : 'finding', detailOf(r));
         break;
       }
       default:
@@ -168,6 +168,19 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
     for (const [second, n] of perSecond) counters.push({ name: 'events/s', ph: 'C', ts: second * 1_000_000, pid: pidOf(pidName), tid: 0, args: { events: n } });
   }
   return { traceEvents: [...events, ...instants, ...counters], displayTimeUnit: 'ms', otherData: { generator: 'kwatch --trace-out' } };
+}
+
+/** Where a record is and how it links: the slice or instant already shows it, or Perfetto has no use for it. */
+const BOOKKEEPING = new Set(['time', 'stage', 'op', 'id', 'cause', 'echoOf']);
+
+/**
+ * What a fault or finding record says, for the instant's detail pane: each op carries its own fields (a Retry-After
+ * its `seconds`, a watchdog its `silentMs`, a fork's conflict the side it kept), so all of them, not a chosen few.
+ */
+function detailOf(r: TraceRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) if (!BOOKKEEPING.has(k)) out[k] = v;
+  return out;
 }
 
 function writeSlice(r: TraceRow, t: number, pid: number): Slice {

@@ -174,3 +174,31 @@ describe('Perfetto units and tracks', () => {
     ]);
   });
 });
+
+/** What Perfetto shows of each event: name, phase, category, µs from T0, duration, its process and thread, its args. */
+function picture(rows: TraceRow[]): unknown[][] {
+  const events = toPerfetto(rows).traceEvents;
+  const processes = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, (e.args as { name: string }).name]));
+  const threads = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid} ${e.tid}`, (e.args as { name: string }).name]));
+  return events.filter((e) => e.ph !== 'M').map((e) => [e.name, e.ph, e.cat, e.ts - T0 * 1000, e.dur, processes.get(e.pid), e.ph === 'X' ? threads.get(`${e.pid} ${e.tid}`) : e.tid, JSON.parse(JSON.stringify(e.args ?? {}))]);
+}
+
+describe('Perfetto detail of a clicked slice or instant', () => {
+  it('a fault or finding instant carries what its record says: a Retry-After its seconds, a watchdog its silence, a conflict the side kept', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'retry-after', name: 'pods', during: 'watch', seconds: 2, attempt: 1, code: 429 }],
+      [1, { stage: 'reflector', op: 'watchdog', name: 'pods', conn: 3, silentMs: 30_000, events: 4 }],
+      [2, { stage: 'reflector', op: 'backoff', name: 'pods', ms: 800, next: 'watch', reason: 'watch-error' }],
+      [3, { stage: 'endpoint', op: 'conflict', key: 'ns/a', rv: '7', resource: 'configmaps', upstream: 'updated', local: 'modified', kept: 'local' }],
+      [4, { stage: 'endpoint', op: 'stall', client: 'k', resource: 'pods', idleMs: 60_000, note: 'k\'s watch of pods received no event and no bookmark for 60s' }],
+    ]);
+    const [retry, watchdog, backoff, conflict, stall] = rows.map((r) => r.id);
+    expect(picture(rows).map((e) => [e[0], e[7]])).toEqual([
+      ['retry-after', { id: retry, name: 'pods', during: 'watch', seconds: 2, attempt: 1, code: 429 }],
+      ['watchdog', { id: watchdog, name: 'pods', conn: 3, silentMs: 30_000, events: 4 }],
+      ['backoff', { id: backoff, name: 'pods', ms: 800, next: 'watch', reason: 'watch-error' }],
+      ['conflict', { id: conflict, key: 'ns/a', rv: '7', resource: 'configmaps', upstream: 'updated', local: 'modified', kept: 'local' }],
+      ['stall', { id: stall, client: 'k', resource: 'pods', idleMs: 60_000, note: 'k\'s watch of pods received no event and no bookmark for 60s' }],
+    ]);
+  });
+});
