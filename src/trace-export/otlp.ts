@@ -59,14 +59,15 @@ function nanos(ms: number): string {
   return (BigInt(Math.round(ms * 1000)) * 1000n).toString();
 }
 
-export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16).toString('hex')): OtlpSpan[] {
+/** `dropped`: records the run made past the collector's limit (trace-rows.ts MAX_ROWS): the root span says how many. */
+export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16).toString('hex'), dropped = 0): OtlpSpan[] {
   const index = new TraceIndex(rows);
   const spans: OtlpSpan[] = [];
   const first = rows[0]?.time ?? 0;
   const last = rows[rows.length - 1]?.time ?? first;
   // One root span for the run: every span without another parent hangs under it.
   const rootId = 'f'.repeat(16);
-  spans.push({ traceId, spanId: rootId, name: 'kwatch run', kind: SPAN_KIND_INTERNAL, startTimeUnixNano: nanos(first), endTimeUnixNano: nanos(last), attributes: attrs({ 'kwatch.records': rows.length }) });
+  spans.push({ traceId, spanId: rootId, name: 'kwatch run', kind: SPAN_KIND_INTERNAL, startTimeUnixNano: nanos(first), endTimeUnixNano: nanos(last), attributes: attrs({ 'kwatch.records': rows.length, 'kwatch.records.dropped': dropped || undefined }) });
   /**
    * Spans begun and not yet ended, by slot. What a span is (its name, kind and the attributes its start record gives)
    * is settled when it begins: one still open at the end of the trace is the same span, cut there.
@@ -148,12 +149,12 @@ export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16)
 }
 
 /** The OTLP/JSON lines of a trace: each line one request with up to SPANS_PER_LINE spans. */
-export function toOtlpLines(rows: readonly TraceRow[], service = 'kwatch'): string {
-  const spans = toOtlpSpans(rows);
+export function toOtlpLines(rows: readonly TraceRow[], service = 'kwatch', dropped = 0): string {
+  const spans = toOtlpSpans(rows, undefined, dropped);
   const lines: string[] = [];
   for (let i = 0; i < spans.length; i += SPANS_PER_LINE) {
     lines.push(JSON.stringify({
-      resourceSpans: [{ resource: { attributes: attrs({ 'service.name': service }) }, scopeSpans: [{ scope: { name: 'kwatch' }, spans: spans.slice(i, i + SPANS_PER_LINE) }] }],
+      resourceSpans: [{ resource: { attributes: attrs({ 'service.name': service, 'kwatch.records.dropped': dropped || undefined }) }, scopeSpans: [{ scope: { name: 'kwatch' }, spans: spans.slice(i, i + SPANS_PER_LINE) }] }],
     }));
   }
   return lines.join('\n') + '\n';

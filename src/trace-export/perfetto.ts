@@ -46,7 +46,12 @@ function timestamps(rows: readonly TraceRow[]): Map<number, number> {
   return ts;
 }
 
-export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEvent[]; displayTimeUnit: 'ms'; otherData: Record<string, string> } {
+/**
+ * `dropped`: records the run made past the collector's limit (trace-rows.ts MAX_ROWS). Perfetto's JSON importer reads
+ * no top-level metadata (it skips `otherData`; json_trace_tokenizer.cc), so the file says it where the user looks: an
+ * instant on a `kwatch` track where the kept records end, and `otherData` for chrome://tracing and scripts.
+ */
+export function toPerfetto(rows: readonly TraceRow[], dropped = 0): { traceEvents: ChromeEvent[]; displayTimeUnit: 'ms'; otherData: Record<string, string> } {
   const ts = timestamps(rows);
   const at = (r: TraceRow) => ts.get(r.id)!;
   const pids = new Map<string, number>();
@@ -167,7 +172,14 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
   for (const [pidName, perSecond] of eventsPerSecond) {
     for (const [second, n] of perSecond) counters.push({ name: 'events/s', ph: 'C', ts: second * 1_000_000, pid: pidOf(pidName), tid: 0, args: { events: n } });
   }
-  return { traceEvents: [...events, ...instants, ...counters], displayTimeUnit: 'ms', otherData: { generator: 'kwatch --trace-out' } };
+  const otherData: Record<string, string> = { generator: 'kwatch --trace-out' };
+  if (dropped > 0) {
+    const pid = pids.size + 1;
+    instants.push({ name: `${dropped} later records dropped past the limit`, ph: 'i', s: 'p', ts: lastTs, pid, tid: 0, cat: 'fault', args: { kept: rows.length, dropped } });
+    events.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: 'kwatch' } }, { name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: 0, args: { sort_index: 0 } });
+    otherData.droppedRecords = String(dropped);
+  }
+  return { traceEvents: [...events, ...instants, ...counters], displayTimeUnit: 'ms', otherData };
 }
 
 /** Where a record is and how it links: the slice or instant already shows it, or Perfetto has no use for it. */
