@@ -27,7 +27,7 @@ export async function startTraceOut(flags: { 'trace-out'?: string; 'trace-format
   onCleanup(async () => {
     const rows = collector.stop();
     try {
-      writeTraceFile(path, rows, format, title);
+      writeTraceFile(path, rows, format, title, collector.dropped);
       process.stderr.write(`kwatch: wrote ${rows.length} trace records to ${path} (${format})${collector.dropped ? `; ${collector.dropped} more were dropped past the limit` : ''}\n`);
     } catch (e) {
       process.stderr.write(`kwatch: could not write --trace-out ${path}: ${e instanceof Error ? e.message : String(e)}\n`);

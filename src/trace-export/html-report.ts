@@ -42,8 +42,8 @@ svg text{font:11px system-ui,sans-serif;fill:#344054}.lane-label{font-weight:600
 `;
 
 /** The report page for these rows. */
-export function toHtmlReport(rows: readonly TraceRow[], title: string): string {
-  const model = buildReportModel(rows, title);
+export function toHtmlReport(rows: readonly TraceRow[], title: string, dropped = 0): string {
+  const model = buildReportModel(rows, title, dropped);
   const bad = model.findings.length > 0;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

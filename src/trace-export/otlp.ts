@@ -59,15 +59,20 @@ function nanos(ms: number): string {
   return (BigInt(Math.round(ms * 1000)) * 1000n).toString();
 }
 
-export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16).toString('hex')): OtlpSpan[] {
+/** `dropped`: records the run made past the collector's limit (trace-rows.ts MAX_ROWS): the root span says how many. */
+export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16).toString('hex'), dropped = 0): OtlpSpan[] {
   const index = new TraceIndex(rows);
   const spans: OtlpSpan[] = [];
   const first = rows[0]?.time ?? 0;
   const last = rows[rows.length - 1]?.time ?? first;
   // One root span for the run: every span without another parent hangs under it.
   const rootId = 'f'.repeat(16);
-  spans.push({ traceId, spanId: rootId, name: 'kwatch run', kind: SPAN_KIND_INTERNAL, startTimeUnixNano: nanos(first), endTimeUnixNano: nanos(last), attributes: attrs({ 'kwatch.records': rows.length }) });
-  const open = new Map<string, { row: TraceRow; spanId: string }>();
+  spans.push({ traceId, spanId: rootId, name: 'kwatch run', kind: SPAN_KIND_INTERNAL, startTimeUnixNano: nanos(first), endTimeUnixNano: nanos(last), attributes: attrs({ 'kwatch.records': rows.length, 'kwatch.records.dropped': dropped || undefined }) });
+  /**
+   * Spans begun and not yet ended, by slot. What a span is (its name, kind and the attributes its start record gives)
+   * is settled when it begins: one still open at the end of the trace is the same span, cut there.
+   */
+  const open = new Map<string, { row: TraceRow; spanId: string; name: string; kind: number; attributes: Record<string, unknown> }>();
   /** A watch connection's span, for its events' parent. */
   const connectionOf = new Map<string, string>();
   const running = new Map<string, string>();
@@ -80,35 +85,32 @@ export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16)
     const links = [...ids].filter((id) => spanOfRow.has(id)).map((id) => ({ traceId, spanId: spanOfRow.get(id)! }));
     return links.length ? links : undefined;
   };
-  const finish = (slot: string, end: TraceRow, name: string, kind: number, extra: Record<string, unknown>, failed = false) => {
+  const finish = (slot: string, end: TraceRow, extra: Record<string, unknown>, failed = false) => {
     const o = open.get(slot);
     if (!o) return;
     open.delete(slot);
     spans.push({
-      traceId, spanId: o.spanId, parentSpanId: rootId, name, kind, startTimeUnixNano: nanos(o.row.time), endTimeUnixNano: nanos(Math.max(end.time, o.row.time)),
-      attributes: attrs(extra), links: link(o.row), status: { code: failed ? STATUS_ERROR : STATUS_UNSET, ...(failed && end.error ? { message: String(end.error) } : {}) },
+      traceId, spanId: o.spanId, parentSpanId: rootId, name: o.name, kind: o.kind, startTimeUnixNano: nanos(o.row.time), endTimeUnixNano: nanos(Math.max(end.time, o.row.time)),
+      attributes: attrs({ ...o.attributes, ...extra }), links: link(o.row), status: { code: failed ? STATUS_ERROR : STATUS_UNSET, ...(failed && end.error ? { message: String(end.error) } : {}) },
     });
   };
   for (const r of rows) {
     const spanId = spanIdOf(r.id);
     if (r.stage === 'reflector' && r.op === 'watch-start') {
       const slot = `watch ${String(r.name ?? '')}`;
-      open.set(slot, { row: r, spanId });
+      // A watch is a request to the API server that its answer streams back on: a CLIENT span (OTel's SpanKind).
+      open.set(slot, { row: r, spanId, name: 'k8s.watch.connection', kind: SPAN_KIND_CLIENT, attributes: { 'k8s.resource': r.name, 'k8s.watch.resource_version': r.rv, 'k8s.watch.conn': r.conn } });
       connectionOf.set(String(r.name ?? ''), spanId);
       spanOfRow.set(r.id, spanId);
     } else if (r.stage === 'reflector' && (r.op === 'watch-close' || r.op === 'watch-error' || r.op === 'expired' || r.op === 'stopped')) {
-      const o = open.get(`watch ${String(r.name ?? '')}`);
-      finish(`watch ${String(r.name ?? '')}`, r, 'k8s.watch.connection', SPAN_KIND_CLIENT, { 'k8s.resource': r.name, 'k8s.watch.resource_version': o?.row.rv, 'k8s.watch.end': r.op, 'k8s.watch.conn': o?.row.conn }, r.op === 'watch-error' || r.op === 'expired');
+      finish(`watch ${String(r.name ?? '')}`, r, { 'k8s.watch.end': r.op }, r.op === 'watch-error' || r.op === 'expired');
     } else if (r.stage === 'endpoint' && r.op === 'watch' && (r.event === 'start' || r.event === 'close')) {
       const slot = `watch ${String(r.client)} ${String(r.resource)} ${r.key ?? '*'}`;
       if (r.event === 'start') {
-        open.set(slot, { row: r, spanId });
+        open.set(slot, { row: r, spanId, name: 'k8s.watch.connection', kind: SPAN_KIND_CLIENT, attributes: { 'k8s.resource': r.resource, 'k8s.client': r.client, 'k8s.watch.resource_version': r.rv } });
         connectionOf.set(`${String(r.client)} ${String(r.resource)}`, spanId);
         spanOfRow.set(r.id, spanId);
-      } else {
-        const o = open.get(slot);
-        finish(slot, r, 'k8s.watch.connection', SPAN_KIND_CLIENT, { 'k8s.resource': r.resource, 'k8s.client': r.client, 'k8s.watch.resource_version': o?.row.rv, 'k8s.watch.close_reason': r.reason });
-      }
+      } else finish(slot, r, { 'k8s.watch.close_reason': r.reason });
     } else if (isChangeEvent(r)) {
       const parent = r.stage === 'endpoint' ? connectionOf.get(`${String(r.client)} ${String(r.resource)}`) : connectionOf.get(String(r.name ?? r.resource ?? ''));
       spanOfRow.set(r.id, spanId);
@@ -118,16 +120,15 @@ export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16)
       });
     } else if (r.stage === 'reconcile' && r.op === 'start') {
       const slot = `${String(r.controller ?? '')} ${r.key ?? ''}`;
-      open.set(`reconcile ${slot}`, { row: r, spanId });
+      const reasons = Array.isArray(r.reasons) ? (r.reasons as { op?: string; reason?: string }[]).map((x) => x.reason ?? x.op).filter(Boolean) : typeof r.reason === 'string' ? [r.reason] : [];
+      // A reconcile a kube-rs controller logged keeps its own object.ref; `span` says whether its log marked both ends.
+      const ref = typeof r.objectRef === 'string' ? r.objectRef : `${String(r.controller ?? '')}/${r.key ?? ''}`;
+      open.set(`reconcile ${slot}`, { row: r, spanId, name: 'reconciling object', kind: SPAN_KIND_INTERNAL, attributes: { 'object.ref': ref, 'object.reason': reasons.join(', ') || 'unknown', controller: r.controller } });
       running.set(slot, spanId);
       spanOfRow.set(r.id, spanId);
     } else if (r.stage === 'reconcile' && (r.op === 'success' || r.op === 'error' || r.op === 'requeue-after' || r.op === 'requeue' || r.op === 'end')) {
       const slot = `${String(r.controller ?? '')} ${r.key ?? ''}`;
-      const o = open.get(`reconcile ${slot}`);
-      const reasons = Array.isArray(o?.row.reasons) ? (o!.row.reasons as { op?: string; reason?: string }[]).map((x) => x.reason ?? x.op).filter(Boolean) : typeof o?.row.reason === 'string' ? [o.row.reason] : [];
-      // A reconcile a kube-rs controller logged keeps its own object.ref; `span` says whether its log marked both ends.
-      const ref = typeof o?.row.objectRef === 'string' ? o.row.objectRef : `${String(o?.row.controller ?? '')}/${r.key ?? ''}`;
-      finish(`reconcile ${slot}`, r, 'reconciling object', SPAN_KIND_INTERNAL, { 'object.ref': ref, 'object.reason': reasons.join(', ') || 'unknown', 'reconcile.result': r.op, controller: r.controller, 'kwatch.reconcile.id': r.reconcileID, 'kwatch.span': r.span }, r.op === 'error');
+      finish(`reconcile ${slot}`, r, { 'reconcile.result': r.op, 'kwatch.reconcile.id': r.reconcileID, 'kwatch.span': r.span }, r.op === 'error');
     } else if (isWrite(r)) {
       spanOfRow.set(r.id, spanId);
       // A write made inside a reconcile the controller logged (--exec) names it (`reconcile`, the start's id).
@@ -140,19 +141,20 @@ export function toOtlpSpans(rows: readonly TraceRow[], traceId = randomBytes(16)
       });
     }
   }
-  for (const [slot, o] of open) {
-    spans.push({ traceId, spanId: o.spanId, parentSpanId: rootId, name: slot.startsWith('watch') ? 'k8s.watch.connection' : 'reconciling object', kind: SPAN_KIND_INTERNAL, startTimeUnixNano: nanos(o.row.time), endTimeUnixNano: nanos(Math.max(last, o.row.time)), attributes: attrs({ 'kwatch.open_at_end': true }) });
+  // Still open when the run stopped (a watch running, a reconcile not ended): the span it would have been, cut at the end.
+  for (const o of open.values()) {
+    spans.push({ traceId, spanId: o.spanId, parentSpanId: rootId, name: o.name, kind: o.kind, startTimeUnixNano: nanos(o.row.time), endTimeUnixNano: nanos(Math.max(last, o.row.time)), attributes: attrs({ ...o.attributes, 'kwatch.open_at_end': true }), links: link(o.row) });
   }
   return spans;
 }
 
 /** The OTLP/JSON lines of a trace: each line one request with up to SPANS_PER_LINE spans. */
-export function toOtlpLines(rows: readonly TraceRow[], service = 'kwatch'): string {
-  const spans = toOtlpSpans(rows);
+export function toOtlpLines(rows: readonly TraceRow[], service = 'kwatch', dropped = 0): string {
+  const spans = toOtlpSpans(rows, undefined, dropped);
   const lines: string[] = [];
   for (let i = 0; i < spans.length; i += SPANS_PER_LINE) {
     lines.push(JSON.stringify({
-      resourceSpans: [{ resource: { attributes: attrs({ 'service.name': service }) }, scopeSpans: [{ scope: { name: 'kwatch' }, spans: spans.slice(i, i + SPANS_PER_LINE) }] }],
+      resourceSpans: [{ resource: { attributes: attrs({ 'service.name': service, 'kwatch.records.dropped': dropped || undefined }) }, scopeSpans: [{ scope: { name: 'kwatch' }, spans: spans.slice(i, i + SPANS_PER_LINE) }] }],
     }));
   }
   return lines.join('\n') + '\n';

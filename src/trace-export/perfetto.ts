@@ -46,7 +46,12 @@ function timestamps(rows: readonly TraceRow[]): Map<number, number> {
   return ts;
 }
 
-export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEvent[]; displayTimeUnit: 'ms'; otherData: Record<string, string> } {
+/**
+ * `dropped`: records the run made past the collector's limit (trace-rows.ts MAX_ROWS). Perfetto's JSON importer reads
+ * no top-level metadata (it skips `otherData`; json_trace_tokenizer.cc), so the file says it where the user looks: an
+ * instant on a `kwatch` track where the kept records end, and `otherData` for chrome://tracing and scripts.
+ */
+export function toPerfetto(rows: readonly TraceRow[], dropped = 0): { traceEvents: ChromeEvent[]; displayTimeUnit: 'ms'; otherData: Record<string, string> } {
   const ts = timestamps(rows);
   const at = (r: TraceRow) => ts.get(r.id)!;
   const pids = new Map<string, number>();
@@ -91,7 +96,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
           if (r.op === 'watch-error') instant(r, `watch error`, 'fault', { error: r.error });
         } else if (r.op === 'relist') instant(r, `relist ${name}`, 'relist', { reason: r.reason });
         else if (r.op === 'bookmark') instant(r, 'BOOKMARK', 'bookmark');
-        else if (r.op === 'backoff' || r.op === 'retry-after' || r.op === 'list-error' || r.op === 'watchdog' || r.op === 'very-short-watch') instant(r, r.op, 'fault', { error: r.error, ms: r.ms ?? r.delayMs });
+        else if (r.op === 'backoff' || r.op === 'retry-after' || r.op === 'list-error' || r.op === 'watchdog' || r.op === 'very-short-watch') instant(r, r.op, 'fault', detailOf(r));
         break;
       }
       case 'watch':
@@ -131,7 +136,7 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
         else if (r.op === 'write') slices.push(writeSlice(r, t, pidOf(pidName)));
         else if (r.op === 'list') slices.push({ name: `LIST ${String(r.resource ?? '')}`, cat: 'list', pid: pidOf(pidName), start: t - 1, end: t, family: 'list', args: { id: r.id, items: r.items, rv: r.rv } });
         else if (r.op === 'http' && typeof r.ms === 'number' && r.method !== 'GET') slices.push({ name: `${String(r.method)} ${String(r.path ?? '')}`, cat: 'http', pid: pidOf(pidName), start: t - Math.round(r.ms * 1000), end: t, family: 'request', args: { id: r.id, status: r.status } });
-        else if (r.op === 'relist' || r.op === 'stale-write' || r.op === 'loop' || r.op === 'stall' || r.op === 'fault' || r.op === 'conflict') instant(r, r.op, r.op === 'relist' ? 'relist' : 'finding', { reason: r.reason, note: r.note, fault: r.fault });
+        else if (r.op === 'relist' || r.op === 'stale-write' || r.op === 'loop' || r.op === 'stall' || r.op === 'fault' || r.op === 'conflict') instant(r, r.op, r.op === 'relist' ? 'relist' : 'finding', detailOf(r));
         break;
       }
       default:
@@ -167,7 +172,27 @@ export function toPerfetto(rows: readonly TraceRow[]): { traceEvents: ChromeEven
   for (const [pidName, perSecond] of eventsPerSecond) {
     for (const [second, n] of perSecond) counters.push({ name: 'events/s', ph: 'C', ts: second * 1_000_000, pid: pidOf(pidName), tid: 0, args: { events: n } });
   }
-  return { traceEvents: [...events, ...instants, ...counters], displayTimeUnit: 'ms', otherData: { generator: 'kwatch --trace-out' } };
+  const otherData: Record<string, string> = { generator: 'kwatch --trace-out' };
+  if (dropped > 0) {
+    const pid = pids.size + 1;
+    instants.push({ name: `${dropped} later records dropped past the limit`, ph: 'i', s: 'p', ts: lastTs, pid, tid: 0, cat: 'fault', args: { kept: rows.length, dropped } });
+    events.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: 'kwatch' } }, { name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: 0, args: { sort_index: 0 } });
+    otherData.droppedRecords = String(dropped);
+  }
+  return { traceEvents: [...events, ...instants, ...counters], displayTimeUnit: 'ms', otherData };
+}
+
+/** Where a record is and how it links: the slice or instant already shows it, or Perfetto has no use for it. */
+const BOOKKEEPING = new Set(['time', 'stage', 'op', 'id', 'cause', 'echoOf']);
+
+/**
+ * What a fault or finding record says, for the instant's detail pane: each op carries its own fields (a Retry-After
+ * its `seconds`, a watchdog its `silentMs`, a fork's conflict the side it kept), so all of them, not a chosen few.
+ */
+function detailOf(r: TraceRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) if (!BOOKKEEPING.has(k)) out[k] = v;
+  return out;
 }
 
 function writeSlice(r: TraceRow, t: number, pid: number): Slice {

@@ -49,7 +49,8 @@ export interface ReportModel {
   truncated?: string;
 }
 
-export function buildReportModel(rows: readonly TraceRow[], title: string): ReportModel {
+/** `dropped`: records the run made past the collector's limit (trace-rows.ts MAX_ROWS), shown beside the count. */
+export function buildReportModel(rows: readonly TraceRow[], title: string, dropped = 0): ReportModel {
   const index = new TraceIndex(rows);
   const findings = findFindings(rows, index);
   const keyLanes = new Map<string, Lane>();
@@ -166,6 +167,7 @@ export function buildReportModel(rows: readonly TraceRow[], title: string): Repo
     verdict,
     summary: [
       ['records', rows.length],
+      ...(dropped > 0 ? [['dropped past the limit', dropped] as [string, number]] : []),
       ['keys', keyLanes.size],
       ['watch events', counts.events],
       ['reconciles', counts.reconciles],

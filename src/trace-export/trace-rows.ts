@@ -13,7 +13,10 @@ export interface TraceRow extends TraceRecord {
 
 /** Fields that may carry a request or response body: left out like the objects. */
 const BODY_FIELDS = new Set(['request', 'body', 'answer']);
-/** The most records one run keeps for its picture; past it the newest are dropped and the file says how many. */
+/**
+ * The most records one run keeps for its picture; past it the newest are dropped (`TraceCollector.dropped`), and the
+ * file says how many (write-trace-file.ts) as stderr does.
+ */
 export const MAX_ROWS = 2_000_000;
 
 /** A record as the picture keeps it: no objects, the fields a write changed, Errors as messages. */

@@ -7,18 +7,19 @@ import { toPerfetto } from './perfetto.js';
 import type { TraceFormat } from './trace-format.js';
 import type { TraceRow } from './trace-rows.js';
 
-export function renderTrace(rows: readonly TraceRow[], format: TraceFormat, title: string): string {
+/** `dropped`: the records the run made past MAX_ROWS, which the picture says it lacks (nothing left out silently). */
+export function renderTrace(rows: readonly TraceRow[], format: TraceFormat, title: string, dropped = 0): string {
   switch (format) {
     case 'perfetto':
-      return JSON.stringify(toPerfetto(rows));
+      return JSON.stringify(toPerfetto(rows, dropped));
     case 'otlp':
-      return toOtlpLines(rows);
+      return toOtlpLines(rows, 'kwatch', dropped);
     case 'html':
-      return toHtmlReport(rows, title);
+      return toHtmlReport(rows, title, dropped);
   }
 }
 
-export function writeTraceFile(path: string, rows: readonly TraceRow[], format: TraceFormat, title: string): void {
-  const text = renderTrace(rows, format, title);
+export function writeTraceFile(path: string, rows: readonly TraceRow[], format: TraceFormat, title: string, dropped = 0): void {
+  const text = renderTrace(rows, format, title, dropped);
   writeFileSync(path, format === 'perfetto' && path.toLowerCase().endsWith('.gz') ? gzipSync(text) : text);
 }

@@ -73,7 +73,8 @@ describe('OTLP units and statuses', () => {
     expect(attrsOf(run)).toMatchObject({ 'object.reason': 'object created, OnUpdate', 'reconcile.result': 'error' });
     expect(conn).toMatchObject({ name: 'k8s.watch.connection', kind: 3, startTimeUnixNano: ns(0), endTimeUnixNano: ns(10), status: { code: 2 } });
     expect(attrsOf(conn)).toEqual({ 'k8s.resource': 'pods', 'k8s.watch.resource_version': '5', 'k8s.watch.end': 'expired', 'k8s.watch.conn': '2' });
-    expect(open).toMatchObject({ name: 'reconciling object', spanId: spanIdOf(rows[6].id), startTimeUnixNano: ns(11), endTimeUnixNano: ns(11), attributes: [{ key: 'kwatch.open_at_end', value: { boolValue: true } }] });
+    expect(open).toMatchObject({ name: 'reconciling object', kind: 1, spanId: spanIdOf(rows[6].id), startTimeUnixNano: ns(11), endTimeUnixNano: ns(11) });
+    expect(attrsOf(open)).toEqual({ 'object.ref': 'c/ns/b', 'object.reason': 'requeue', controller: 'c', 'kwatch.open_at_end': true });
     expect(spans).toHaveLength(6);
   });
 
@@ -93,6 +94,29 @@ describe('OTLP units and statuses', () => {
     const w = spans.find((s) => s.name === 'patch configmaps')!;
     expect(w).toMatchObject({ parentSpanId: ROOT, links: [{ traceId: TRACE, spanId: spanIdOf(rows[1].id) }] });
     expect(attrsOf(w)).toMatchObject({ 'http.response.status_code': '200', 'kwatch.writer': 'k', 'kwatch.trigger': 'inferred' });
+  });
+
+  it('a watch still open when the run stopped is the CLIENT span a closed one is, with the same attributes, cut at the end', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '5', conn: 2 }],
+      [1, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', event: 'start', rv: '7' }],
+      [2, { stage: 'reflector', op: 'watch-close', name: 'pods' }],
+      [3, { stage: 'reflector', op: 'watch-start', name: 'pods', rv: '9', conn: 3 }],
+      [4, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', event: 'close', reason: 'eof' }],
+      [5, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', event: 'start', rv: '8' }],
+      [9, { stage: 'watch', op: 'ADDED', key: 'ns/a', rv: '10', name: 'pods' }],
+    ]);
+    const spans = toOtlpSpans(rows, TRACE);
+    expect(otlpProblems(spans)).toEqual([]);
+    const conns = spans.filter((s) => s.name === 'k8s.watch.connection').sort((a, b) => a.startTimeUnixNano.localeCompare(b.startTimeUnixNano));
+    expect(conns.map((s) => [s.kind, s.startTimeUnixNano, s.endTimeUnixNano, attrsOf(s)])).toEqual([
+      [3, ns(0), ns(2), { 'k8s.resource': 'pods', 'k8s.watch.resource_version': '5', 'k8s.watch.conn': '2', 'k8s.watch.end': 'watch-close' }],
+      [3, ns(1), ns(4), { 'k8s.resource': 'configmaps', 'k8s.client': 'k', 'k8s.watch.resource_version': '7', 'k8s.watch.close_reason': 'eof' }],
+      [3, ns(3), ns(9), { 'k8s.resource': 'pods', 'k8s.watch.resource_version': '9', 'k8s.watch.conn': '3', 'kwatch.open_at_end': true }],
+      [3, ns(5), ns(9), { 'k8s.resource': 'configmaps', 'k8s.client': 'k', 'k8s.watch.resource_version': '8', 'kwatch.open_at_end': true }],
+    ]);
+    // Its events hang under it, as under a closed one.
+    expect(spans.find((s) => s.name === 'k8s.watch.event')!.parentSpanId).toBe(spanIdOf(rows[3].id));
   });
 
   it('lines of at most 1,000 spans, every span once, the service named', () => {

@@ -174,3 +174,95 @@ describe('Perfetto units and tracks', () => {
     ]);
   });
 });
+
+/** What Perfetto shows of each event: name, phase, category, µs from T0, duration, its process and thread, its args. */
+function picture(rows: TraceRow[]): unknown[][] {
+  const events = toPerfetto(rows).traceEvents;
+  const processes = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, (e.args as { name: string }).name]));
+  const threads = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid} ${e.tid}`, (e.args as { name: string }).name]));
+  return events.filter((e) => e.ph !== 'M').map((e) => [e.name, e.ph, e.cat, e.ts - T0 * 1000, e.dur, processes.get(e.pid), e.ph === 'X' ? threads.get(`${e.pid} ${e.tid}`) : e.tid, JSON.parse(JSON.stringify(e.args ?? {}))]);
+}
+
+describe('Perfetto detail of a clicked slice or instant', () => {
+  it('a fault or finding instant carries what its record says: a Retry-After its seconds, a watchdog its silence, a conflict the side kept', () => {
+    const rows = trace([
+      [0, { stage: 'reflector', op: 'retry-after', name: 'pods', during: 'watch', seconds: 2, attempt: 1, code: 429 }],
+      [1, { stage: 'reflector', op: 'watchdog', name: 'pods', conn: 3, silentMs: 30_000, events: 4 }],
+      [2, { stage: 'reflector', op: 'backoff', name: 'pods', ms: 800, next: 'watch', reason: 'watch-error' }],
+      [3, { stage: 'endpoint', op: 'conflict', key: 'ns/a', rv: '7', resource: 'configmaps', upstream: 'updated', local: 'modified', kept: 'local' }],
+      [4, { stage: 'endpoint', op: 'stall', client: 'k', resource: 'pods', idleMs: 60_000, note: 'k\'s watch of pods received no event and no bookmark for 60s' }],
+    ]);
+    const [retry, watchdog, backoff, conflict, stall] = rows.map((r) => r.id);
+    expect(picture(rows).map((e) => [e[0], e[7]])).toEqual([
+      ['retry-after', { id: retry, name: 'pods', during: 'watch', seconds: 2, attempt: 1, code: 429 }],
+      ['watchdog', { id: watchdog, name: 'pods', conn: 3, silentMs: 30_000, events: 4 }],
+      ['backoff', { id: backoff, name: 'pods', ms: 800, next: 'watch', reason: 'watch-error' }],
+      ['conflict', { id: conflict, key: 'ns/a', rv: '7', resource: 'configmaps', upstream: 'updated', local: 'modified', kept: 'local' }],
+      ['stall', { id: stall, client: 'k', resource: 'pods', idleMs: 60_000, note: 'k\'s watch of pods received no event and no bookmark for 60s' }],
+    ]);
+  });
+});
+
+describe('Perfetto picture of one record of each op', () => {
+  it('names, phases, categories, µs times and durations, processes, threads and the args a click shows', () => {
+    const rows = trace([
+      [0, { stage: 'http', op: 'request', method: 'GET', url: 'https://k/api/v1/pods?limit=500' }],
+      [3, { stage: 'http', op: 'response', method: 'GET', url: 'https://k/api/v1/pods?limit=500', status: 200, ms: 3, bytes: 900, conn: 1 }],
+      [3, { stage: 'reflector', op: 'list-page', name: 'pods', page: 1, items: 3, bytes: 900, rv: '10', ms: 2.5 }],
+      [4, { stage: 'reflector', op: 'list-error', name: 'pods', rv: '10', during: 'list', error: 'boom' }],
+      [5, { stage: 'reflector', op: 'watch-start', name: 'pods', conn: 1, rv: '10', timeoutSeconds: 300 }],
+      [6, { stage: 'watch', op: 'ADDED', key: 'ns/a', rv: '11', name: 'pods' }],
+      [7, { stage: 'watch', op: 'DELETED', key: 'ns/a', rv: '12', name: 'pods' }],
+      [8, { stage: 'watch', op: 'BOOKMARK', rv: '13', name: 'pods' }],
+      [9, { stage: 'reflector', op: 'very-short-watch', name: 'pods', conn: 1, ms: 4, error: 'eof' }],
+      [9, { stage: 'reflector', op: 'watch-close', name: 'pods', conn: 1, reason: 'very-short-watch', events: 2, ms: 4 }],
+      [10, { stage: 'reflector', op: 'watch-start', name: 'pods', conn: 2, rv: '13', watchList: true }],
+      [12, { stage: 'reflector', op: 'initial-events-end', name: 'pods', conn: 2, rv: '14', events: 1, ms: 2 }],
+      [13, { stage: 'reflector', op: 'stopped', name: 'pods' }],
+      [14, { stage: 'fifo', op: 'Deleted', key: 'ns/b', rv: '9', tombstone: true, tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: 'gone in the relist', depth: 0 }],
+      [15, { stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'c' }],
+      [16, { stage: 'reconcile', op: 'requeue', key: 'ns/a', controller: 'c' }],
+      [17, { stage: 'reconcile', op: 'start', key: 'ns/a', controller: 'c' }],
+      [18, { stage: 'reconcile', op: 'end', key: 'ns/a', controller: 'c' }],
+      [19, { stage: 'endpoint', op: 'list', client: 'k', resource: 'configmaps', key: 'ns', rv: '20', items: 2 }],
+      [20, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns', rv: '20', event: 'start' }],
+      [21, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns', rv: '21', event: 'BOOKMARK' }],
+      [22, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns', event: 'ERROR', code: 500, error: 'internal error' }],
+      [23, { stage: 'endpoint', op: 'watch', client: 'k', resource: 'configmaps', key: 'ns', event: 'close', reason: 'eof' }],
+      [24, { stage: 'endpoint', op: 'http', client: 'k', method: 'PUT', path: '/api/v1/namespaces/ns/configmaps/a', ms: 2, status: 200 }],
+      [25, { stage: 'endpoint', op: 'relist', client: 'k', key: 'ns', resource: 'configmaps', reason: 'expired' }],
+      [26, { stage: 'endpoint', op: 'loop', client: 'k', key: 'ns/a', resource: 'configmaps', rounds: 3, fields: ['data.x'], note: 'k rewrote ns/a 3 times' }],
+      [27, { stage: 'endpoint', op: 'fault', client: 'k', key: 'ns/a', resource: 'configmaps', fault: 'drop' }],
+    ]);
+    const id = (i: number) => rows[i].id;
+    expect(picture(rows)).toEqual([
+      // Slices, by start: a request and a list page end at their record and last its ms; a watch from its start to its
+      // end record (the same millisecond's record 1 µs later); an event 1 µs; a reconcile to its requeue or end.
+      ['GET https://k/api/v1/pods', 'X', 'http', 0, 3000, 'http', 'request 1', { id: id(1), status: 200, bytes: 900, url: 'https://k/api/v1/pods?limit=500' }],
+      ['LIST pods page 1', 'X', 'list', 3001 - 2500, 2500, 'reflector', 'list 1', { id: id(2), items: 3, bytes: 900, rv: '10' }],
+      ['WATCH pods conn 1', 'X', 'watch', 5000, 4001, 'reflector', 'watch pods 1', { id: id(4), end: 'watch-close', reason: 'very-short-watch' }],
+      ['ADDED ns/a', 'X', 'event', 6000, 1, 'watch', 'event 1', { id: id(5), key: 'ns/a', rv: '11' }],
+      ['DELETED ns/a', 'X', 'event', 7000, 1, 'watch', 'event 1', { id: id(6), key: 'ns/a', rv: '12' }],
+      ['WATCH-LIST pods initial events', 'X', 'list', 10_000, 2000, 'reflector', 'list 1', { id: id(11), events: 1, rv: '14' }],
+      ['WATCH pods conn 2', 'X', 'watch', 10_000, 3000, 'reflector', 'watch pods 1', { id: id(10), end: 'stopped' }],
+      ['reconcile ns/a', 'X', 'reconcile', 15_000, 1000, 'reconcile', 'reconcile 1', { id: id(14), result: 'requeue' }],
+      ['reconcile ns/a', 'X', 'reconcile', 17_000, 1000, 'reconcile', 'reconcile 1', { id: id(16), result: 'end' }],
+      ['LIST configmaps', 'X', 'list', 18_999, 1, 'client k', 'list 1', { id: id(18), items: 2, rv: '20' }],
+      ['WATCH configmaps', 'X', 'watch', 20_000, 3000, 'client k', 'watch configmaps 1', { id: id(19), reason: 'eof' }],
+      ['PUT /api/v1/namespaces/ns/configmaps/a', 'X', 'http', 22_000, 2000, 'client k', 'request 1', { id: id(23), status: 200 }],
+      // Instants (thread-scoped, on their process's tid 0), in record order.
+      ['list-error', 'i', 'fault', 4000, undefined, 'reflector', 0, { id: id(3), rv: '10', name: 'pods', during: 'list', error: 'boom' }],
+      ['BOOKMARK', 'i', 'bookmark', 8000, undefined, 'watch', 0, { id: id(7), rv: '13' }],
+      ['very-short-watch', 'i', 'fault', 9000, undefined, 'reflector', 0, { id: id(8), name: 'pods', conn: 1, ms: 4, error: 'eof' }],
+      ['tombstone ns/b', 'i', 'relist', 14_000, undefined, 'reflector', 0, { id: id(13), key: 'ns/b', rv: '9', tombstoneType: 'DeletedFinalStateUnknown', tombstoneExplanation: 'gone in the relist' }],
+      ['BOOKMARK', 'i', 'bookmark', 21_000, undefined, 'client k', 0, { id: id(20), key: 'ns', rv: '21' }],
+      ['500 ERROR', 'i', 'fault', 22_000, undefined, 'client k', 0, { id: id(21), key: 'ns', error: 'internal error' }],
+      ['relist', 'i', 'relist', 25_000, undefined, 'client k', 0, { id: id(24), key: 'ns', client: 'k', resource: 'configmaps', reason: 'expired' }],
+      ['loop', 'i', 'finding', 26_000, undefined, 'client k', 0, { id: id(25), key: 'ns/a', client: 'k', resource: 'configmaps', rounds: 3, fields: ['data.x'], note: 'k rewrote ns/a 3 times' }],
+      ['fault', 'i', 'finding', 27_000, undefined, 'client k', 0, { id: id(26), key: 'ns/a', client: 'k', resource: 'configmaps', fault: 'drop' }],
+      // Counters.
+      ['fifo depth', 'C', undefined, 14_000, undefined, 'fifo', 0, { depth: 0 }],
+      ['events/s', 'C', undefined, 0, undefined, 'watch', 0, { events: 2 }],
+    ]);
+  });
+});
