@@ -2,21 +2,14 @@
 // reconcile runs; the wire's findings (periodic writers, relist storms, 410s watched again, stalls, stale writes)
 // from the records the endpoint and the reflector emit, with times a test can choose.
 import { describe, expect, it } from 'vitest';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { TraceIndex } from '../../src/trace-export/causal-chain.js';
 import { findFindings, reactedTo } from '../../src/trace-export/findings.js';
-import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { isWrite } from '../../src/trace-export/trace-rows.js';
 import { recordRun, stamper, writesDone } from './recorded-runs.js';
+import { trace } from './chosen-records.js';
 
-const T0 = 1_700_000_000_000;
 
-/** Records at the given times (ms after T0), linked by the tracer as a run links them. */
-function trace(records: [number, Omit<TraceRecord, 'time'>][]): TraceRow[] {
-  const tracer = new Tracer();
-  const collector = new TraceCollector(tracer);
-  for (const [t, r] of records) tracer.emit({ time: T0 + t, ...r } as TraceRecord);
-  return collector.stop();
-}
 
 /** An endpoint write by `client`, answered 200 with a new version. */
 const write = (client: string, key: string, rv: string, extra: Partial<TraceRecord> = {}): Omit<TraceRecord, 'time'> => ({ stage: 'endpoint', op: 'write', key, rv, client, verb: 'patch', resource: 'leases', code: 200, changed: ['spec.renewTime'], ...extra });

@@ -1,22 +1,16 @@
 // OTLP/JSON lines (Jaeger's upload, Grafana's import): spans, parents, links and times in nanoseconds as decimal
 // strings. Reconcile spans from a recorded reconcile run; the wire and the units from records with chosen times.
 import { describe, expect, it } from 'vitest';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { spanIdOf, toOtlpLines, toOtlpSpans, type OtlpSpan } from '../../src/trace-export/otlp.js';
-import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { isWrite } from '../../src/trace-export/trace-rows.js';
 import { otlpProblems, otlpSpans } from './format-rules.js';
 import { recordRun, stamper, writesDone } from './recorded-runs.js';
+import { T0, trace } from './chosen-records.js';
 
-const T0 = 1_700_000_000_000;
 const TRACE = 'ab'.repeat(16);
 const ROOT = 'f'.repeat(16);
 
-function trace(records: [number, Omit<TraceRecord, 'time'>][]): TraceRow[] {
-  const tracer = new Tracer();
-  const collector = new TraceCollector(tracer);
-  for (const [t, r] of records) tracer.emit({ time: T0 + t, ...r } as TraceRecord);
-  return collector.stop();
-}
 
 /** Nanoseconds of T0 + ms, as OTLP's JSON writes them. */
 const ns = (ms: number) => (BigInt(T0) * 1_000_000n + BigInt(Math.round(ms * 1_000_000))).toString();

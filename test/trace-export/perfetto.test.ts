@@ -1,20 +1,14 @@
 // The Perfetto file (Chrome Trace Event JSON, times in µs): what ui.perfetto.dev draws of a trace. Flow arrows from a
 // recorded reconcile run; units, tracks and names from records with chosen times.
 import { describe, expect, it } from 'vitest';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { toPerfetto, type ChromeEvent } from '../../src/trace-export/perfetto.js';
-import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { isWrite, type TraceRow } from '../../src/trace-export/trace-rows.js';
 import { perfettoProblems } from './format-rules.js';
 import { recordRun, writesDone } from './recorded-runs.js';
+import { T0, trace } from './chosen-records.js';
 
-const T0 = 1_700_000_000_000;
 
-function trace(records: [number, Omit<TraceRecord, 'time'>][]): TraceRow[] {
-  const tracer = new Tracer();
-  const collector = new TraceCollector(tracer);
-  for (const [t, r] of records) tracer.emit({ time: T0 + t, ...r } as TraceRecord);
-  return collector.stop();
-}
 
 const idOf = (e: ChromeEvent) => (e.args as { id?: number } | undefined)?.id;
 const processNamed = (events: ChromeEvent[], name: string) => events.find((e) => e.ph === 'M' && e.name === 'process_name' && (e.args as { name: string }).name === name)!.pid;

@@ -1,19 +1,13 @@
 // What the HTML report draws (report-model.ts): lanes per key and per watch, each mark's kind and words, the arrows
 // write → echo → the write that echo triggered, the summary and the verdict, and the budget past 10,000 marks.
 import { describe, expect, it } from 'vitest';
-import { Tracer, type TraceRecord } from '../../src/informer/trace.js';
+import type { TraceRecord } from '../../src/informer/trace.js';
 import { buildReportModel, MAX_MARKS } from '../../src/trace-export/report-model.js';
-import { isWrite, TraceCollector, type TraceRow } from '../../src/trace-export/trace-rows.js';
+import { isWrite } from '../../src/trace-export/trace-rows.js';
 import { recordRun, stamper, writesDone } from './recorded-runs.js';
+import { T0, trace } from './chosen-records.js';
 
-const T0 = 1_700_000_000_000;
 
-function trace(records: [number, Omit<TraceRecord, 'time'>][]): TraceRow[] {
-  const tracer = new Tracer();
-  const collector = new TraceCollector(tracer);
-  for (const [t, r] of records) tracer.emit({ time: T0 + t, ...r } as TraceRecord);
-  return collector.stop();
-}
 
 describe('the report of a recorded reconcile run', () => {
   it('a loop: each write\'s echo marked own, an arrow write → echo and echo → the write it triggered, the loop found', async () => {
