@@ -847,3 +847,82 @@ describe('reflector step: the paginated-result memory', () => {
     expect(io(m.send({ kind: 'slept' }, 6000))).toEqual([{ kind: 'list', options: { resourceVersion: '900' }, pageSize: 0 }]);
   });
 });
+
+describe('reflector step: the second Stryker run\'s gaps', () => {
+  const wl = (o: Partial<ReflectorConfig> = {}) => new Machine(config({ useWatchList: true, ...o }));
+  const status500 = () => ev('ERROR', { kind: 'Status', code: 500, message: 'boom', metadata: {} } as unknown as KubeObject);
+
+  it('a second start, or anything after a stop, asks for nothing (one run, one done)', () => {
+    const m = new Machine().synced('100');
+    expect(m.send({ kind: 'start' })).toEqual([]);
+    m.send({ kind: 'abort' });
+    expect(m.send({ kind: 'abort' })).toEqual([]);
+    expect(m.send({ kind: 'start' })).toEqual([]);
+    expect(m.send({ kind: 'slept' })).toEqual([]);
+  });
+
+  it('an undecodable line while the initial events stream closes the stream and falls back to LIST', () => {
+    // client-go: the decoder's error is a 500 (ClientWatchDecoding), not retriable by watchList → LIST/WATCH.
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = io(m.send({ kind: 'streamError', conn: 1, error: new WatchDecodeError('unable to decode an event from the watch stream: x', '{x') }, 5000));
+    expect(effects).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+  });
+
+  it('a refused watch-list after a sync resumes with a watch-list that is not counted as another relist', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const first = m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
+    expect(traces(first, 'synced')).toEqual([{ op: 'synced', from: 'watch-list', rv: '100' }]);
+    m.send({ kind: 'event', conn: 1, event: status500() }, 5000);
+    expect(io(m.send({ kind: 'slept' }, 6000))[0]).toEqual({ kind: 'count', stat: 'relists' });
+    m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.connectionRefused() }, 6000);
+    expect(io(m.send({ kind: 'slept' }, 7000)).map((e) => e.kind)).toEqual(['resetCollected', 'watch']);
+    m.send({ kind: 'watchOpened', conn: m.conn }, 7000);
+    expect(traces(m.send({ kind: 'event', conn: m.conn, event: bookmark('150', true) }, 7000), 'synced')).toEqual([]);
+  });
+
+  it('a watch-list that synced after retrying from "" marks its resourceVersion available again: the next one starts from it', () => {
+    // client-go watchList: after the bookmark, setIsLastSyncResourceVersionUnavailable(false).
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.expired() });
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', resourceVersion: '' });
+    m.send({ kind: 'watchOpened', conn: 2 });
+    m.send({ kind: 'event', conn: 2, event: bookmark('200', true) });
+    m.send({ kind: 'event', conn: 2, event: status500() }, 5000);
+    m.send({ kind: 'slept' }, 6000);
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', watchList: true, resourceVersion: '200' });
+  });
+
+  it('startAt with onExpired "relist": a 410 on the open watch before any event backs off and relists at the start resourceVersion', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'relist' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 5000);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+    expect(io(m.send({ kind: 'slept' }, 6000))).toEqual([{ kind: 'list', options: { resourceVersion: '500' }, pageSize: 0 }]);
+  });
+
+  it('without --fallback, the next watch-list attempt after a no-initial-events-end record gets a bound of its own', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000 });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(io(m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 40_000))).toContainEqual({ kind: 'awaitInitialEventsEnd', ms: 30_000 });
+    m.send({ kind: 'watchOpened', conn: 2 }, 40_000);
+    expect(traces(m.send({ kind: 'initialEventsOverdue' }, 70_000), 'no-initial-events-end')[0]).toMatchObject({ conn: 2, ms: 30_000 });
+  });
+
+  it('with --fallback, the LIST after no initial-events-end is retried at once from "" when its resourceVersion expired', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000, fallbackWithoutInitialEventsEnd: true });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(m.phase).toMatchObject({ kind: 'Listing', unavailableRetry: false });
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.expired() }, 30_001))).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'list', options: {}, pageSize: 500 }]);
+  });
+});
