@@ -893,8 +893,11 @@ describe('reflector step: the second Stryker run\'s gaps', () => {
     m.send({ kind: 'watchOpened', conn: 2 });
     m.send({ kind: 'event', conn: 2, event: bookmark('200', true) });
     m.send({ kind: 'event', conn: 2, event: status500() }, 5000);
-    m.send({ kind: 'slept' }, 6000);
-    expect(m.phase).toMatchObject({ kind: 'StartingWatch', watchList: true, resourceVersion: '200' });
+    expect(io(m.send({ kind: 'slept' }, 6000)).at(-1)).toEqual({
+      kind: 'watch',
+      conn: 3,
+      options: { resourceVersion: '200', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds: 300 },
+    });
   });
 
   it('startAt with onExpired "relist": a 410 on the open watch before any event backs off and relists at the start resourceVersion', () => {
