@@ -165,4 +165,14 @@ describe('PriorityQueue', () => {
       ['done', LOW_PRIORITY],
     ]);
   });
+
+  it('once shut down, a rate-limited add queues nothing but still counts the failure; other adds count nothing', () => {
+    // controller-runtime's AddWithOpts calls rateLimiter.When for RateLimited before anything else.
+    const { q, clock } = queue();
+    q.shutDown();
+    expect(q.addRateLimited('a')).toBeUndefined();
+    expect(q.addWithOpts({ after: 10 }, 'a')).toBeUndefined();
+    q.add('b');
+    expect([q.numRequeues('a'), q.numRequeues('b'), q.len(), q.waitingCount(), clock.pending()]).toEqual([1, 0, 0, 0, 0]);
+  });
 });

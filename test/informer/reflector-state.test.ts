@@ -655,3 +655,277 @@ describe('reflector step: startAt, watchdog, abort', () => {
     expect(m.effects.filter((e) => e.kind === 'trace')).toEqual([]);
   });
 });
+
+// The second pass over the first mutation round's gaps (docs/mutation.md, "Informer, first round"): each test pins a
+// decision a surviving mutant changed. client-go references are to tools/cache/reflector.go (watchList, watchHandler,
+// list, isWatchErrorRetriable).
+describe('reflector step: the watch-list\'s edges', () => {
+  const wl = (o: Partial<ReflectorConfig> = {}) => new Machine(config({ useWatchList: true, ...o }));
+  /** A watch-list whose first stream ended (after 10 s, no bookmark) and whose second one, conn 2, is open at 10 s. */
+  const secondAttempt = (o: Partial<ReflectorConfig> = {}) => {
+    const m = wl(o);
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 10_000);
+    m.send({ kind: 'watchOpened', conn: 2 }, 10_000);
+    return m;
+  };
+
+  it('ignores every input of a superseded connection while a watch-list is being opened or streams', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 10_000);
+    const stale: ReflectorInput[] = [
+      { kind: 'watchOpened', conn: 1 },
+      { kind: 'watchFailed', conn: 1, error: fakeErrors.forbidden() },
+      { kind: 'event', conn: 1, event: ev('ADDED', pod('a', '7')) },
+      { kind: 'event', conn: 1, event: bookmark('8', true) },
+      { kind: 'closed', conn: 1, reason: 'eof' },
+      { kind: 'streamError', conn: 1, error: fakeErrors.internalError() },
+      { kind: 'watchdog', conn: 1, silentMs: 99_000 },
+    ];
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', conn: 2, watchList: true });
+    const starting = m.state;
+    for (const input of stale) expect(m.send(input, 10_001)).toEqual([]);
+    expect(m.state).toEqual(starting);
+    m.send({ kind: 'watchOpened', conn: 2 }, 10_001);
+    expect(m.phase).toMatchObject({ kind: 'WatchListing', conn: 2 });
+    const streaming = m.state;
+    for (const input of stale) expect(m.send(input, 10_002)).toEqual([]);
+    expect(m.state).toEqual(streaming);
+  });
+
+  it('the watchdog during a watch-list re-opens a watch-list (a plain watch would never replace the store)', () => {
+    // client-go's watchList loops until the initial-events-end bookmark: a stream that ends without it is re-opened
+    // with sendInitialEvents, never as a plain watch.
+    const m = wl({ initialEventsEndTimeoutMs: 30_000 });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    const effects = m.send({ kind: 'watchdog', conn: 1, silentMs: 20_000 }, 20_000);
+    expect(io(effects)).toEqual([
+      { kind: 'closeWatch', conn: 1 },
+      { kind: 'resetCollected' },
+      { kind: 'watch', conn: 2, options: { resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds: 300 } },
+    ]);
+    expect(traces(effects, 'watchdog')).toEqual([{ op: 'watchdog', conn: 1, silentMs: 20_000, events: 1 }]);
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', conn: 2, watchList: true, start: 20_000 });
+    expect(m.state.memory.watchListSince).toBe(0); // the same sync attempt: its bound still counts from the first
+  });
+
+  it('a watch-list is very short only under a second from its own request: 999 ms falls back to LIST, 1000 ms tries again', () => {
+    // client-go watchList: `start := r.clock.Now()` before each Watch; watchHandler's very-short error is not
+    // retriable, so watchList returns it and ListAndWatch falls back to LIST/WATCH.
+    const short = secondAttempt();
+    const effects = short.send({ kind: 'closed', conn: 2, reason: 'eof' }, 10_999);
+    // The stream has already ended: nothing to close, nothing counted as expired.
+    expect(io(effects)).toEqual([{ kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(traces(effects, 'very-short-watch')).toEqual([{ op: 'very-short-watch', conn: 2, ms: 999, error: veryShortWatchMessage('pods') }]);
+    expect(short.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0' });
+    const long = secondAttempt();
+    const again = long.send({ kind: 'closed', conn: 2, reason: 'eof' }, 11_000);
+    expect(io(again).at(-1)).toMatchObject({ kind: 'watch', conn: 3, options: { sendInitialEvents: true } });
+    expect(traces(again, 'watch-close')[0]).toMatchObject({ conn: 2, ms: 1000, events: 0, initialEventsEnd: false });
+  });
+
+  it('an ERROR other than 410 or 429 while the initial events stream closes the stream and falls back to LIST, counting no expiry', () => {
+    // client-go watchList: not isWatchErrorRetriable, not expired or too large → it returns the error, and
+    // ListAndWatch falls back to LIST/WATCH ("making progress is better than deadlocking").
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = m.send({ kind: 'event', conn: 1, event: ev('ERROR', { kind: 'Status', code: 500, message: 'boom', metadata: {} } as unknown as KubeObject) }, 5000);
+    expect(io(effects)).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(traces(effects, 'fallback')).toHaveLength(1);
+  });
+
+  it('a 429 ERROR while the initial events stream backs off, then opens another watch-list', () => {
+    // client-go watchList's isErrorRetriableWithSideEffectsFn: isWatchErrorRetriable → wait a backoff, loop.
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = io(m.send({ kind: 'event', conn: 1, event: fakeErrors.tooManyRequestsEvent() }, 5000));
+    expect(effects).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch-list', reason: '429 during watch-list' });
+    expect(io(m.send({ kind: 'slept' }, 6000)).at(-1)).toMatchObject({ kind: 'watch', conn: 2, options: { sendInitialEvents: true } });
+  });
+
+  it('a too-large resourceVersion at a watch-list\'s start retries the watch-list at once from "", without a backoff', () => {
+    // client-go watchList: isTooLargeResourceVersionError → setIsLastSyncResourceVersionUnavailable(true), loop.
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 5000);
+    m.send({ kind: 'slept' }, 6000);
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', watchList: true, resourceVersion: '100' });
+    const effects = io(m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.tooLargeResourceVersion() }, 6000));
+    expect(effects).toEqual([{ kind: 'resetCollected' }, { kind: 'watch', conn: m.conn, options: { resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds: 300 } }]);
+  });
+
+  it('with --fallback, a late no-initial-events-end timer after the watch-list already fell back on an error does nothing', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000, fallbackWithoutInitialEventsEnd: true });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.invalid() });
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '0' });
+    const listing = m.state;
+    expect(m.send({ kind: 'initialEventsOverdue' }, 30_000)).toEqual([]);
+    expect(m.state).toEqual(listing);
+  });
+
+  it('with --fallback, the bound passing while the watch-list request is in flight lists at once; the late answer is ignored', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000, fallbackWithoutInitialEventsEnd: true });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 20_000);
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', conn: 2, watchList: true });
+    const effects = m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    // No closeWatch: conn 2 is not open yet (the driver closes it when it arrives).
+    expect(io(effects)).toEqual([{ kind: 'resetCollected' }, { kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+    expect(traces(effects, 'no-initial-events-end')[0]).toMatchObject({ conn: 2, ms: 30_000, fallback: true });
+    expect(traces(effects, 'no-initial-events-end')[0]).not.toHaveProperty('events');
+    expect(m.send({ kind: 'watchOpened', conn: 2 }, 30_001)).toEqual([]);
+    expect(m.phase).toMatchObject({ kind: 'Listing' });
+  });
+
+  it('without --fallback, the bound passing during a backoff is recorded without a connection, and the backoff goes on', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000 });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.connectionRefused() });
+    const effects = m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(io(effects)).toEqual([]);
+    expect(traces(effects, 'no-initial-events-end')[0]).not.toHaveProperty('conn');
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch-list' });
+  });
+});
+
+describe('reflector step: startAt failures that are not a 410', () => {
+  const stopOnExpired = () => new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'stop' } }));
+
+  it('with onExpired "stop", a 403 at watch start backs off and relists at the start resourceVersion instead of stopping', () => {
+    // Only an Expired answer means the start RV is gone; any other failure to start a watch ends client-go's
+    // ListAndWatch as usual (back off, list again).
+    const m = stopOnExpired();
+    m.send({ kind: 'start' });
+    const effects = io(m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.forbidden() }));
+    expect(effects).toEqual([{ kind: 'stopResync' }, { kind: 'sleep', ms: 800, reason: 'backoff' }]);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'list', options: { resourceVersion: '500' }, pageSize: 0 }]);
+  });
+
+  it('with onExpired "stop", connection refused at watch start re-watches from the start resourceVersion', () => {
+    const m = stopOnExpired();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.connectionRefused() });
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'watch' });
+    expect(io(m.send({ kind: 'slept' }))).toEqual([{ kind: 'watch', conn: 2, options: { resourceVersion: '500', timeoutSeconds: 300, allowWatchBookmarks: true } }]);
+  });
+
+  it('with onExpired "stop", a 500 ERROR on the open watch before any event backs off and relists', () => {
+    const m = stopOnExpired();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ERROR', { kind: 'Status', code: 500, message: 'boom', metadata: {} } as unknown as KubeObject) }, 5000);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+  });
+});
+
+describe('reflector step: the paginated-result memory', () => {
+  it('a paginated relist from "" (after an expired RV) does not keep later relists paged', () => {
+    // client-go list(): `if options.ResourceVersion == "0" && paginatedResult { r.paginatedResult = true }` — only the
+    // initial RV="0" list tells that the watch cache is off; an RV="" list is served from etcd, paged anyway.
+    const m = new Machine().synced('100');
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 10);
+    m.send({ kind: 'slept' }, 900);
+    m.send({ kind: 'listFailed', error: fakeErrors.expired() }, 901);
+    expect(m.phase).toMatchObject({ kind: 'Listing', resourceVersion: '' });
+    m.send({ kind: 'listed', items: [], resourceVersion: '900', paginatedResult: true, pages: 3, ms: 1 }, 902);
+    expect(m.state.memory.paginatedResult).toBe(false);
+    m.send({ kind: 'watchOpened', conn: m.conn }, 902);
+    m.send({ kind: 'event', conn: m.conn, event: fakeErrors.expiredEvent() }, 5000);
+    expect(io(m.send({ kind: 'slept' }, 6000))).toEqual([{ kind: 'list', options: { resourceVersion: '900' }, pageSize: 0 }]);
+  });
+});
+
+describe('reflector step: the second Stryker run\'s gaps', () => {
+  const wl = (o: Partial<ReflectorConfig> = {}) => new Machine(config({ useWatchList: true, ...o }));
+  const status500 = () => ev('ERROR', { kind: 'Status', code: 500, message: 'boom', metadata: {} } as unknown as KubeObject);
+
+  it('a second start, or anything after a stop, asks for nothing (one run, one done)', () => {
+    const m = new Machine().synced('100');
+    expect(m.send({ kind: 'start' })).toEqual([]);
+    m.send({ kind: 'abort' });
+    expect(m.send({ kind: 'abort' })).toEqual([]);
+    expect(m.send({ kind: 'start' })).toEqual([]);
+    expect(m.send({ kind: 'slept' })).toEqual([]);
+  });
+
+  it('an undecodable line while the initial events stream closes the stream and falls back to LIST', () => {
+    // client-go: the decoder's error is a 500 (ClientWatchDecoding), not retriable by watchList → LIST/WATCH.
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const effects = io(m.send({ kind: 'streamError', conn: 1, error: new WatchDecodeError('unable to decode an event from the watch stream: x', '{x') }, 5000));
+    expect(effects).toEqual([{ kind: 'closeWatch', conn: 1 }, { kind: 'list', options: { resourceVersion: '0' }, pageSize: 500 }]);
+  });
+
+  it('a refused watch-list after a sync resumes with a watch-list that is not counted as another relist', () => {
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    const first = m.send({ kind: 'event', conn: 1, event: bookmark('100', true) });
+    expect(traces(first, 'synced')).toEqual([{ op: 'synced', from: 'watch-list', rv: '100' }]);
+    m.send({ kind: 'event', conn: 1, event: status500() }, 5000);
+    expect(io(m.send({ kind: 'slept' }, 6000))[0]).toEqual({ kind: 'count', stat: 'relists' });
+    m.send({ kind: 'watchFailed', conn: m.conn, error: fakeErrors.connectionRefused() }, 6000);
+    expect(io(m.send({ kind: 'slept' }, 7000)).map((e) => e.kind)).toEqual(['resetCollected', 'watch']);
+    m.send({ kind: 'watchOpened', conn: m.conn }, 7000);
+    expect(traces(m.send({ kind: 'event', conn: m.conn, event: bookmark('150', true) }, 7000), 'synced')).toEqual([]);
+  });
+
+  it('a watch-list that synced after retrying from "" marks its resourceVersion available again: the next one starts from it', () => {
+    // client-go watchList: after the bookmark, setIsLastSyncResourceVersionUnavailable(false).
+    const m = wl();
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchFailed', conn: 1, error: fakeErrors.expired() });
+    expect(m.phase).toMatchObject({ kind: 'StartingWatch', resourceVersion: '' });
+    m.send({ kind: 'watchOpened', conn: 2 });
+    m.send({ kind: 'event', conn: 2, event: bookmark('200', true) });
+    m.send({ kind: 'event', conn: 2, event: status500() }, 5000);
+    expect(io(m.send({ kind: 'slept' }, 6000)).at(-1)).toEqual({
+      kind: 'watch',
+      conn: 3,
+      options: { resourceVersion: '200', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds: 300 },
+    });
+  });
+
+  it('startAt with onExpired "relist": a 410 on the open watch before any event backs off and relists at the start resourceVersion', () => {
+    const m = new Machine(config({ startAt: { resourceVersion: '500', onExpired: 'relist' } }));
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: fakeErrors.expiredEvent() }, 5000);
+    expect(m.phase).toMatchObject({ kind: 'BackingOff', next: 'list-and-watch' });
+    expect(io(m.send({ kind: 'slept' }, 6000))).toEqual([{ kind: 'list', options: { resourceVersion: '500' }, pageSize: 0 }]);
+  });
+
+  it('without --fallback, the next watch-list attempt after a no-initial-events-end record gets a bound of its own', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000 });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'event', conn: 1, event: ev('ADDED', pod('a', '5')) });
+    m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(io(m.send({ kind: 'closed', conn: 1, reason: 'eof' }, 40_000))).toContainEqual({ kind: 'awaitInitialEventsEnd', ms: 30_000 });
+    m.send({ kind: 'watchOpened', conn: 2 }, 40_000);
+    expect(traces(m.send({ kind: 'initialEventsOverdue' }, 70_000), 'no-initial-events-end')[0]).toMatchObject({ conn: 2, ms: 30_000 });
+  });
+
+  it('with --fallback, the LIST after no initial-events-end is retried at once from "" when its resourceVersion expired', () => {
+    const m = wl({ initialEventsEndTimeoutMs: 30_000, fallbackWithoutInitialEventsEnd: true });
+    m.send({ kind: 'start' });
+    m.send({ kind: 'watchOpened', conn: 1 });
+    m.send({ kind: 'initialEventsOverdue' }, 30_000);
+    expect(m.phase).toMatchObject({ kind: 'Listing', unavailableRetry: false });
+    expect(io(m.send({ kind: 'listFailed', error: fakeErrors.expired() }, 30_001))).toEqual([{ kind: 'count', stat: 'expired' }, { kind: 'list', options: {}, pageSize: 500 }]);
+  });
+});

@@ -346,12 +346,15 @@ describe('RateLimitingQueue', () => {
     expect(q.numRequeues('a')).toBe(2);
   });
 
-  it('ignores addRateLimited once shut down', () => {
+  it('once shut down, addRateLimited queues nothing but still counts the failure in the rate limiter', () => {
+    // client-go rate_limiting_queue.go: AddRateLimited is AddAfter(item, rateLimiter.When(item)); When runs (and
+    // counts a requeue) before AddAfter sees the shutdown and drops the item.
     const clock = new FakeClock();
     const q = new RateLimitingQueue({ clock });
     q.shutDown();
     expect(q.addRateLimited('a')).toBeUndefined();
-    expect([q.numRequeues('a'), q.waitingCount()]).toEqual([0, 0]);
+    expect(q.addRateLimited('a')).toBeUndefined();
+    expect([q.numRequeues('a'), q.waitingCount(), q.len(), clock.pending()]).toEqual([2, 0, 0, 0]);
   });
 
   it('traces add-rate-limited with the delay and the requeue count, and forget with the count it clears', () => {

@@ -35,7 +35,11 @@ export class PriorityQueue<T = string> extends RateLimitingQueue<T> {
 
   /** controller-runtime's AddWithOpts for one item, with kwatch's reasons. */
   addWithOpts(o: AddOpts, item: T, ...reasons: QueueReason[]): number | undefined {
-    if (this.shuttingDown()) return undefined;
+    if (this.shuttingDown()) {
+      // controller-runtime's AddWithOpts asks the rate limiter whatever the queue's state: the failure still counts.
+      if (o.rateLimited) this.rateLimiter.when(item);
+      return undefined;
+    }
     const priority = o.priority ?? priorityOf(reasons);
     let after = o.after ?? 0;
     if (o.rateLimited) {

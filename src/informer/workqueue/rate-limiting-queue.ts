@@ -17,10 +17,14 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
   }
 
-  /** addAfter(item, rateLimiter.when(item)): records a failure and backs off; returns the delay (ms). Ignored after shutDown. */
+  /**
+   * addAfter(item, rateLimiter.when(item)): records a failure and backs off; returns the delay (ms). After shutDown
+   * it queues nothing and returns undefined, but the failure is still counted: client-go asks When before AddAfter
+   * drops the item (rate_limiting_queue.go).
+   */
   addRateLimited(item: T, ...reasons: QueueReason[]): number | undefined {
-    if (this.shuttingDown()) return undefined;
     const delayMs = this.rateLimiter.when(item);
+    if (this.shuttingDown()) return undefined;
     if (this.tracer.shouldEmit('workqueue', 'add-rate-limited')) this.trace('add-rate-limited', item, { delayMs, requeues: this.rateLimiter.numRequeues(item), reason: reasons[0] });
     this.addAfter(item, delayMs, ...reasons);
     return delayMs;
