@@ -1,6 +1,6 @@
 // What a request to the endpoint asks for, read from its path and query without knowing the cluster's kinds (kube's
 // RequestInfoFactory rules): the API group/version/resource, namespace, name, subresource and verb.
-import { goPathUnescape } from '../wire/go-path-unescape.js';
+import { goPathUnescape, splitPath } from '../wire/kube-path.js';
 import { queryBool } from '../wire/query-bool.js';
 
 export interface RequestInfo {
@@ -82,12 +82,6 @@ function verbOf(method: string, named: boolean, watching: boolean): RequestInfo[
 /** A boolean query parameter is set, as kube decodes ListOptions (wire/query-bool.ts: `watch=yes` is true). */
 export function queryTrue(v: string | null): boolean {
   return queryBool(v) === true;
-}
-
-/** kube's splitPath: slashes trimmed at both ends, then split (`namespaces//pods` keeps an empty namespace). */
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
 }
 
 /** "pods", "deployments.apps": kubectl's spelling of the resource. */

@@ -7,7 +7,8 @@ import { handleList } from './list-handler.js';
 import { handleOpenApi } from './openapi/handler.js';
 import type { RequestLog } from './request-log.js';
 import { sendBadRequestText, sendError, sendNotFoundText, sendObject } from './respond.js';
-import { checkRouteSegments, handlerNamespace, splitRequestTarget, urlPath } from './request-path.js';
+import { checkRouteSegments, handlerNamespace, splitRequestTarget } from './request-path.js';
+import { goPathUnescape } from '../wire/kube-path.js';
 import { parseResourcePath, requestVerb, underBuiltinGroupVersion } from './router.js';
 import type { ServerContext } from './server-context.js';
 import { badRequest, methodNotAllowed, routeNotFound } from './status.js';
@@ -55,7 +56,7 @@ async function handle(ctx: ServerContext, discovery: Discovery, log: RequestLog,
   // The sim's own endpoints match the path as sent, as the request guard checks their token on it.
   if (target.path.startsWith(CONTROL_PREFIX)) return control(ctx, log, req, res, target.path);
   // Everything else routes on Go's decoded req.URL.Path, as kube-apiserver's director and go-restful do.
-  const path = urlPath(target.path);
+  const path = goPathUnescape(target.path);
 
   const route = parseResourcePath(path, ctx.store.registry);
   const verb = route ? requestVerb(method, route, q) : path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/') ? 'discovery' : 'other';

@@ -4,7 +4,6 @@
 // DELETE of configmaps/%2e%2e would reach the namespace itself.)
 import type { ResourceRoute } from './router.js';
 import { badRequest } from './status.js';
-import { goPathUnescape } from '../wire/go-path-unescape.js';
 
 export interface RequestTarget {
   /** The path exactly as sent: still percent-encoded, dot segments kept. */
@@ -21,24 +20,6 @@ export function splitRequestTarget(target: string): RequestTarget | undefined {
   const path = q < 0 ? origin : origin.slice(0, q);
   if (MALFORMED_ESCAPE.test(path)) return undefined;
   return { path, query: new URLSearchParams(q < 0 ? '' : origin.slice(q + 1)) };
-}
-
-/**
- * Go's req.URL.Path for a path as sent: every %XX decoded to UTF-8 text, leniently as Go does (bytes that are not
- * UTF-8 become U+FFFD rather than an error). kube-apiserver routes on this and nothing else: its director, go-restful's
- * CurlyRouter (SelectRoute and ExtractParameters) and RequestInfo all read req.URL.Path, never RawPath or EscapedPath.
- */
-export function urlPath(path: string): string {
-  return goPathUnescape(path);
-}
-
-/**
- * apiserver's splitPath (endpoints/request/requestinfo.go), which go-restful's tokenizePath matches: slashes trimmed
- * at both ends, then split, empty inner segments kept (`namespaces//configmaps` has an empty namespace).
- */
-export function splitPath(decodedPath: string): string[] {
-  const trimmed = decodedPath.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
 }
 
 /** apimachinery's IsValidPathSegmentName: the reasons a name cannot be one path segment (empty when it can). */

@@ -2,7 +2,7 @@
 import type { ResourceRegistry, ResourceType } from './registry.js';
 import type { RequestVerb } from './faults.js';
 import { queryBool } from './list-options.js';
-import { splitPath } from './request-path.js';
+import { splitPath } from '../wire/kube-path.js';
 
 export interface ResourceRoute {
   type: ResourceType;
@@ -14,7 +14,7 @@ export interface ResourceRoute {
 }
 
 /**
- * Resolves a resource path as kube-apiserver does: `decodedPath` is Go's req.URL.Path (request-path.ts urlPath), so an
+ * Resolves a resource path as kube-apiserver does: `decodedPath` is Go's req.URL.Path (wire/kube-path.ts goPathUnescape), so an
  * escaped slash splits segments as a slash does (`configmaps/a%2fkeep` is configmaps `a`, subresource `keep`), and an
  * empty inner segment is kept (`namespaces//configmaps` is the namespace ""). undefined when no resource handler serves it.
  */
